@@ -1,0 +1,68 @@
+# iochar build. `make` builds build/iochar; `make check` builds and runs the
+# tests; `make SAN=1` builds everything with ASan+UBSan into build-san/.
+# Sources are found by folder, so adding a file needs no edit here.
+
+VERSION := 0.1.0
+CC      ?= cc
+comma   := ,
+SAN     ?= 0
+WERROR  ?= 0
+
+ifeq ($(SAN),1)
+BUILD   := build-san
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+BUILD   := build
+OPT     := -O2 -g
+endif
+
+CFLAGS  ?=
+CFLAGS  += -std=gnu11 $(OPT) -Wall -Wextra -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-unused-parameter -pthread \
+           -Isrc -DIOCHAR_VERSION='"$(VERSION)"' -MMD -MP
+ifeq ($(WERROR),1)
+CFLAGS  += -Werror
+endif
+LDFLAGS += -pthread $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
+LDLIBS  := -luring -laio -lm
+TEST_LIBS := -lcmocka -ljson-c
+
+
+SRCS     := $(shell find src -name '*.c' | sort)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+TEST_HELPERS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))
+TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
+
+.PHONY: all check tests clean format
+all: $(BUILD)/iochar
+
+$(BUILD)/iochar: $(BUILD)/src/main.o $(BUILD)/libiochar.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libiochar.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPER_OBJS) $(BUILD)/libiochar.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
+
+tests: $(BUILD)/iochar $(TEST_BINS)
+
+# Runs every test binary; the summary line is the suite's verdict.
+check: tests
+	@IOCHAR=$(BUILD)/iochar tests/run_all.sh $(TEST_BINS)
+
+format:
+	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(wildcard tests/*.c tests/*.h)
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

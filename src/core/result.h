@@ -1,0 +1,47 @@
+/* result.h - the outcome of one run, as the emitters see it.
+ *
+ * Filled by the runner (runner_run), read by output/ (text, json, csv).
+ * Everything here is plain data owned by the struct; release with
+ * run_result_free.
+ */
+#ifndef IOCHAR_CORE_RESULT_H
+#define IOCHAR_CORE_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/job.h"
+#include "inventory/environment.h"
+#include "stats/stats.h"
+
+/* One worker (a job clone, numjobs of them per job). */
+struct worker_result {
+	unsigned job;          /* index into run_result.jobs */
+	unsigned clone;        /* 0 .. numjobs-1 */
+	uint64_t elapsed_ns;   /* measured phase of this worker */
+	struct worker_stats stats;
+	int error;             /* 0, or -errno of the failure that stopped it */
+	char error_msg[256];
+};
+
+struct run_result {
+	struct job_spec *jobs; /* copies of the jobs that ran; owned */
+	unsigned nr_jobs;
+
+	struct worker_result *workers; /* owned */
+	unsigned nr_workers;
+
+	struct worker_stats total;     /* all workers merged; intervals too */
+	uint64_t elapsed_ns;           /* wall time of the measured phase */
+	uint64_t ramp_ns;              /* excluded before it */
+	double cpu_usr_pct, cpu_sys_pct; /* whole process, % of one CPU */
+	uint64_t cpu_usr_ns, cpu_sys_ns;
+	bool partial;                  /* stopped early by a signal or an error */
+	bool open_loop;                /* rate_iops set: latency counts from the scheduled time */
+	int64_t start_unix_ms;         /* wall-clock start, for reports */
+	struct environment env;
+};
+
+void run_result_free(struct run_result *r);
+
+#endif
