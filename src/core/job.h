@@ -60,6 +60,7 @@ struct job_spec {
 	bool cpus_set;
 	cpu_set_t cpus_allowed;
 	uint64_t randseed;
+	bool create_parent;    /* the scratch target: make its directory if missing */
 
 	/* Which options the user set explicitly (bit per option-table row), so
 	 * defaults can be chosen later without overriding the user. */

@@ -34,14 +34,21 @@ int err_usage(struct ioc_err *err, int code, const char *fmt, ...)
 
 void err_prefix(struct ioc_err *err, const char *fmt, ...)
 {
-	char prefix[IOC_ERR_MAX], old[IOC_ERR_MAX];
+	char old[IOC_ERR_MAX];
 	va_list ap;
 
 	if (!err)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
-	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	va_start(ap, fmt);
+	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(err->msg) - 2)
+		return; /* the prefix fills the buffer already */
+	/* truncation of a very long message is fine: it stays one line */
+	size_t left = sizeof(err->msg) - (size_t)n;
+	err->msg[n] = ':';
+	err->msg[n + 1] = ' ';
+	memcpy(err->msg + n + 2, old, left - 2);
+	err->msg[sizeof(err->msg) - 1] = '\0';
 }

@@ -1,0 +1,26 @@
+/* layout.h - how a validated job sits on its targets: the bytes of each
+ * file it may use, and which files must be written before the run.
+ * Internal to the runner (validate.c computes it, runner.c uses it). */
+#ifndef IOCHAR_CORE_LAYOUT_H
+#define IOCHAR_CORE_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/job.h"
+#include "engine/engine.h"
+#include "util/err.h"
+
+struct job_layout {
+	const struct engine_ops *eops;
+	uint64_t region;                  /* usable bytes per file, multiple of bs */
+	bool fill[JOB_MAX_FILES];         /* file must be created / extended */
+	uint64_t fill_end;                /* ... up to offset + region */
+};
+
+/* Check job against its targets without side effects and compute its
+ * layout. 0, or -errno with a message naming the option or path. */
+int layout_job(const struct job_spec *job, struct job_layout *out,
+	       struct ioc_err *err);
+
+#endif

@@ -1,0 +1,329 @@
+/* runner.c - validate, prepare, start the workers together, watch them,
+ * merge. See runner.h. */
+#define _GNU_SOURCE
+#include "core/runner.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "core/layout.h"
+#include "core/worker.h"
+#include "target/target.h"
+#include "util/clock.h"
+
+#define WATCH_STEP_NS 50000000ull /* how often the runner looks at workers */
+
+int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
+		    struct ioc_err *err)
+{
+	struct job_layout layout;
+	if (nr_jobs == 0)
+		return err_usage(err, EINVAL, "no job to run");
+	for (unsigned i = 0; i < nr_jobs; i++) {
+		int ret = layout_job(&jobs[i], &layout, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void run_result_free(struct run_result *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; i < r->nr_jobs; i++)
+		job_spec_free(&r->jobs[i]);
+	free(r->jobs);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		stats_free(&r->workers[i].stats);
+	free(r->workers);
+	stats_free(&r->total);
+	environment_free(&r->env);
+	memset(r, 0, sizeof(*r));
+}
+
+static int make_parent(const char *path, struct ioc_err *err)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return err_set(err, ENOMEM, "out of memory");
+	char *slash = strrchr(copy, '/');
+	int ret = 0;
+	if (slash && slash != copy) {
+		*slash = '\0';
+		if (mkdir(copy, 0755) < 0 && errno != EEXIST)
+			ret = err_set(err, errno, "%s: cannot create directory: %s",
+				      copy, strerror(errno));
+	}
+	free(copy);
+	return ret;
+}
+
+static int prepare_targets(const struct job_spec *jobs, unsigned nr_jobs,
+			   const struct job_layout *layouts,
+			   const struct runner_hooks *hooks, struct ioc_err *err)
+{
+	for (unsigned j = 0; j < nr_jobs; j++) {
+		for (unsigned f = 0; f < jobs[j].nr_files; f++) {
+			if (!layouts[j].fill[f])
+				continue;
+			const char *path = jobs[j].files[f];
+			int ret = jobs[j].create_parent ? make_parent(path, err) : 0;
+			if (!ret)
+				ret = target_fill(path, layouts[j].fill_end,
+						  hooks ? hooks->fill_progress : NULL,
+						  hooks ? hooks->arg : NULL, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static uint64_t rusage_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull + (uint64_t)tv->tv_usec * 1000ull;
+}
+
+struct watch {
+	struct worker *w;
+	unsigned nr;
+	uint64_t start_ns;
+	atomic_bool *stop;
+	const struct runner_hooks *hooks;
+	uint64_t ramp_ns, planned_ns;
+	struct rusage ru_start, ru_end;
+};
+
+static bool all_finished(const struct watch *wa)
+{
+	for (unsigned i = 0; i < wa->nr; i++)
+		if (!atomic_load(&wa->w[i].finished))
+			return false;
+	return true;
+}
+
+static void tick(const struct watch *wa, uint64_t now)
+{
+	uint64_t ios[DIR_COUNT] = {0}, bytes[DIR_COUNT] = {0}, lat = 0;
+	for (unsigned i = 0; i < wa->nr; i++) {
+		const struct stats_live *l = &wa->w[i].live;
+		for (int d = 0; d < DIR_COUNT; d++) {
+			ios[d] += atomic_load_explicit(&l->ios[d], memory_order_relaxed);
+			bytes[d] += atomic_load_explicit(&l->bytes[d], memory_order_relaxed);
+		}
+		lat += atomic_load_explicit(&l->lat_sum, memory_order_relaxed);
+	}
+	wa->hooks->tick(wa->hooks->arg, now - wa->start_ns, wa->planned_ns,
+			ios, bytes, lat);
+}
+
+/* Runs on the caller's thread while the workers work: samples CPU use at
+ * the end of the ramp, calls the tick hook each second, and relays an
+ * external stop. */
+static void watch_workers(struct watch *wa)
+{
+	bool cpu_sampled = false;
+	uint64_t next_tick = wa->start_ns + 1000000000ull;
+
+	getrusage(RUSAGE_SELF, &wa->ru_start);
+	while (!all_finished(wa)) {
+		uint64_t now = clock_ns(), ramp_end = wa->start_ns + wa->ramp_ns;
+		uint64_t wake = now + WATCH_STEP_NS;
+		if (!cpu_sampled) {
+			if (now >= ramp_end) {
+				getrusage(RUSAGE_SELF, &wa->ru_start);
+				cpu_sampled = true;
+			} else if (ramp_end < wake) {
+				wake = ramp_end;
+			}
+		}
+		if (wa->hooks && wa->hooks->tick && now >= next_tick) {
+			tick(wa, now);
+			next_tick += 1000000000ull;
+		}
+		clock_sleep_until(wake);
+	}
+	getrusage(RUSAGE_SELF, &wa->ru_end);
+}
+
+static int start_workers(struct worker *w, unsigned nr, struct ioc_err *err,
+			 unsigned *started)
+{
+	sigset_t all, old;
+	int ret = 0;
+
+	/* Signals go to the caller's thread, never to a worker mid-I/O. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (*started = 0; *started < nr; (*started)++) {
+		pthread_t tid;
+		ret = pthread_create(&tid, NULL, worker_main, &w[*started]);
+		if (ret) {
+			ret = err_set(err, ret, "cannot start worker thread: %s",
+				      strerror(ret));
+			break;
+		}
+		w[*started].tid = tid;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static int collect(struct worker *w, unsigned nr, struct watch *wa,
+		   struct run_result *r, struct ioc_err *err)
+{
+	uint64_t measure = wa->start_ns + wa->ramp_ns, end = measure;
+	int ret = 0;
+
+	stats_init(&r->total);
+	for (unsigned i = 0; i < nr; i++) {
+		struct worker_result *wr = &r->workers[i];
+		wr->job = w[i].job_index;
+		wr->clone = w[i].clone;
+		wr->elapsed_ns = w[i].end_ns - w[i].measure_start_ns;
+		wr->stats = w[i].stats; /* ownership of the series moves */
+		memset(&w[i].stats, 0, sizeof(w[i].stats));
+		wr->error = w[i].error;
+		if (w[i].error) {
+			snprintf(wr->error_msg, sizeof(wr->error_msg), "%s", w[i].err.msg);
+			r->partial = true;
+			if (!ret) /* the first failure is the run's message */
+				ret = err_set(err, -w[i].error, "%s", w[i].err.msg);
+		}
+		if (w[i].end_ns > end)
+			end = w[i].end_ns;
+		if (stats_merge(&r->total, &wr->stats))
+			return err_set(err, ENOMEM, "out of memory");
+	}
+	r->elapsed_ns = end - measure;
+	r->ramp_ns = wa->ramp_ns;
+	r->cpu_usr_ns = rusage_ns(&wa->ru_end.ru_utime) - rusage_ns(&wa->ru_start.ru_utime);
+	r->cpu_sys_ns = rusage_ns(&wa->ru_end.ru_stime) - rusage_ns(&wa->ru_start.ru_stime);
+	if (r->elapsed_ns) {
+		r->cpu_usr_pct = 100.0 * (double)r->cpu_usr_ns / (double)r->elapsed_ns;
+		r->cpu_sys_pct = 100.0 * (double)r->cpu_sys_ns / (double)r->elapsed_ns;
+	}
+	return ret;
+}
+
+/* Copy the jobs into r and collect the environment of their targets. */
+static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
+		       unsigned nr_workers, struct run_result *r,
+		       struct ioc_err *err)
+{
+	const char *paths[JOB_MAX_FILES];
+	unsigned nr_paths = 0;
+
+	r->jobs = calloc(nr_jobs, sizeof(*r->jobs));
+	r->workers = calloc(nr_workers, sizeof(*r->workers));
+	if (!r->jobs || !r->workers)
+		return err_set(err, ENOMEM, "out of memory");
+	for (unsigned j = 0; j < nr_jobs; j++) {
+		if (job_spec_copy(&r->jobs[j], &jobs[j]))
+			return err_set(err, ENOMEM, "out of memory");
+		r->nr_jobs++;
+		if (jobs[j].rate_iops)
+			r->open_loop = true;
+		if (engine_find(jobs[j].ioengine)->flags & ENGINE_NO_TARGET)
+			continue;
+		for (unsigned f = 0; f < jobs[j].nr_files && nr_paths < JOB_MAX_FILES; f++)
+			paths[nr_paths++] = jobs[j].files[f];
+	}
+	r->nr_workers = nr_workers;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->start_unix_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (environment_collect(&r->env, paths, nr_paths))
+		return err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
+		       const struct job_layout *layouts, unsigned nr_workers,
+		       const struct runner_hooks *hooks, struct run_result *r,
+		       struct ioc_err *err)
+{
+	atomic_bool own_stop = false;
+	struct start_gate gate = {
+		.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+	};
+	struct watch wa = {.hooks = hooks, .nr = nr_workers};
+	unsigned started = 0;
+	int ret;
+
+	wa.stop = hooks && hooks->stop ? hooks->stop : &own_stop;
+	struct worker *w = calloc(nr_workers, sizeof(*w));
+	if (!w)
+		return err_set(err, ENOMEM, "out of memory");
+	wa.w = w;
+	for (unsigned j = 0, k = 0; j < nr_jobs; j++) {
+		for (unsigned c = 0; c < jobs[j].numjobs; c++, k++) {
+			w[k] = (struct worker){
+				.job = &jobs[j], .job_index = j, .clone = c,
+				.region = layouts[j].region, .eops = layouts[j].eops,
+				.stop = wa.stop, .gate = &gate,
+			};
+		}
+		uint64_t planned = jobs[j].ramp_ns + jobs[j].runtime_ns;
+		if (jobs[j].ramp_ns > wa.ramp_ns)
+			wa.ramp_ns = jobs[j].ramp_ns;
+		if (planned > wa.planned_ns)
+			wa.planned_ns = planned;
+	}
+	ret = start_workers(w, nr_workers, err, &started);
+	if (ret) /* let the started ones through the gate, to stop at once */
+		atomic_store(wa.stop, true);
+	start_gate_open(&gate, started);
+	wa.start_ns = gate.start_ns;
+	wa.nr = started;
+	watch_workers(&wa);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(w[i].tid, NULL);
+	if (!ret)
+		ret = collect(w, nr_workers, &wa, r, err);
+	if (atomic_load(wa.stop))
+		r->partial = true;
+	for (unsigned i = 0; i < nr_workers; i++)
+		stats_free(&w[i].stats);
+	free(w);
+	return ret;
+}
+
+int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
+	       const struct runner_hooks *hooks, struct run_result *out,
+	       struct ioc_err *err)
+{
+	struct job_layout *layouts = calloc(nr_jobs ? nr_jobs : 1, sizeof(*layouts));
+	unsigned nr_workers = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!layouts)
+		return err_set(err, ENOMEM, "out of memory");
+	if (nr_jobs == 0)
+		ret = err_usage(err, EINVAL, "no job to run");
+	for (unsigned j = 0; j < nr_jobs && !ret; j++) {
+		ret = layout_job(&jobs[j], &layouts[j], err);
+		nr_workers += jobs[j].numjobs;
+	}
+	if (!ret)
+		ret = prepare_targets(jobs, nr_jobs, layouts, hooks, err);
+	if (!ret)
+		ret = init_result(jobs, nr_jobs, nr_workers, out, err);
+	if (!ret)
+		ret = run_workers(out->jobs, nr_jobs, layouts, nr_workers, hooks,
+				  out, err);
+	free(layouts);
+	if (ret && !out->partial)
+		run_result_free(out);
+	return ret;
+}

@@ -1,0 +1,336 @@
+/* worker.c - the worker loop shared by every engine: queue, commit, reap.
+ *
+ * Time is read once per loop pass, not per I/O: every I/O queued in a pass
+ * is stamped with the time just before the pass's submission, every I/O
+ * reaped with the time just after the reaping call returned. Both bracket
+ * the real event, so latencies are never under-stated, and the clock costs
+ * nothing extra at high queue depths. Sync engines complete inside queue()
+ * and are stamped right after it.
+ */
+#define _GNU_SOURCE
+#include "core/worker.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "target/target.h"
+#include "util/clock.h"
+
+#define PAGE_ALIGN 4096
+/* longest nap of a rate-limited worker with I/O in flight: bounds how late
+ * a completion can be stamped */
+#define RATE_NAP_NS 20000ull
+
+static int setup_units(struct worker *w, struct ioc_err *err)
+{
+	unsigned depth = w->job->iodepth;
+	uint64_t bs = w->job->bs;
+
+	w->units = calloc(depth, sizeof(*w->units));
+	w->free_units = calloc(depth, sizeof(*w->free_units));
+	if (!w->units || !w->free_units ||
+	    posix_memalign(&w->buffers, PAGE_ALIGN, (size_t)(depth * bs)))
+		return err_set(err, ENOMEM,
+			       "job %s: cannot allocate %u buffers of %llu bytes",
+			       w->job->name, depth, (unsigned long long)bs);
+	/* Random, not zero, data: compressing and deduplicating devices must
+	 * not be flattered; one fill serves the whole run. */
+	struct rng r;
+	rng_seed(&r, w->job->randseed ^ 0xb0ffe75ull ^ w->clone);
+	uint64_t *words = w->buffers;
+	for (size_t i = 0; i < depth * bs / 8; i++)
+		words[i] = rng_next(&r);
+	for (unsigned i = 0; i < depth; i++) {
+		struct io_unit *u = &w->units[i];
+		u->buf = (char *)w->buffers + i * bs;
+		u->buflen = bs;
+		u->index = i;
+		w->free_units[w->nr_free++] = u;
+	}
+	return 0;
+}
+
+static int setup_files(struct worker *w, struct ioc_err *err)
+{
+	if (w->eops->flags & ENGINE_NO_TARGET)
+		return 0;
+	bool write = rw_writes(w->job->rw);
+	for (unsigned i = 0; i < w->job->nr_files; i++) {
+		int ret = target_open(w->job->files[i], write, w->job->direct,
+				      &w->fds[i], err);
+		if (ret)
+			return ret;
+		w->nr_fds++;
+	}
+	return 0;
+}
+
+static int setup_cpu(struct worker *w, struct ioc_err *err)
+{
+	if (!w->job->cpus_set)
+		return 0;
+	int ret = pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t),
+					 &w->job->cpus_allowed);
+	if (ret)
+		return err_set(err, ret, "job %s: cpus_allowed: %s",
+			       w->job->name, strerror(ret));
+	return 0;
+}
+
+static int worker_setup(struct worker *w)
+{
+	struct ioc_err *err = &w->err;
+	uint64_t seed = w->job->randseed + 0x9e3779b97f4a7c15ull *
+				(w->job_index * 1024ull + w->clone + 1);
+	int ret;
+
+	for (unsigned i = 0; i < JOB_MAX_FILES; i++)
+		w->fds[i] = -1;
+	stats_init(&w->stats);
+	uint64_t planned_s = (w->job->ramp_ns + w->job->runtime_ns) / 1000000000ull;
+	if ((ret = setup_cpu(w, err)) || (ret = setup_units(w, err)) ||
+	    (ret = setup_files(w, err)))
+		return ret;
+	if (stats_reserve(&w->stats, (unsigned)planned_s + 1))
+		return err_set(err, ENOMEM, "out of memory");
+	if (gen_init(&w->gen, w->job, w->region, seed))
+		return err_set(err, ENOMEM, "job %s: generator: out of memory",
+			       w->job->name);
+	struct engine_params p = {
+		.fds = w->nr_fds ? w->fds : NULL,
+		.nr_fds = w->nr_fds,
+		.units = w->units,
+		.depth = w->job->iodepth,
+	};
+	return w->eops->init(&p, &w->engine_state, err);
+}
+
+static void worker_teardown(struct worker *w)
+{
+	if (w->eops && w->engine_state)
+		w->eops->cleanup(w->engine_state);
+	w->engine_state = NULL;
+	for (unsigned i = 0; i < w->nr_fds; i++)
+		close(w->fds[i]);
+	w->nr_fds = 0;
+	gen_free(&w->gen);
+	free(w->buffers);
+	free(w->units);
+	free(w->free_units);
+	w->buffers = w->units = NULL;
+	w->free_units = NULL;
+}
+
+/* Book a finished I/O. Returns false when the worker must stop (error). */
+static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
+{
+	w->free_units[w->nr_free++] = u;
+	if (u->result != (int64_t)u->len) {
+		int e = u->result < 0 ? (int)-u->result : EIO;
+		const char *what = u->result < 0 ? strerror(e) : "short transfer";
+		w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
+				   w->job->name, u->dir == DIR_READ ? "read" : "write",
+				   (unsigned long long)u->len, (unsigned long long)u->offset,
+				   w->nr_fds ? w->job->files[u->file] : "(null)", what);
+		return false;
+	}
+	if (now < w->measure_start_ns)
+		return true; /* ramp: not measured */
+	uint64_t lat = now > u->start_ns ? now - u->start_ns : 0;
+	if (stats_record(&w->stats, u->dir, u->len, lat, now - w->measure_start_ns)) {
+		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
+		return false;
+	}
+	return true;
+}
+
+static void publish_live(struct worker *w)
+{
+	uint64_t lat = 0;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		atomic_store_explicit(&w->live.ios[d], w->stats.dir[d].ios,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->live.bytes[d], w->stats.dir[d].bytes,
+				      memory_order_relaxed);
+		lat += w->stats.dir[d].lat.sum;
+	}
+	atomic_store_explicit(&w->live.lat_sum, lat, memory_order_relaxed);
+}
+
+struct loop_state {
+	uint64_t now, deadline;
+	uint64_t period_ns;      /* rate_iops: one I/O every period; 0 = closed loop */
+	uint64_t next_sched;     /* rate_iops: when the next I/O is due */
+	unsigned inflight, pending;
+	bool gen_done;
+	struct io_unit *held;    /* prepared but refused (ENGINE_BUSY) */
+};
+
+/* Queue as many I/Os as the depth, the generator and the rate allow.
+ * Returns false when the worker must stop. */
+static bool issue(struct worker *w, struct loop_state *s)
+{
+	while (w->nr_free || s->held) {
+		struct io_unit *u = s->held;
+		if (!u) {
+			if (s->gen_done)
+				break;
+			if (s->period_ns && s->next_sched > s->now)
+				break;
+			struct gen_op op;
+			if (!gen_next(&w->gen, &op)) {
+				s->gen_done = true;
+				break;
+			}
+			u = w->free_units[--w->nr_free];
+			u->file = op.file;
+			u->dir = op.dir;
+			u->offset = op.offset;
+			u->len = op.len;
+			/* open loop: latency counts from when the I/O was due */
+			u->start_ns = s->period_ns ? s->next_sched : s->now;
+			s->next_sched += s->period_ns;
+		}
+		s->held = NULL;
+		switch (w->eops->queue(w->engine_state, u)) {
+		case ENGINE_COMPLETED:
+			s->now = clock_ns();
+			if (!complete(w, u, s->now))
+				return false;
+			break;
+		case ENGINE_QUEUED:
+			s->inflight++;
+			s->pending++;
+			break;
+		case ENGINE_BUSY:
+			s->held = u;
+			return true;
+		}
+	}
+	return true;
+}
+
+/* Reap at least min completions. Returns false when the worker must stop. */
+static bool reap(struct worker *w, struct loop_state *s, unsigned min)
+{
+	int n = w->eops->getevents(w->engine_state, min);
+	s->now = clock_ns();
+	if (n < 0) {
+		w->error = err_set(&w->err, -n, "job %s: %s engine: %s",
+				   w->job->name, w->eops->name, strerror(-n));
+		return false;
+	}
+	s->inflight -= (unsigned)n;
+	bool ok = true;
+	for (int i = 0; i < n; i++)
+		ok &= complete(w, w->eops->event(w->engine_state, (unsigned)i), s->now);
+	return ok;
+}
+
+static bool commit(struct worker *w, struct loop_state *s)
+{
+	if (!s->pending)
+		return true;
+	s->pending = 0;
+	int ret = w->eops->commit(w->engine_state);
+	if (ret < 0) {
+		w->error = err_set(&w->err, -ret, "job %s: %s engine submit: %s",
+				   w->job->name, w->eops->name, strerror(-ret));
+		return false;
+	}
+	return true;
+}
+
+static void run_loop(struct worker *w, struct loop_state *s)
+{
+	unsigned pass = 0;
+	for (;;) {
+		if (s->now >= s->deadline ||
+		    atomic_load_explicit(w->stop, memory_order_relaxed))
+			break;
+		if (!issue(w, s) || !commit(w, s))
+			break;
+		if (s->inflight == 0) {
+			if (s->gen_done && !s->held)
+				break;
+			if (s->period_ns) /* ahead of schedule, nothing in flight */
+				clock_sleep_until(s->next_sched < s->deadline ?
+							  s->next_sched : s->deadline);
+			s->now = clock_ns();
+			continue;
+		}
+		/* Closed loop: everything issuable is issued, so wait for one.
+		 * Rate-limited: poll, and nap briefly when nothing completed, so
+		 * the next due I/O leaves on time while others are in flight. */
+		bool rate_wait = s->period_ns && s->next_sched > s->now;
+		unsigned before = s->inflight;
+		if (!reap(w, s, rate_wait ? 0 : 1))
+			break;
+		if (rate_wait && s->inflight == before) {
+			uint64_t nap = s->now + RATE_NAP_NS;
+			clock_sleep_until(nap < s->next_sched ? nap : s->next_sched);
+			s->now = clock_ns();
+		}
+		if ((++pass & 63) == 0)
+			publish_live(w);
+	}
+	/* Let what is in flight finish, so every buffer is back and every
+	 * issued I/O is counted. */
+	commit(w, s);
+	while (s->inflight && reap(w, s, 1))
+		;
+	publish_live(w);
+}
+
+void start_gate_open(struct start_gate *g, unsigned expected)
+{
+	pthread_mutex_lock(&g->mu);
+	while (g->ready < expected)
+		pthread_cond_wait(&g->cv, &g->mu);
+	g->start_ns = clock_ns();
+	g->open = true;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int ret = worker_setup(w);
+	if (ret) {
+		w->error = ret;
+		atomic_store(w->stop, true); /* one failed setup stops them all */
+	}
+	pthread_mutex_lock(&w->gate->mu);
+	w->gate->ready++;
+	pthread_cond_broadcast(&w->gate->cv);
+	while (!w->gate->open)
+		pthread_cond_wait(&w->gate->cv, &w->gate->mu);
+	uint64_t start = w->gate->start_ns;
+	pthread_mutex_unlock(&w->gate->mu);
+	w->measure_start_ns = start + w->job->ramp_ns;
+	w->end_ns = w->measure_start_ns;
+
+	if (!w->error && !atomic_load(w->stop)) {
+		if (w->job->rate_iops) /* naps must be short to be accurate */
+			prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		struct loop_state s = {
+			.now = clock_ns(),
+			.deadline = w->job->runtime_ns ?
+					    w->measure_start_ns + w->job->runtime_ns :
+					    UINT64_MAX,
+			.period_ns = w->job->rate_iops ?
+					     1000000000ull / w->job->rate_iops : 0,
+			.next_sched = start,
+		};
+		run_loop(w, &s);
+		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
+	}
+	worker_teardown(w);
+	atomic_store(&w->finished, 1);
+	return NULL;
+}

@@ -1,0 +1,56 @@
+/* target.h - where I/O goes: regular files and block devices.
+ *
+ * A target is looked at (target_inspect, read-only, no side effects) while
+ * the job is validated, prepared (target_fill: files are created and written
+ * before they are read) and opened once per worker. Files and block devices
+ * map a logical I/O to the same offset on one descriptor; the planned RAID
+ * targets will map one logical I/O to several member I/Os behind this same
+ * seam.
+ */
+#ifndef IOCHAR_TARGET_TARGET_H
+#define IOCHAR_TARGET_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+struct target_info {
+	bool exists;
+	bool is_block;
+	uint64_t size;           /* bytes: device size or file length */
+	uint64_t allocated;      /* files: bytes with blocks behind them */
+	unsigned dio_align;      /* offset/length alignment O_DIRECT needs */
+	bool parent_writable;    /* for a missing file: can it be created? */
+	bool parent_exists;
+};
+
+/* Look at path without changing anything (block devices are opened
+ * read-only to ask their size). Returns 0 (also when the path does not
+ * exist: info->exists is false), or -errno with a message naming path for
+ * targets iochar cannot use (directories, character devices, unreadable). */
+int target_inspect(const char *path, struct target_info *info,
+		   struct ioc_err *err);
+
+/* O_DIRECT alignment of the filesystem or device holding fd (statx
+ * STATX_DIOALIGN on Linux >= 6.1, else the logical block size of the disk
+ * behind it, else 512). */
+unsigned target_dio_align(int fd);
+
+/* Open path for the workload; *fd on success. 0 or -errno with a message. */
+int target_open(const char *path, bool write, bool direct, int *fd,
+		struct ioc_err *err);
+
+typedef void (*target_progress_fn)(void *arg, const char *path, uint64_t done,
+				   uint64_t total);
+
+/* Make sure path holds written data over [0, end): create it if missing and
+ * write from its current length up to end with pseudo-random data (not
+ * zeros, so compressing or deduplicating devices are not flattered), then
+ * fdatasync. Uses O_DIRECT when the filesystem allows, to leave the page
+ * cache as it was. progress is called about every 64 MiB; may be NULL.
+ * Returns 0 or -errno with a message. */
+int target_fill(const char *path, uint64_t end, target_progress_fn progress,
+		void *arg, struct ioc_err *err);
+
+#endif
