@@ -1,0 +1,32 @@
+/* jobfile.h - fio-style job files.
+ *
+ *     ; comment            # comment too
+ *     [global]             options for the jobs that follow it
+ *     ioengine=libaio
+ *     [randread-4k]        a job: the global values so far, then its own
+ *     rw = randread
+ *     time_based           a bare key is a boolean set to 1
+ *
+ * Keys and values are those of the option table (cli/options.h). A later
+ * [global] changes only the jobs after it. `name=` in a job renames it.
+ */
+#ifndef IOCHAR_CLI_JOBFILE_H
+#define IOCHAR_CLI_JOBFILE_H
+
+#include "core/job.h"
+#include "util/err.h"
+
+/* Parse the job file at path. On success returns 0 and *jobs holds
+ * *nr_jobs (>= 1) specs, owned by the caller: release them with
+ * jobfile_free_jobs. On failure returns -errno, *jobs and *nr_jobs are
+ * untouched and err holds one line, as a usage error: "PATH:LINE: ..." for
+ * a bad line (unknown option, bad value, option outside a section,
+ * unterminated [section), "PATH: ..." for an unreadable file or one with
+ * no jobs. */
+int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
+		  struct ioc_err *err);
+
+/* Release nr_jobs specs and the array; jobs may be NULL. */
+void jobfile_free_jobs(struct job_spec *jobs, unsigned nr_jobs);
+
+#endif

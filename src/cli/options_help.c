@@ -1,0 +1,172 @@
+/* options_help.c - `iochar run --help`, printed from the option table. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "cli/run_config.h"
+#include "cli/units.h"
+#include "engine/engine.h"
+
+#define HELP_COL   28 /* where descriptions start */
+#define HELP_WIDTH 79 /* last column used */
+
+static const char *const group_titles[OPT_GROUP_COUNT] = {
+    [OPT_GROUP_CLI] = "Command line only",
+    [OPT_GROUP_TARGET] = "Target",
+    [OPT_GROUP_WORKLOAD] = "Workload",
+    [OPT_GROUP_TIME] = "Duration",
+    [OPT_GROUP_ENGINE] = "Engine and CPUs",
+    [OPT_GROUP_COMPAT] = ("fio options accepted and ignored (they change "
+			  "nothing in iochar)"),
+};
+
+/* Print text from column col, word-wrapped into [HELP_COL, HELP_WIDTH]. */
+static void print_wrapped(FILE *f, int col, const char *text)
+{
+	if (col >= HELP_COL - 1) {
+		fputc('\n', f);
+		col = 0;
+	}
+	fprintf(f, "%*s", HELP_COL - col, "");
+	col = HELP_COL;
+	while (*text) {
+		int wlen = (int)strcspn(text, " ");
+
+		if (col > HELP_COL && col + 1 + wlen > HELP_WIDTH) {
+			fprintf(f, "\n%*s", HELP_COL, "");
+			col = HELP_COL;
+		} else if (col > HELP_COL) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(text, 1, (size_t)wlen, f);
+		col += wlen;
+		text += wlen;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
+}
+
+/* "--bs=SIZE, --blocksize", "--direct[=BOOL]", "--thread". */
+static int print_names(FILE *f, const struct option_def *o)
+{
+	int col = fprintf(f, "  --%s", o->name);
+
+	if (o->type == OPT_BOOL)
+		col += fprintf(f, "[=%s]", options_arg_name(o));
+	else if (o->type != OPT_IGNORED)
+		col += fprintf(f, "=%s", options_arg_name(o));
+	for (size_t i = 0; i < sizeof(o->alias) / sizeof(o->alias[0]); i++)
+		if (o->alias[i])
+			col += fprintf(f, ", --%s", o->alias[i]);
+	return col;
+}
+
+static void format_bound(const struct option_def *o, uint64_t v, char *buf,
+			 size_t len)
+{
+	if (o->type == OPT_SIZE)
+		units_format_size(v, buf, len);
+	else if (o->type == OPT_TIME)
+		units_format_time(v, buf, len);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* The row's help, its values, default and range, as one line of text. */
+static void describe(const struct option_def *o, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	size_t used = (size_t)snprintf(buf, len, "%s", o->help);
+
+	if (o->values) {
+		for (const struct opt_enum *e = o->values;
+		     e->name && used < len; e++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 e == o->values ? ": " : ", ",
+						 e->name);
+	}
+	if (o->def && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 " [default: %s", o->def);
+	if ((o->min || o->max) && used < len) {
+		format_bound(o, o->min, lo, sizeof(lo));
+		format_bound(o, o->max, hi, sizeof(hi));
+		if (!o->max)
+			snprintf(hi, sizeof(hi), "...");
+		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s",
+					 o->def ? "; " : " [", lo, hi);
+	}
+	if ((o->def || o->min || o->max) && used < len)
+		snprintf(buf + used, len - used, "]");
+}
+
+static void print_group(FILE *f, enum opt_group g)
+{
+	size_t nr;
+	const struct option_def *rows = options_rows(&nr);
+	char text[512];
+
+	fprintf(f, "\n%s:\n", group_titles[g]);
+	if (g == OPT_GROUP_CLI)
+		print_wrapped(f, fprintf(f, "  --help, -h"), "this help");
+	for (size_t i = 0; i < nr; i++) {
+		if (rows[i].group != g)
+			continue;
+		describe(&rows[i], text, sizeof(text));
+		print_wrapped(f, print_names(f, &rows[i]), text);
+	}
+}
+
+static void print_scratch(FILE *f)
+{
+	char text[512];
+	size_t used = (size_t)snprintf(
+	    text, sizeof(text),
+	    "With no filename in any job and an engine other than null, "
+	    "the jobs run on the scratch file " RUN_SCRATCH_FILE
+	    " (created and filled first), with these defaults for "
+	    "what is not set:");
+
+	for (const struct option_preset *p = options_scratch_preset;
+	     p->key && used < sizeof(text); p++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 " %s=%s", p->key, p->value);
+	if (used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used,
+			 ". With ioengine=null and no size, size is 1g "
+			 "(nothing is read or written).");
+	fputc('\n', f);
+	print_wrapped(f, fprintf(f, "Scratch mode:"), text);
+}
+
+void options_print_help(FILE *f)
+{
+	fputs("Job options are --key=value (or --key value) on the command "
+	      "line, where\nthey apply to every job, or key=value in a job "
+	      "file. In keys '-' and '_'\nare alike.\n",
+	      f);
+	for (int g = 0; g < OPT_GROUP_COUNT; g++)
+		print_group(f, (enum opt_group)g);
+
+	fputs("\nEngines:\n", f);
+	for (unsigned i = 0; engine_table[i]; i++)
+		print_wrapped(f, fprintf(f, "  %s", engine_table[i]->name),
+			      engine_table[i]->help ? engine_table[i]->help
+						    : "");
+	fputs("\nValues:\n", f);
+	print_wrapped(f, fprintf(f, "  SIZE"),
+		      "bytes with an optional suffix k, m, g, t, p, all powers "
+		      "of 1024 (4k = 4K = 4kb = 4KiB = 4096)");
+	print_wrapped(f, fprintf(f, "  TIME"),
+		      "a whole number with an optional suffix us, ms, s, m, h, "
+		      "d; no suffix = seconds");
+	print_wrapped(f, fprintf(f, "  BOOL"),
+		      "1/0, true/false, yes/no, on/off; a bare key means 1");
+	print_wrapped(f, fprintf(f, "  JOBFILE"),
+		      "fio's format: [global] options apply to the jobs after "
+		      "it, each [name] section is a job; key=value or a bare "
+		      "key per line; ';' and '#' start comments");
+	print_scratch(f);
+}
