@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages iochar needs to build, test and benchmark,
+# when any is missing. Idempotent; needs root (or sudo) only to install.
+set -euo pipefail
+
+PKGS=(build-essential pkg-config liburing-dev libaio-dev libblkid-dev
+      libcmocka-dev libjson-c-dev fio util-linux e2fsprogs)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "deps: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+	"${missing[@]}" >/dev/null

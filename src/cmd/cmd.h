@@ -1,0 +1,12 @@
+/* cmd.h - the commands main dispatches to. Each takes argv with argv[0]
+ * the command's name and returns the process exit status: 0 success,
+ * 1 failure while running, 2 bad input, 130 stopped by a signal. */
+#ifndef IOCHAR_CMD_CMD_H
+#define IOCHAR_CMD_CMD_H
+
+#define EXIT_USAGE 2
+#define EXIT_SIGNAL 130
+
+int cmd_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,45 @@
+/* main.c - command dispatch only: each command lives in src/cmd/. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{"run", cmd_run, "run a workload (fio options or a fio job file)"},
+	{NULL, NULL, NULL},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: iochar COMMAND [OPTIONS]\n\ncommands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->help);
+	fprintf(f, "\n'iochar COMMAND --help' lists a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("iochar %s\n", IOCHAR_VERSION);
+		return 0;
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr, "iochar: unknown command '%s'; try 'iochar --help'\n",
+		argv[1]);
+	return 2;
+}

@@ -1,0 +1,249 @@
+/* harness.c - see harness.h. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *iochar_path(void)
+{
+	const char *p = getenv("IOCHAR");
+	return p && *p ? p : "build/iochar";
+}
+
+static void append(char **buf, size_t *len, const char *data, size_t n)
+{
+	*buf = realloc(*buf, *len + n + 1);
+	assert_non_null(*buf);
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void run_iochar(struct proc_out *po, const char *cwd, int sigint_after_ms,
+		const char *const *args)
+{
+	int op[2], ep[2];
+	char bin[4096];
+
+	/* make a relative binary path survive the chdir */
+	if (iochar_path()[0] != '/') {
+		assert_non_null(realpath(iochar_path(), bin));
+	} else {
+		snprintf(bin, sizeof(bin), "%s", iochar_path());
+	}
+	memset(po, 0, sizeof(*po));
+	assert_int_equal(pipe2(op, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(ep, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *argv[64] = {bin};
+		int n = 1;
+		for (const char *const *a = args; *a && n < 63; a++)
+			argv[n++] = *a;
+		argv[n] = NULL;
+		dup2(op[1], 1);
+		dup2(ep[1], 2);
+		if (cwd && chdir(cwd) < 0)
+			_exit(127);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	close(op[1]);
+	close(ep[1]);
+	size_t olen = 0, elen = 0;
+	append(&po->out, &olen, "", 0);
+	append(&po->err, &elen, "", 0);
+	struct pollfd pf[2] = {{op[0], POLLIN, 0}, {ep[0], POLLIN, 0}};
+	uint64_t t0 = now_ms();
+	bool signalled = false;
+	int open_fds = 2;
+	while (open_fds) {
+		int timeout = -1;
+		if (sigint_after_ms > 0 && !signalled) {
+			int64_t left = (int64_t)t0 + sigint_after_ms - (int64_t)now_ms();
+			if (left <= 0) {
+				kill(pid, SIGINT);
+				signalled = true;
+			} else {
+				timeout = (int)left;
+			}
+		}
+		if (poll(pf, 2, timeout) < 0 && errno != EINTR)
+			fail_msg("poll: %s", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP)))
+				continue;
+			char buf[65536];
+			ssize_t n = read(pf[i].fd, buf, sizeof(buf));
+			if (n <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				open_fds--;
+			} else if (i == 0) {
+				append(&po->out, &olen, buf, (size_t)n);
+			} else {
+				append(&po->err, &elen, buf, (size_t)n);
+			}
+		}
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	po->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+void proc_out_free(struct proc_out *po)
+{
+	free(po->out);
+	free(po->err);
+	po->out = po->err = NULL;
+}
+
+unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+	for (const char *p = s; *p; p++)
+		n += *p == '\n';
+	size_t len = strlen(s);
+	return n + (len && s[len - 1] != '\n');
+}
+
+json_object *parse_json(const struct proc_out *po)
+{
+	json_object *o = json_tokener_parse(po->out);
+	if (!o || !json_object_is_type(o, json_type_object))
+		fail_msg("stdout is not a JSON object:\n%.2000s\nstderr:\n%.2000s",
+			 po->out, po->err);
+	return o;
+}
+
+json_object *jget(json_object *o, const char *path)
+{
+	char key[256];
+	const char *p = path;
+	while (*p) {
+		size_t n = strcspn(p, ".");
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		json_object *next;
+		if (!json_object_object_get_ex(o, key, &next))
+			fail_msg("JSON has no '%s' (in %s)", key, path);
+		o = next;
+		p += n + (p[n] == '.');
+	}
+	return o;
+}
+
+uint64_t jget_u64(json_object *o, const char *path)
+{
+	return (uint64_t)json_object_get_int64(jget(o, path));
+}
+
+double jget_double(json_object *o, const char *path)
+{
+	return json_object_get_double(jget(o, path));
+}
+
+char *tmpdir_make(void)
+{
+	char *d = strdup("/var/tmp/iochar-test-XXXXXX");
+	assert_non_null(d);
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+void tmpdir_remove(char *dir)
+{
+	char cmd[4200];
+	if (!dir)
+		return;
+	/* only ever our own mkdtemp directory */
+	if (strncmp(dir, "/var/tmp/iochar-test-", 21) == 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "warning: could not remove %s\n", dir);
+	}
+	free(dir);
+}
+
+void make_file(const char *path, uint64_t size)
+{
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	char buf[65536];
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 7 + 1);
+	for (uint64_t done = 0; done < size;) {
+		size_t n = size - done < sizeof(buf) ? (size_t)(size - done) : sizeof(buf);
+		assert_int_equal(fwrite(buf, 1, n, f), n);
+		done += n;
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+bool is_root(void)
+{
+	return geteuid() == 0;
+}
+
+bool loop_attach(const char *backing, uint64_t size, unsigned sector,
+		 char *dev, size_t devlen)
+{
+	char cmd[4400];
+	make_file(backing, size);
+	snprintf(cmd, sizeof(cmd), "losetup --find --show --sector-size %u '%s'",
+		 sector, backing);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return false;
+	bool ok = fgets(dev, (int)devlen, p) != NULL;
+	int rc = pclose(p);
+	if (!ok || rc != 0) {
+		printf("SKIP: cannot attach a loop device here (losetup failed)\n");
+		return false;
+	}
+	dev[strcspn(dev, "\n")] = '\0';
+	return strncmp(dev, "/dev/loop", 9) == 0;
+}
+
+void loop_detach(const char *dev)
+{
+	char cmd[256];
+	if (strncmp(dev, "/dev/loop", 9) != 0)
+		return;
+	snprintf(cmd, sizeof(cmd), "losetup -d '%s'", dev);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not detach %s\n", dev);
+}
+
+uint64_t file_hash(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	assert_non_null(f);
+	uint64_t h = 1469598103934665603ull;
+	int c;
+	while ((c = getc(f)) != EOF)
+		h = (h ^ (uint64_t)c) * 1099511628211ull;
+	fclose(f);
+	return h;
+}

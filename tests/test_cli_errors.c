@@ -1,0 +1,215 @@
+/* test_cli_errors.c - every bad input gets one line on stderr naming the
+ * culprit, exit status 2, and no side effect: no target created or
+ * changed, no output file written. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+struct fixture {
+	char *dir;
+	char target[4200];   /* a path that must stay untouched */
+	char output[4200];   /* an --output path that must not appear */
+	char out_opt[4300];
+	char fn_opt[4300];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	f->dir = tmpdir_make();
+	snprintf(f->target, sizeof(f->target), "%s/target.dat", f->dir);
+	snprintf(f->output, sizeof(f->output), "%s/out.json", f->dir);
+	snprintf(f->out_opt, sizeof(f->out_opt), "--output=%s", f->output);
+	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->target);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	tmpdir_remove(f->dir);
+	free(f);
+	return 0;
+}
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Run args (plus --output) and check: status 2, one stderr line containing
+ * every `needles` word, nothing on stdout, target and output absent. */
+static void expect_usage_error(struct fixture *f, const char *const *args,
+			       const char *const *needles)
+{
+	const char *argv[40];
+	int n = 0;
+	for (const char *const *a = args; *a; a++)
+		argv[n++] = *a;
+	argv[n++] = f->out_opt;
+	argv[n] = NULL;
+	struct proc_out po;
+	run_iochar(&po, f->dir, 0, argv);
+	if (po.status != 2 || count_lines(po.err) != 1)
+		fail_msg("%s: status %d, stderr (%u lines):\n%s", args[1], po.status,
+			 count_lines(po.err), po.err);
+	for (const char *const *w = needles; *w; w++)
+		if (!strstr(po.err, *w))
+			fail_msg("error for %s does not name '%s': %s", args[1], *w, po.err);
+	assert_string_equal(po.out, "");
+	assert_false(exists(f->target));
+	assert_false(exists(f->output));
+	char scratch[4300];
+	snprintf(scratch, sizeof(scratch), "%s/iochar-data", f->dir);
+	assert_false(exists(scratch));
+	proc_out_free(&po);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void test_unknown_option(void **state)
+{
+	struct fixture *f = *state;
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--blocksizee=4k"),
+			   ARGS("blocksizee"));
+}
+
+static void test_bad_values(void **state)
+{
+	struct fixture *f = *state;
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--bs=0"), ARGS("bs"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--iodepth=0"), ARGS("iodepth"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--rwmixread=150"),
+			   ARGS("rwmixread"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--runtime=-5"), ARGS("runtime"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--rw=sideways"), ARGS("rw"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--bs=4q"), ARGS("bs"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--ioengine=posixaio"),
+			   ARGS("ioengine"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--output-format=xml"),
+			   ARGS("output-format"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m",
+				   "--random_distribution=zipf:0"),
+			   ARGS("random_distribution"));
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1k", "--bs=4k"), ARGS("bs"));
+}
+
+static void test_missing_target(void **state)
+{
+	struct fixture *f = *state;
+	/* reading a file that does not exist, with no size to create it */
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--rw=read"), ARGS(f->target));
+	/* a directory that does not exist */
+	char opt[4400];
+	snprintf(opt, sizeof(opt), "--filename=%s/no/such/dir/f", f->dir);
+	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("no/such/dir"));
+	/* a directory is not a target */
+	snprintf(opt, sizeof(opt), "--filename=%s", f->dir);
+	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("directory"));
+}
+
+static void test_job_file_error_names_file_and_line(void **state)
+{
+	struct fixture *f = *state;
+	char path[4300], opt_target[4400];
+	snprintf(path, sizeof(path), "%s/bad.fio", f->dir);
+	FILE *jf = fopen(path, "w");
+	assert_non_null(jf);
+	fprintf(jf, "; a job file\n[global]\nbs=4k\nsize=1m\n\n[job1]\nfilename=%s\niodepth=zero\n",
+		f->target);
+	fclose(jf);
+	(void)opt_target;
+	expect_usage_error(f, ARGS("run", path), ARGS("bad.fio:8", "iodepth"));
+	jf = fopen(path, "w");
+	fprintf(jf, "[global]\nbs=4k\n[job1]\nfilename=%s\nsize=1m\nnot_an_option=1\n", f->target);
+	fclose(jf);
+	expect_usage_error(f, ARGS("run", path), ARGS("bad.fio:6", "not_an_option"));
+	expect_usage_error(f, ARGS("run", "/nonexistent/job.fio"), ARGS("/nonexistent/job.fio"));
+}
+
+static void test_size_larger_than_device(void **state)
+{
+	struct fixture *f = *state;
+	if (!is_root()) {
+		printf("SKIP: size larger than a device needs root for a loop device\n");
+		skip();
+	}
+	char backing[4300], dev[64], opt[128];
+	snprintf(backing, sizeof(backing), "%s/loop.img", f->dir);
+	if (!loop_attach(backing, 16 << 20, 512, dev, sizeof(dev)))
+		skip();
+	uint64_t before = file_hash(backing);
+	snprintf(opt, sizeof(opt), "--filename=%s", dev);
+	expect_usage_error(f, ARGS("run", opt, "--size=32m", "--rw=write"), ARGS("size", dev));
+	loop_detach(dev);
+	assert_true(file_hash(backing) == before);
+}
+
+static void test_direct_unaligned_bs_on_4k_device(void **state)
+{
+	struct fixture *f = *state;
+	if (!is_root()) {
+		printf("SKIP: a 4K-sector loop device needs root\n");
+		skip();
+	}
+	char backing[4300], dev[64], opt[128];
+	snprintf(backing, sizeof(backing), "%s/loop4k.img", f->dir);
+	if (!loop_attach(backing, 16 << 20, 4096, dev, sizeof(dev)))
+		skip();
+	snprintf(opt, sizeof(opt), "--filename=%s", dev);
+	expect_usage_error(f, ARGS("run", opt, "--direct=1", "--bs=3k", "--rw=randread"),
+			   ARGS("bs", "4096", dev));
+	loop_detach(dev);
+}
+
+static void test_io_uring_disabled(void **state)
+{
+	struct fixture *f = *state;
+	const char *knob = "/proc/sys/kernel/io_uring_disabled";
+	FILE *k = fopen(knob, "r+");
+	if (!k || !is_root()) {
+		printf("SKIP: cannot switch io_uring off here (%s needs root)\n", knob);
+		if (k)
+			fclose(k);
+		skip();
+	}
+	int old = 0;
+	if (fscanf(k, "%d", &old) != 1)
+		old = 0;
+	fclose(k);
+	k = fopen(knob, "w");
+	fprintf(k, "2\n");
+	fclose(k);
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--ioengine=io_uring"),
+			   ARGS("io_uring"));
+	k = fopen(knob, "w");
+	fprintf(k, "%d\n", old);
+	fclose(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_unknown_option, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_io_uring_disabled, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("cli_errors", tests, NULL, NULL);
+}

@@ -1,0 +1,296 @@
+/* test_cli_run.c - end-to-end runs of the iochar binary: every engine on a
+ * real file, JSON consistency (read + write = total, ios agree with
+ * iops x elapsed, intervals add up), ramp exclusion, rate limiting, the
+ * scratch target, files written before they are read, job files, CSV,
+ * --output, and Ctrl-C giving partial results with exit status 130. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static int setup(void **state)
+{
+	*state = tmpdir_make();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tmpdir_remove(*state);
+	return 0;
+}
+
+static json_object *run_json(struct proc_out *po, const char *cwd,
+			     const char *const *args)
+{
+	run_iochar(po, cwd, 0, args);
+	if (po->status != 0)
+		fail_msg("exit %d\nstderr:\n%s", po->status, po->err);
+	return parse_json(po);
+}
+
+/* The invariants every JSON result must hold. */
+static void check_consistency(json_object *r)
+{
+	static const char *const f[] = {"ios", "bytes"};
+	for (int i = 0; i < 2; i++) {
+		char a[64], b[64], t[64];
+		snprintf(a, sizeof(a), "read.%s", f[i]);
+		snprintf(b, sizeof(b), "write.%s", f[i]);
+		snprintf(t, sizeof(t), "total.%s", f[i]);
+		assert_int_equal(jget_u64(r, a) + jget_u64(r, b), jget_u64(r, t));
+	}
+	double el = (double)jget_u64(r, "elapsed_ns") / 1e9;
+	uint64_t ios = jget_u64(r, "total.ios");
+	assert_true(el > 0);
+	double iops = jget_double(r, "total.iops");
+	if (fabs(iops * el - (double)ios) > 0.01 * (double)ios + 1)
+		fail_msg("iops %.1f x elapsed %.3f s != ios %llu", iops, el,
+			 (unsigned long long)ios);
+	/* percentiles are ordered and inside [min, max] */
+	static const char *const p[] = {"min", "p50", "p90", "p95", "p99", "p99_9", "p99_99", "max"};
+	uint64_t prev = 0;
+	for (int i = 0; i < 8; i++) {
+		char k[64];
+		snprintf(k, sizeof(k), "total.lat_ns.%s", p[i]);
+		uint64_t v = jget_u64(r, k);
+		assert_true(v >= prev);
+		prev = v;
+	}
+	/* the interval series adds up to the totals */
+	json_object *iv = jget(r, "intervals");
+	uint64_t sum = 0;
+	for (size_t i = 0; i < json_object_array_length(iv); i++) {
+		json_object *e = json_object_array_get_idx(iv, i);
+		sum += jget_u64(e, "read.ios") + jget_u64(e, "write.ios");
+	}
+	assert_int_equal(sum, ios);
+	/* workers add up to the total */
+	json_object *w = jget(r, "workers");
+	uint64_t wsum = 0;
+	for (size_t i = 0; i < json_object_array_length(w); i++)
+		wsum += jget_u64(json_object_array_get_idx(w, i), "total.ios");
+	assert_int_equal(wsum, ios);
+}
+
+static void test_null_engine_time_based(void **state)
+{
+	struct proc_out po;
+	json_object *r = run_json(&po, *state,
+				  ARGS("run", "--ioengine=null", "--rw=randrw", "--iodepth=16",
+				       "--numjobs=2", "--time_based", "--runtime=2s",
+				       "--output-format=json"));
+	check_consistency(r);
+	assert_true(jget_u64(r, "total.ios") > 100000);
+	double el = (double)jget_u64(r, "elapsed_ns") / 1e9;
+	assert_true(el >= 2.0 && el < 2.5);
+	assert_int_equal(json_object_array_length(jget(r, "workers")), 2);
+	size_t n = json_object_array_length(jget(r, "intervals"));
+	assert_true(n >= 2 && n <= 3);
+	assert_false(json_object_get_boolean(jget(r, "partial")));
+	/* 50/50 mix by default */
+	double rd = (double)jget_u64(r, "read.ios") / (double)jget_u64(r, "total.ios");
+	assert_true(fabs(rd - 0.5) < 0.01);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* A size-based run through each real engine on a fresh file: the file is
+ * created and filled, every block is done once, and it is all consistent. */
+static void run_engine(const char *dir, const char *engine, const char *direct)
+{
+	char fn[4200], e[64];
+	snprintf(fn, sizeof(fn), "--filename=%s/%s.dat", dir, engine);
+	snprintf(e, sizeof(e), "--ioengine=%s", engine);
+	struct proc_out po;
+	json_object *r = run_json(&po, dir,
+				  ARGS("run", fn, e, direct, "--rw=randrw", "--rwmixread=70",
+				       "--bs=4k", "--size=8m", "--iodepth=8", "--output-format=json"));
+	check_consistency(r);
+	assert_int_equal(jget_u64(r, "total.ios"), 2048);
+	assert_int_equal(jget_u64(r, "total.bytes"), 8 << 20);
+	struct stat st;
+	assert_int_equal(stat(fn + 11, &st), 0);
+	assert_int_equal(st.st_size, 8 << 20);
+	/* written before it was read: not sparse */
+	assert_true((uint64_t)st.st_blocks * 512 >= (8u << 20));
+	json_object *opt = json_object_array_get_idx(jget(r, "options"), 0);
+	assert_string_equal(json_object_get_string(jget(opt, "ioengine")), engine);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_every_engine_buffered(void **state)
+{
+	run_engine(*state, "psync", "--direct=0");
+	run_engine(*state, "libaio", "--direct=0");
+	run_engine(*state, "io_uring", "--direct=0");
+}
+
+static void test_every_engine_direct(void **state)
+{
+	run_engine(*state, "psync", "--direct=1");
+	run_engine(*state, "libaio", "--direct=1");
+	run_engine(*state, "io_uring", "--direct=1");
+}
+
+static void test_ramp_excluded(void **state)
+{
+	struct proc_out po;
+	json_object *r = run_json(&po, *state,
+				  ARGS("run", "--ioengine=null", "--time_based", "--runtime=1",
+				       "--ramp_time=1", "--output-format=json"));
+	double el = (double)jget_u64(r, "elapsed_ns") / 1e9;
+	assert_true(el >= 1.0 && el < 1.4);
+	assert_int_equal(jget_u64(r, "ramp_ns"), 1000000000ull);
+	check_consistency(r);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_rate_iops_open_loop(void **state)
+{
+	struct proc_out po;
+	json_object *r = run_json(&po, *state,
+				  ARGS("run", "--ioengine=null", "--time_based", "--runtime=2",
+				       "--rate_iops=1000", "--iodepth=4", "--output-format=json"));
+	uint64_t ios = jget_u64(r, "total.ios");
+	assert_true(ios >= 1900 && ios <= 2100);
+	assert_string_equal(json_object_get_string(jget(r, "latency_origin")), "scheduled");
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_scratch_target(void **state)
+{
+	struct proc_out po;
+	run_iochar(&po, *state, 0, ARGS("run", "--runtime=1", "--size=4m"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	assert_non_null(strstr(po.err, "scratch"));
+	assert_non_null(strstr(po.out, "IOPS"));
+	char p[4300];
+	snprintf(p, sizeof(p), "%s/iochar-data/scratch.dat", (char *)*state);
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 4 << 20);
+	proc_out_free(&po);
+}
+
+static void test_job_file_and_csv_and_output_file(void **state)
+{
+	const char *dir = *state;
+	char jf[4300], out[4300], oopt[4400];
+	snprintf(jf, sizeof(jf), "%s/two.fio", dir);
+	snprintf(out, sizeof(out), "%s/res.csv", dir);
+	snprintf(oopt, sizeof(oopt), "--output=%s", out);
+	FILE *f = fopen(jf, "w");
+	assert_non_null(f);
+	fprintf(f, "[global]\nioengine=null\nsize=1m\nbs=4k ; trailing comment\n\n"
+		   "[reader]\nrw=read\nnumjobs=2\n\n# a comment\n[writer]\nrw=write\n");
+	fclose(f);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("run", jf, "--output-format=csv", oopt));
+	assert_int_equal(po.status, 0);
+	assert_string_equal(po.out, "");
+	f = fopen(out, "r");
+	assert_non_null(f);
+	char line[4096];
+	unsigned lines = 0, cols = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned c = 1;
+		for (char *q = line; *q; q++)
+			c += *q == ',';
+		if (lines++ == 0)
+			cols = c;
+		else
+			assert_int_equal(c, cols);
+	}
+	fclose(f);
+	/* header + total rows (read, write, total) + 3 workers x 3 */
+	assert_int_equal(lines, 1 + 3 + 9);
+	proc_out_free(&po);
+
+	json_object *r = run_json(&po, dir, ARGS("run", jf, "--output-format=json"));
+	assert_int_equal(json_object_array_length(jget(r, "options")), 2);
+	assert_int_equal(json_object_array_length(jget(r, "workers")), 3);
+	/* 1 MiB / 4 KiB = 256 per worker, 3 workers */
+	assert_int_equal(jget_u64(r, "total.ios"), 3 * 256);
+	assert_int_equal(jget_u64(r, "read.ios"), 2 * 256);
+	check_consistency(r);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_sigint_gives_partial_results(void **state)
+{
+	struct proc_out po;
+	run_iochar(&po, *state, 700,
+		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=30",
+			"--output-format=json"));
+	assert_int_equal(po.status, 130);
+	json_object *r = parse_json(&po);
+	assert_true(json_object_get_boolean(jget(r, "partial")));
+	assert_true(jget_u64(r, "total.ios") > 0);
+	assert_true(jget_u64(r, "elapsed_ns") < 5000000000ull);
+	check_consistency(r);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_block_device_direct_read(void **state)
+{
+	if (!is_root()) {
+		printf("SKIP: reading a loop device needs root\n");
+		skip();
+	}
+	char backing[4300], dev[64], opt[128];
+	snprintf(backing, sizeof(backing), "%s/bd.img", (char *)*state);
+	if (!loop_attach(backing, 32 << 20, 4096, dev, sizeof(dev)))
+		skip();
+	snprintf(opt, sizeof(opt), "--filename=%s", dev);
+	struct proc_out po;
+	run_iochar(&po, *state, 0,
+		   ARGS("run", opt, "--direct=1", "--rw=randread", "--bs=4k", "--iodepth=4",
+			"--output-format=json"));
+	loop_detach(dev);
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	/* no size: the whole device, once */
+	assert_int_equal(jget_u64(r, "read.ios"), (32u << 20) / 4096);
+	json_object *t = json_object_array_get_idx(jget(r, "environment.targets"), 0);
+	assert_true(json_object_get_boolean(jget(t, "is_block")));
+	assert_int_equal(jget_u64(t, "size"), 32u << 20);
+	assert_int_equal(jget_u64(t, "logical_block_size"), 4096);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_null_engine_time_based, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_engine_buffered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_engine_direct, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ramp_excluded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rate_iops_open_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scratch_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_job_file_and_csv_and_output_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigint_gives_partial_results, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_device_direct_read, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("cli_run", tests, NULL, NULL);
+}
