@@ -1,0 +1,103 @@
+/* csv.c - the --output-format=csv emitter.
+ *
+ * A header line, then one row per (scope, job, clone, dir): first the run
+ * totals (scope "total": read, write, total), then each worker (scope
+ * "worker"). Fields are quoted only when they must be (RFC 4180); lines end
+ * with "\n". Columns are documented in docs/output.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/formats.h"
+#include "output/summary.h"
+
+static const char csv_header[] =
+    "scope,job,clone,dir,ios,bytes,iops,bw_bytes,lat_mean_ns,"
+    "lat_stdev_ns,lat_min_ns,lat_max_ns,lat_p50_ns,lat_p90_ns,"
+    "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns\n";
+
+/* Write s (at most len bytes, up to a NUL) as one field. */
+static void csv_field(FILE *f, const char *s, size_t len)
+{
+	size_t n = strnlen(s, len);
+
+	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
+	    !memchr(s, '\r', n)) {
+		fwrite(s, 1, n, f);
+		return;
+	}
+	putc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			putc('"', f);
+		putc(s[i], f);
+	}
+	putc('"', f);
+}
+
+/* The columns after scope,job,clone. */
+static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
+{
+	fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f", dir,
+		s->ios, s->bytes, s->iops, s->bw_bytes, s->lat.mean,
+		s->lat.stdev);
+	fprintf(f, ",%" PRIu64 ",%" PRIu64, s->lat.min, s->lat.max);
+	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
+		fprintf(f, ",%" PRIu64, s->lat.pct[i]);
+	putc('\n', f);
+}
+
+/* Three rows (read, write, total) sharing the prefix columns. */
+static void csv_rows(FILE *f, const char *scope, const char *job, size_t len,
+		     const char *clone, const struct stats_summary *s)
+{
+	for (int d = 0; d <= DIR_COUNT; d++) {
+		fputs(scope, f);
+		putc(',', f);
+		csv_field(f, job, len);
+		fprintf(f, ",%s", clone);
+		if (d < DIR_COUNT)
+			csv_figures(f, summary_dir_name(d), &s->dir[d]);
+		else
+			csv_figures(f, "total", &s->total);
+	}
+}
+
+static int csv_worker(FILE *f, const struct run_result *r,
+		      const struct worker_result *w)
+{
+	struct stats_summary s;
+	char clone[16];
+	const char *job = "";
+	size_t len = 1;
+	int ret = summary_stats(&w->stats, w->elapsed_ns, &s);
+
+	if (ret)
+		return ret;
+	if (w->job < r->nr_jobs) {
+		job = r->jobs[w->job].name;
+		len = sizeof(r->jobs[w->job].name);
+	}
+	snprintf(clone, sizeof(clone), "%u", w->clone);
+	csv_rows(f, "worker", job, len, clone, &s);
+	return 0;
+}
+
+int output_csv_write(const struct run_result *r, FILE *f)
+{
+	struct stats_summary s;
+	int ret = summary_stats(&r->total, r->elapsed_ns, &s);
+
+	if (ret)
+		return ret;
+	fputs(csv_header, f);
+	csv_rows(f, "total", "", 1, "", &s);
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		ret = csv_worker(f, r, &r->workers[i]);
+		if (ret)
+			return ret;
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,32 @@
+/* output.h - write a run's result as text, JSON or CSV.
+ *
+ * One emitter per format (text.c, json.c, csv.c), all fed from the same
+ * struct run_result through the same figures (summary.h). The JSON schema
+ * and CSV columns are documented in docs/output.md.
+ */
+#ifndef IOCHAR_OUTPUT_OUTPUT_H
+#define IOCHAR_OUTPUT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "core/result.h"
+
+enum output_format {
+	OUTPUT_NORMAL, /* human-readable, fio-like */
+	OUTPUT_JSON,   /* one JSON object */
+	OUTPUT_CSV,    /* header line, then one row per scope/job/clone/dir */
+};
+
+/* Map a format name ("normal", "json", "csv") to *out. Returns 0, or
+ * -EINVAL for an unknown name (*out is then unchanged). */
+int output_format_parse(const char *s, enum output_format *out);
+
+/* Name of fmt, the inverse of output_format_parse. */
+const char *output_format_name(enum output_format fmt);
+
+/* Write r to f in format fmt and flush f. r is only read; f stays the
+ * caller's (not closed). Returns 0, -EINVAL for an unknown format, -ENOMEM,
+ * or -errno (-EIO if unknown) when writing failed. */
+int output_write(const struct run_result *r, enum output_format fmt, FILE *f);
+
+#endif

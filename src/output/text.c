@@ -1,0 +1,239 @@
+/* text.c - the normal, human-readable output, in the spirit of fio's.
+ *
+ * Per job: a header line, then for each direction that did I/O its rates,
+ * latency moments and percentiles; then the run totals, the CPU cost and a
+ * note when the run was cut short. Figures come from summary.h; this file
+ * only chooses units.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/formats.h"
+#include "output/summary.h"
+
+#define NUM_MAX 32
+
+/* v with three significant digits: "1.23", "12.3", "123". */
+static void fmt_sig3(char *buf, size_t len, double v, const char *unit)
+{
+	if (v < 9.995)
+		snprintf(buf, len, "%.2f%s", v, unit);
+	else if (v < 99.95)
+		snprintf(buf, len, "%.1f%s", v, unit);
+	else
+		snprintf(buf, len, "%.0f%s", v, unit);
+}
+
+/* v scaled by base until below it: "981", "12.3k", "1.05M" (decimal) or
+ * "512B", "48.1MiB" (binary). Plain numbers below `exact` are printed whole. */
+static void fmt_scaled(char *buf, size_t len, double v, double base,
+		       const char *const *units, unsigned nr_units,
+		       double exact)
+{
+	unsigned u = 0;
+
+	if (v < exact) {
+		snprintf(buf, len, v > 0 && v < 1 ? "%.2f%s" : "%.0f%s", v,
+			 units[0]);
+		return;
+	}
+	/* 999.7 would round to "1000": move up before formatting. */
+	while (u + 1 < nr_units && v >= base - 0.5) {
+		v /= base;
+		u++;
+	}
+	fmt_sig3(buf, len, v, units[u]);
+}
+
+static void fmt_count(char *buf, size_t len, double v)
+{
+	static const char *const units[] = {"", "k", "M", "G", "T"};
+	fmt_scaled(buf, len, v, 1000, units, 5, 10000);
+}
+
+static void fmt_bytes_bin(char *buf, size_t len, double v)
+{
+	static const char *const units[] = {"B",   "KiB", "MiB",
+					    "GiB", "TiB", "PiB"};
+	fmt_scaled(buf, len, v, 1024, units, 6, 1024);
+}
+
+static void fmt_bytes_dec(char *buf, size_t len, double v)
+{
+	static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	fmt_scaled(buf, len, v, 1000, units, 6, 1000);
+}
+
+/* A block size exactly: "4KiB", "1MiB", "4000B". */
+static void fmt_bs(char *buf, size_t len, uint64_t bs)
+{
+	if (bs && bs % (1024 * 1024) == 0)
+		snprintf(buf, len, "%" PRIu64 "MiB", bs / (1024 * 1024));
+	else if (bs && bs % 1024 == 0)
+		snprintf(buf, len, "%" PRIu64 "KiB", bs / 1024);
+	else
+		snprintf(buf, len, "%" PRIu64 "B", bs);
+}
+
+struct lat_unit {
+	const char *name;
+	double ns;
+};
+
+/* The unit that keeps typical values (the mean) between 1 and 9999. */
+static struct lat_unit lat_unit_for(const struct lat_summary *l)
+{
+	double ref = l->mean;
+
+	if (ref < 1e4)
+		return (struct lat_unit){"nsec", 1};
+	if (ref < 1e7)
+		return (struct lat_unit){"usec", 1e3};
+	if (ref < 1e10)
+		return (struct lat_unit){"msec", 1e6};
+	return (struct lat_unit){"sec", 1e9};
+}
+
+static void fmt_lat(char *buf, size_t len, double ns, struct lat_unit u)
+{
+	double v = ns / u.ns;
+
+	if (v >= 100 || u.ns == 1)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* "  read: IOPS=12.3k, BW=48.1MiB/s (50.4MB/s)(481MiB/10001msec)" */
+static void text_rate_line(FILE *f, const char *dir,
+			   const struct dir_summary *s)
+{
+	char iops[NUM_MAX], bw[NUM_MAX], bwd[NUM_MAX], total[NUM_MAX];
+
+	fmt_count(iops, sizeof(iops), s->iops);
+	fmt_bytes_bin(bw, sizeof(bw), s->bw_bytes);
+	fmt_bytes_dec(bwd, sizeof(bwd), s->bw_bytes);
+	fmt_bytes_bin(total, sizeof(total), (double)s->bytes);
+	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%" PRIu64 "msec)\n", dir,
+		iops, bw, bwd, total, s->elapsed_ns / 1000000);
+}
+
+static void text_lat_lines(FILE *f, const struct lat_summary *l)
+{
+	struct lat_unit u = lat_unit_for(l);
+	char a[NUM_MAX], b[NUM_MAX], c[NUM_MAX], d[NUM_MAX];
+
+	fmt_lat(a, sizeof(a), (double)l->min, u);
+	fmt_lat(b, sizeof(b), (double)l->max, u);
+	fmt_lat(c, sizeof(c), l->mean, u);
+	fmt_lat(d, sizeof(d), l->stdev, u);
+	fprintf(f, "    lat (%s): min=%s, max=%s, avg=%s, stdev=%s\n", u.name,
+		a, b, c, d);
+	fprintf(f, "    lat percentiles (%s):", u.name);
+	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++) {
+		fmt_lat(a, sizeof(a), (double)l->pct[i], u);
+		fprintf(f, "%s %s=%s", i ? "," : "", summary_pcts[i].label, a);
+	}
+	putc('\n', f);
+}
+
+static void text_job_header(FILE *f, const struct job_spec *j)
+{
+	char bs[NUM_MAX];
+
+	fmt_bs(bs, sizeof(bs), j->bs);
+	fprintf(f,
+		"%.*s: rw=%s, bs=%s, ioengine=%.*s, iodepth=%u, numjobs=%u\n",
+		(int)sizeof(j->name), j->name, rw_name(j->rw), bs,
+		(int)sizeof(j->ioengine), j->ioengine, j->iodepth, j->numjobs);
+}
+
+static void text_worker_errors(FILE *f, const struct run_result *r,
+			       unsigned job)
+{
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct worker_result *w = &r->workers[i];
+		if (w->job != job || w->error == 0)
+			continue;
+		fprintf(f, "  error (clone %u): %.*s\n", w->clone,
+			(int)sizeof(w->error_msg),
+			w->error_msg[0]
+			    ? w->error_msg
+			    : strerror(w->error < 0 ? -w->error : w->error));
+	}
+}
+
+static int text_job(FILE *f, const struct run_result *r, unsigned job)
+{
+	struct stats_summary s;
+	int ret = summary_job(r, job, &s);
+
+	if (ret)
+		return ret;
+	text_job_header(f, &r->jobs[job]);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		if (!s.dir[d].ios)
+			continue;
+		text_rate_line(f, summary_dir_name(d), &s.dir[d]);
+		text_lat_lines(f, &s.dir[d].lat);
+	}
+	if (!s.total.ios)
+		fputs("  no I/O completed\n", f);
+	text_worker_errors(f, r, job);
+	return 0;
+}
+
+static int text_totals(FILE *f, const struct run_result *r)
+{
+	struct stats_summary s;
+	struct cpu_summary c;
+	int ret = summary_stats(&r->total, r->elapsed_ns, &s);
+
+	if (ret)
+		return ret;
+	fprintf(f,
+		"All jobs (%" PRIu64 "msec measured after %" PRIu64
+		"msec ramp; latency from %s):\n",
+		r->elapsed_ns / 1000000, r->ramp_ns / 1000000,
+		r->open_loop ? "scheduled issue time" : "submission");
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (s.dir[d].ios)
+			text_rate_line(f, summary_dir_name(d), &s.dir[d]);
+	summary_cpu(r, &c);
+	fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%%, %.0f ns per I/O\n",
+		c.usr_pct, c.sys_pct, c.ns_per_io);
+	return 0;
+}
+
+static void text_environment(FILE *f, const struct run_result *r)
+{
+	const struct environment *e = &r->env;
+	char mem[NUM_MAX];
+
+	fmt_bytes_bin(mem, sizeof(mem), (double)e->mem_bytes);
+	fprintf(
+	    f, "iochar %s on %.*s: Linux %.*s %.*s, %u CPUs (%.*s), %s RAM\n",
+	    summary_version(r), (int)sizeof(e->hostname), e->hostname,
+	    (int)sizeof(e->kernel), e->kernel, (int)sizeof(e->machine),
+	    e->machine, e->cpus, (int)sizeof(e->cpu_model), e->cpu_model, mem);
+}
+
+int output_text_write(const struct run_result *r, FILE *f)
+{
+	int ret = 0;
+
+	text_environment(f, r);
+	for (unsigned j = 0; j < r->nr_jobs && !ret; j++)
+		ret = text_job(f, r, j);
+	if (!ret)
+		ret = text_totals(f, r);
+	if (ret)
+		return ret;
+	if (r->partial)
+		fputs("partial run (interrupted)\n", f);
+	return ferror(f) ? -EIO : 0;
+}
