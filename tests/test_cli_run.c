@@ -146,6 +146,34 @@ static void test_every_engine_direct(void **state)
 	run_engine(*state, "io_uring", "--direct=1");
 }
 
+/* Sync engines complete inside queue(): the loop must still see the clock
+ * and the stop flag between I/Os (a time_based psync run once never ended). */
+static void test_sync_engine_time_based_ends(void **state)
+{
+	char fn[4200];
+	snprintf(fn, sizeof(fn), "--filename=%s/sync.dat", (char *)*state);
+	struct proc_out po;
+	json_object *r = run_json(&po, *state,
+				  ARGS("run", fn, "--ioengine=psync", "--rw=randrw", "--size=4m",
+				       "--time_based", "--runtime=1", "--output-format=json"));
+	double el = (double)jget_u64(r, "elapsed_ns") / 1e9;
+	assert_true(el >= 1.0 && el < 1.5);
+	/* every I/O lands in the one second measured, none in a sliver after */
+	assert_int_equal(json_object_array_length(jget(r, "intervals")), 1);
+	check_consistency(r);
+	json_object_put(r);
+	proc_out_free(&po);
+	/* and Ctrl-C stops it too */
+	run_iochar(&po, *state, 500,
+		   ARGS("run", fn, "--ioengine=psync", "--rw=randread", "--size=4m",
+			"--time_based", "--runtime=30", "--output-format=json"));
+	assert_int_equal(po.status, 130);
+	r = parse_json(&po);
+	assert_true(json_object_get_boolean(jget(r, "partial")));
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
 static void test_ramp_excluded(void **state)
 {
 	struct proc_out po;
@@ -285,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_null_engine_time_based, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_engine_buffered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_engine_direct, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_engine_time_based_ends, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ramp_excluded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rate_iops_open_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scratch_target, setup, teardown),

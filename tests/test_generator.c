@@ -130,12 +130,12 @@ static void test_same_seed_same_stream(void **state)
 	assert_int_equal(gen_init(&a, &j, 1 << 24, 5), 0);
 	assert_int_equal(gen_init(&b, &j, 1 << 24, 5), 0);
 	assert_int_equal(gen_init(&c, &j, 1 << 24, 6), 0);
-	struct gen_op x, y, z;
+	struct gen_op x = {0}, y = {0}, z = {0};
 	int differ = 0;
 	for (int i = 0; i < 1000; i++) {
-		gen_next(&a, &x);
-		gen_next(&b, &y);
-		gen_next(&c, &z);
+		assert_true(gen_next(&a, &x));
+		assert_true(gen_next(&b, &y));
+		assert_true(gen_next(&c, &z));
 		assert_memory_equal(&x, &y, sizeof(x));
 		differ += x.offset != z.offset;
 	}
@@ -230,9 +230,9 @@ static void test_generator_zipf_hot_blocks(void **state)
 	uint64_t nblocks = 10000;
 	assert_int_equal(gen_init(&g, &j, nblocks * 4096, 4), 0);
 	unsigned *hits = calloc(nblocks, sizeof(*hits));
-	struct gen_op op;
+	struct gen_op op = {0};
 	for (int i = 0; i < 200000; i++) {
-		gen_next(&g, &op);
+		assert_true(gen_next(&g, &op));
 		hits[(op.offset - j.offset) / 4096]++;
 	}
 	/* the hottest block is not block 0: the permutation spreads them */

@@ -141,7 +141,12 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 	if (now < w->measure_start_ns)
 		return true; /* ramp: not measured */
 	uint64_t lat = now > u->start_ns ? now - u->start_ns : 0;
-	if (stats_record(&w->stats, u->dir, u->len, lat, now - w->measure_start_ns)) {
+	/* I/Os issued before the deadline but reaped after it belong to the
+	 * last second, not to a sliver of an interval of their own */
+	uint64_t since = now - w->measure_start_ns;
+	if (w->job->runtime_ns && since >= w->job->runtime_ns)
+		since = w->job->runtime_ns - 1;
+	if (stats_record(&w->stats, u->dir, u->len, lat, since)) {
 		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
 		return false;
 	}
@@ -170,11 +175,13 @@ struct loop_state {
 	struct io_unit *held;    /* prepared but refused (ENGINE_BUSY) */
 };
 
-/* Queue as many I/Os as the depth, the generator and the rate allow.
+/* Queue as many I/Os as the depth, the generator and the rate allow, at
+ * most one depth's worth: sync engines free their unit at once, and the
+ * caller must look at the clock and the stop flag between batches.
  * Returns false when the worker must stop. */
 static bool issue(struct worker *w, struct loop_state *s)
 {
-	while (w->nr_free || s->held) {
+	for (unsigned n = 0; (w->nr_free || s->held) && n < w->job->iodepth; n++) {
 		struct io_unit *u = s->held;
 		if (!u) {
 			if (s->gen_done)
