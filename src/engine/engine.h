@@ -13,6 +13,17 @@
  *
  * Engines never touch statistics, targets' metadata or options: they get file
  * descriptors and buffers in struct engine_params and move bytes.
+ *
+ * Contract details the worker relies on:
+ *   - init, every call and cleanup run on the one worker thread that owns
+ *     the instance (io_uring's DEFER_TASKRUN rings and registered ring fds
+ *     belong to a thread);
+ *   - commit() may leave the actual submission to the next getevents()
+ *     (io_uring submits and waits in one system call), so the worker calls
+ *     getevents (min 0 is fine) before it sleeps;
+ *   - getevents() never waits for more I/Os than are in flight;
+ *   - units' buf, buflen and index (< depth) stay fixed from init to cleanup:
+ *     engines may register the buffers with the kernel.
  */
 #ifndef IOCHAR_ENGINE_ENGINE_H
 #define IOCHAR_ENGINE_ENGINE_H
