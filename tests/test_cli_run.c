@@ -199,6 +199,20 @@ static void test_rate_iops_open_loop(void **state)
 	assert_string_equal(json_object_get_string(jget(r, "latency_origin")), "scheduled");
 	json_object_put(r);
 	proc_out_free(&po);
+
+	/* Poisson arrivals: the same mean rate (count within 4 sigma of
+	 * 2000), but gaps vary, so some seconds differ from others */
+	r = run_json(&po, *state,
+		     ARGS("run", "--ioengine=null", "--time_based", "--runtime=2",
+			  "--rate_iops=1000", "--rate_process=poisson", "--iodepth=4",
+			  "--output-format=json"));
+	ios = jget_u64(r, "total.ios");
+	if (ios < 1820 || ios > 2180)
+		fail_msg("poisson at 1000/s for 2 s gave %llu I/Os", (unsigned long long)ios);
+	json_object *opt = json_object_array_get_idx(jget(r, "options"), 0);
+	assert_string_equal(json_object_get_string(jget(opt, "rate_process")), "poisson");
+	json_object_put(r);
+	proc_out_free(&po);
 }
 
 static void test_scratch_target(void **state)

@@ -31,6 +31,9 @@ static const struct opt_enum rw_values[] = {
 	{ "rw", RW_RW },	     { "readwrite", RW_RW },
 	{ "randrw", RW_RANDRW },     { NULL, 0 },
 };
+static const struct opt_enum rate_process_values[] = {
+	{ "linear", RATE_LINEAR }, { "poisson", RATE_POISSON }, { NULL, 0 },
+};
 /* clang-format on */
 
 static int parse_filename(void *obj, const struct option_def *o, const char *v,
@@ -278,6 +281,16 @@ static const struct option_def option_table[] = {
 		.group = OPT_GROUP_WORKLOAD,
 		.def = "0",
 		.help = "I/Os per second per worker, open loop; 0 = unlimited",
+	},
+	{
+		.name = "rate_process",
+		.type = OPT_ENUM, JOB_FIELD(rate_process),
+		.group = OPT_GROUP_WORKLOAD,
+		.values = rate_process_values,
+		.def = "linear",
+		.arg = "PROCESS",
+		.help = "arrivals with rate_iops: linear (evenly spaced) or "
+			"poisson (random, exponential gaps)",
 	},
 	{
 		.name = "runtime",

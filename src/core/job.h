@@ -30,6 +30,11 @@ enum rand_dist {
 	DIST_ZIPF,
 };
 
+enum rate_process {
+	RATE_LINEAR,  /* one I/O every 1/rate seconds */
+	RATE_POISSON, /* exponential gaps of mean 1/rate: random arrivals */
+};
+
 enum io_dir {
 	DIR_READ = 0,
 	DIR_WRITE = 1,
@@ -54,7 +59,8 @@ struct job_spec {
 	bool time_based;       /* loop over the region until runtime */
 	char ioengine[JOB_ENGINE_MAX];
 	bool direct;
-	uint64_t rate_iops;    /* per job; 0 = unlimited (closed loop) */
+	uint64_t rate_iops;    /* per worker; 0 = unlimited (closed loop) */
+	enum rate_process rate_process;
 	enum rand_dist dist;
 	double zipf_theta;
 	bool cpus_set;

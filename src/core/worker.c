@@ -11,6 +11,7 @@
 #include "core/worker.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <stdlib.h>
@@ -173,7 +174,18 @@ struct loop_state {
 	unsigned inflight, pending;
 	bool gen_done;
 	struct io_unit *held;    /* prepared but refused (ENGINE_BUSY) */
+	struct rng arrivals;     /* rate_process=poisson gaps */
 };
+
+/* Time to the next scheduled I/O of a rate-limited worker. */
+static uint64_t next_gap(struct worker *w, struct loop_state *s)
+{
+	if (w->job->rate_process != RATE_POISSON)
+		return s->period_ns;
+	/* exponential with mean period: -ln(U) * period, U in (0, 1] */
+	double u = 1.0 - rng_unit(&s->arrivals);
+	return (uint64_t)(-log(u) * (double)s->period_ns);
+}
 
 /* Queue as many I/Os as the depth, the generator and the rate allow, at
  * most one depth's worth: sync engines free their unit at once, and the
@@ -200,7 +212,7 @@ static bool issue(struct worker *w, struct loop_state *s)
 			u->len = op.len;
 			/* open loop: latency counts from when the I/O was due */
 			u->start_ns = s->period_ns ? s->next_sched : s->now;
-			s->next_sched += s->period_ns;
+			s->next_sched += next_gap(w, s);
 		}
 		s->held = NULL;
 		switch (w->eops->queue(w->engine_state, u)) {
@@ -334,6 +346,7 @@ void *worker_main(void *arg)
 					     1000000000ull / w->job->rate_iops : 0,
 			.next_sched = start,
 		};
+		rng_seed(&s.arrivals, w->job->randseed ^ 0xa441ull ^ w->clone);
 		run_loop(w, &s);
 		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
 	}

@@ -69,6 +69,8 @@ static void emit_job(struct jw *w, const struct job_spec *j)
 	jw_string_n(w, j->ioengine, sizeof(j->ioengine));
 	jw_kv_bool(w, "direct", j->direct);
 	jw_kv_uint(w, "rate_iops", j->rate_iops);
+	jw_kv_string(w, "rate_process",
+		  j->rate_process == RATE_POISSON ? "poisson" : "linear");
 	if (j->dist == DIST_ZIPF)
 		snprintf(buf, sizeof(buf), "zipf:%g", j->zipf_theta);
 	else
