@@ -21,6 +21,11 @@ struct summary_pct {
 	const char *label; /* "99.9th" */
 };
 
+/* Index of each percentile in summary_pcts[] and lat_summary.pct[]. */
+enum summary_pct_index {
+	PCT_P50, PCT_P90, PCT_P95, PCT_P99, PCT_P99_9, PCT_P99_99,
+};
+
 /* The percentiles reported, in ascending order (p50 .. p99.99). */
 extern const struct summary_pct summary_pcts[SUMMARY_NR_PCT];
 

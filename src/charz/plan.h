@@ -1,0 +1,110 @@
+/* plan.h - a characterization plan: steps expanded from an INI file in
+ * the shape of a fio job file, or from one of the built-in plans.
+ *
+ *     [global]
+ *     filename=/dev/sdb:/dev/sdc
+ *     latency_limit=2ms
+ *     mode=search
+ *     [random]
+ *     rw=randrw
+ *     bs=4k,8k                ; a list: one step per value
+ *     rwmixread=100,0,70,50   ; cross product: 2 x 4 = 8 steps
+ *
+ * Any workload key of the option table may take a ','-separated list
+ * (except filename, whose separator is ':', and cpus_allowed, whose value
+ * has commas of its own); a section expands to the cross product of its
+ * lists, in the order the keys appear. Plan keys (mode, targets,
+ * latency_limit, ...) take one value each, except `points`.
+ */
+#ifndef IOCHAR_CHARZ_PLAN_H
+#define IOCHAR_CHARZ_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "charz/point.h"
+#include "core/job.h"
+#include "util/err.h"
+
+#define PLAN_MAX_STEPS 4096
+#define PLAN_MAX_POINTS 64
+#define PLAN_LABEL_MAX 160
+
+enum step_mode {
+	STEP_FIXED,        /* run the workload as given */
+	STEP_SEARCH,       /* best (iodepth, numjobs) inside the latency limit */
+	STEP_CURVE,        /* max, then rate-controlled % of it */
+	STEP_PRECONDITION, /* sequential fill, then random writes to steady state */
+};
+
+enum target_use {
+	TARGETS_EACH,      /* each target alone, one after the other */
+	TARGETS_PARALLEL,  /* all at once: per-target and summed figures */
+	TARGETS_SCALING,   /* 1, 2, 4 ... N targets at once: where the sum stops growing */
+};
+
+struct plan_step {
+	char section[64];          /* the [section] it came from */
+	char label[PLAN_LABEL_MAX]; /* section plus the listed values of this
+				      step, e.g. "random bs=8k rwmixread=70" */
+	enum step_mode mode;
+	enum target_use targets;
+	struct job_spec job;       /* the workload; owned */
+
+	uint64_t latency_limit_ns; /* 0 = none; search needs one */
+	enum lat_stat latency_stat;
+
+	/* search: the largest iodepth and numjobs it may try */
+	unsigned max_iodepth, max_numjobs;
+
+	/* curve: percentages of the maximum, ascending; arrivals */
+	unsigned points[PLAN_MAX_POINTS];
+	unsigned nr_points;
+	uint64_t stop_latency_ns;  /* end the curve once latency passes it; 0 = never */
+
+	/* precondition (SNIA PTS): fill passes, then rounds to steady state */
+	unsigned fill_passes;
+	unsigned max_rounds;
+	uint64_t round_ns;
+};
+
+struct plan {
+	char name[64];             /* file name without directory, or the built-in's */
+	char *source;              /* the plan's full text, for the results; owned */
+	struct plan_step *steps;   /* owned */
+	unsigned nr_steps;
+};
+
+/* One built-in plan: its name, one line of description, and its text. */
+struct plan_builtin {
+	const char *name;
+	const char *summary;
+	const char *text;
+};
+
+/* NULL-terminated table of the built-in plans (plan_builtin.c). */
+extern const struct plan_builtin plan_builtins[];
+
+/* Parse plan text; `origin` names it in messages ("my.ini", or
+ * "plan whitepaper"). overrides (may be NULL, with nr 0) are "key=value"
+ * strings from the command line applied to every step after the file's own
+ * values (they may be lists too). Returns 0 with *out filled (release with
+ * plan_free), or -errno with "ORIGIN:LINE: key: what is wrong" in err
+ * (err->usage set): unknown key, bad value, a list where one value is
+ * required, a limit without a unit, an empty matrix (no step), more than
+ * PLAN_MAX_STEPS steps. */
+int plan_parse(const char *text, const char *origin,
+	       const char *const *overrides, unsigned nr_overrides,
+	       struct plan *out, struct ioc_err *err);
+
+/* Read the file at path, or the built-in named path when no such file
+ * exists and the name is a built-in's, and parse it as plan_parse does. */
+int plan_load(const char *path, const char *const *overrides,
+	      unsigned nr_overrides, struct plan *out, struct ioc_err *err);
+
+void plan_free(struct plan *p);
+
+const char *step_mode_name(enum step_mode m);
+const char *target_use_name(enum target_use t);
+
+#endif

@@ -1,0 +1,41 @@
+/* search.h - the best (iodepth, numjobs) inside a latency limit.
+ *
+ * Walks the IOPS/latency frontier instead of the whole grid: doubles
+ * iodepth at one job until the latency limit is passed or IOPS stop
+ * growing (a plateau), bisects between the last point inside and the first
+ * outside, then tries more jobs only where they can help (the best depth
+ * split over 2, 4 ... jobs, and more total outstanding I/O while still
+ * inside), and reports every point it ran. fio's latency_target varies only
+ * iodepth inside one job.
+ */
+#ifndef IOCHAR_CHARZ_SEARCH_H
+#define IOCHAR_CHARZ_SEARCH_H
+
+#include "charz/point.h"
+
+struct search_params {
+	uint64_t limit_ns;       /* latency limit on `stat`; > 0 */
+	enum lat_stat stat;
+	unsigned max_iodepth;    /* per job; >= 1 (e.g. 256) */
+	unsigned max_numjobs;    /* >= 1 (e.g. 8) */
+	double plateau;          /* relative IOPS gain below which more load is not worth it (e.g. 0.03) */
+};
+
+struct search_result {
+	bool found;              /* some point met the limit */
+	unsigned best;           /* index into points of the best inside; valid if found */
+	struct point *points;    /* every point run, in order; owned */
+	unsigned nr_points;
+};
+
+/* Search for base (a valid job; its iodepth and numjobs are the search's
+ * to set). Each point is measured through measure(arg, job, ...). Returns
+ * 0 (also when nothing met the limit: found is false), or the first
+ * measurement error. Release res with search_result_free. */
+int search_run(const struct job_spec *base, const struct search_params *sp,
+	       measure_fn measure, void *arg, struct search_result *res,
+	       struct ioc_err *err);
+
+void search_result_free(struct search_result *res);
+
+#endif
