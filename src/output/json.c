@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/formats.h"
+#include "output/json_parts.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
 
@@ -42,7 +43,7 @@ static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
 	}
 }
 
-static void emit_job(struct jw *w, const struct job_spec *j)
+void json_emit_job(struct jw *w, const struct job_spec *j)
 {
 	char buf[CPU_LIST_MAX];
 
@@ -88,11 +89,11 @@ static void emit_options(struct jw *w, const struct run_result *r)
 	jw_key(w, "options");
 	jw_array_begin(w);
 	for (unsigned i = 0; i < r->nr_jobs; i++)
-		emit_job(w, &r->jobs[i]);
+		json_emit_job(w, &r->jobs[i]);
 	jw_array_end(w);
 }
 
-static void emit_lat(struct jw *w, const struct lat_summary *l)
+void json_emit_lat(struct jw *w, const struct lat_summary *l)
 {
 	jw_key(w, "lat_ns");
 	jw_object_begin(w);
@@ -105,7 +106,7 @@ static void emit_lat(struct jw *w, const struct lat_summary *l)
 	jw_object_end(w);
 }
 
-static void emit_dir(struct jw *w, const char *key, const struct dir_summary *s)
+void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s)
 {
 	jw_key(w, key);
 	jw_object_begin(w);
@@ -113,7 +114,7 @@ static void emit_dir(struct jw *w, const char *key, const struct dir_summary *s)
 	jw_kv_uint(w, "bytes", s->bytes);
 	jw_kv_double(w, "iops", s->iops);
 	jw_kv_double(w, "bw_bytes", s->bw_bytes);
-	emit_lat(w, &s->lat);
+	json_emit_lat(w, &s->lat);
 	jw_object_end(w);
 }
 
@@ -127,8 +128,8 @@ static int emit_stats(struct jw *w, const struct worker_stats *st,
 	if (ret)
 		return ret;
 	for (int d = 0; d < DIR_COUNT; d++)
-		emit_dir(w, summary_dir_name(d), &s.dir[d]);
-	emit_dir(w, "total", &s.total);
+		json_emit_dir(w, summary_dir_name(d), &s.dir[d]);
+	json_emit_dir(w, "total", &s.total);
 	return 0;
 }
 
@@ -239,7 +240,7 @@ static void emit_target(struct jw *w, const struct target_env *t)
 	jw_object_end(w);
 }
 
-static void emit_environment(struct jw *w, const struct environment *e)
+void json_emit_environment(struct jw *w, const struct environment *e)
 {
 	jw_key(w, "environment");
 	jw_object_begin(w);
@@ -289,7 +290,7 @@ int output_json_write(const struct run_result *r, FILE *f)
 	ret = emit_workers(&w, r);
 	if (ret)
 		return ret;
-	emit_environment(&w, &r->env);
+	json_emit_environment(&w, &r->env);
 	jw_object_end(&w);
 	return jw_finish(&w);
 }

@@ -1,0 +1,25 @@
+/* json_parts.h - pieces of the run JSON that other JSON documents reuse
+ * (the characterization results), so a job, a direction's figures or the
+ * environment read the same everywhere. See docs/output.md. */
+#ifndef IOCHAR_OUTPUT_JSON_PARTS_H
+#define IOCHAR_OUTPUT_JSON_PARTS_H
+
+#include "core/job.h"
+#include "inventory/environment.h"
+#include "output/json_writer.h"
+#include "output/summary.h"
+
+/* The effective parameters of one job, as an object (the "options" items). */
+void json_emit_job(struct jw *w, const struct job_spec *j);
+
+/* "lat_ns": {mean, stdev, min, max, p50 ... p99_99}, a member of the
+ * current object. */
+void json_emit_lat(struct jw *w, const struct lat_summary *l);
+
+/* "key": {ios, bytes, iops, bw_bytes, lat_ns}. */
+void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s);
+
+/* "environment": {...}, a member of the current object. */
+void json_emit_environment(struct jw *w, const struct environment *e);
+
+#endif
