@@ -1,12 +1,11 @@
 /* jobfile.c - fio's INI-style job files into job specs. See jobfile.h. */
 #include "cli/jobfile.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/ini.h"
 #include "cli/options.h"
 
 enum section {
@@ -29,31 +28,6 @@ void jobfile_free_jobs(struct job_spec *jobs, unsigned nr_jobs)
 	for (unsigned i = 0; i < nr_jobs; i++)
 		job_spec_free(&jobs[i]);
 	free(jobs);
-}
-
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		end--;
-	*end = '\0';
-	return s;
-}
-
-/* Cut a comment: ';' or '#' starting the line, or after whitespace. */
-static void strip_comment(char *s)
-{
-	for (char *p = s; *p; p++) {
-		if ((*p == ';' || *p == '#') &&
-		    (p == s || isspace((unsigned char)p[-1]))) {
-			*p = '\0';
-			return;
-		}
-	}
 }
 
 static int add_job(struct jobfile *jf, const char *name, struct ioc_err *err)
@@ -79,23 +53,13 @@ static int add_job(struct jobfile *jf, const char *name, struct ioc_err *err)
 	return options_apply(job, "name", name, err);
 }
 
-/* A "[name]" line: "global" or a new job. */
-static int start_section(struct jobfile *jf, char *line, struct ioc_err *err)
+/* A "[name]" header: "global" or a new job. */
+static int on_section(void *arg, const char *name, unsigned line,
+		      struct ioc_err *err)
 {
-	size_t len = strlen(line);
-	char *name;
+	struct jobfile *jf = arg;
 
-	if (line[len - 1] != ']')
-		return err_usage(err, EINVAL,
-				 "unterminated section header '%s' (expected "
-				 "'[name]')",
-				 line);
-	line[len - 1] = '\0';
-	name = trim(line + 1);
-	if (name[0] == '\0')
-		return err_usage(err, EINVAL,
-				 "empty section name '[]' (expected [global] "
-				 "or [jobname])");
+	(void)line;
 	if (strcmp(name, "global") == 0) {
 		jf->section = SECTION_GLOBAL;
 		return 0;
@@ -105,19 +69,13 @@ static int start_section(struct jobfile *jf, char *line, struct ioc_err *err)
 }
 
 /* A "key=value" or bare "key" line, for the current section. */
-static int apply_line(struct jobfile *jf, char *line, struct ioc_err *err)
+static int on_key(void *arg, const char *key, const char *value, unsigned line,
+		  struct ioc_err *err)
 {
-	char *eq = strchr(line, '=');
-	char *key = line, *value = NULL;
+	struct jobfile *jf = arg;
 	struct job_spec *spec;
 
-	if (eq) {
-		*eq = '\0';
-		key = trim(line);
-		value = trim(eq + 1);
-	}
-	if (key[0] == '\0')
-		return err_usage(err, EINVAL, "missing option name before '='");
+	(void)line;
 	if (jf->section == SECTION_NONE)
 		return err_usage(err, EINVAL,
 				 "option '%s' outside a section (start one "
@@ -128,63 +86,30 @@ static int apply_line(struct jobfile *jf, char *line, struct ioc_err *err)
 	return options_apply(spec, key, value, err);
 }
 
-static int parse_stream(struct jobfile *jf, FILE *f, const char *path,
-			struct ioc_err *err)
-{
-	char *buf = NULL, *line;
-	size_t cap = 0;
-	unsigned lineno = 0;
-	int ret = 0;
-
-	while (getline(&buf, &cap, f) >= 0) {
-		lineno++;
-		line = trim(buf);
-		strip_comment(line);
-		line = trim(line);
-		if (line[0] == '\0')
-			continue;
-		if (line[0] == '[')
-			ret = start_section(jf, line, err);
-		else
-			ret = apply_line(jf, line, err);
-		if (ret) {
-			err_prefix(err, "%s:%u", path, lineno);
-			goto out;
-		}
-	}
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		ret = err_usage(err, e, "%s: cannot read job file: %s", path,
-				strerror(e));
-		goto out;
-	}
-	if (jf->nr_jobs == 0)
-		ret = err_usage(err, EINVAL,
-				"%s: no jobs (a job is a [name] section with "
-				"its options)",
-				path);
-out:
-	free(buf);
-	return ret;
-}
+static const struct ini_ops jobfile_ini = {
+    .section = on_section,
+    .key = on_key,
+};
 
 int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 		  struct ioc_err *err)
 {
 	struct jobfile jf = {.section = SECTION_NONE};
-	FILE *f;
+	char *text = NULL;
 	int ret;
 
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
+	ret = ini_read_file(path, &text);
+	if (ret)
 		return err_usage(err, -ret, "%s: cannot read job file: %s",
 				 path, strerror(-ret));
-	}
 	job_spec_init(&jf.global);
 	options_set_defaults(&jf.global);
-	ret = parse_stream(&jf, f, path, err);
+	ret = ini_parse(text, path, &jobfile_ini, &jf, err);
+	if (ret == 0 && jf.nr_jobs == 0)
+		ret = err_usage(err, EINVAL,
+				"%s: no jobs (a job is a [name] section with "
+				"its options)",
+				path);
 	if (ret == 0) {
 		*jobs = jf.jobs;
 		*nr_jobs = jf.nr_jobs;
@@ -193,6 +118,6 @@ int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 	}
 	jobfile_free_jobs(jf.jobs, jf.nr_jobs);
 	job_spec_free(&jf.global);
-	fclose(f);
+	free(text);
 	return ret;
 }

@@ -1,0 +1,933 @@
+/* plan.c - plan files into steps: INI sections, [global] inheritance,
+ * ','-separated lists expanded into cross products, plan keys, and
+ * command-line overrides. See plan.h; the built-in plans are in
+ * plan_builtin.c.
+ *
+ * Parsing keeps every key=value as an entry (validated when it is read, so
+ * a bad value is reported at its own line) and each section as an ordered
+ * map from key to entry. Steps are built only once the whole file and the
+ * overrides are in, since a list anywhere multiplies the section's steps.
+ */
+#include "charz/plan.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/ini.h"
+#include "cli/options.h"
+#include "cli/units.h"
+
+/* ---- plan keys: one row each, as the option table does for workloads ---- */
+
+enum pk_type {
+	PK_CHOICE,   /* an enum named by the row's names, by value */
+	PK_LAT_STAT, /* enum lat_stat (lat_stat_parse) */
+	PK_UINT,     /* unsigned in [min, max] */
+	PK_TIME,     /* uint64_t ns; a unit is required */
+	PK_POINTS,   /* points[] and nr_points: a list of its own */
+};
+
+struct plan_key {
+	const char *name;
+	enum pk_type type;
+	size_t off;		  /* of the field in struct plan_step */
+	const char *const *names; /* PK_CHOICE: NULL-terminated, by value */
+	uint64_t min, max;	  /* PK_UINT range; PK_TIME: min only */
+	const char *unit;    /* PK_TIME: the unit suggested for a bare number */
+	const char *def;     /* default; NULL = 0 */
+	const char *example; /* a value, for "needs a value" */
+};
+
+static const char *const mode_names[] = {
+    [STEP_FIXED] = "fixed",
+    [STEP_SEARCH] = "search",
+    [STEP_CURVE] = "curve",
+    [STEP_PRECONDITION] = "precondition",
+    NULL,
+};
+
+static const char *const target_names[] = {
+    [TARGETS_EACH] = "each",
+    [TARGETS_PARALLEL] = "parallel",
+    [TARGETS_SCALING] = "scaling",
+    NULL,
+};
+
+#define STEP_FIELD(f) .off = offsetof(struct plan_step, f)
+
+/* clang-format off */
+static const struct plan_key plan_keys[] = {
+	{ "mode", PK_CHOICE, STEP_FIELD(mode), .names = mode_names,
+	  .def = "fixed", .example = "search" },
+	{ "targets", PK_CHOICE, STEP_FIELD(targets), .names = target_names,
+	  .def = "each", .example = "parallel" },
+	{ "latency_limit", PK_TIME, STEP_FIELD(latency_limit_ns), .min = 1,
+	  .unit = "ms", .example = "2ms" },
+	{ "latency_stat", PK_LAT_STAT, STEP_FIELD(latency_stat),
+	  .def = "mean", .example = "p99" },
+	{ "max_iodepth", PK_UINT, STEP_FIELD(max_iodepth), .min = 1,
+	  .max = 65536, .def = "256", .example = "256" },
+	{ "max_numjobs", PK_UINT, STEP_FIELD(max_numjobs), .min = 1,
+	  .max = 1024, .def = "8", .example = "8" },
+	{ "points", PK_POINTS, STEP_FIELD(points), .min = 1, .max = 1000,
+	  .def = "10,20,30,40,50,60,70,80,90,100", .example = "10,50,100" },
+	{ "stop_latency", PK_TIME, STEP_FIELD(stop_latency_ns), .min = 0,
+	  .unit = "ms", .example = "100ms" },
+	/* at most 8: struct precond_result keeps one point per pass */
+	{ "fill_passes", PK_UINT, STEP_FIELD(fill_passes), .min = 0,
+	  .max = 8, .def = "2", .example = "2" },
+	{ "max_rounds", PK_UINT, STEP_FIELD(max_rounds), .min = 1,
+	  .max = 10000, .def = "25", .example = "25" },
+	{ "round_time", PK_TIME, STEP_FIELD(round_ns), .min = 1,
+	  .unit = "s", .def = "60s", .example = "60s" },
+};
+/* clang-format on */
+
+#define NR_PLAN_KEYS (sizeof(plan_keys) / sizeof(plan_keys[0]))
+
+/* Keys compare without case, with '-' and '_' alike, as options do. */
+static bool key_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a == '-' ? '_' : (char)tolower((unsigned char)*a);
+		char y = *b == '-' ? '_' : (char)tolower((unsigned char)*b);
+
+		if (x != y)
+			return false;
+	}
+	return *a == *b;
+}
+
+static const struct plan_key *plan_key_find(const char *key)
+{
+	for (size_t i = 0; i < NR_PLAN_KEYS; i++)
+		if (key_eq(plan_keys[i].name, key))
+			return &plan_keys[i];
+	return NULL;
+}
+
+/* ---- values: one, or a ','-separated list ---- */
+
+/* A value split into its elements; a bare key is one NULL element. */
+struct list {
+	char *buf;	/* the elements, NUL-separated; owned */
+	const char **v; /* nr pointers into buf; owned */
+	unsigned nr;
+};
+
+static void list_free(struct list *l)
+{
+	free(l->buf);
+	free(l->v);
+	l->buf = NULL;
+	l->v = NULL;
+	l->nr = 0;
+}
+
+/* Split value at ',' (split false: keep it whole) into l, trimming each
+ * element. An empty element is an error naming key. */
+static int list_make(struct list *l, const char *key, const char *value,
+		     bool split, struct ioc_err *err)
+{
+	unsigned nr = 1;
+	char *p;
+
+	memset(l, 0, sizeof(*l));
+	if (value && split)
+		for (const char *c = value; *c; c++)
+			nr += *c == ',';
+	l->v = calloc(nr, sizeof(*l->v));
+	l->buf = value ? strdup(value) : NULL;
+	if (!l->v || (value && !l->buf)) {
+		list_free(l);
+		return err_set(err, ENOMEM, "%s: out of memory", key);
+	}
+	l->nr = nr;
+	if (!value)
+		return 0;
+	p = l->buf;
+	for (unsigned i = 0; i < nr; i++) {
+		char *comma = split ? strchr(p, ',') : NULL;
+
+		if (comma)
+			*comma = '\0';
+		l->v[i] = ini_trim(p);
+		if (split && nr > 1 && l->v[i][0] == '\0') {
+			list_free(l);
+			return err_usage(err, EINVAL,
+					 "%s=%s: empty value in the list (a "
+					 "list is values separated by ',', "
+					 "e.g. bs=4k,8k)",
+					 key, value);
+		}
+		p = comma ? comma + 1 : p;
+	}
+	return 0;
+}
+
+/* ---- applying one value of a plan key to a step ---- */
+
+static int parse_choice(const struct plan_key *k, const char *v, int *field,
+			struct ioc_err *err)
+{
+	char accepted[128] = "";
+	size_t used = 0;
+
+	for (int i = 0; k->names[i]; i++) {
+		if (strcasecmp(k->names[i], v) == 0) {
+			*field = i;
+			return 0;
+		}
+		used +=
+		    (size_t)snprintf(accepted + used, sizeof(accepted) - used,
+				     "%s%s", i ? ", " : "", k->names[i]);
+		if (used >= sizeof(accepted))
+			break;
+	}
+	return err_usage(err, EINVAL,
+			 "%s=%s: not one of the accepted values: %s", k->name,
+			 v, accepted);
+}
+
+/* A time that must carry its unit: "2" could mean 2 s (fio's runtime) or
+ * 2 ms (what a latency limit usually is), so it means neither. */
+static int parse_time(const struct plan_key *k, const char *v, uint64_t *ns,
+		      struct ioc_err *err)
+{
+	size_t len = strlen(v);
+	uint64_t t;
+	int ret;
+
+	if (len && isdigit((unsigned char)v[len - 1]))
+		return err_usage(err, EINVAL, "%s=%s: give a unit, e.g. %s%s",
+				 k->name, v, v, k->unit);
+	/* fio's "m" is minutes: never what a latency means */
+	if (strcmp(k->unit, "ms") == 0 && len > 1 &&
+	    tolower((unsigned char)v[len - 1]) == 'm' &&
+	    isdigit((unsigned char)v[len - 2]))
+		return err_usage(err, EINVAL,
+				 "%s=%s: 'm' means minutes; write %.*sms for "
+				 "milliseconds or %.*smin for minutes",
+				 k->name, v, (int)(len - 1), v, (int)(len - 1),
+				 v);
+	ret = units_parse_time(k->name, v, &t, err);
+	if (ret)
+		return ret;
+	if (t < k->min)
+		return err_usage(err, ERANGE, "%s=%s: must be more than 0",
+				 k->name, v);
+	*ns = t;
+	return 0;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Percentages of the maximum: sorted, duplicates dropped. */
+static int parse_points(const struct plan_key *k, const char *v,
+			struct plan_step *st, struct ioc_err *err)
+{
+	unsigned pts[PLAN_MAX_POINTS], nr = 0;
+	struct list l;
+	uint64_t x;
+	int ret;
+
+	ret = list_make(&l, k->name, v, true, err);
+	if (ret)
+		return ret;
+	if (l.nr > PLAN_MAX_POINTS) {
+		ret = err_usage(err, E2BIG, "%s=%s: more than %d points",
+				k->name, v, PLAN_MAX_POINTS);
+		goto out;
+	}
+	for (unsigned i = 0; i < l.nr; i++) {
+		ret =
+		    units_parse_uint(k->name, l.v[i], k->min, k->max, &x, err);
+		if (ret)
+			goto out;
+		pts[i] = (unsigned)x;
+	}
+	qsort(pts, l.nr, sizeof(pts[0]), cmp_unsigned);
+	for (unsigned i = 0; i < l.nr; i++)
+		if (nr == 0 || pts[i] != pts[nr - 1])
+			pts[nr++] = pts[i];
+	memcpy(st->points, pts, nr * sizeof(pts[0]));
+	st->nr_points = nr;
+out:
+	list_free(&l);
+	return ret;
+}
+
+/* Apply value v (not NULL) of plan key k to st. */
+static int plan_key_apply(struct plan_step *st, const struct plan_key *k,
+			  const char *v, struct ioc_err *err)
+{
+	void *field = (char *)st + k->off;
+	enum lat_stat stat;
+	uint64_t n;
+	int ret;
+
+	switch (k->type) {
+	case PK_CHOICE:
+		return parse_choice(k, v, field, err);
+	case PK_LAT_STAT:
+		if (lat_stat_parse(v, &stat))
+			return err_usage(err, EINVAL,
+					 "%s=%s: not one of the accepted "
+					 "values: mean, p99, p99.9",
+					 k->name, v);
+		st->latency_stat = stat;
+		return 0;
+	case PK_UINT:
+		ret = units_parse_uint(k->name, v, k->min, k->max, &n, err);
+		if (!ret)
+			*(unsigned *)field = (unsigned)n;
+		return ret;
+	case PK_TIME:
+		return parse_time(k, v, field, err);
+	case PK_POINTS:
+		return parse_points(k, v, st, err);
+	}
+	return err_set(err, EINVAL, "%s: bad plan key row", k->name);
+}
+
+/* A step with every default: the option table's for the workload, the
+ * plan keys' own for the rest. */
+static void step_defaults(struct plan_step *st)
+{
+	memset(st, 0, sizeof(*st));
+	job_spec_init(&st->job);
+	options_set_defaults(&st->job);
+	/* The defaults are known to parse (tests/test_plan.c). */
+	for (size_t i = 0; i < NR_PLAN_KEYS; i++)
+		if (plan_keys[i].def)
+			plan_key_apply(st, &plan_keys[i], plan_keys[i].def,
+				       NULL);
+}
+
+/* ---- entries: one key=value each, and ordered maps of them ---- */
+
+struct entry {
+	const struct option_def *row; /* a workload option, or NULL */
+	const struct plan_key *pk;    /* a plan key, or NULL */
+	struct list vals;	      /* one step per element */
+	unsigned line;		      /* 0: from the command line */
+};
+
+/* Same setting? Rows that store into one field (rwmixread and rwmixwrite,
+ * direct and buffered) are one setting: the later one replaces the other. */
+static bool entry_same_key(const struct entry *a, const struct entry *b)
+{
+	if (a->pk || b->pk)
+		return a->pk == b->pk;
+	if (a->row == b->row)
+		return true;
+	return a->row->type != OPT_IGNORED && b->row->type != OPT_IGNORED &&
+	       a->row->off == b->row->off;
+}
+
+static const char *entry_key(const struct entry *e)
+{
+	return e->pk ? e->pk->name : e->row->name;
+}
+
+/* Settings of a section in the order their keys first appeared; the
+ * entries belong to the parser. */
+struct keymap {
+	struct entry **e;
+	unsigned nr, cap;
+};
+
+/* Set e in m: it replaces the entry for the same key in place, or comes
+ * last. 0 or -ENOMEM. */
+static int keymap_set(struct keymap *m, struct entry *e)
+{
+	for (unsigned i = 0; i < m->nr; i++) {
+		if (entry_same_key(m->e[i], e)) {
+			m->e[i] = e;
+			return 0;
+		}
+	}
+	if (m->nr == m->cap) {
+		unsigned cap = m->cap ? 2 * m->cap : 16;
+		struct entry **grown = realloc(m->e, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		m->e = grown;
+		m->cap = cap;
+	}
+	m->e[m->nr++] = e;
+	return 0;
+}
+
+static int keymap_copy(struct keymap *dst, const struct keymap *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (unsigned i = 0; i < src->nr; i++)
+		if (keymap_set(dst, src->e[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* ---- the parser ---- */
+
+struct section {
+	char name[JOB_NAME_MAX];
+	unsigned line;
+	struct keymap keys;
+};
+
+enum where {
+	IN_NOTHING, /* before the first [header] */
+	IN_GLOBAL,
+	IN_STEP,
+};
+
+struct parser {
+	const char *origin;
+	struct plan_step defaults; /* what every step starts from; no memory */
+	struct keymap global;	   /* what the next section starts from */
+	struct section *secs;
+	unsigned nr_secs, cap_secs;
+	enum where where;
+	struct entry **all; /* every entry made; owned */
+	unsigned nr_all, cap_all;
+};
+
+static void parser_free(struct parser *p)
+{
+	for (unsigned i = 0; i < p->nr_secs; i++)
+		free(p->secs[i].keys.e);
+	free(p->secs);
+	free(p->global.e);
+	for (unsigned i = 0; i < p->nr_all; i++) {
+		list_free(&p->all[i]->vals);
+		free(p->all[i]);
+	}
+	free(p->all);
+	job_spec_free(&p->defaults.job);
+}
+
+/* Prefix err with where entry e was written. */
+static void prefix_origin(const struct parser *p, unsigned line,
+			  struct ioc_err *err)
+{
+	if (line)
+		err_prefix(err, "%s:%u", p->origin, line);
+	else
+		err_prefix(err, "command line");
+}
+
+static int unknown_key(const char *key, struct ioc_err *err)
+{
+	char names[256] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < NR_PLAN_KEYS && used < sizeof(names); i++)
+		used +=
+		    (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+				     i ? ", " : "", plan_keys[i].name);
+	return err_usage(err, EINVAL,
+			 "unknown key '%s' (neither a workload option, see "
+			 "'iochar run --help', nor a plan key: %s)",
+			 key, names);
+}
+
+/* The workload option row for key; an unknown key, a fio option iochar
+ * lacks or a command-only option is an error. */
+static int find_option(const char *key, const struct option_def **row,
+		       struct ioc_err *err)
+{
+	struct ioc_err why = {0};
+	int ret;
+
+	ret = options_lookup(key, row, &why);
+	if (ret == 0 && (*row)->scope == OPT_SCOPE_JOB)
+		return 0;
+	if (ret == 0)
+		return err_usage(err, EINVAL,
+				 "%s: an option of the command itself, not "
+				 "of a plan step",
+				 key);
+	if (strncmp(why.msg, "unknown option", 14) == 0)
+		return unknown_key(key, err);
+	return err_usage(err, -ret, "%s",
+			 why.msg); /* fio option not supported */
+}
+
+/* How a key's value may hold ',': a list, part of the value, or never. */
+enum comma_rule {
+	COMMA_LIST,
+	COMMA_WHOLE,
+	COMMA_REFUSE,
+};
+
+static enum comma_rule comma_rule(const struct entry *e)
+{
+	if (e->pk)
+		return e->pk->type == PK_POINTS ? COMMA_WHOLE : COMMA_REFUSE;
+	if (strcmp(e->row->name, "cpus_allowed") == 0)
+		return COMMA_WHOLE; /* "0-3,6" is one CPU list */
+	if (strcmp(e->row->name, "filename") == 0 ||
+	    strcmp(e->row->name, "name") == 0)
+		return COMMA_REFUSE;
+	return COMMA_LIST;
+}
+
+/* Apply value v of e (NULL: a bare key) to st. */
+static int entry_apply(struct plan_step *st, const struct entry *e,
+		       const char *v, struct ioc_err *err)
+{
+	if (e->row)
+		return options_apply(&st->job, e->row->name, v, err);
+	if (!v)
+		return err_usage(err, EINVAL, "%s: needs a value, e.g. %s=%s",
+				 e->pk->name, e->pk->name, e->pk->example);
+	return plan_key_apply(st, e->pk, v, err);
+}
+
+/* Check every value of e on a scratch step, so a bad one is reported at
+ * its own line even when no step would use it. */
+static int entry_check(const struct parser *p, const struct entry *e,
+		       struct ioc_err *err)
+{
+	struct plan_step scratch = p->defaults;
+	int ret = 0;
+
+	for (unsigned i = 0; i < e->vals.nr && !ret; i++)
+		ret = entry_apply(&scratch, e, e->vals.v[i], err);
+	job_spec_free(&scratch.job);
+	return ret;
+}
+
+static int entry_split(struct entry *e, const char *key, const char *value,
+		       struct ioc_err *err)
+{
+	const char *name = entry_key(e);
+
+	switch (comma_rule(e)) {
+	case COMMA_REFUSE:
+		if (value && strchr(value, ','))
+			return err_usage(err, EINVAL,
+					 "%s=%s: a list where one value is "
+					 "required%s",
+					 name, value,
+					 e->row && strcmp(name, "filename") == 0
+					     ? " (separate files with ':')"
+					     : "");
+		return list_make(&e->vals, key, value, false, err);
+	case COMMA_WHOLE:
+		return list_make(&e->vals, key, value, false, err);
+	case COMMA_LIST:
+		break;
+	}
+	return list_make(&e->vals, name, value, true, err);
+}
+
+/* Make a checked entry for key=value (value NULL: a bare key) written at
+ * line (0: the command line). The parser owns it. */
+static int entry_make(struct parser *p, const char *key, const char *value,
+		      unsigned line, struct entry **out, struct ioc_err *err)
+{
+	struct entry *e;
+	int ret;
+
+	if (p->nr_all == p->cap_all) {
+		unsigned cap = p->cap_all ? 2 * p->cap_all : 32;
+		struct entry **grown = realloc(p->all, cap * sizeof(*grown));
+
+		if (!grown)
+			return err_set(err, ENOMEM, "%s: out of memory", key);
+		p->all = grown;
+		p->cap_all = cap;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return err_set(err, ENOMEM, "%s: out of memory", key);
+	p->all[p->nr_all++] = e;
+	e->line = line;
+	e->pk = plan_key_find(key);
+	if (!e->pk) {
+		ret = find_option(key, &e->row, err);
+		if (ret)
+			return ret;
+	}
+	ret = entry_split(e, key, value, err);
+	if (ret)
+		return ret;
+	ret = entry_check(p, e, err);
+	if (ret)
+		return ret;
+	*out = e;
+	return 0;
+}
+
+/* ---- ini callbacks ---- */
+
+static int on_section(void *arg, const char *name, unsigned line,
+		      struct ioc_err *err)
+{
+	struct parser *p = arg;
+	struct section *s;
+	struct job_spec scratch = p->defaults.job;
+	int ret;
+
+	if (strcmp(name, "global") == 0) {
+		p->where = IN_GLOBAL;
+		return 0;
+	}
+	/* the section names the step's job: it must be a valid name */
+	ret = options_apply(&scratch, "name", name, err);
+	if (ret)
+		return ret;
+	if (p->nr_secs == p->cap_secs) {
+		unsigned cap = p->cap_secs ? 2 * p->cap_secs : 8;
+		struct section *grown = realloc(p->secs, cap * sizeof(*grown));
+
+		if (!grown)
+			return err_set(err, ENOMEM, "out of memory");
+		p->secs = grown;
+		p->cap_secs = cap;
+	}
+	s = &p->secs[p->nr_secs];
+	if (keymap_copy(&s->keys, &p->global)) {
+		free(s->keys.e);
+		return err_set(err, ENOMEM, "out of memory");
+	}
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->line = line;
+	p->nr_secs++;
+	p->where = IN_STEP;
+	return 0;
+}
+
+static int on_key(void *arg, const char *key, const char *value, unsigned line,
+		  struct ioc_err *err)
+{
+	struct parser *p = arg;
+	struct keymap *m;
+	struct entry *e;
+	int ret;
+
+	if (p->where == IN_NOTHING)
+		return err_usage(err, EINVAL,
+				 "%s: outside a section (start one with "
+				 "[global] or [stepname])",
+				 key);
+	ret = entry_make(p, key, value, line, &e, err);
+	if (ret)
+		return ret;
+	m = p->where == IN_GLOBAL ? &p->global : &p->secs[p->nr_secs - 1].keys;
+	if (keymap_set(m, e))
+		return err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+static const struct ini_ops plan_ini = {
+    .section = on_section,
+    .key = on_key,
+};
+
+/* One override, "key=value", "--key=value" or a bare "key", into every
+ * section after the file's own values. */
+static int add_override(struct parser *p, const char *arg, struct ioc_err *err)
+{
+	char *copy = strdup(arg[0] == '-' && arg[1] == '-' ? arg + 2 : arg);
+	char *key, *value = NULL, *eq;
+	struct entry *e;
+	int ret = 0;
+
+	if (!copy)
+		return err_set(err, ENOMEM, "out of memory");
+	eq = strchr(copy, '=');
+	if (eq) {
+		*eq = '\0';
+		value = ini_trim(eq + 1);
+	}
+	key = ini_trim(copy);
+	if (key[0] == '\0') {
+		ret = err_usage(err, EINVAL, "missing key in '%s'", arg);
+		goto out;
+	}
+	ret = entry_make(p, key, value, 0, &e, err);
+	for (unsigned i = 0; i < p->nr_secs && !ret; i++)
+		if (keymap_set(&p->secs[i].keys, e))
+			ret = err_set(err, ENOMEM, "out of memory");
+out:
+	free(copy);
+	return ret;
+}
+
+/* ---- expanding sections into steps ---- */
+
+/* Steps of section s, at most PLAN_MAX_STEPS + 1. */
+static unsigned section_steps(const struct section *s)
+{
+	uint64_t n = 1;
+
+	for (unsigned i = 0; i < s->keys.nr; i++) {
+		n *= s->keys.e[i]->vals.nr;
+		if (n > PLAN_MAX_STEPS)
+			return PLAN_MAX_STEPS + 1;
+	}
+	return (unsigned)n;
+}
+
+static int count_steps(const struct parser *p, unsigned *total,
+		       struct ioc_err *err)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nr_secs; i++) {
+		n += section_steps(&p->secs[i]);
+		if (n > PLAN_MAX_STEPS)
+			return err_usage(err, E2BIG,
+					 "%s:%u: [%s]: more than %d steps (a "
+					 "list multiplies its section's steps)",
+					 p->origin, p->secs[i].line,
+					 p->secs[i].name, PLAN_MAX_STEPS);
+	}
+	*total = n;
+	return 0;
+}
+
+/* Append " key=value" to a label; once it does not fit, end the label with
+ * "..." without cutting a UTF-8 character, and add nothing more. */
+static void label_add(char *label, bool *full, const char *key, const char *v)
+{
+	size_t used = strlen(label), end = PLAN_LABEL_MAX - 4;
+	int n;
+
+	if (*full)
+		return;
+	n = snprintf(label + used, PLAN_LABEL_MAX - used, " %s=%s", key, v);
+	if (n >= 0 && (size_t)n < PLAN_LABEL_MAX - used)
+		return;
+	while (end > 0 && ((unsigned char)label[end] & 0xc0) == 0x80)
+		end--;
+	memcpy(label + end, "...", 4);
+	*full = true;
+}
+
+/* Build the step of section s that takes element pick[i] of each entry. */
+static int build_step(const struct parser *p, const struct section *s,
+		      const unsigned *pick, struct plan_step *st,
+		      struct ioc_err *err)
+{
+	bool full = false;
+	int ret;
+
+	*st = p->defaults;
+	snprintf(st->section, sizeof(st->section), "%s", s->name);
+	snprintf(st->label, sizeof(st->label), "%s", s->name);
+	ret = options_apply(&st->job, "name", s->name, err);
+	if (ret) {
+		prefix_origin(p, s->line, err);
+		goto fail;
+	}
+	for (unsigned i = 0; i < s->keys.nr; i++) {
+		const struct entry *e = s->keys.e[i];
+		const char *v = e->vals.v[pick[i]];
+
+		ret = entry_apply(st, e, v, err);
+		if (ret) {
+			prefix_origin(p, e->line, err);
+			goto fail;
+		}
+		if (e->vals.nr > 1)
+			label_add(st->label, &full, entry_key(e), v);
+	}
+	if (st->mode == STEP_SEARCH && st->latency_limit_ns == 0) {
+		ret = err_usage(err, EINVAL,
+				"%s:%u: latency_limit: missing in [%s] "
+				"(mode=search needs one, e.g. "
+				"latency_limit=2ms)",
+				p->origin, s->line, s->name);
+		goto fail;
+	}
+	return 0;
+fail:
+	job_spec_free(&st->job);
+	return ret;
+}
+
+/* The next combination, the last listed key turning fastest; false after
+ * the last one. */
+static bool next_pick(const struct section *s, unsigned *pick)
+{
+	for (unsigned i = s->keys.nr; i-- > 0;) {
+		if (++pick[i] < s->keys.e[i]->vals.nr)
+			return true;
+		pick[i] = 0;
+	}
+	return false;
+}
+
+static int expand_section(const struct parser *p, const struct section *s,
+			  struct plan *out, struct ioc_err *err)
+{
+	unsigned *pick = calloc(s->keys.nr ? s->keys.nr : 1, sizeof(*pick));
+	int ret = 0;
+
+	if (!pick)
+		return err_set(err, ENOMEM, "out of memory");
+	do {
+		ret = build_step(p, s, pick, &out->steps[out->nr_steps], err);
+		if (ret)
+			break;
+		out->nr_steps++;
+	} while (next_pick(s, pick));
+	free(pick);
+	return ret;
+}
+
+/* The last path component of path, cut to fit name[len]. */
+static void set_name(char *name, size_t len, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash && slash[1] ? slash + 1 : path;
+	size_t n = strlen(base);
+
+	if (n >= len) {
+		n = len - 1;
+		while (n > 0 && ((unsigned char)base[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(name, base, n);
+	name[n] = '\0';
+}
+
+static int build_plan(const struct parser *p, const char *text,
+		      struct plan *out, struct ioc_err *err)
+{
+	unsigned total = 0;
+	int ret;
+
+	if (p->nr_secs == 0)
+		return err_usage(err, EINVAL,
+				 "%s: no steps (a step is a [name] section "
+				 "with its workload)",
+				 p->origin);
+	ret = count_steps(p, &total, err);
+	if (ret)
+		return ret;
+	out->source = strdup(text);
+	out->steps = calloc(total, sizeof(*out->steps));
+	if (!out->source || !out->steps)
+		return err_set(err, ENOMEM, "%s: out of memory", p->origin);
+	set_name(out->name, sizeof(out->name), p->origin);
+	for (unsigned i = 0; i < p->nr_secs && !ret; i++)
+		ret = expand_section(p, &p->secs[i], out, err);
+	return ret;
+}
+
+int plan_parse(const char *text, const char *origin,
+	       const char *const *overrides, unsigned nr_overrides,
+	       struct plan *out, struct ioc_err *err)
+{
+	struct parser p = {.origin = origin, .where = IN_NOTHING};
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	step_defaults(&p.defaults);
+	ret = ini_parse(text, origin, &plan_ini, &p, err);
+	for (unsigned i = 0; i < nr_overrides && !ret; i++) {
+		ret = add_override(&p, overrides[i], err);
+		if (ret)
+			prefix_origin(&p, 0, err);
+	}
+	if (!ret)
+		ret = build_plan(&p, text, out, err);
+	if (ret)
+		plan_free(out);
+	parser_free(&p);
+	return ret;
+}
+
+void plan_free(struct plan *p)
+{
+	if (!p)
+		return;
+	for (unsigned i = 0; i < p->nr_steps; i++)
+		job_spec_free(&p->steps[i].job);
+	free(p->steps);
+	free(p->source);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- loading: a file, else a built-in ---- */
+
+static const struct plan_builtin *builtin_find(const char *name)
+{
+	for (const struct plan_builtin *b = plan_builtins; b->name; b++)
+		if (strcmp(b->name, name) == 0)
+			return b;
+	return NULL;
+}
+
+static int no_such_plan(const char *path, struct ioc_err *err)
+{
+	char names[256] = "";
+	size_t used = 0;
+
+	for (const struct plan_builtin *b = plan_builtins;
+	     b->name && used < sizeof(names); b++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used,
+					 "%s%s", used ? ", " : "", b->name);
+	return err_usage(err, ENOENT,
+			 "%s: no such plan file or built-in plan (built-ins: "
+			 "%s)",
+			 path, names);
+}
+
+int plan_load(const char *path, const char *const *overrides,
+	      unsigned nr_overrides, struct plan *out, struct ioc_err *err)
+{
+	const struct plan_builtin *b;
+	char origin[96];
+	char *text = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = ini_read_file(path, &text);
+	if (ret == 0) {
+		ret = plan_parse(text, path, overrides, nr_overrides, out, err);
+		free(text);
+		return ret;
+	}
+	b = ret == -ENOENT ? builtin_find(path) : NULL;
+	if (!b && ret == -ENOENT)
+		return no_such_plan(path, err);
+	if (!b)
+		return err_usage(err, -ret, "%s: cannot read plan file: %s",
+				 path, strerror(-ret));
+	snprintf(origin, sizeof(origin), "plan %s", b->name);
+	ret = plan_parse(b->text, origin, overrides, nr_overrides, out, err);
+	if (ret == 0)
+		set_name(out->name, sizeof(out->name), b->name);
+	return ret;
+}
+
+const char *step_mode_name(enum step_mode m)
+{
+	if ((unsigned)m < sizeof(mode_names) / sizeof(mode_names[0]) - 1)
+		return mode_names[m];
+	return "?";
+}
+
+const char *target_use_name(enum target_use t)
+{
+	if ((unsigned)t < sizeof(target_names) / sizeof(target_names[0]) - 1)
+		return target_names[t];
+	return "?";
+}

@@ -1,0 +1,46 @@
+/* ini.h - the INI syntax that job files and plan files share.
+ *
+ *     ; comment            # comment too
+ *     [section]            a header; whitespace inside the brackets trimmed
+ *     key = value          whitespace around key and value trimmed
+ *     time_based           a bare key (value NULL)
+ *
+ * A ';' or '#' starts a comment at the start of a line or after
+ * whitespace; elsewhere it belongs to the value ("/tmp/a#b"). Lines may end
+ * in "\r\n". What sections and keys mean is the caller's: ini only cuts
+ * lines and calls back, so the two file formats cannot drift apart.
+ */
+#ifndef IOCHAR_CLI_INI_H
+#define IOCHAR_CLI_INI_H
+
+#include "util/err.h"
+
+struct ini_ops {
+	/* A "[name]" header at line; name is trimmed and not empty. */
+	int (*section)(void *arg, const char *name, unsigned line,
+		       struct ioc_err *err);
+	/* A "key=value" line, or a bare "key" (value NULL); key is trimmed
+	 * and not empty, value trimmed (may be ""). */
+	int (*key)(void *arg, const char *key, const char *value, unsigned line,
+		   struct ioc_err *err);
+};
+
+/* Parse text (NUL-terminated; not modified), calling ops in file order.
+ * Returns 0, or the first error: a callback's return value, or -EINVAL for
+ * a bad header ("[name" without ']', "[]") or a line "=value" without a key
+ * (usage errors). Either way err's message is prefixed "ORIGIN:LINE: ".
+ * -ENOMEM (no line number) when a line cannot be copied. */
+int ini_parse(const char *text, const char *origin, const struct ini_ops *ops,
+	      void *arg, struct ioc_err *err);
+
+/* Strip leading and trailing whitespace from s in place; returns the first
+ * character kept (inside s). */
+char *ini_trim(char *s);
+
+/* Read the whole file at path into *text (NUL-terminated, owned by the
+ * caller: free()). Returns 0, or -errno (-EFBIG past 16 MiB) without a
+ * message: the caller says what the file was for. *text is untouched on
+ * failure. */
+int ini_read_file(const char *path, char **text);
+
+#endif
