@@ -24,7 +24,7 @@ ifeq ($(WERROR),1)
 CFLAGS  += -Werror
 endif
 LDFLAGS += -pthread $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
-LDLIBS  := -luring -laio -lm
+LDLIBS  := -luring -laio -lblkid -lm
 TEST_LIBS := -lcmocka -ljson-c
 
 

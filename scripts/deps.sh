@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(build-essential pkg-config liburing-dev libaio-dev libblkid-dev
-      libcmocka-dev libjson-c-dev fio util-linux e2fsprogs)
+      libcmocka-dev libjson-c-dev fio util-linux e2fsprogs fdisk)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,6 +1,7 @@
 /* validate.c - everything about a job that can be checked before anything
  * is written: the engine, option combinations, and each target's existence,
- * size and O_DIRECT alignment. Nothing here creates or writes a file. */
+ * size and O_DIRECT alignment, and for write workloads the guard against
+ * destroying data (verify/guard.h). Nothing here creates or writes a file. */
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "core/layout.h"
 #include "target/target.h"
 #include "util/fmt.h"
+#include "verify/guard.h"
 
 static int check_options(const struct job_spec *job, struct ioc_err *err)
 {
@@ -66,6 +68,12 @@ static int check_file(const struct job_spec *job, const char *path,
 	}
 	if (ti->exists && (writes || !ti->is_block) && access(path, writes ? W_OK : R_OK) < 0)
 		return err_usage(err, errno, "%s: %s", path, strerror(errno));
+	/* before anything else about it: data there comes first */
+	if (writes) {
+		int ret = guard_check(path, ti, job->force, err);
+		if (ret)
+			return ret;
+	}
 	if (ti->is_block && job->offset >= ti->size)
 		return err_usage(err, EINVAL, "offset=%s: beyond the end of %s (%s)",
 				 fmt_bytes(a, sizeof(a), job->offset), path,

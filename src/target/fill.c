@@ -13,17 +13,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "target/marker.h"
 #include "util/rng.h"
 
 #define FILL_CHUNK (1u << 20)
 #define FILL_PROGRESS_STEP (64ull << 20)
 
+/* Open path for writing, creating it if missing. A file iochar creates is
+ * marked as its own at once, before any data goes in, so that an interrupted
+ * fill still leaves a file a later run may overwrite (see marker.h).
+ * O_DIRECT is added afterwards with fcntl, which refuses it where the
+ * filesystem cannot do it: opening with O_DIRECT there would create the file
+ * and then fail, and the retry could not tell that it had created it. */
 static int open_for_fill(const char *path, bool *direct)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_DIRECT, 0644);
-	*direct = fd >= 0;
-	if (fd < 0 && errno == EINVAL) /* no O_DIRECT here: buffered */
-		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	bool created = fd >= 0;
+
+	*direct = false;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* An unmarked file only makes the next write run ask for --force;
+	 * filesystems without user xattrs cannot carry the mark at all (the
+	 * guard tells the user so). Neither is a reason to fail the run. */
+	if (created)
+		(void)target_marker_set(fd);
+	int flags = fcntl(fd, F_GETFL);
+	*direct = flags >= 0 && fcntl(fd, F_SETFL, flags | O_DIRECT) == 0;
 	return fd;
 }
 

@@ -48,8 +48,9 @@ typedef void (*target_progress_fn)(void *arg, const char *path, uint64_t done,
  * write from its current length up to end with pseudo-random data (not
  * zeros, so compressing or deduplicating devices are not flattered), then
  * fdatasync. Uses O_DIRECT when the filesystem allows, to leave the page
- * cache as it was. progress is called about every 64 MiB; may be NULL.
- * Returns 0 or -errno with a message. */
+ * cache as it was. A file it creates carries iochar's mark (marker.h), so
+ * later write runs may use it without --force. progress is called about
+ * every 64 MiB; may be NULL. Returns 0 or -errno with a message. */
 int target_fill(const char *path, uint64_t end, target_progress_fn progress,
 		void *arg, struct ioc_err *err);
 
