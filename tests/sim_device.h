@@ -1,0 +1,88 @@
+/* sim_device.h - a simulated storage device as a measure_fn, for testing
+ * the characterization algorithms (search, curve, precondition) against a
+ * model whose best point is known.
+ *
+ * Closed loop (rate_iops 0), with Q = iodepth x numjobs outstanding I/Os:
+ * - device capacity C_dev = parallel / svc_ns, times
+ *   (1 - contention x (numjobs - 1));
+ * - worker capacity C_cpu = job_max_iops x numjobs (none when 0);
+ * - IOPS X = softmin(Q / svc_ns, C_dev, C_cpu), a smooth minimum (p-norm
+ *   of the inverses, p = 4), so the knee is rounded;
+ * - mean latency Q / X (Little's law);
+ * - p99 = mean x (1.5 + tail x u^8 x Q / Q_knee), with the utilization
+ *   u = X / min(C_dev, C_cpu) and Q_knee = min(C_dev, C_cpu) x svc_ns, so
+ *   it grows past the knee; p99.9 = p99 x 1.5.
+ * Open loop (rate_iops per worker): asked A = rate_iops x numjobs,
+ * achieved min(A, X), latency from an M/M/c approximation (c = parallel,
+ * Sakasegawa) that explodes as A approaches X; past X the backlog grows
+ * over the run.
+ * Random-write rounds of preconditioning (rw=randwrite, time based) can
+ * follow a schedule instead: wr_floor + (wr_start - wr_floor) x
+ * exp(-(r - 1) / wr_tau) for round r (wr_floor when wr_tau is 0), times
+ * (1 + wr_swing) on odd rounds and (1 - wr_swing) on even ones.
+ *
+ * Every model parameter is plain data; the struct also records what it
+ * was asked (calls, the first SIM_LOG_MAX jobs). No global state.
+ */
+#ifndef IOCHAR_TESTS_SIM_DEVICE_H
+#define IOCHAR_TESTS_SIM_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "charz/point.h"
+
+#define SIM_LOG_MAX 128
+
+/* What one call was asked. */
+struct sim_call {
+	enum rw_mode rw;
+	uint64_t bs;
+	unsigned iodepth, numjobs;
+	uint64_t rate_iops; /* per worker, as received */
+	enum rate_process rate_process;
+	bool time_based;
+	uint64_t runtime_ns, ramp_ns;
+};
+
+struct sim_device {
+	/* the model */
+	double svc_ns;	     /* one I/O on an idle device */
+	unsigned parallel;   /* I/Os the device serves at once */
+	double job_max_iops; /* one worker's ceiling (CPU); 0 = none */
+	double contention;   /* device capacity lost per extra job */
+	double tail;	     /* p99 growth past the knee */
+	double noise;	     /* deterministic +/- fraction on IOPS, latency */
+	uint64_t noise_seed;
+	/* Test hook: reported IOPS x (1 - iops_skew x log2 Q), bandwidth
+	 * untouched, so a test can tell which figure a caller ranks by. */
+	double iops_skew;
+	/* Preconditioning schedule (see above); wr_start 0: none. */
+	double wr_start, wr_floor, wr_tau, wr_swing;
+	uint64_t region_bytes; /* one pass when not time based; 0 = 1 GiB */
+	unsigned fail_at;      /* 1-based call failing with -EIO; 0 = never */
+	bool no_io;	       /* every run does no I/O */
+
+	/* what it was asked */
+	unsigned calls;
+	unsigned wr_rounds;
+	struct sim_call log[SIM_LOG_MAX];
+	uint64_t rng;
+};
+
+/* A device with the model zeroed and the given basics. */
+void sim_init(struct sim_device *d, double svc_ns, unsigned parallel);
+
+/* The noise-free figures of job on d (no call counted): what sim_measure
+ * returns without noise, schedules or failures. */
+void sim_model(const struct sim_device *d, const struct job_spec *job,
+	       struct point *out);
+
+/* measure_fn: arg is a struct sim_device. */
+int sim_measure(void *arg, const struct job_spec *job, struct point *out,
+		struct ioc_err *err);
+
+/* The figure a search ranks: bandwidth for sequential, IOPS for random. */
+double sim_score(const struct point *p, enum rw_mode rw);
+
+#endif

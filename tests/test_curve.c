@@ -1,0 +1,260 @@
+/* test_curve.c - latency-versus-load curves against a simulated device:
+ * the maximum first (closed loop), then each percentage of it as an
+ * open-loop run at a rate split over the workers; reached flags, the stop
+ * limit, the arrival process passed through, and the failures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "charz/curve.h"
+#include "sim_device.h"
+
+#define NJ 3
+
+static const unsigned pcts[] = {10, 50, 90, 100, 110, 120};
+#define NR_PCTS (sizeof(pcts) / sizeof(pcts[0]))
+
+/* 160k IOPS device; base: 32 x 3 outstanding, closed loop */
+static void setup(struct sim_device *d, struct job_spec *base)
+{
+	sim_init(d, 100e3, 16);
+	d->tail = 1;
+	job_spec_init(base);
+	strcpy(base->name, "curve");
+	assert_int_equal(job_spec_set_files(base, "/tmp/c1:/tmp/c2"), 0);
+	base->rw = RW_RANDREAD;
+	base->bs = 4096;
+	base->iodepth = 32;
+	base->numjobs = NJ;
+	base->time_based = true;
+	base->runtime_ns = 30000000000ull;
+	base->rate_process = RATE_LINEAR;
+}
+
+static struct curve_params params(void)
+{
+	return (struct curve_params){
+	    .pct = pcts,
+	    .nr_pct = NR_PCTS,
+	    .arrivals = RATE_POISSON,
+	    .stat = LAT_STAT_P99,
+	    .stop_ns = 0,
+	    .reach_tolerance = 0.02,
+	};
+}
+
+/* The noise-free latency the sim gives base at a per-worker rate. */
+static double model_latency(const struct sim_device *d,
+			    const struct job_spec *base, uint64_t rate,
+			    enum lat_stat stat)
+{
+	struct job_spec job = *base; /* shallow: sim_model only reads */
+	struct point p;
+
+	job.rate_iops = rate;
+	sim_model(d, &job, &p);
+	return point_latency(&p, stat);
+}
+
+static uint64_t per_worker(double max_iops, unsigned pct)
+{
+	return (uint64_t)ceil(max_iops * pct / 100.0 / NJ);
+}
+
+static void test_curve_points(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+	double max, prev_lat = 0;
+
+	(void)state;
+	setup(&d, &base);
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+	max = res.max.s.total.iops;
+	assert_true(max > 150e3 && max < 160e3);
+	assert_int_equal(d.calls, 1 + NR_PCTS);
+	assert_int_equal(d.log[0].rate_iops, 0); /* the max is closed loop */
+	assert_int_equal(res.max.rate_iops, 0);
+	assert_int_equal(res.nr_points, NR_PCTS);
+	assert_false(res.stopped);
+	print_message("max %.0f IOPS\n", max);
+	for (unsigned i = 0; i < res.nr_points; i++) {
+		const struct curve_point *c = &res.points[i];
+		const struct sim_call *call = &d.log[i + 1];
+		uint64_t rate = per_worker(max, pcts[i]);
+		double lat = point_latency(&c->p, LAT_STAT_P99);
+
+		print_message("%3u %%: asked %.0f, per worker %llu, achieved "
+			      "%.0f, p99 %.0f us, %s\n",
+			      c->pct, c->asked_iops,
+			      (unsigned long long)call->rate_iops,
+			      c->p.s.total.iops, lat / 1e3,
+			      c->reached ? "reached" : "not reached");
+		assert_int_equal(c->pct, pcts[i]);
+		assert_true(fabs(c->asked_iops - max * pcts[i] / 100.0) <
+			    1e-6 * max);
+		/* what the runner was asked: per worker, the arrivals, the
+		 * base's depth and jobs */
+		assert_int_equal(call->rate_iops, rate);
+		assert_int_equal(call->rate_process, RATE_POISSON);
+		assert_int_equal(call->iodepth, 32);
+		assert_int_equal(call->numjobs, NJ);
+		assert_int_equal(c->p.rate_iops, rate * NJ);
+		assert_int_equal(c->p.iodepth, 32);
+		assert_int_equal(c->p.numjobs, NJ);
+		/* the model tops out at the max: past 100 % is not reached */
+		assert_int_equal(c->reached, pcts[i] <= 100);
+		assert_true(lat > prev_lat);
+		prev_lat = lat;
+	}
+	assert_int_equal(base.rate_iops, 0); /* base untouched */
+	assert_int_equal(base.rate_process, RATE_LINEAR);
+	curve_result_free(&res);
+	curve_result_free(&res);
+	curve_result_free(NULL);
+	job_spec_free(&base);
+}
+
+/* The max is run closed loop even when base carries a rate; linear
+ * arrivals are passed as asked. */
+static void test_curve_linear_and_closed_max(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	base.rate_iops = 1000;
+	base.rate_process = RATE_POISSON;
+	cp.arrivals = RATE_LINEAR;
+	cp.nr_pct = 2;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+	assert_int_equal(d.log[0].rate_iops, 0);
+	assert_true(res.max.s.total.iops > 150e3);
+	for (unsigned i = 1; i <= 2; i++) {
+		assert_int_equal(d.log[i].rate_process, RATE_LINEAR);
+		assert_int_equal(d.log[i].rate_iops,
+				 per_worker(res.max.s.total.iops, pcts[i - 1]));
+	}
+	curve_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* A stop limit between the 50 % and 90 % latencies: 90 % is the last run. */
+static void test_curve_stop(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+	double max, l50, l90;
+
+	(void)state;
+	setup(&d, &base);
+	{
+		struct point p;
+
+		sim_model(&d, &base, &p);
+		max = p.s.total.iops;
+	}
+	l50 = model_latency(&d, &base, per_worker(max, 50), LAT_STAT_MEAN);
+	l90 = model_latency(&d, &base, per_worker(max, 90), LAT_STAT_MEAN);
+	assert_true(l90 > l50);
+	cp.stat = LAT_STAT_MEAN;
+	cp.stop_ns = (uint64_t)((l50 + l90) / 2);
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+	assert_true(res.stopped);
+	assert_int_equal(res.nr_points, 3);
+	assert_int_equal(d.calls, 4);
+	assert_int_equal(res.points[2].pct, 90);
+	assert_true(point_latency(&res.points[2].p, LAT_STAT_MEAN) >
+		    (double)cp.stop_ns);
+	curve_result_free(&res);
+
+	/* passed only by the last point: nothing was cut short */
+	d.calls = 0;
+	cp.nr_pct = 3;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+	assert_false(res.stopped);
+	assert_int_equal(res.nr_points, 3);
+	curve_result_free(&res);
+	job_spec_free(&base);
+}
+
+static void test_curve_no_io(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	d.no_io = true;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err),
+			 -EIO);
+	assert_string_equal(err.msg, "curve: the maximum run did no I/O; "
+				     "nothing to take percentages of");
+	assert_int_equal(d.calls, 1);
+	assert_int_equal(res.nr_points, 0);
+	curve_result_free(&res);
+	job_spec_free(&base);
+}
+
+static void test_curve_errors(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+	static const unsigned zero[] = {50, 0};
+
+	(void)state;
+	setup(&d, &base);
+	d.fail_at = 3;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err),
+			 -EIO);
+	assert_int_equal(d.calls, 3);
+	assert_int_equal(res.nr_points, 1);
+	assert_non_null(strstr(err.msg, "curve rate_iops="));
+	assert_non_null(strstr(err.msg, "injected failure at call 3"));
+	curve_result_free(&res);
+
+	d.calls = 0;
+	d.fail_at = 0;
+	memset(&err, 0, sizeof(err));
+	cp.pct = zero;
+	cp.nr_pct = 2;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err),
+			 -EINVAL);
+	assert_int_equal(d.calls, 0);
+	curve_result_free(&res);
+	job_spec_free(&base);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_curve_points),
+	    cmocka_unit_test(test_curve_linear_and_closed_max),
+	    cmocka_unit_test(test_curve_stop),
+	    cmocka_unit_test(test_curve_no_io),
+	    cmocka_unit_test(test_curve_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,302 @@
+/* test_precondition.c - the SNIA PTS steady-state rule on synthetic series,
+ * and preconditioning runs against a simulated device whose random-write
+ * IOPS decay to a plateau (or never settle). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "charz/precondition.h"
+#include "sim_device.h"
+
+static const struct steady_params pts = {5, 0.20, 0.10};
+
+static struct steady_verdict check(const double *v, unsigned n)
+{
+	return steady_state_check(v, n, &pts);
+}
+
+static void test_steady_flat(void **state)
+{
+	const double v[] = {50000, 50000, 50000, 50000, 50000};
+	struct steady_verdict r = check(v, 5);
+
+	(void)state;
+	assert_true(r.steady);
+	assert_true(r.average == 50000);
+	assert_true(r.excursion == 0);
+	assert_true(r.slope == 0);
+}
+
+/* +3 a round on ~106: the fitted line moves 12 / 106 = 11.3 % across the
+ * window (> 10 %) while the excursion (11.3 %) is fine. */
+static void test_steady_ramp(void **state)
+{
+	const double up[] = {100, 103, 106, 109, 112};
+	const double down[] = {112, 109, 106, 103, 100};
+	struct steady_verdict r = check(up, 5);
+
+	(void)state;
+	assert_false(r.steady);
+	assert_true(fabs(r.slope - 12.0 / 106) < 1e-12);
+	assert_true(r.excursion <= 0.20);
+	r = check(down, 5);
+	assert_false(r.steady);
+	assert_true(fabs(r.slope + 12.0 / 106) < 1e-12); /* sign kept */
+}
+
+/* Noise of 18 % around a flat line is steady. */
+static void test_steady_noise(void **state)
+{
+	const double v[] = {100, 90, 108, 95, 104};
+	struct steady_verdict r = check(v, 5);
+
+	(void)state;
+	assert_true(r.steady);
+	assert_true(fabs(r.average - 99.4) < 1e-9);
+	assert_true(fabs(r.excursion - 18 / 99.4) < 1e-12);
+	assert_true(fabs(r.slope - 1.3 * 4 / 99.4) < 1e-12);
+}
+
+/* One spike makes the excursion 25 / 105 = 23.8 %. */
+static void test_steady_spike(void **state)
+{
+	const double v[] = {100, 100, 125, 100, 100};
+	struct steady_verdict r = check(v, 5);
+
+	(void)state;
+	assert_false(r.steady);
+	assert_true(fabs(r.excursion - 25.0 / 105) < 1e-12);
+	assert_true(fabs(r.slope) < 1e-12);
+}
+
+/* The limits are inclusive: an excursion of exactly 20 % is steady. */
+static void test_steady_boundary(void **state)
+{
+	const double v[] = {90, 110, 100, 100, 100};
+	struct steady_verdict r = check(v, 5);
+
+	(void)state;
+	assert_true(r.excursion == 0.2);
+	assert_true(r.steady);
+}
+
+/* Only the last window counts; too few values or a zero average never
+ * make steady state. */
+static void test_steady_window(void **state)
+{
+	const double v[] = {900, 500, 300, 100, 100, 101, 99, 100, 100};
+	const double zero[] = {0, 0, 0, 0, 0};
+	struct steady_verdict r;
+
+	(void)state;
+	assert_true(check(v, 9).steady);
+	assert_false(check(v, 6).steady);
+	r = check(v + 5, 4); /* four flat values: not enough */
+	assert_false(r.steady);
+	assert_true(r.average == 0);
+	r = check(zero, 5);
+	assert_false(r.steady);
+	assert_true(r.average == 0);
+	assert_false(check(v, 0).steady);
+}
+
+static void test_defaults(void **state)
+{
+	struct precond_params pp;
+
+	(void)state;
+	memset(&pp, 0xff, sizeof(pp));
+	precond_params_default(&pp);
+	assert_int_equal(pp.fill_passes, 2);
+	assert_int_equal(pp.fill_bs, 128 * 1024);
+	assert_int_equal(pp.max_rounds, 25);
+	assert_int_equal(pp.round_ns, 60000000000ull);
+	assert_int_equal(pp.round_bs, 4096);
+	assert_int_equal(pp.steady.window, 5);
+	assert_true(pp.steady.max_excursion == 0.20);
+	assert_true(pp.steady.max_slope == 0.10);
+}
+
+static void setup(struct sim_device *d, struct job_spec *base)
+{
+	sim_init(d, 100e3, 32);
+	d->region_bytes = 8ull << 30;
+	job_spec_init(base);
+	strcpy(base->name, "precond");
+	assert_int_equal(job_spec_set_files(base, "/tmp/p1"), 0);
+	base->rw = RW_RANDREAD;
+	base->bs = 8192;
+	base->iodepth = 32;
+	base->numjobs = 4;
+	base->ramp_ns = 5000000000ull;
+	base->rate_iops = 777;
+}
+
+/* The fill passes: sequential writes of fill_bs, one pass each, closed
+ * loop; the rounds random writes of round_bs for round_ns. */
+static void check_calls(const struct sim_device *d,
+			const struct precond_params *pp, unsigned nr_rounds)
+{
+	assert_int_equal(d->calls, pp->fill_passes + nr_rounds);
+	for (unsigned i = 0; i < d->calls; i++) {
+		const struct sim_call *c = &d->log[i];
+		bool fill = i < pp->fill_passes;
+
+		assert_int_equal(c->rw, fill ? RW_WRITE : RW_RANDWRITE);
+		assert_int_equal(c->bs, fill ? pp->fill_bs : pp->round_bs);
+		assert_int_equal(c->time_based, !fill);
+		assert_int_equal(c->runtime_ns, fill ? 0 : pp->round_ns);
+		assert_int_equal(c->rate_iops, 0);
+		assert_int_equal(c->ramp_ns, 0);
+		assert_int_equal(c->iodepth, 32);
+		assert_int_equal(c->numjobs, 4);
+	}
+}
+
+/* 100k decaying to 30k with a time constant of 3 rounds: the window
+ * 10..14 is the first whose fitted line moves under 10 % (round 13: 10.8 %
+ * of the average, round 14: 7.9 %; excursion 8.0 %). */
+static void test_precondition_decay(void **state)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	d.wr_start = 100000;
+	d.wr_floor = 30000;
+	d.wr_tau = 3;
+	precond_params_default(&pp);
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), 0);
+	print_message("steady at round %u: average %.0f, excursion %.1f %%, "
+		      "slope %.1f %%\n",
+		      res.steady_round, res.verdict.average,
+		      100 * res.verdict.excursion, 100 * res.verdict.slope);
+	assert_int_equal(res.nr_fill, 2);
+	assert_int_equal(res.steady_round, 14);
+	assert_int_equal(res.nr_rounds, 14);
+	assert_true(res.verdict.steady);
+	assert_true(fabs(res.verdict.excursion - 0.0802) < 0.0005);
+	assert_true(fabs(res.verdict.slope + 0.0794) < 0.0005);
+	assert_true(fabs(res.round_iops[0] - 100000) < 1);
+	for (unsigned i = 1; i < res.nr_rounds; i++)
+		assert_true(res.round_iops[i] < res.round_iops[i - 1]);
+	check_calls(&d, &pp, 14);
+	/* each fill pass wrote the region once: 8 GiB at its bandwidth */
+	for (unsigned i = 0; i < res.nr_fill; i++) {
+		double s = (8ull << 30) / res.fill[i].s.total.bw_bytes;
+
+		assert_true(fabs(res.fill[i].elapsed_ns / 1e9 - s) < 1e-6 * s);
+	}
+	assert_int_equal(base.rw, RW_RANDREAD); /* base untouched */
+	assert_int_equal(base.rate_iops, 777);
+	precond_result_free(&res);
+	precond_result_free(&res);
+	precond_result_free(NULL);
+	job_spec_free(&base);
+}
+
+/* +/-15 % from round to round: the excursion stays at 30 %. */
+static void test_precondition_never_settles(void **state)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	d.wr_start = d.wr_floor = 50000;
+	d.wr_swing = 0.15;
+	precond_params_default(&pp);
+	pp.fill_passes = 1;
+	pp.round_ns = 1000000000ull;
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), 0);
+	assert_int_equal(res.nr_fill, 1);
+	assert_int_equal(res.steady_round, 0);
+	assert_int_equal(res.nr_rounds, 25);
+	assert_false(res.verdict.steady);
+	assert_true(res.verdict.excursion > 0.25 &&
+		    res.verdict.excursion < 0.35);
+	check_calls(&d, &pp, 25);
+	precond_result_free(&res);
+
+	/* fewer rounds than the window: never judged */
+	d.calls = 0;
+	pp.max_rounds = 4;
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), 0);
+	assert_int_equal(res.nr_rounds, 4);
+	assert_int_equal(res.steady_round, 0);
+	assert_false(res.verdict.steady);
+	precond_result_free(&res);
+	job_spec_free(&base);
+}
+
+static void test_precondition_errors(void **state)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	d.fail_at = 2; /* the second fill pass */
+	precond_params_default(&pp);
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), -EIO);
+	assert_int_equal(res.nr_fill, 1);
+	assert_int_equal(res.nr_rounds, 0);
+	assert_non_null(strstr(err.msg, "precondition write: "));
+	precond_result_free(&res);
+
+	d.calls = 0;
+	d.fail_at = 5; /* the third round */
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), -EIO);
+	assert_int_equal(res.nr_fill, 2);
+	assert_int_equal(res.nr_rounds, 2);
+	assert_non_null(strstr(err.msg, "precondition randwrite: "));
+	precond_result_free(&res);
+
+	d.calls = 0;
+	d.fail_at = 0;
+	pp.fill_passes = 9;
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), -EINVAL);
+	assert_int_equal(d.calls, 0);
+	precond_result_free(&res);
+	job_spec_free(&base);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_steady_flat),
+	    cmocka_unit_test(test_steady_ramp),
+	    cmocka_unit_test(test_steady_noise),
+	    cmocka_unit_test(test_steady_spike),
+	    cmocka_unit_test(test_steady_boundary),
+	    cmocka_unit_test(test_steady_window),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_precondition_decay),
+	    cmocka_unit_test(test_precondition_never_settles),
+	    cmocka_unit_test(test_precondition_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,511 @@
+/* test_search.c - the SLA search against simulated devices whose true best
+ * is known by brute force over the whole integer grid (iodepth 1..256 x
+ * numjobs 1..8, 2,048 points).
+ *
+ * The bounds asserted: the search's best scores at least 95 % of the true
+ * best; it runs at most 20 points (56 % of the 9 x 4 = 36-point grid of
+ * powers of two, under 1 % of the integer grid) on every model, and at
+ * most 11 (30 % of the 36) where one job is best; it never runs a point
+ * twice and marks every point inside exactly when its latency statistic
+ * is within the limit. test_search_sweep adds 648 models: at least 99 %
+ * within 5 %, none under 85 %, at most 12 points on average.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "charz/search.h"
+#include "sim_device.h"
+
+#define MAX_QD	  256
+#define MAX_NJ	  8
+#define POW2_GRID 36 /* iodepth 1, 2 ... 256 x numjobs 1, 2, 4, 8 */
+
+struct model {
+	const char *name;
+	double svc_ns;
+	unsigned parallel;
+	double job_max_iops, contention, tail;
+	enum lat_stat stat;
+	uint64_t limit_ns;
+	unsigned max_points;
+};
+
+static void dev_from(struct sim_device *d, const struct model *m)
+{
+	sim_init(d, m->svc_ns, m->parallel);
+	d->job_max_iops = m->job_max_iops;
+	d->contention = m->contention;
+	d->tail = m->tail;
+}
+
+static void base_job(struct job_spec *job, enum rw_mode rw)
+{
+	job_spec_init(job);
+	strcpy(job->name, "search");
+	assert_int_equal(job_spec_set_files(job, "/tmp/x:/tmp/y"), 0);
+	job->rw = rw;
+	job->bs = 4096;
+	job->iodepth = 3;
+	job->numjobs = 5;
+	job->time_based = true;
+	job->runtime_ns = 10000000000ull;
+}
+
+static struct search_params params(const struct model *m)
+{
+	return (struct search_params){
+	    .limit_ns = m->limit_ns,
+	    .stat = m->stat,
+	    .max_iodepth = MAX_QD,
+	    .max_numjobs = MAX_NJ,
+	    .plateau = 0.03,
+	};
+}
+
+static uint64_t outstanding(const struct point *p)
+{
+	return (uint64_t)p->iodepth * p->numjobs;
+}
+
+/* The best inside over the whole integer grid, noise-free; false if none. */
+static bool true_best(const struct sim_device *d, const struct job_spec *base,
+		      const struct search_params *sp, struct point *best)
+{
+	struct job_spec job = *base; /* shallow: sim_model only reads */
+	bool found = false;
+	struct point p;
+
+	for (unsigned nj = 1; nj <= sp->max_numjobs; nj++) {
+		for (unsigned qd = 1; qd <= sp->max_iodepth; qd++) {
+			job.iodepth = qd;
+			job.numjobs = nj;
+			sim_model(d, &job, &p);
+			if (point_latency(&p, sp->stat) > (double)sp->limit_ns)
+				continue;
+			if (!found || sim_score(&p, base->rw) >
+					  sim_score(best, base->rw)) {
+				*best = p;
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
+/* Invariants of any result: every point once, inside marked right, the
+ * limits respected, one measurement per point, best the top inside. */
+static void check_result(const struct search_result *res,
+			 const struct search_params *sp,
+			 const struct sim_device *d, enum rw_mode rw)
+{
+	const struct point *best = res->found ? &res->points[res->best] : NULL;
+
+	assert_int_equal(d->calls, res->nr_points);
+	for (unsigned i = 0; i < res->nr_points; i++) {
+		const struct point *p = &res->points[i];
+		bool in = point_latency(p, sp->stat) <= (double)sp->limit_ns;
+
+		assert_true(p->iodepth >= 1 && p->iodepth <= sp->max_iodepth);
+		assert_true(p->numjobs >= 1 && p->numjobs <= sp->max_numjobs);
+		assert_int_equal(p->inside, in);
+		if (i < SIM_LOG_MAX) {
+			assert_int_equal(d->log[i].iodepth, p->iodepth);
+			assert_int_equal(d->log[i].numjobs, p->numjobs);
+			assert_int_equal(d->log[i].rw, rw);
+		}
+		for (unsigned j = 0; j < i; j++)
+			assert_false(res->points[j].iodepth == p->iodepth &&
+				     res->points[j].numjobs == p->numjobs);
+		if (in)
+			assert_non_null(best);
+		if (!in || !best)
+			continue;
+		assert_true(sim_score(p, rw) <= sim_score(best, rw));
+		if (sim_score(p, rw) == sim_score(best, rw))
+			assert_true(outstanding(best) <= outstanding(p));
+	}
+	if (best)
+		assert_true(best->inside);
+}
+
+/* Run m's search; returns best / true best, and prints the figures. */
+static double run_model(const struct model *m, struct search_result *res,
+			struct sim_device *d)
+{
+	struct search_params sp = params(m);
+	struct ioc_err err = {.msg = ""};
+	struct job_spec base;
+	struct point tb;
+	double ratio;
+
+	dev_from(d, m);
+	base_job(&base, RW_RANDREAD);
+	assert_true(true_best(d, &base, &sp, &tb));
+	assert_int_equal(search_run(&base, &sp, sim_measure, d, res, &err), 0);
+	assert_true(res->found);
+	check_result(res, &sp, d, base.rw);
+	ratio = res->points[res->best].s.total.iops / tb.s.total.iops;
+	print_message(
+	    "%-10s %2u points (grid %d): best qd=%u nj=%u %.0f IOPS,"
+	    " true best qd=%u nj=%u %.0f IOPS: %.1f %%\n",
+	    m->name, res->nr_points, POW2_GRID, res->points[res->best].iodepth,
+	    res->points[res->best].numjobs, res->points[res->best].s.total.iops,
+	    tb.iodepth, tb.numjobs, tb.s.total.iops, 100 * ratio);
+	assert_int_equal(base.iodepth, 3); /* base untouched */
+	assert_int_equal(base.numjobs, 5);
+	job_spec_free(&base);
+	return ratio;
+}
+
+static const struct model models[] = {
+    /* SAS SSD: the device saturates at 80k; jobs do not help */
+    {"sas_ssd", 200e3, 16, 0, 0.02, 2, LAT_STAT_P99, 2000000, 11},
+    /* NVMe whose worker tops out at 250k IOPS: jobs needed for 640k */
+    {"nvme_p99", 80e3, 64, 250e3, 0.01, 1, LAT_STAT_P99, 1000000, 20},
+    {"nvme_mean", 80e3, 64, 250e3, 0.01, 1, LAT_STAT_MEAN, 200000, 20},
+    /* fast, worker-bound, tight limit: small depths, many jobs */
+    {"fast_cpu", 20e3, 16, 300e3, 0, 3, LAT_STAT_P99, 60000, 20},
+    /* slow device, steep tail, limit on p99.9 */
+    {"hdd_like", 5e6, 4, 0, 0.05, 3, LAT_STAT_P99_9, 40000000, 11},
+};
+
+static void test_search_models(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		struct search_result res;
+		struct sim_device d;
+		double ratio = run_model(&models[i], &res, &d);
+
+		assert_true(ratio >= 0.95);
+		assert_true(res.nr_points <= models[i].max_points);
+		if (models[i].max_points <= 11)
+			assert_int_equal(res.points[res.best].numjobs, 1);
+		search_result_free(&res);
+	}
+}
+
+static void test_search_noise(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		struct search_params sp = params(&models[i]);
+		struct ioc_err err = {.msg = ""};
+		struct search_result res;
+		struct sim_device d;
+		struct job_spec base;
+		struct point tb;
+
+		dev_from(&d, &models[i]);
+		base_job(&base, RW_RANDREAD);
+		assert_true(true_best(&d, &base, &sp, &tb));
+		d.noise = 0.01;
+		d.noise_seed = 12345 + i;
+		assert_int_equal(
+		    search_run(&base, &sp, sim_measure, &d, &res, &err), 0);
+		assert_true(res.found);
+		check_result(&res, &sp, &d, base.rw);
+		double ratio =
+		    res.points[res.best].s.total.iops / tb.s.total.iops;
+		print_message(
+		    "%-10s noise 1 %%: %2u points, %.1f %% of the true best\n",
+		    models[i].name, res.nr_points, 100 * ratio);
+		assert_true(ratio >= 0.95);
+		assert_true(res.nr_points <= models[i].max_points);
+		search_result_free(&res);
+		job_spec_free(&base);
+	}
+}
+
+/* Not even iodepth 1 meets the limit: one point, outside, nothing found. */
+static void test_search_limit_below_qd1(void **state)
+{
+	struct model m = models[1];
+	struct search_params sp;
+	struct ioc_err err = {.msg = ""};
+	struct search_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	m.limit_ns = 50000; /* the idle p99 is 120 us */
+	sp = params(&m);
+	dev_from(&d, &m);
+	base_job(&base, RW_RANDREAD);
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err),
+			 0);
+	assert_false(res.found);
+	assert_int_equal(res.nr_points, 1);
+	assert_int_equal(res.points[0].iodepth, 1);
+	assert_int_equal(res.points[0].numjobs, 1);
+	assert_false(res.points[0].inside);
+	check_result(&res, &sp, &d, base.rw);
+	search_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* Latency never reaches the limit: the IOPS plateau ends the climb long
+ * before iodepth 256, and more jobs on a saturated device do not help. */
+static void test_search_no_knee(void **state)
+{
+	struct model m = {"no_knee",	    100e3, 8, 0, 0, 0, LAT_STAT_P99,
+			  1000000000000ull, 10};
+	struct search_params sp = params(&m);
+	struct ioc_err err = {.msg = ""};
+	struct search_result res;
+	struct sim_device d;
+	struct job_spec base;
+	struct point tb;
+
+	(void)state;
+	dev_from(&d, &m);
+	base_job(&base, RW_RANDREAD);
+	assert_true(true_best(&d, &base, &sp, &tb));
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err),
+			 0);
+	check_result(&res, &sp, &d, base.rw);
+	assert_true(res.found);
+	for (unsigned i = 0; i < res.nr_points; i++) {
+		assert_true(res.points[i].inside);
+		assert_true(outstanding(&res.points[i]) <= 64);
+	}
+	/* the last climb step gained less than the plateau */
+	unsigned n1 = 0;
+	const struct point *at1[16];
+	for (unsigned i = 0; i < res.nr_points; i++)
+		if (res.points[i].numjobs == 1)
+			at1[n1++] = &res.points[i];
+	assert_true(n1 >= 2);
+	assert_true(at1[n1 - 1]->s.total.iops <
+		    at1[n1 - 2]->s.total.iops * 1.03);
+	double ratio = res.points[res.best].s.total.iops / tb.s.total.iops;
+	print_message(
+	    "no_knee: %u points, stopped at qd=%u, %.1f %% of the best\n",
+	    res.nr_points, at1[n1 - 1]->iodepth, 100 * ratio);
+	assert_true(res.nr_points <= m.max_points);
+	assert_true(ratio >= 0.95);
+	search_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* A device whose reported IOPS fall with depth while its bandwidth grows
+ * (sim iops_skew): sequential must rank by bandwidth, random by IOPS. */
+static void test_search_sequential_by_bw(void **state)
+{
+	struct model m = {"skewed",	    500e3, 32, 0, 0, 0, LAT_STAT_P99,
+			  1000000000000ull, 20};
+	struct search_params sp = params(&m);
+	struct ioc_err err = {.msg = ""};
+	struct search_result seq, rnd;
+	struct sim_device d;
+	struct job_spec base;
+	struct point tb;
+	const struct point *bs, *br;
+
+	(void)state;
+	dev_from(&d, &m);
+	d.iops_skew = 0.2;
+	base_job(&base, RW_READ);
+	base.bs = 128 << 10;
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &seq, &err),
+			 0);
+	check_result(&seq, &sp, &d, RW_READ);
+	assert_true(true_best(&d, &base, &sp, &tb));
+	bs = &seq.points[seq.best];
+	assert_true(bs->s.total.bw_bytes >= 0.95 * tb.s.total.bw_bytes);
+
+	d.calls = 0;
+	base.rw = RW_RANDREAD;
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &rnd, &err),
+			 0);
+	check_result(&rnd, &sp, &d, RW_RANDREAD);
+	br = &rnd.points[rnd.best];
+	print_message("sequential best qd=%u nj=%u %.0f MB/s %.0f IOPS; random "
+		      "best qd=%u nj=%u %.0f MB/s %.0f IOPS\n",
+		      bs->iodepth, bs->numjobs, bs->s.total.bw_bytes / 1e6,
+		      bs->s.total.iops, br->iodepth, br->numjobs,
+		      br->s.total.bw_bytes / 1e6, br->s.total.iops);
+	/* each is the top of its own figure, and the two disagree */
+	assert_true(bs->s.total.bw_bytes > 2 * br->s.total.bw_bytes);
+	assert_true(br->s.total.iops > 2 * bs->s.total.iops);
+	search_result_free(&seq);
+	search_result_free(&rnd);
+	job_spec_free(&base);
+}
+
+static void test_search_error_propagates(void **state)
+{
+	struct search_params sp = params(&models[0]);
+	struct ioc_err err = {.msg = ""};
+	struct search_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	dev_from(&d, &models[0]);
+	d.fail_at = 3;
+	base_job(&base, RW_RANDREAD);
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err),
+			 -EIO);
+	assert_int_equal(d.calls, 3); /* stopped at once */
+	assert_int_equal(res.nr_points, 2);
+	assert_non_null(strstr(err.msg, "search iodepth=4 numjobs=1: "));
+	assert_non_null(strstr(err.msg, "injected failure at call 3"));
+	search_result_free(&res);
+	search_result_free(&res); /* twice is harmless */
+	search_result_free(NULL);
+	job_spec_free(&base);
+}
+
+/* Run m with max_iodepth 100 and max_numjobs 3 and check no point passes
+ * them; *qd_max, *nj_max: a point was run at 100, at 3. */
+static void run_odd_limits(const struct model *m, bool *qd_max, bool *nj_max)
+{
+	struct search_params sp = params(m);
+	struct ioc_err err = {.msg = ""};
+	struct search_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	sp.max_iodepth = 100;
+	sp.max_numjobs = 3;
+	dev_from(&d, m);
+	base_job(&base, RW_RANDREAD);
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err),
+			 0);
+	check_result(&res, &sp, &d, base.rw);
+	*qd_max = *nj_max = false;
+	for (unsigned i = 0; i < res.nr_points; i++) {
+		*qd_max |= res.points[i].iodepth == 100;
+		*nj_max |= res.points[i].numjobs == 3;
+	}
+	search_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* Limits that are not powers of two are reached, never passed. */
+static void test_search_odd_limits(void **state)
+{
+	/* linear far past 100 outstanding: the climb goes 64 -> 100 */
+	struct model deep = {
+	    "deep", 10e3, 4096, 0, 0, 0, LAT_STAT_MEAN, 1000000000000ull, 20};
+	/* worker-bound: numjobs goes 2 -> 3 */
+	struct model cpu = {"cpu", 10e3, 4096,		100e3,
+			    0,	   0,	 LAT_STAT_MEAN, 1000000000000ull,
+			    20};
+	bool qd_max, nj_max;
+
+	(void)state;
+	run_odd_limits(&deep, &qd_max, &nj_max);
+	assert_true(qd_max);
+	run_odd_limits(&cpu, &qd_max, &nj_max);
+	assert_true(nj_max);
+}
+
+static void test_search_bad_params(void **state)
+{
+	struct search_params sp = params(&models[0]);
+	struct ioc_err err = {.msg = ""};
+	struct search_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	dev_from(&d, &models[0]);
+	base_job(&base, RW_RANDREAD);
+	sp.limit_ns = 0;
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err),
+			 -EINVAL);
+	sp = params(&models[0]);
+	sp.max_numjobs = 0;
+	assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err),
+			 -EINVAL);
+	assert_int_equal(d.calls, 0);
+	assert_int_equal(res.nr_points, 0);
+	search_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* Many devices and limits: svc 20 us .. 5 ms, parallelism 1 .. 128, with
+ * and without a per-worker ceiling, contention and a steep tail, limits of
+ * 3 to 50 times the service time on the mean and on p99. The search must
+ * find a point whenever the grid has one, be within 5 % of the grid's best
+ * on at least 99 % of them (never under 85 %), and average at most 12
+ * points. */
+static void test_search_sweep(void **state)
+{
+	static const double svc[] = { 20e3, 200e3, 5e6 };
+	static const unsigned par[] = { 1, 16, 128 };
+	static const double cpu[] = { 0, 100e3, 300e3 };
+	static const double lim[] = { 3, 10, 50 };
+	unsigned n = 0, found = 0, close = 0, points = 0, most = 0;
+	double worst = 1;
+
+	(void)state;
+	for (unsigned k = 0; k < 3 * 3 * 3 * 2 * 2 * 3 * 2; k++) {
+		unsigned r = k;
+		struct model m = { "sweep", svc[r % 3], par[(r / 3) % 3],
+				   cpu[(r / 9) % 3], 0.02 * ((r / 27) % 2),
+				   3.0 * ((r / 54) % 2), LAT_STAT_MEAN, 0, 0 };
+		struct ioc_err err = { .msg = "" };
+		struct search_result res;
+		struct sim_device d;
+		struct search_params sp;
+		struct job_spec base;
+		struct point tb;
+
+		m.limit_ns = (uint64_t)(lim[(r / 108) % 3] * m.svc_ns);
+		m.stat = (r / 324) % 2 ? LAT_STAT_P99 : LAT_STAT_MEAN;
+		sp = params(&m);
+		dev_from(&d, &m);
+		base_job(&base, RW_RANDREAD);
+		bool any = true_best(&d, &base, &sp, &tb);
+		assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res,
+					    &err),
+				 0);
+		check_result(&res, &sp, &d, base.rw);
+		assert_int_equal(res.found, any);
+		n++;
+		if (any) {
+			double ratio = res.points[res.best].s.total.iops /
+				       tb.s.total.iops;
+
+			found++;
+			close += ratio >= 0.95;
+			worst = ratio < worst ? ratio : worst;
+			points += res.nr_points;
+			most = res.nr_points > most ? res.nr_points : most;
+		}
+		search_result_free(&res);
+		job_spec_free(&base);
+	}
+	print_message("sweep: %u models, %u with a point inside: %u within 5 %% "
+		      "(worst %.1f %%), %.1f points on average, %u at most\n",
+		      n, found, close, 100 * worst, (double)points / found,
+		      most);
+	assert_true(close >= 0.99 * found);
+	assert_true(worst >= 0.85);
+	assert_true(points <= 12 * found);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_search_models),
+	    cmocka_unit_test(test_search_noise),
+	    cmocka_unit_test(test_search_limit_below_qd1),
+	    cmocka_unit_test(test_search_no_knee),
+	    cmocka_unit_test(test_search_sequential_by_bw),
+	    cmocka_unit_test(test_search_error_propagates),
+	    cmocka_unit_test(test_search_odd_limits),
+	    cmocka_unit_test(test_search_bad_params),
+	    cmocka_unit_test(test_search_sweep),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
