@@ -5,35 +5,16 @@
  * created or written. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "cmd/cmd.h"
+#include "cmd/signals.h"
 #include "cmd/status.h"
 #include "core/runner.h"
 #include "output/output.h"
-
-/* The one piece of state a signal handler may touch. */
-static atomic_bool stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	atomic_store(&stop_requested, true);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 static void print_help(void)
 {
@@ -91,12 +72,12 @@ int cmd_run(int argc, char **argv)
 			cfg.jobs[0].files[0]);
 
 	status_init(&st);
-	catch_signals();
+	atomic_bool *stop_requested = signals_catch();
 	struct runner_hooks hooks = {
 		.tick = status_tick,
 		.fill_progress = status_fill,
 		.arg = &st,
-		.stop = &stop_requested,
+		.stop = stop_requested,
 	};
 	ret = runner_run(cfg.jobs, cfg.nr_jobs, &hooks, &result, &err);
 	status_clear(&st);
@@ -106,7 +87,7 @@ int cmd_run(int argc, char **argv)
 		status = emit(&cfg, &result, out) ? 1 : 0;
 	if (ret)
 		status = err.usage ? EXIT_USAGE : 1;
-	else if (result.partial && atomic_load(&stop_requested))
+	else if (result.partial && atomic_load(stop_requested))
 		status = EXIT_SIGNAL;
 	run_result_free(&result);
 	if (out != stdout && fclose(out) != 0 && status == 0)

@@ -230,6 +230,39 @@ void jw_string(struct jw *w, const char *s)
 	jw_string_n(w, s, s ? strlen(s) : 0);
 }
 
+int jw_raw_file(struct jw *w, const char *path)
+{
+	char buf[65536];
+	size_t n, last = 0;
+	FILE *in;
+
+	if (!jw_value_prefix(w))
+		return w->err;
+	in = fopen(path, "re");
+	if (!in) {
+		jw_fail(w, -errno);
+		return w->err;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		/* drop the file's final newline: the writer places its own */
+		last = n;
+		size_t keep = n;
+		int c = getc(in);
+		if (c == EOF) {
+			while (keep && (buf[keep - 1] == '\n' || buf[keep - 1] == ' '))
+				keep--;
+		} else {
+			ungetc(c, in);
+		}
+		if (fwrite(buf, 1, keep, w->f) != keep)
+			jw_fail(w, -EIO);
+	}
+	if (ferror(in) || last == 0)
+		jw_fail(w, -EIO);
+	fclose(in);
+	return w->err;
+}
+
 void jw_uint(struct jw *w, uint64_t v)
 {
 	if (jw_value_prefix(w))

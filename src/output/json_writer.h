@@ -58,6 +58,11 @@ void jw_double(struct jw *w, double v); /* 3 decimals; NaN/Inf -> null */
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
 
+/* A value that is already JSON text: the contents of the file at path
+ * (one complete value, e.g. written earlier by another jw). Returns 0 or
+ * the writer's error (-errno if the file cannot be read). */
+int jw_raw_file(struct jw *w, const char *path);
+
 /* Key and value in one call. */
 void jw_kv_string(struct jw *w, const char *key, const char *s);
 void jw_kv_uint(struct jw *w, const char *key, uint64_t v);

@@ -1,0 +1,144 @@
+/* measure.c - see measure.h. */
+#include "charz/measure.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void call_free(struct measure_call *c)
+{
+	free(c->per_target);
+	free(c->iv_iops);
+	free(c->iv_lat_mean_ns);
+	memset(c, 0, sizeof(*c));
+}
+
+void measure_ctx_reset(struct measure_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < ctx->nr_calls; i++)
+		call_free(&ctx->calls[i]);
+	free(ctx->calls);
+	ctx->calls = NULL;
+	ctx->nr_calls = ctx->cap = 0;
+	if (ctx->have_env)
+		environment_free(&ctx->env);
+	ctx->have_env = false;
+}
+
+static void free_jobs(struct job_spec *jobs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		job_spec_free(&jobs[i]);
+	free(jobs);
+}
+
+/* One copy of job per target, each on that target alone. */
+static int make_jobs(const struct measure_ctx *ctx, const struct job_spec *job,
+		     struct job_spec **out)
+{
+	unsigned n = ctx->nr_targets ? ctx->nr_targets : 1;
+	struct job_spec *jobs = calloc(n, sizeof(*jobs));
+	if (!jobs)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		if (job_spec_copy(&jobs[i], job) ||
+		    (ctx->nr_targets && job_spec_set_files(&jobs[i], ctx->targets[i]))) {
+			free_jobs(jobs, i + 1);
+			return -ENOMEM;
+		}
+		if (job->rate_iops) /* the total, split over the targets */
+			jobs[i].rate_iops = (job->rate_iops + n - 1) / n;
+	}
+	*out = jobs;
+	return 0;
+}
+
+static int keep_call(struct measure_ctx *ctx, const struct run_result *r)
+{
+	if (ctx->nr_calls == ctx->cap) {
+		unsigned cap = ctx->cap ? ctx->cap * 2 : 16;
+		struct measure_call *c = realloc(ctx->calls, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		ctx->calls = c;
+		ctx->cap = cap;
+	}
+	struct measure_call *c = &ctx->calls[ctx->nr_calls];
+	memset(c, 0, sizeof(*c));
+	unsigned niv = r->total.intervals.len;
+	c->per_target = calloc(r->nr_jobs ? r->nr_jobs : 1, sizeof(*c->per_target));
+	c->iv_iops = calloc(niv ? niv : 1, sizeof(double));
+	c->iv_lat_mean_ns = calloc(niv ? niv : 1, sizeof(double));
+	if (!c->per_target || !c->iv_iops || !c->iv_lat_mean_ns) {
+		call_free(c);
+		return -ENOMEM;
+	}
+	for (unsigned j = 0; j < r->nr_jobs; j++) {
+		struct stats_summary s;
+		if (summary_job(r, j, &s)) {
+			call_free(c);
+			return -ENOMEM;
+		}
+		c->per_target[j] = s.total;
+	}
+	for (unsigned i = 0; i < niv; i++) {
+		const struct interval *iv = &r->total.intervals.v[i];
+		uint64_t len = summary_interval_len_ns(r, i);
+		uint64_t ios = iv->ios[DIR_READ] + iv->ios[DIR_WRITE];
+		uint64_t lat = iv->lat_sum[DIR_READ] + iv->lat_sum[DIR_WRITE];
+		c->iv_iops[i] = len ? (double)ios * 1e9 / (double)len : 0;
+		c->iv_lat_mean_ns[i] = ios ? (double)lat / (double)ios : 0;
+	}
+	c->nr_iv = niv;
+	ctx->nr_calls++;
+	return 0;
+}
+
+/* Move r's environment into ctx the first time (the targets are the same
+ * for every call of one ctx). */
+static void keep_env(struct measure_ctx *ctx, struct run_result *r)
+{
+	if (ctx->have_env)
+		return;
+	ctx->env = r->env;
+	memset(&r->env, 0, sizeof(r->env));
+	ctx->have_env = true;
+}
+
+int measure_run(void *arg, const struct job_spec *job, struct point *out,
+		struct ioc_err *err)
+{
+	struct measure_ctx *ctx = arg;
+	struct job_spec *jobs = NULL;
+	struct run_result r;
+	unsigned n = ctx->nr_targets ? ctx->nr_targets : 1;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (make_jobs(ctx, job, &jobs))
+		return err_set(err, ENOMEM, "out of memory");
+	if (ctx->on_point)
+		ctx->on_point(ctx->on_point_arg, job);
+	ret = runner_run(jobs, n, ctx->hooks, &r, err);
+	free_jobs(jobs, n);
+	if (ret)
+		goto out;
+	out->iodepth = job->iodepth;
+	out->numjobs = job->numjobs;
+	out->rate_iops = job->rate_iops;
+	out->elapsed_ns = r.elapsed_ns;
+	out->partial = r.partial;
+	if (summary_stats(&r.total, r.elapsed_ns, &out->s) || keep_call(ctx, &r)) {
+		ret = err_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	keep_env(ctx, &r);
+	if (r.partial && ctx->hooks && ctx->hooks->stop && atomic_load(ctx->hooks->stop))
+		ret = err_set(err, EINTR, "interrupted");
+out:
+	if (!ret || r.nr_workers)
+		run_result_free(&r);
+	return ret;
+}

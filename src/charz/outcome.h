@@ -1,0 +1,62 @@
+/* outcome.h - what one plan step produced, per target set, and the three
+ * ways it is written down: the step's JSON, its CSV rows and its rows of
+ * the summary table (step_json.c, step_rows.c).
+ */
+#ifndef IOCHAR_CHARZ_OUTCOME_H
+#define IOCHAR_CHARZ_OUTCOME_H
+
+#include <stdio.h>
+
+#include "charz/curve.h"
+#include "charz/measure.h"
+#include "charz/plan.h"
+#include "charz/precondition.h"
+#include "charz/search.h"
+
+/* One run of the step's mode on one set of targets at once. */
+struct set_outcome {
+	char *const *targets;      /* borrowed from the step's job */
+	unsigned nr_targets;
+	struct measure_ctx mctx;   /* every call's per-target figures and series */
+	struct point fixed;        /* STEP_FIXED */
+	struct search_result search;
+	struct curve_result curve;
+	struct precond_result precond;
+	bool done;                 /* the mode finished */
+};
+
+struct step_outcome {
+	const struct plan_step *step;
+	unsigned index;            /* 0-based in the plan */
+	struct set_outcome *sets;  /* owned */
+	unsigned nr_sets;
+	unsigned saturation_set;   /* scaling: index of the set after which the total stops growing, or nr_sets */
+	char scaling_msg[200];
+	bool partial;              /* interrupted or failed part way */
+	char error[512];           /* why, when partial */
+};
+
+void step_outcome_free(struct step_outcome *o);
+
+/* The headline point of a set: the fixed point, the search's best (NULL if
+ * nothing met the limit), the curve's maximum, or the last precondition
+ * round's call. Used for scaling and the rows. */
+const struct point *set_headline(const struct step_outcome *o,
+				 const struct set_outcome *s);
+
+/* Write the step as one JSON object to f. 0 or -errno. */
+int step_json_write(const struct step_outcome *o, FILE *f);
+
+/* The CSV header (with newline) of results.csv. */
+extern const char step_csv_header[];
+
+/* Write the step's rows of results.csv to f. */
+int step_csv_write(const struct step_outcome *o, FILE *f);
+
+/* The header of the summary table (with newline). */
+void step_table_header(FILE *f);
+
+/* Write the step's rows of the summary table to f. */
+int step_table_write(const struct step_outcome *o, FILE *f);
+
+#endif

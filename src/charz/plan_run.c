@@ -1,0 +1,287 @@
+/* plan_run.c - steps, target sets and modes; see plan_run.h. */
+#define _GNU_SOURCE
+#include "charz/plan_run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "charz/outcome.h"
+#include "charz/results.h"
+
+#define SEARCH_PLATEAU 0.03      /* < 3 % more IOPS is not worth more load */
+#define CURVE_REACH_TOLERANCE 0.02
+#define SCALING_GROWTH 0.10      /* < 10 % more on doubling: saturated */
+
+/* Sizes of the target sets a step uses: all 1 (each), one of n (parallel),
+ * or 1, 2, 4 ... n (scaling). Returns how many sets; sizes has room for 64. */
+static unsigned set_sizes(const struct plan_step *st, unsigned *sizes)
+{
+	unsigned n = st->job.nr_files, k = 0;
+	if (n == 0) { /* engines without targets: one set of none */
+		sizes[0] = 0;
+		return 1;
+	}
+	switch (st->targets) {
+	case TARGETS_EACH:
+		for (k = 0; k < n && k < 64; k++)
+			sizes[k] = 1;
+		return k;
+	case TARGETS_PARALLEL:
+		sizes[0] = n;
+		return 1;
+	case TARGETS_SCALING:
+		for (unsigned s = 1; s < n && k < 63; s *= 2)
+			sizes[k++] = s;
+		sizes[k++] = n;
+		return k;
+	}
+	return 0;
+}
+
+/* The first target of set i: each uses one target after the other, the
+ * others always start at the first. */
+static unsigned set_first(const struct plan_step *st, unsigned i)
+{
+	return st->targets == TARGETS_EACH ? i : 0;
+}
+
+int plan_validate(const struct plan *p, struct ioc_err *err)
+{
+	unsigned sizes[64];
+	for (unsigned i = 0; i < p->nr_steps; i++) {
+		const struct plan_step *st = &p->steps[i];
+		if (st->targets == TARGETS_SCALING && st->job.nr_files < 2)
+			return err_usage(err, EINVAL,
+					 "step '%s': targets=scaling needs at least two targets (filename=a:b:...)",
+					 st->label);
+		if (st->mode == STEP_SEARCH && !st->latency_limit_ns)
+			return err_usage(err, EINVAL, "step '%s': mode=search needs latency_limit",
+					 st->label);
+		/* the whole set at its largest, which covers every smaller one */
+		unsigned nsets = set_sizes(st, sizes);
+		for (unsigned s = 0; s < nsets; s++) {
+			struct job_spec j;
+			if (job_spec_copy(&j, &st->job))
+				return err_set(err, ENOMEM, "out of memory");
+			int ret = 0;
+			for (unsigned t = 0; t < sizes[s] && !ret; t++) {
+				struct job_spec one;
+				if (job_spec_copy(&one, &j)) {
+					ret = err_set(err, ENOMEM, "out of memory");
+					break;
+				}
+				if (job_spec_set_files(&one, st->job.files[set_first(st, s) + t]))
+					ret = err_set(err, ENOMEM, "out of memory");
+				if (!ret)
+					ret = runner_validate(&one, 1, err);
+				job_spec_free(&one);
+			}
+			if (sizes[s] == 0)
+				ret = runner_validate(&j, 1, err);
+			job_spec_free(&j);
+			if (ret) {
+				err_prefix(err, "step '%s'", st->label);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+struct progress {
+	const struct plan_run_opts *o;
+	const struct plan *p;
+	unsigned step;
+	unsigned point;
+};
+
+static void on_point(void *arg, const struct job_spec *job)
+{
+	struct progress *pr = arg;
+	if (!pr->o->progress)
+		return;
+	char rate[48] = "";
+	pr->point++;
+	if (job->rate_iops)
+		snprintf(rate, sizeof(rate), " rate_iops=%llu",
+			 (unsigned long long)job->rate_iops);
+	fprintf(pr->o->progress, "iochar: step %u of %u, %s: run %u (iodepth=%u numjobs=%u%s)\n",
+		pr->step + 1, pr->p->nr_steps, pr->p->steps[pr->step].label, pr->point,
+		job->iodepth, job->numjobs, rate);
+	fflush(pr->o->progress);
+}
+
+static int run_mode(const struct plan_step *st, struct set_outcome *s,
+		    struct ioc_err *err)
+{
+	switch (st->mode) {
+	case STEP_FIXED:
+		return measure_run(&s->mctx, &st->job, &s->fixed, err);
+	case STEP_SEARCH: {
+		struct search_params sp = {
+			.limit_ns = st->latency_limit_ns,
+			.stat = st->latency_stat,
+			.max_iodepth = st->max_iodepth ? st->max_iodepth : 256,
+			.max_numjobs = st->max_numjobs ? st->max_numjobs : 8,
+			.plateau = SEARCH_PLATEAU,
+		};
+		return search_run(&st->job, &sp, measure_run, &s->mctx, &s->search, err);
+	}
+	case STEP_CURVE: {
+		struct curve_params cp = {
+			.pct = st->points,
+			.nr_pct = st->nr_points,
+			.arrivals = st->job.rate_process,
+			.stat = st->latency_stat,
+			.stop_ns = st->stop_latency_ns,
+			.reach_tolerance = CURVE_REACH_TOLERANCE,
+		};
+		return curve_run(&st->job, &cp, measure_run, &s->mctx, &s->curve, err);
+	}
+	case STEP_PRECONDITION: {
+		struct precond_params pp;
+		precond_params_default(&pp);
+		if (st->fill_passes)
+			pp.fill_passes = st->fill_passes;
+		if (st->max_rounds)
+			pp.max_rounds = st->max_rounds;
+		if (st->round_ns)
+			pp.round_ns = st->round_ns;
+		return precondition_run(&st->job, &pp, measure_run, &s->mctx,
+					&s->precond, err);
+	}
+	}
+	return err_set(err, EINVAL, "unknown step mode");
+}
+
+static double headline_value(const struct step_outcome *o, unsigned i)
+{
+	const struct point *p = set_headline(o, &o->sets[i]);
+	if (!p)
+		return 0;
+	return rw_is_random(o->step->job.rw) ? p->s.total.iops : p->s.total.bw_bytes;
+}
+
+/* Where the total stops growing: the first set after which doubling the
+ * targets adds less than SCALING_GROWTH. */
+static void find_saturation(struct step_outcome *o)
+{
+	const char *metric = rw_is_random(o->step->job.rw) ? "IOPS" : "throughput";
+	o->saturation_set = o->nr_sets;
+	for (unsigned i = 0; i + 1 < o->nr_sets; i++) {
+		double a = headline_value(o, i), b = headline_value(o, i + 1);
+		if (a > 0 && b < a * (1 + SCALING_GROWTH)) {
+			o->saturation_set = i;
+			snprintf(o->scaling_msg, sizeof(o->scaling_msg),
+				 "%s stops growing after %u targets (%u gave %+.0f%%): the shared path saturates",
+				 metric, o->sets[i].nr_targets, o->sets[i + 1].nr_targets,
+				 100.0 * (b - a) / a);
+			return;
+		}
+	}
+	snprintf(o->scaling_msg, sizeof(o->scaling_msg),
+		 "%s still grows at %u targets: no saturation seen", metric,
+		 o->nr_sets ? o->sets[o->nr_sets - 1].nr_targets : 0);
+}
+
+static int run_step(const struct plan *p, unsigned idx,
+		    const struct plan_run_opts *o, struct step_outcome *out,
+		    struct ioc_err *err)
+{
+	const struct plan_step *st = &p->steps[idx];
+	unsigned sizes[64];
+	unsigned nsets = set_sizes(st, sizes);
+	struct progress pr = {.o = o, .p = p, .step = idx};
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->step = st;
+	out->index = idx;
+	out->sets = calloc(nsets, sizeof(*out->sets));
+	if (!out->sets)
+		return err_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; i < nsets && !ret; i++) {
+		struct set_outcome *s = &out->sets[i];
+		s->targets = st->job.nr_files ? &st->job.files[set_first(st, i)] : NULL;
+		s->nr_targets = sizes[i];
+		s->mctx.targets = s->targets;
+		s->mctx.nr_targets = s->nr_targets;
+		s->mctx.hooks = o->hooks;
+		s->mctx.on_point = on_point;
+		s->mctx.on_point_arg = &pr;
+		out->nr_sets++;
+		ret = run_mode(st, s, err);
+		s->done = ret == 0;
+	}
+	if (st->targets == TARGETS_SCALING && !ret)
+		find_saturation(out);
+	if (ret) {
+		out->partial = true;
+		snprintf(out->error, sizeof(out->error), "%s", err->msg);
+	}
+	return ret;
+}
+
+static int emit_step(const struct step_outcome *so, const struct plan_run_opts *o,
+		     const struct results_dir *rd, bool complete,
+		     struct ioc_err *err)
+{
+	if (o->json)
+		step_json_write(so, o->json);
+	if (rd)
+		return results_write_step(rd, so, complete, err);
+	return 0;
+}
+
+int plan_run(const struct plan *p, const struct plan_run_opts *o,
+	     struct ioc_err *err)
+{
+	struct results_dir rd;
+	struct environment env;
+	const char *paths[JOB_MAX_FILES];
+	unsigned nr_paths = 0;
+	int ret;
+
+	if ((ret = plan_validate(p, err)))
+		return ret;
+	for (unsigned i = 0; i < p->nr_steps; i++)
+		for (unsigned f = 0; f < p->steps[i].job.nr_files && nr_paths < JOB_MAX_FILES; f++)
+			paths[nr_paths++] = p->steps[i].job.files[f];
+	if (environment_collect(&env, paths, nr_paths))
+		return err_set(err, ENOMEM, "out of memory");
+	if (o->out_dir && (ret = results_open(&rd, o->out_dir, p, &env, o->resume, err)))
+		goto out;
+	for (unsigned i = 0; i < p->nr_steps && !ret; i++) {
+		struct step_outcome so;
+		if (o->out_dir && o->resume && results_step_done(&rd, i)) {
+			if (o->progress)
+				fprintf(o->progress, "iochar: step %u of %u, %s: done earlier, kept\n",
+					i + 1, p->nr_steps, p->steps[i].label);
+			continue;
+		}
+		if (o->progress)
+			fprintf(o->progress, "iochar: step %u of %u: %s (%s)\n", i + 1,
+				p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode));
+		ret = run_step(p, i, o, &so, err);
+		struct ioc_err werr = {0};
+		int wret = emit_step(&so, o, o->out_dir ? &rd : NULL,
+				     !ret && i + 1 == p->nr_steps, &werr);
+		if (!o->out_dir && o->table) {
+			step_table_header(o->table);
+			step_table_write(&so, o->table);
+		}
+		step_outcome_free(&so);
+		if (!ret && wret) {
+			*err = werr;
+			ret = wret;
+		}
+	}
+	if (o->out_dir && !ret)
+		ret = results_finish(&rd, err);
+	if (o->out_dir && o->table)
+		results_print_table(&rd, o->table);
+out:
+	environment_free(&env);
+	return ret;
+}

@@ -1,0 +1,43 @@
+/* plan_run.h - running a plan: every step on its target sets, each
+ * step's outcome written to the results directory as soon as it is done,
+ * and the summary table at the end.
+ *
+ * Results directory layout:
+ *     results.json    {"iochar_version", "plan", "source", "complete",
+ *                      "environment", "steps": [...]}, rewritten after each step
+ *     results.csv     one row per step, target and point
+ *     steps/NNN.json  one step, written atomically when it finishes
+ *     steps/NNN.csv, steps/NNN.txt, steps/NNN.key
+ * A step whose files and key (its full parameters) are present is not run
+ * again by --resume.
+ */
+#ifndef IOCHAR_CHARZ_PLAN_RUN_H
+#define IOCHAR_CHARZ_PLAN_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "charz/plan.h"
+#include "core/runner.h"
+
+struct plan_run_opts {
+	const char *out_dir;   /* NULL: no results directory */
+	bool resume;           /* reuse finished steps found in out_dir */
+	const struct runner_hooks *hooks; /* stop flag, live status; may be NULL */
+	FILE *table;           /* summary table at the end; NULL = none */
+	FILE *json;            /* each step's JSON as it finishes; NULL = none */
+	FILE *progress;        /* "step i of n" lines; NULL = none */
+};
+
+/* Check every step on every target set it will use, without side
+ * effects: a bad step 40 must not fail hours into a plan. Also refuses a
+ * scaling sweep with fewer than two targets. 0 or -errno with a message. */
+int plan_validate(const struct plan *p, struct ioc_err *err);
+
+/* Run p. Returns 0 when every step completed, -EINTR when stopped by the
+ * user (finished steps are kept), or the first error (the step is written
+ * down as partial first). */
+int plan_run(const struct plan *p, const struct plan_run_opts *o,
+	     struct ioc_err *err);
+
+#endif

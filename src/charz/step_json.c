@@ -1,0 +1,204 @@
+/* step_json.c - one plan step's outcome as JSON (an element of
+ * results.json "steps", and what `iochar search|curve --output-format=json`
+ * prints). Points carry the same figures as `iochar run`'s read/write/total
+ * blocks, plus each target's total and the per-second series. */
+#include <errno.h>
+
+#include "charz/outcome.h"
+#include "output/json_parts.h"
+
+static void emit_point(struct jw *w, const struct point *p,
+		       const struct measure_call *c, const struct set_outcome *s)
+{
+	jw_object_begin(w);
+	jw_kv_uint(w, "iodepth", p->iodepth);
+	jw_kv_uint(w, "numjobs", p->numjobs);
+	jw_kv_uint(w, "rate_iops", p->rate_iops);
+	jw_kv_uint(w, "elapsed_ns", p->elapsed_ns);
+	jw_kv_bool(w, "partial", p->partial);
+	jw_kv_bool(w, "inside", p->inside);
+	/* the headline figures at the top, as the search output promises */
+	jw_kv_double(w, "iops", p->s.total.iops);
+	jw_kv_double(w, "bw_bytes", p->s.total.bw_bytes);
+	json_emit_lat(w, &p->s.total.lat);
+	json_emit_dir(w, "read", &p->s.dir[DIR_READ]);
+	json_emit_dir(w, "write", &p->s.dir[DIR_WRITE]);
+	json_emit_dir(w, "total", &p->s.total);
+	if (c) {
+		jw_key(w, "per_target");
+		jw_array_begin(w);
+		for (unsigned t = 0; t < s->nr_targets; t++) {
+			jw_object_begin(w);
+			jw_kv_string(w, "target", s->targets[t]);
+			json_emit_dir(w, "total", &c->per_target[t]);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+		jw_key(w, "intervals");
+		jw_array_begin(w);
+		for (unsigned i = 0; i < c->nr_iv; i++) {
+			jw_object_begin(w);
+			jw_kv_uint(w, "t_s", i);
+			jw_kv_double(w, "iops", c->iv_iops[i]);
+			jw_kv_double(w, "lat_mean_ns", c->iv_lat_mean_ns[i]);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+	}
+	jw_object_end(w);
+}
+
+static const struct measure_call *call_at(const struct set_outcome *s,
+					  unsigned i)
+{
+	return i < s->mctx.nr_calls ? &s->mctx.calls[i] : NULL;
+}
+
+static void emit_search(struct jw *w, const struct set_outcome *s)
+{
+	const struct search_result *r = &s->search;
+	jw_key(w, "best");
+	if (r->found)
+		emit_point(w, &r->points[r->best], call_at(s, r->best), s);
+	else
+		jw_null(w);
+	jw_key(w, "points");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < r->nr_points; i++)
+		emit_point(w, &r->points[i], call_at(s, i), s);
+	jw_array_end(w);
+}
+
+static void emit_curve(struct jw *w, const struct set_outcome *s)
+{
+	const struct curve_result *r = &s->curve;
+	jw_key(w, "max");
+	emit_point(w, &r->max, call_at(s, 0), s);
+	jw_kv_bool(w, "stopped", r->stopped);
+	jw_key(w, "curve");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < r->nr_points; i++) {
+		const struct curve_point *cp = &r->points[i];
+		jw_object_begin(w);
+		jw_kv_uint(w, "pct", cp->pct);
+		jw_kv_double(w, "asked_iops", cp->asked_iops);
+		jw_kv_bool(w, "reached", cp->reached);
+		jw_key(w, "point");
+		emit_point(w, &cp->p, call_at(s, i + 1), s);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
+static void emit_precond(struct jw *w, const struct set_outcome *s)
+{
+	const struct precond_result *r = &s->precond;
+	jw_key(w, "fill");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < r->nr_fill; i++)
+		emit_point(w, &r->fill[i], call_at(s, i), s);
+	jw_array_end(w);
+	jw_key(w, "rounds_iops");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < r->nr_rounds; i++)
+		jw_double(w, r->round_iops[i]);
+	jw_array_end(w);
+	jw_kv_bool(w, "steady", r->verdict.steady);
+	jw_kv_uint(w, "steady_round", r->steady_round);
+	jw_kv_double(w, "window_average_iops", r->verdict.average);
+	jw_kv_double(w, "window_excursion", r->verdict.excursion);
+	jw_kv_double(w, "window_slope", r->verdict.slope);
+}
+
+static void emit_set(struct jw *w, const struct step_outcome *o,
+		     const struct set_outcome *s)
+{
+	jw_object_begin(w);
+	jw_key(w, "targets");
+	jw_array_begin(w);
+	for (unsigned t = 0; t < s->nr_targets; t++)
+		jw_string(w, s->targets[t]);
+	jw_array_end(w);
+	jw_kv_bool(w, "done", s->done);
+	switch (o->step->mode) {
+	case STEP_FIXED:
+		if (s->done) {
+			jw_key(w, "fixed");
+			emit_point(w, &s->fixed, call_at(s, 0), s);
+		}
+		break;
+	case STEP_SEARCH:
+		emit_search(w, s);
+		break;
+	case STEP_CURVE:
+		if (s->curve.nr_points || s->done)
+			emit_curve(w, s);
+		break;
+	case STEP_PRECONDITION:
+		emit_precond(w, s);
+		break;
+	}
+	jw_object_end(w);
+}
+
+static void emit_scaling(struct jw *w, const struct step_outcome *o)
+{
+	jw_key(w, "scaling");
+	jw_object_begin(w);
+	jw_kv_string(w, "metric", rw_is_random(o->step->job.rw) ? "iops" : "bw_bytes");
+	jw_key(w, "points");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < o->nr_sets; i++) {
+		const struct point *p = set_headline(o, &o->sets[i]);
+		jw_object_begin(w);
+		jw_kv_uint(w, "targets", o->sets[i].nr_targets);
+		jw_kv_double(w, "iops", p ? p->s.total.iops : 0);
+		jw_kv_double(w, "bw_bytes", p ? p->s.total.bw_bytes : 0);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_key(w, "saturation_targets");
+	if (o->saturation_set < o->nr_sets)
+		jw_uint(w, o->sets[o->saturation_set].nr_targets);
+	else
+		jw_null(w);
+	jw_kv_string(w, "message", o->scaling_msg);
+	jw_object_end(w);
+}
+
+int step_json_write(const struct step_outcome *o, FILE *f)
+{
+	const struct plan_step *st = o->step;
+	struct jw w;
+
+	jw_init(&w, f, 2);
+	jw_object_begin(&w);
+	jw_kv_uint(&w, "index", o->index);
+	jw_kv_string(&w, "section", st->section);
+	jw_kv_string(&w, "label", st->label);
+	jw_kv_string(&w, "mode", step_mode_name(st->mode));
+	jw_kv_string(&w, "targets_use", target_use_name(st->targets));
+	jw_kv_uint(&w, "latency_limit_ns", st->latency_limit_ns);
+	jw_kv_string(&w, "latency_stat", lat_stat_name(st->latency_stat));
+	jw_key(&w, "options");
+	json_emit_job(&w, &st->job);
+	jw_kv_bool(&w, "partial", o->partial);
+	jw_key(&w, "error");
+	if (o->error[0])
+		jw_string(&w, o->error);
+	else
+		jw_null(&w);
+	/* one target set (the common case of search and curve): its findings
+	 * at the top too, so scripts need not dig */
+	if (o->nr_sets == 1 && st->mode == STEP_SEARCH)
+		emit_search(&w, &o->sets[0]);
+	jw_key(&w, "sets");
+	jw_array_begin(&w);
+	for (unsigned i = 0; i < o->nr_sets; i++)
+		emit_set(&w, o, &o->sets[i]);
+	jw_array_end(&w);
+	if (st->targets == TARGETS_SCALING)
+		emit_scaling(&w, o);
+	jw_object_end(&w);
+	return jw_finish(&w);
+}

@@ -1,0 +1,214 @@
+/* plan.c - `iochar plan`, and `search`, `curve`, `precondition`, which are
+ * one-step plans built from the command line.
+ *
+ *   iochar plan NAME|FILE [--out DIR | --resume DIR] [--key=value ...]
+ *   iochar plan --list
+ *   iochar search|curve|precondition --key=value ... [--out DIR]
+ *
+ * Every --key=value that is not the command's own is a plan or workload
+ * key applied to every step (lists allowed, as in plan files). Nothing is
+ * written anywhere before the plan has parsed and every step validated. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "charz/plan.h"
+#include "charz/plan_run.h"
+#include "cli/run_config.h"
+#include "cmd/cmd.h"
+#include "cmd/signals.h"
+#include "cmd/status.h"
+
+struct plan_args {
+	const char *plan;        /* name or file; NULL for the one-step commands */
+	const char *out;         /* --out */
+	const char *resume;      /* --resume */
+	bool list, help, json;
+	const char **overrides;  /* "key=value", borrowed from argv */
+	unsigned nr_overrides;
+};
+
+/* "--key=value" or "--key value" or "--flag"; the command's own options
+ * are taken, every other one becomes an override. */
+static int parse_args(int argc, char **argv, bool one_step,
+		      struct plan_args *a, struct ioc_err *err)
+{
+	memset(a, 0, sizeof(*a));
+	a->overrides = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a->overrides)
+		return err_set(err, ENOMEM, "out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			a->help = true;
+		} else if (!strcmp(s, "--list") && !one_step) {
+			a->list = true;
+		} else if (!strncmp(s, "--out=", 6)) {
+			a->out = s + 6;
+		} else if (!strcmp(s, "--out") || !strcmp(s, "-o") || !strcmp(s, "--resume")) {
+			if (i + 1 >= argc)
+				return err_usage(err, EINVAL, "%s: needs a directory", s);
+			if (!strcmp(s, "--resume"))
+				a->resume = argv[++i];
+			else
+				a->out = argv[++i];
+		} else if (!strncmp(s, "--resume=", 9)) {
+			a->resume = s + 9;
+		} else if (!strncmp(s, "--output-format=", 16) || !strncmp(s, "--output_format=", 16)) {
+			if (strcmp(s + 16, "json") && strcmp(s + 16, "normal"))
+				return err_usage(err, EINVAL,
+						 "--output-format=%s: accepted: normal, json", s + 16);
+			a->json = !strcmp(s + 16, "json");
+		} else if (!strncmp(s, "--", 2) && s[2]) {
+			a->overrides[a->nr_overrides++] = s + 2;
+		} else if (!one_step && !a->plan) {
+			a->plan = s;
+		} else {
+			return err_usage(err, EINVAL, "unexpected argument '%s'", s);
+		}
+	}
+	if (a->out && a->resume)
+		return err_usage(err, EINVAL, "--out and --resume: give one (--resume DIR continues DIR)");
+	if (!one_step && !a->plan && !a->list && !a->help)
+		return err_usage(err, EINVAL,
+				 "plan: give a plan file or a built-in plan name (iochar plan --list)");
+	return 0;
+}
+
+static void list_builtins(void)
+{
+	for (const struct plan_builtin *b = plan_builtins; b->name; b++)
+		printf("%-16s %s\n", b->name, b->summary);
+}
+
+/* No step names a target: every step uses the scratch file, as `run` does. */
+static int apply_scratch(struct plan *p, bool *used, struct ioc_err *err)
+{
+	*used = false;
+	for (unsigned i = 0; i < p->nr_steps; i++) /* null: a virtual 1 GiB, as run */
+		if (!strcmp(p->steps[i].job.ioengine, "null") && !p->steps[i].job.size)
+			p->steps[i].job.size = 1ull << 30;
+	for (unsigned i = 0; i < p->nr_steps; i++)
+		if (p->steps[i].job.nr_files || !strcmp(p->steps[i].job.ioengine, "null"))
+			return 0;
+	for (unsigned i = 0; i < p->nr_steps; i++) {
+		struct job_spec *j = &p->steps[i].job;
+		if (job_spec_set_files(j, RUN_SCRATCH_FILE))
+			return err_set(err, ENOMEM, "out of memory");
+		j->create_parent = true;
+		if (!j->size)
+			j->size = 1ull << 30;
+	}
+	*used = p->nr_steps > 0;
+	return 0;
+}
+
+static void default_out(char *buf, size_t len, const struct plan *p)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "results/%s-%s", p->name, stamp);
+}
+
+static void print_help(const char *cmd)
+{
+	if (!strcmp(cmd, "plan"))
+		printf("usage: iochar plan NAME|FILE [--out DIR | --resume DIR] [--output-format=json] [--key=value ...]\n"
+		       "       iochar plan --list\n\n"
+		       "Runs every step of a plan (INI like a fio job file; any workload key may\n"
+		       "take a list, and a step expands to the cross product) and writes\n"
+		       "results.json, results.csv and one file per step to DIR as each step ends.\n"
+		       "Plan keys: mode=fixed|search|curve|precondition, targets=each|parallel|scaling,\n"
+		       "latency_limit=2ms, latency_stat=mean|p99|p99.9, max_iodepth, max_numjobs,\n"
+		       "points=10,20,..., stop_latency=, fill_passes, max_rounds, round_time.\n");
+	else
+		printf("usage: iochar %s --key=value ... [--out DIR] [--output-format=json]\n\n"
+		       "A one-step plan with mode=%s; keys as in plan files and `iochar run`.\n",
+		       cmd, cmd);
+}
+
+static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
+		    struct ioc_err *err)
+{
+	char out[4096];
+	bool scratch;
+	struct status st;
+	int ret = apply_scratch(p, &scratch, err);
+
+	if (!ret)
+		ret = plan_validate(p, err);
+	if (ret)
+		return ret;
+	if (scratch)
+		fprintf(stderr, "iochar: no target given: using scratch file %s "
+				"(created and written if missing)\n", RUN_SCRATCH_FILE);
+	const char *dir = a->resume ? a->resume : a->out;
+	if (!dir && !strcmp(cmd, "plan")) {
+		default_out(out, sizeof(out), p);
+		dir = out;
+	}
+	status_init(&st);
+	struct runner_hooks hooks = {
+		.tick = status_tick,
+		.fill_progress = status_fill,
+		.arg = &st,
+		.stop = signals_catch(),
+	};
+	struct plan_run_opts o = {
+		.out_dir = dir,
+		.resume = a->resume != NULL,
+		.hooks = &hooks,
+		.table = a->json ? NULL : stdout,
+		.json = a->json ? stdout : NULL,
+		.progress = stderr,
+	};
+	ret = plan_run(p, &o, err);
+	status_clear(&st);
+	if (dir)
+		fprintf(stderr, "iochar: results in %s/\n", dir);
+	return ret;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	const char *cmd = argv[0];
+	bool one_step = strcmp(cmd, "plan") != 0;
+	struct plan_args a;
+	struct plan p = {0};
+	struct ioc_err err = {0};
+	int ret = parse_args(argc, argv, one_step, &a, &err);
+
+	if (!ret && a.help) {
+		print_help(cmd);
+		goto out;
+	}
+	if (!ret && a.list) {
+		list_builtins();
+		goto out;
+	}
+	if (!ret && one_step) {
+		char text[128];
+		snprintf(text, sizeof(text), "[%s]\nmode=%s\n", cmd, cmd);
+		ret = plan_parse(text, cmd, a.overrides, a.nr_overrides, &p, &err);
+	} else if (!ret) {
+		ret = plan_load(a.plan, a.overrides, a.nr_overrides, &p, &err);
+	}
+	if (!ret)
+		ret = run_plan(cmd, &a, &p, &err);
+out:
+	free(a.overrides);
+	plan_free(&p);
+	if (!ret)
+		return 0;
+	fprintf(stderr, "iochar: %s\n", err.msg);
+	if (ret == -EINTR)
+		return EXIT_SIGNAL;
+	return err.usage ? EXIT_USAGE : 1;
+}

@@ -1,0 +1,299 @@
+/* test_charz_cli.c - plans, searches and curves end to end through the
+ * binary: the results directory and its files, the summary table, the
+ * search's JSON, curve rate accuracy, scaling, resume after SIGKILL, and
+ * plan errors that stop everything before any I/O. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static int setup(void **state)
+{
+	*state = tmpdir_make();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tmpdir_remove(*state);
+	return 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static json_object *load_json(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+	if (!o)
+		fail_msg("%s: not JSON", path);
+	return o;
+}
+
+static unsigned file_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	unsigned n = 0;
+	int c;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static const char three_steps[] =
+	"[global]\nioengine=null\nsize=64m\ntime_based\nruntime=1\n"
+	"[a]\nrw=randread\n[b]\nrw=randwrite\niodepth=4,8\n";
+
+static void test_plan_results_directory(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], out[4200], p[4300];
+	snprintf(plan, sizeof(plan), "%s/p.ini", dir);
+	snprintf(out, sizeof(out), "%s/res", dir);
+	write_text(plan, three_steps);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", out));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	/* the summary table: a header and a row per step */
+	assert_non_null(strstr(po.out, "IOPS"));
+	if (!strstr(po.out, "b iodepth=8") || count_lines(po.out) != 1 + 3)
+		fail_msg("summary table:\n%s", po.out);
+	snprintf(p, sizeof(p), "%s/results.json", out);
+	json_object *r = load_json(p);
+	assert_true(json_object_get_boolean(jget(r, "complete")));
+	json_object *steps = jget(r, "steps");
+	assert_int_equal(json_object_array_length(steps), 3);
+	json_object *s1 = json_object_array_get_idx(steps, 1);
+	assert_string_equal(json_object_get_string(jget(s1, "label")), "b iodepth=4");
+	json_object *set = json_object_array_get_idx(jget(s1, "sets"), 0);
+	assert_int_equal(jget_u64(set, "fixed.iodepth"), 4);
+	assert_true(jget_double(set, "fixed.total.iops") > 1000);
+	assert_true(json_object_array_length(jget(set, "fixed.intervals")) >= 1);
+	assert_non_null(jget(r, "environment.kernel"));
+	json_object_put(r);
+	snprintf(p, sizeof(p), "%s/results.csv", out);
+	assert_int_equal(file_lines(p), 1 + 3);
+	/* the same directory again is refused: results are never overwritten */
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", out));
+	assert_int_equal(po.status, 2);
+	assert_non_null(strstr(po.err, "--resume"));
+	proc_out_free(&po);
+}
+
+static void test_search_json(void **state)
+{
+	struct proc_out po;
+	run_iochar(&po, *state, 0,
+		   ARGS("search", "--ioengine=null", "--size=64m", "--time_based",
+			"--runtime=1", "--latency_limit=1s", "--max_iodepth=8",
+			"--max_numjobs=1", "--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	json_object *pts = jget(r, "points");
+	size_t n = json_object_array_length(pts);
+	assert_true(n >= 2);
+	for (size_t i = 0; i < n; i++) {
+		json_object *pt = json_object_array_get_idx(pts, i);
+		assert_true(json_object_get_boolean(jget(pt, "inside")));
+		assert_true(jget_double(pt, "iops") > 0);
+		jget(pt, "lat_ns.p99");
+	}
+	assert_true(jget_u64(r, "best.iodepth") >= 1);
+	assert_true(jget_double(r, "best.iops") > 0);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* Every curve point's achieved rate within 2 % of the one asked. */
+static void check_curve_rates(json_object *r)
+{
+	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
+	json_object *c = jget(set, "curve");
+	assert_true(json_object_array_length(c) >= 2);
+	for (size_t i = 0; i < json_object_array_length(c); i++) {
+		json_object *pt = json_object_array_get_idx(c, i);
+		double asked = jget_double(pt, "asked_iops");
+		double got = jget_double(pt, "point.iops");
+		if (fabs(got - asked) > 0.02 * asked)
+			fail_msg("curve point %zu: asked %.0f IOPS, got %.0f", i, asked, got);
+		assert_true(json_object_get_boolean(jget(pt, "reached")));
+	}
+}
+
+static void test_curve_rate_accuracy_null(void **state)
+{
+	struct proc_out po;
+	run_iochar(&po, *state, 0,
+		   ARGS("curve", "--ioengine=null", "--size=64m", "--time_based", "--runtime=1",
+			"--iodepth=8", "--points=1,5", "--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	check_curve_rates(r);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_curve_rate_accuracy_file(void **state)
+{
+	char fn[4300];
+	snprintf(fn, sizeof(fn), "--filename=%s/c.dat", (char *)*state);
+	struct proc_out po;
+	run_iochar(&po, *state, 0,
+		   ARGS("curve", fn, "--size=16m", "--ioengine=psync", "--rw=randread",
+			"--time_based", "--runtime=1", "--points=10,30", "--rate_process=poisson",
+			"--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	check_curve_rates(r);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_scaling(void **state)
+{
+	const char *dir = *state;
+	char fn[4400];
+	snprintf(fn, sizeof(fn), "--filename=%s/s1:%s/s2:%s/s3", dir, dir, dir);
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=null", "--mode=fixed",
+			"--targets=scaling", "--runtime=1", "--out", "sc"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	char p[4300];
+	snprintf(p, sizeof(p), "%s/sc/results.json", dir);
+	json_object *r = load_json(p);
+	json_object *s0 = json_object_array_get_idx(jget(r, "steps"), 0);
+	json_object *pts = jget(s0, "scaling.points");
+	/* 1, 2, then all 3 targets */
+	assert_int_equal(json_object_array_length(pts), 3);
+	assert_int_equal(jget_u64(json_object_array_get_idx(pts, 2), "targets"), 3);
+	assert_true(strlen(json_object_get_string(jget(s0, "scaling.message"))) > 10);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* one target cannot scale */
+	snprintf(fn, sizeof(fn), "--filename=%s/s1", dir);
+	run_iochar(&po, dir, 0,
+		   ARGS("plan", "quick", fn, "--ioengine=null", "--targets=scaling", "--out", "sc1"));
+	assert_int_equal(po.status, 2);
+	assert_non_null(strstr(po.err, "scaling"));
+	snprintf(p, sizeof(p), "%s/sc1", dir);
+	struct stat st;
+	assert_true(stat(p, &st) < 0);
+	proc_out_free(&po);
+}
+
+static void test_plan_errors_before_any_io(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], out[4200];
+	snprintf(plan, sizeof(plan), "%s/bad.ini", dir);
+	snprintf(out, sizeof(out), "%s/never", dir);
+	static const struct {
+		const char *text, *needle;
+	} cases[] = {
+		{"[global]\nioengine=null\nsize=1m\n[a]\nbs=4k,0\n", "bad.ini:5"},
+		{"[a]\nioengine=null\nsize=1m\nmode=search\nlatency_limit=2\n", "bad.ini:5"},
+		{"[a]\nioengine=null\nsize=1m\nfrobnicate=1\n", "frobnicate"},
+		{"; nothing\n", "no steps"},
+		{"[a]\nioengine=null\nsize=1m\nmode=fixed,search\n", "bad.ini:4"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_text(plan, cases[i].text);
+		struct proc_out po;
+		run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", out));
+		if (po.status != 2 || !strstr(po.err, cases[i].needle) || count_lines(po.err) != 1)
+			fail_msg("case %zu: exit %d, stderr: %s", i, po.status, po.err);
+		struct stat st;
+		assert_true(stat(out, &st) < 0);
+		proc_out_free(&po);
+	}
+}
+
+static void test_resume_after_kill(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], out[4200], p[4300];
+	snprintf(plan, sizeof(plan), "%s/r.ini", dir);
+	snprintf(out, sizeof(out), "%s/res", dir);
+	write_text(plan, three_steps);
+	/* kill -9 during the second step */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(126);
+		char bin[4096];
+		if (!realpath(iochar_path(), bin))
+			_exit(127);
+		execl(bin, bin, "plan", plan, "--out", out, (char *)NULL);
+		_exit(127);
+	}
+	usleep(1600 * 1000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	snprintf(p, sizeof(p), "%s/steps/000.key", out);
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/steps/002.json", out);
+	assert_true(stat(p, &st) < 0);
+	snprintf(p, sizeof(p), "%s/results.json", out);
+	json_object *r = load_json(p); /* whole, though the run was killed */
+	assert_false(json_object_get_boolean(jget(r, "complete")));
+	json_object_put(r);
+
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("plan", plan, "--resume", out));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	assert_non_null(strstr(po.err, "step 1 of 3, a: done earlier, kept"));
+	assert_null(strstr(po.err, "step 1 of 3: a"));
+	r = load_json(p);
+	assert_true(json_object_get_boolean(jget(r, "complete")));
+	assert_int_equal(json_object_array_length(jget(r, "steps")), 3);
+	json_object_put(r);
+	assert_int_equal(count_lines(po.out), 1 + 3);
+	proc_out_free(&po);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_plan_results_directory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_search_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_null, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scaling, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_after_kill, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("charz_cli", tests, NULL, NULL);
+}
