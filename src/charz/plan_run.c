@@ -89,6 +89,43 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 	return 0;
 }
 
+/* Rough planned time of a step, for the "about N left" of the progress
+ * lines: its runs' ramp + runtime times how many runs its mode usually
+ * makes, times its target sets. 0 when the runs are not time-bound. */
+static uint64_t step_estimate_ns(const struct plan_step *st)
+{
+	unsigned sizes[64];
+	uint64_t run = st->job.ramp_ns + st->job.runtime_ns, runs = 1;
+	switch (st->mode) {
+	case STEP_FIXED:
+		break;
+	case STEP_SEARCH:
+		runs = 10; /* what the search takes on typical devices */
+		break;
+	case STEP_CURVE:
+		runs = st->nr_points + 1;
+		break;
+	case STEP_PRECONDITION:
+		run = st->round_ns;
+		runs = st->max_rounds;
+		break;
+	}
+	return run * runs * set_sizes(st, sizes);
+}
+
+static void fmt_left(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ull;
+	if (!ns)
+		snprintf(buf, len, "time left unknown");
+	else if (s < 120)
+		snprintf(buf, len, "about %llus left", (unsigned long long)s);
+	else if (s < 7200)
+		snprintf(buf, len, "about %llum left", (unsigned long long)(s / 60));
+	else
+		snprintf(buf, len, "about %.1fh left", (double)s / 3600);
+}
+
 struct progress {
 	const struct plan_run_opts *o;
 	const struct plan *p;
@@ -260,9 +297,15 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 					i + 1, p->nr_steps, p->steps[i].label);
 			continue;
 		}
-		if (o->progress)
-			fprintf(o->progress, "iochar: step %u of %u: %s (%s)\n", i + 1,
-				p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode));
+		if (o->progress) {
+			char left[48];
+			uint64_t est = 0;
+			for (unsigned k = i; k < p->nr_steps; k++)
+				est += step_estimate_ns(&p->steps[k]);
+			fmt_left(left, sizeof(left), est);
+			fprintf(o->progress, "iochar: step %u of %u: %s (%s; plan: %s)\n", i + 1,
+				p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
+		}
 		ret = run_step(p, i, o, &so, err);
 		struct ioc_err werr = {0};
 		int wret = emit_step(&so, o, o->out_dir ? &rd : NULL,
