@@ -199,6 +199,25 @@ static void test_scaling(void **state)
 	json_object_put(r);
 	proc_out_free(&po);
 
+	/* parallel: both targets at once, each one's figures and their sum */
+	snprintf(fn, sizeof(fn), "--filename=%s/s1:%s/s2", dir, dir);
+	run_iochar(&po, dir, 0,
+		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=null", "--mode=fixed",
+			"--targets=parallel", "--runtime=1", "--out", "par"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	snprintf(p, sizeof(p), "%s/par/results.json", dir);
+	r = load_json(p);
+	s0 = json_object_array_get_idx(jget(r, "steps"), 0);
+	json_object *set = json_object_array_get_idx(jget(s0, "sets"), 0);
+	json_object *per = jget(set, "fixed.per_target");
+	assert_int_equal(json_object_array_length(per), 2);
+	uint64_t sum = jget_u64(json_object_array_get_idx(per, 0), "total.ios") +
+		       jget_u64(json_object_array_get_idx(per, 1), "total.ios");
+	assert_int_equal(sum, jget_u64(set, "fixed.total.ios"));
+	json_object_put(r);
+	proc_out_free(&po);
+
 	/* one target cannot scale */
 	snprintf(fn, sizeof(fn), "--filename=%s/s1", dir);
 	run_iochar(&po, dir, 0,
