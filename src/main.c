@@ -10,6 +10,11 @@ static const struct command {
 	const char *help;
 } commands[] = {
 	{"run", cmd_run, "run a workload (fio options or a fio job file)"},
+	{"verify", cmd_verify, "check the data a verify=1 run wrote"},
+	{"plan", cmd_plan, "run a characterization plan (iochar plan --list)"},
+	{"search", cmd_plan, "best iodepth and numjobs inside a latency limit"},
+	{"curve", cmd_plan, "latency-versus-load curve: max, then % of it"},
+	{"precondition", cmd_plan, "fill, then random writes to steady state"},
 	{NULL, NULL, NULL},
 };
 

@@ -107,6 +107,26 @@ bad:
 			 o->name, v, accepted);
 }
 
+/* verify=0|1 (any boolean). fio's verify methods (crc32c, md5, ...) write
+ * fio's own block format, which iochar does not: they are refused by name
+ * rather than taken as "1", so a fio job file's intent is not misread. */
+static int parse_verify(void *obj, const struct option_def *o, const char *v,
+			struct ioc_err *err)
+{
+	struct job_spec *spec = obj;
+	bool on;
+
+	if (units_parse_bool(o->name, v, &on, NULL) == 0) {
+		spec->verify = on;
+		return 0;
+	}
+	return err_usage(err, EINVAL,
+			 "%s=%s: fio verify method '%s' is not supported by "
+			 "iochar; accepted: 0 or 1 (iochar's CRC32C-keyed "
+			 "blocks, see docs/output.md)",
+			 o->name, v, v);
+}
+
 static int parse_cpus(void *obj, const struct option_def *o, const char *v,
 		      struct ioc_err *err)
 {
@@ -207,6 +227,13 @@ static const struct option_def option_table[] = {
 		.help = "start of the region in each file",
 	},
 	{
+		.name = "force",
+		.type = OPT_BOOL, JOB_FIELD(force),
+		.group = OPT_GROUP_TARGET,
+		.def = "0",
+		.help = "write even to targets that hold data (see the guard)",
+	},
+	{
 		.name = "rw",
 		.alias = { "readwrite" },
 		.type = OPT_ENUM, JOB_FIELD(rw),
@@ -291,6 +318,23 @@ static const struct option_def option_table[] = {
 		.arg = "PROCESS",
 		.help = "arrivals with rate_iops: linear (evenly spaced) or "
 			"poisson (random, exponential gaps)",
+	},
+	{
+		.name = "verify",
+		.type = OPT_CUSTOM, JOB_FIELD(verify),
+		.group = OPT_GROUP_WORKLOAD,
+		.parse = parse_verify,
+		.def = "0",
+		.arg = "BOOL",
+		.help = "stamp every written block (offset, generation, CRC32C) "
+			"and check blocks read back; needs numjobs=1",
+	},
+	{
+		.name = "verify_fatal",
+		.type = OPT_BOOL, JOB_FIELD(verify_fatal),
+		.group = OPT_GROUP_WORKLOAD,
+		.def = "0",
+		.help = "stop the run at the first verify failure",
 	},
 	{
 		.name = "runtime",

@@ -61,12 +61,15 @@ struct job_spec {
 	bool direct;
 	uint64_t rate_iops;    /* per worker; 0 = unlimited (closed loop) */
 	enum rate_process rate_process;
+	bool verify;           /* stamp written blocks, check them when read back */
+	bool verify_fatal;     /* stop the run at the first verify failure */
 	enum rand_dist dist;
 	double zipf_theta;
 	bool cpus_set;
 	cpu_set_t cpus_allowed;
 	uint64_t randseed;
 	bool create_parent;    /* the scratch target: make its directory if missing */
+	bool force;            /* write even to targets holding data (verify/guard.h) */
 
 	/* Which options the user set explicitly (bit per option-table row), so
 	 * defaults can be chosen later without overriding the user. */

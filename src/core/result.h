@@ -13,6 +13,7 @@
 #include "core/job.h"
 #include "inventory/environment.h"
 #include "stats/stats.h"
+#include "verify/counts.h"
 
 /* One worker (a job clone, numjobs of them per job). */
 struct worker_result {
@@ -39,6 +40,8 @@ struct run_result {
 	bool partial;                  /* stopped early by a signal or an error */
 	bool open_loop;                /* rate_iops set: latency counts from the scheduled time */
 	int64_t start_unix_ms;         /* wall-clock start, for reports */
+	bool verify;                   /* some job ran with verify=1 */
+	struct verify_counts verify_counts; /* all workers merged */
 	struct environment env;
 };
 

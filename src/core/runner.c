@@ -18,21 +18,47 @@
 #include "core/worker.h"
 #include "target/target.h"
 #include "util/clock.h"
+#include "verify/jobs.h"
 
 #define WATCH_STEP_NS 50000000ull /* how often the runner looks at workers */
+
+/* Jobs with verify=1 must own their blocks (verify/jobs.h). */
+static int check_verify(const struct job_spec *jobs, unsigned nr_jobs,
+			const struct job_layout *layouts, struct ioc_err *err)
+{
+	bool any = false;
+	for (unsigned j = 0; j < nr_jobs; j++)
+		any |= jobs[j].verify;
+	if (!any)
+		return 0;
+	struct verify_job *vj = calloc(nr_jobs, sizeof(*vj));
+	if (!vj)
+		return err_set(err, ENOMEM, "out of memory");
+	for (unsigned j = 0; j < nr_jobs; j++)
+		vj[j] = (struct verify_job){
+			.job = &jobs[j], .region = layouts[j].region,
+			.moves_data = !(layouts[j].eops->flags & ENGINE_NO_TARGET),
+		};
+	int ret = verify_check_jobs(vj, nr_jobs, err);
+	free(vj);
+	return ret;
+}
 
 int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		    struct ioc_err *err)
 {
-	struct job_layout layout;
 	if (nr_jobs == 0)
 		return err_usage(err, EINVAL, "no job to run");
-	for (unsigned i = 0; i < nr_jobs; i++) {
-		int ret = layout_job(&jobs[i], &layout, err);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	struct job_layout *layouts = calloc(nr_jobs, sizeof(*layouts));
+	if (!layouts)
+		return err_set(err, ENOMEM, "out of memory");
+	int ret = 0;
+	for (unsigned i = 0; i < nr_jobs && !ret; i++)
+		ret = layout_job(&jobs[i], &layouts[i], err);
+	if (!ret)
+		ret = check_verify(jobs, nr_jobs, layouts, err);
+	free(layouts);
+	return ret;
 }
 
 void run_result_free(struct run_result *r)
@@ -203,6 +229,7 @@ static int collect(struct worker *w, unsigned nr, struct watch *wa,
 			end = w[i].end_ns;
 		if (stats_merge(&r->total, &wr->stats))
 			return err_set(err, ENOMEM, "out of memory");
+		verify_counts_add(&r->verify_counts, &w[i].verify_counts);
 	}
 	r->elapsed_ns = end - measure;
 	r->ramp_ns = wa->ramp_ns;
@@ -233,6 +260,7 @@ static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
 		r->nr_jobs++;
 		if (jobs[j].rate_iops)
 			r->open_loop = true;
+		r->verify |= jobs[j].verify;
 		if (engine_find(jobs[j].ioengine)->flags & ENGINE_NO_TARGET)
 			continue;
 		for (unsigned f = 0; f < jobs[j].nr_files && nr_paths < JOB_MAX_FILES; f++)
@@ -316,6 +344,8 @@ int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 		nr_workers += jobs[j].numjobs;
 	}
 	if (!ret)
+		ret = check_verify(jobs, nr_jobs, layouts, err);
+	if (!ret)
 		ret = prepare_targets(jobs, nr_jobs, layouts, hooks, err);
 	if (!ret)
 		ret = init_result(jobs, nr_jobs, nr_workers, out, err);
@@ -323,7 +353,14 @@ int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = run_workers(out->jobs, nr_jobs, layouts, nr_workers, hooks,
 				  out, err);
 	free(layouts);
-	if (ret && !out->partial)
+	/* verify failures fail the run, but what was measured is kept */
+	bool verify_failed = !ret && out->verify_counts.failures;
+	if (verify_failed)
+		ret = err_set(err, EILSEQ,
+			      "verify: %llu of %llu checked units failed (listed above)",
+			      (unsigned long long)out->verify_counts.failures,
+			      (unsigned long long)out->verify_counts.checked_units);
+	if (ret && !out->partial && !verify_failed)
 		run_result_free(out);
 	return ret;
 }

@@ -17,6 +17,9 @@
 #include "engine/engine.h"
 #include "stats/stats.h"
 #include "util/err.h"
+#include "verify/counts.h"
+
+struct verify_session;
 
 /* Where workers wait, set up, until the runner lets them all go at once. */
 struct start_gate {
@@ -50,10 +53,12 @@ struct worker {
 	unsigned nr_free;
 	void *buffers;
 	struct generator gen;
+	struct verify_session *verify; /* NULL unless the job has verify=1 */
 
 	/* out: valid after the thread is joined */
 	struct worker_stats stats;
 	struct stats_live live;      /* readable while it runs */
+	struct verify_counts verify_counts; /* all zero without verify */
 	uint64_t measure_start_ns;   /* start + ramp */
 	uint64_t end_ns;             /* when its last I/O completed */
 	_Atomic int finished;

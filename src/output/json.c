@@ -148,6 +148,27 @@ static void emit_cpu(struct jw *w, const struct run_result *r)
 	jw_object_end(w);
 }
 
+/* "verify": only when a job ran with verify=1, so the result of a run
+ * without it keeps its members exactly. */
+static void emit_verify(struct jw *w, const struct run_result *r)
+{
+	const struct verify_counts *c = &r->verify_counts;
+
+	if (!r->verify)
+		return;
+	jw_key(w, "verify");
+	jw_object_begin(w);
+	jw_kv_bool(w, "enabled", r->verify);
+	jw_kv_uint(w, "checked_units", c->checked_units);
+	jw_kv_uint(w, "failures", c->failures);
+	jw_kv_uint(w, "corrupted", c->corrupted);
+	jw_kv_uint(w, "misplaced", c->misplaced);
+	jw_kv_uint(w, "stale", c->stale);
+	jw_kv_uint(w, "never_written", c->never_written);
+	jw_kv_uint(w, "unverified_units", c->unverified_units);
+	jw_object_end(w);
+}
+
 static void emit_interval(struct jw *w, const struct run_result *r,
 			  unsigned idx)
 {
@@ -286,6 +307,7 @@ int output_json_write(const struct run_result *r, FILE *f)
 	if (ret)
 		return ret;
 	emit_cpu(&w, r);
+	emit_verify(&w, r);
 	emit_intervals(&w, r);
 	ret = emit_workers(&w, r);
 	if (ret)

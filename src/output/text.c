@@ -187,6 +187,22 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 	return 0;
 }
 
+/* "  verify: 1234 units checked, 0 failures (...), 56 unverified" */
+static void text_verify(FILE *f, const struct run_result *r)
+{
+	const struct verify_counts *c = &r->verify_counts;
+
+	if (!r->verify)
+		return;
+	fprintf(f,
+		"  verify: %" PRIu64 " units checked, %" PRIu64
+		" failures (corrupted %" PRIu64 ", misplaced %" PRIu64
+		", stale %" PRIu64 ", never written %" PRIu64 "), %" PRIu64
+		" unverified\n",
+		c->checked_units, c->failures, c->corrupted, c->misplaced,
+		c->stale, c->never_written, c->unverified_units);
+}
+
 static int text_totals(FILE *f, const struct run_result *r)
 {
 	struct stats_summary s;
@@ -206,6 +222,7 @@ static int text_totals(FILE *f, const struct run_result *r)
 	summary_cpu(r, &c);
 	fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%%, %.0f ns per I/O\n",
 		c.usr_pct, c.sys_pct, c.ns_per_io);
+	text_verify(f, r);
 	return 0;
 }
 

@@ -1,0 +1,314 @@
+/* verify.c - `iochar verify`: read a target back and check the units
+ * iochar wrote with verify=1.
+ *
+ *     iochar verify --filename=PATH[:PATH] [--bs=4k] [--size=] [--offset=]
+ *                   [--verify_fatal] [--output-format=normal|json]
+ *
+ * --filename, --bs, --size and --offset mean what they mean to `iochar
+ * run` (the same option rows parse them), so the run's options name the
+ * same region. Every unit that carries an iochar header is checked (CRC,
+ * offset); units without one are counted as unverified. Exit status: 0 no
+ * failure, 1 failures (or a read error), 2 bad input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "cli/units.h"
+#include "cmd/cmd.h"
+#include "output/json_writer.h"
+#include "output/output.h"
+#include "target/target.h"
+#include "verify/block.h"
+#include "verify/crc32c.h"
+#include "verify/scan.h"
+
+/* The job options this command takes: they describe the region. */
+static const char *const region_keys[] = {"filename", "bs", "size", "offset",
+					  NULL};
+
+struct verify_args {
+	struct job_spec spec; /* filename, bs, size, offset */
+	bool fatal;
+	enum output_format format;
+};
+
+struct target_result {
+	const char *path;
+	uint64_t start, len;
+	struct verify_counts c;
+	int error;
+	char msg[IOC_ERR_MAX];
+};
+
+static void print_help(void)
+{
+	printf(
+	    "usage: iochar verify --filename=PATH[:PATH] [--bs=4k] "
+	    "[--size=SIZE]\n"
+	    "                     [--offset=SIZE] [--verify_fatal]\n"
+	    "                     [--output-format=normal|json]\n\n"
+	    "Reads the region back (as `iochar run` with the same options\n"
+	    "lays it out) and checks every unit written by a run with\n"
+	    "verify=1: CRC32C and offset. Units without an iochar header\n"
+	    "are counted as unverified. Failures are listed on stderr.\n"
+	    "Units are 4096 bytes, or 512 when bs is not a multiple of 4096;\n"
+	    "a unit's header overrides that. Exit status: 0 no failure,\n"
+	    "1 failures or a read error, 2 bad input.\n");
+}
+
+static bool is_region_key(const struct option_def *o)
+{
+	for (unsigned i = 0; region_keys[i]; i++)
+		if (strcmp(o->name, region_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* One "--key[=value]" at argv[*i]. */
+static int parse_one(struct verify_args *a, int argc, char **argv, int *i,
+		     struct ioc_err *err)
+{
+	const char *arg = argv[*i] + 2, *eq = strchr(arg, '=');
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s",
+		 (int)(eq ? eq - arg : (long)strlen(arg)), arg);
+	const char *v = eq ? eq + 1 : NULL;
+	bool has_next = *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0;
+	if (strcmp(key, "verify_fatal") == 0 ||
+	    strcmp(key, "verify-fatal") == 0) {
+		a->fatal = true;
+		return v ? units_parse_bool("verify_fatal", v, &a->fatal, err)
+			 : 0;
+	}
+	if (!v && has_next)
+		v = argv[++*i];
+	if (strcmp(key, "output-format") == 0 ||
+	    strcmp(key, "output_format") == 0) {
+		if (v && output_format_parse(v, &a->format) == 0 &&
+		    a->format != OUTPUT_CSV)
+			return 0;
+		return err_usage(err, EINVAL,
+				 "--output-format=%s: accepted: normal, json",
+				 v ? v : "");
+	}
+	const struct option_def *o = options_find(key);
+	if (!o || !is_region_key(o))
+		return err_usage(
+		    err, EINVAL,
+		    "verify: unknown option '--%s'; accepted: --filename, "
+		    "--bs, --size, --offset, --verify_fatal, --output-format",
+		    key);
+	return options_apply(&a->spec, key, v, err);
+}
+
+static int parse_args(int argc, char **argv, struct verify_args *a,
+		      struct ioc_err *err)
+{
+	job_spec_init(&a->spec);
+	options_set_defaults(&a->spec);
+	a->format = OUTPUT_NORMAL;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) != 0 || !argv[i][2])
+			return err_usage(
+			    err, EINVAL,
+			    "verify: unexpected argument '%s' (options are "
+			    "--key=value; see 'iochar verify --help')",
+			    argv[i]);
+		int ret = parse_one(a, argc, argv, &i, err);
+		if (ret)
+			return ret;
+	}
+	if (a->spec.nr_files == 0)
+		return err_usage(err, EINVAL, "verify: --filename is required");
+	uint32_t unit = vblock_unit_len(a->spec.bs);
+	if (!unit)
+		return err_usage(err, EINVAL,
+				 "verify: bs=%llu: must be a multiple of 512",
+				 (unsigned long long)a->spec.bs);
+	if (a->spec.offset % VBLOCK_UNIT_SMALL)
+		return err_usage(
+		    err, EINVAL,
+		    "verify: offset=%llu: must be a multiple of 512",
+		    (unsigned long long)a->spec.offset);
+	return 0;
+}
+
+/* The range of file i, as `iochar run` lays a job out. */
+static int region_of(const struct job_spec *s, unsigned i,
+		     struct target_result *t, struct ioc_err *err)
+{
+	struct target_info ti;
+	int ret = target_inspect(s->files[i], &ti, err);
+
+	if (ret) {
+		err->usage = 1;
+		return ret;
+	}
+	if (!ti.exists)
+		return err_usage(err, ENOENT, "%s: does not exist",
+				 s->files[i]);
+	uint64_t room = ti.size > s->offset ? ti.size - s->offset : 0;
+	uint64_t len = s->size ? s->size / s->nr_files : room;
+	if (len > room)
+		return err_usage(err, EINVAL,
+				 "%s: size=%llu from offset %llu goes past its "
+				 "end (%llu bytes)",
+				 s->files[i], (unsigned long long)len,
+				 (unsigned long long)s->offset,
+				 (unsigned long long)ti.size);
+	len -= len % s->bs;
+	if (len == 0)
+		return err_usage(
+		    err, EINVAL,
+		    "%s: no whole block of bs=%llu from offset %llu",
+		    s->files[i], (unsigned long long)s->bs,
+		    (unsigned long long)s->offset);
+	t->path = s->files[i];
+	t->start = s->offset;
+	t->len = len;
+	return 0;
+}
+
+static void print_counts(const char *what, const struct verify_counts *c)
+{
+	printf(
+	    "%s: %llu units checked, %llu failures (corrupted %llu, misplaced "
+	    "%llu, stale %llu, never written %llu), %llu unverified\n",
+	    what, (unsigned long long)c->checked_units,
+	    (unsigned long long)c->failures, (unsigned long long)c->corrupted,
+	    (unsigned long long)c->misplaced, (unsigned long long)c->stale,
+	    (unsigned long long)c->never_written,
+	    (unsigned long long)c->unverified_units);
+}
+
+static void emit_text(const struct target_result *t, unsigned n,
+		      const struct verify_counts *total)
+{
+	char what[4200];
+
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "verify %s [%llu, +%llu)",
+			 t[i].path, (unsigned long long)t[i].start,
+			 (unsigned long long)t[i].len);
+		print_counts(what, &t[i].c);
+		if (t[i].error)
+			printf("  error: %s\n", t[i].msg);
+	}
+	if (n > 1)
+		print_counts("verify total", total);
+}
+
+static void kv_counts(struct jw *w, const struct verify_counts *c)
+{
+	jw_kv_uint(w, "checked_units", c->checked_units);
+	jw_kv_uint(w, "failures", c->failures);
+	jw_kv_uint(w, "corrupted", c->corrupted);
+	jw_kv_uint(w, "misplaced", c->misplaced);
+	jw_kv_uint(w, "stale", c->stale);
+	jw_kv_uint(w, "never_written", c->never_written);
+	jw_kv_uint(w, "unverified_units", c->unverified_units);
+}
+
+/* {"iochar_version", "crc32c", "verify": {...}, "targets": [...]} */
+static int emit_json(const struct target_result *t, unsigned n,
+		     const struct verify_counts *total)
+{
+	struct jw w;
+
+	jw_init(&w, stdout, 2);
+	jw_object_begin(&w);
+	jw_kv_string(&w, "iochar_version", IOCHAR_VERSION);
+	jw_kv_string(&w, "crc32c", crc32c_impl());
+	jw_key(&w, "verify");
+	jw_object_begin(&w);
+	jw_kv_bool(&w, "enabled", true);
+	kv_counts(&w, total);
+	jw_object_end(&w);
+	jw_key(&w, "targets");
+	jw_array_begin(&w);
+	for (unsigned i = 0; i < n; i++) {
+		jw_object_begin(&w);
+		jw_kv_string(&w, "path", t[i].path);
+		jw_kv_uint(&w, "offset", t[i].start);
+		jw_kv_uint(&w, "bytes", t[i].len);
+		kv_counts(&w, &t[i].c);
+		jw_kv_string(&w, "error", t[i].error ? t[i].msg : NULL);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	jw_object_end(&w);
+	return jw_finish(&w);
+}
+
+/* Scan every target; a read error on one is recorded and the next still
+ * checked. Returns true when any target could not be read. */
+static bool scan_all(const struct verify_args *a, struct target_result *t,
+		     unsigned n, struct verify_counts *total)
+{
+	uint64_t printed = 0;
+	bool io_error = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct ioc_err err = {0};
+		struct vscan p = {
+		    .path = t[i].path,
+		    .start = t[i].start,
+		    .len = t[i].len,
+		    .unit = vblock_unit_len(a->spec.bs),
+		    .stop_at_first = a->fatal,
+		    .report = stderr,
+		    .printed = &printed,
+		};
+		t[i].error = vscan_target(&p, &t[i].c, &err);
+		if (t[i].error) {
+			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
+			fprintf(stderr, "iochar: verify: %s\n", err.msg);
+			io_error = true;
+		}
+		verify_counts_add(total, &t[i].c);
+		if (a->fatal && total->failures)
+			break;
+	}
+	return io_error;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct verify_args a = {0};
+	struct ioc_err err = {0};
+	struct verify_counts total = {0};
+	struct target_result *t = NULL;
+	int status = EXIT_USAGE;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_help();
+			return 0;
+		}
+	int ret = parse_args(argc, argv, &a, &err);
+	if (!ret && !(t = calloc(a.spec.nr_files, sizeof(*t))))
+		ret = err_set(&err, ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < a.spec.nr_files; i++)
+		ret = region_of(&a.spec, i, &t[i], &err);
+	if (ret) {
+		fprintf(stderr, "iochar: %s\n", err.msg);
+		status = err.usage ? EXIT_USAGE : 1;
+		goto out;
+	}
+	bool io_error = scan_all(&a, t, a.spec.nr_files, &total);
+	if (a.format == OUTPUT_JSON)
+		ret = emit_json(t, a.spec.nr_files, &total);
+	else
+		emit_text(t, a.spec.nr_files, &total);
+	if (ret || fflush(stdout))
+		fprintf(stderr, "iochar: writing results: %s\n", strerror(EIO));
+	status = io_error || total.failures || ret ? 1 : 0;
+out:
+	free(t);
+	job_spec_free(&a.spec);
+	return status;
+}

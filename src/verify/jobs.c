@@ -1,0 +1,96 @@
+/* jobs.c - see jobs.h. */
+#include "verify/jobs.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verify/block.h"
+
+static int check_one(const struct verify_job *vj, struct ioc_err *err)
+{
+	const struct job_spec *j = vj->job;
+	uint32_t unit = vblock_unit_len(j->bs);
+
+	if (!vj->moves_data)
+		return err_usage(
+		    err, EINVAL,
+		    "job %s: verify=1 needs an engine that moves data "
+		    "(ioengine=%s reads and writes nothing)",
+		    j->name, j->ioengine);
+	if (j->numjobs > 1)
+		return err_usage(
+		    err, EINVAL,
+		    "job %s: verify=1 with numjobs=%u: clones would write "
+		    "the same blocks; use numjobs=1 (for more workers, one "
+		    "job per region: a distinct offset= or filename=)",
+		    j->name, j->numjobs);
+	if (!unit)
+		return err_usage(
+		    err, EINVAL,
+		    "job %s: verify=1 needs bs to be a multiple of 512 "
+		    "(bs=%llu)",
+		    j->name, (unsigned long long)j->bs);
+	if (j->offset % unit)
+		return err_usage(
+		    err, EINVAL,
+		    "job %s: verify=1 needs offset=%llu to be a multiple "
+		    "of %u, the verify unit for bs=%llu",
+		    j->name, (unsigned long long)j->offset, unit,
+		    (unsigned long long)j->bs);
+	return 0;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Do the regions of v (verifying) and w (writing) meet on a shared file? */
+static const char *shared_region(const struct verify_job *v,
+				 const struct verify_job *w)
+{
+	uint64_t v0 = v->job->offset, v1 = v0 + v->region;
+	uint64_t w0 = w->job->offset, w1 = w0 + w->region;
+
+	if (v1 <= w0 || w1 <= v0)
+		return NULL;
+	for (unsigned i = 0; i < v->job->nr_files; i++)
+		for (unsigned k = 0; k < w->job->nr_files; k++)
+			if (same_file(v->job->files[i], w->job->files[k]))
+				return v->job->files[i];
+	return NULL;
+}
+
+int verify_check_jobs(const struct verify_job *jobs, unsigned nr,
+		      struct ioc_err *err)
+{
+	for (unsigned a = 0; a < nr; a++) {
+		if (!jobs[a].job->verify)
+			continue;
+		int ret = check_one(&jobs[a], err);
+		if (ret)
+			return ret;
+		for (unsigned b = 0; b < nr; b++) {
+			const char *path;
+
+			if (b == a || !jobs[b].moves_data ||
+			    !rw_writes(jobs[b].job->rw))
+				continue;
+			path = shared_region(&jobs[a], &jobs[b]);
+			if (path)
+				return err_usage(
+				    err, EINVAL,
+				    "job %s: verify=1, but job %s also writes "
+				    "its region of %s: give the jobs distinct "
+				    "offset= ranges or files",
+				    jobs[a].job->name, jobs[b].job->name, path);
+		}
+	}
+	return 0;
+}

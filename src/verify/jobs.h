@@ -1,0 +1,31 @@
+/* jobs.h - which jobs can verify: checks made before anything is written.
+ *
+ * A verifying job keeps one generation map per worker, so it must be the
+ * only writer of its blocks: numjobs=1, and no other job of the run may
+ * write into its region of the same file. Its bs must cut into whole
+ * units (a multiple of 512) and its offset must sit on a unit boundary.
+ */
+#ifndef IOCHAR_VERIFY_JOBS_H
+#define IOCHAR_VERIFY_JOBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/job.h"
+#include "util/err.h"
+
+/* A job as laid out on its targets. */
+struct verify_job {
+	const struct job_spec *job;
+	uint64_t region; /* bytes per file from job->offset */
+	bool moves_data; /* its engine opens targets (null does not) */
+};
+
+/* Check jobs[0..nr) for verify: each verifying job on its own, then every
+ * verifying job against every writing job on a shared file (same path, or
+ * same inode when both exist). Returns 0, or -EINVAL with a usage message
+ * naming the job and the option to change. Only reads (stat). */
+int verify_check_jobs(const struct verify_job *jobs, unsigned nr,
+		      struct ioc_err *err);
+
+#endif

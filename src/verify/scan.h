@@ -1,0 +1,47 @@
+/* scan.h - reading a target back and checking every unit of a range: the
+ * engine of `iochar verify`.
+ *
+ * Without an expectation source the check is self-describing: a unit with
+ * an iochar header must have a good CRC and name its own offset; a unit
+ * without one is counted as unverified (it may be prefill data, or never
+ * have been written). A source (the journal, later) supplies the expected
+ * generation of each unit, and then a missing or older unit is a failure
+ * too. Units are 4096 or 512 bytes; where a header says which, the scan
+ * follows it, so data written with bs=512 checks under the default unit.
+ */
+#ifndef IOCHAR_VERIFY_SCAN_H
+#define IOCHAR_VERIFY_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+#include "verify/block.h"
+#include "verify/counts.h"
+
+/* Fill exp for the unit at offset of the target (exp->offset is set
+ * already). Returns 0 or -errno (with a message in err). */
+typedef int (*vscan_expect_fn)(void *arg, uint64_t offset, struct vexpect *exp,
+			       struct ioc_err *err);
+
+struct vscan {
+	const char *path;
+	uint64_t start, len;	/* the range; start a multiple of 512 */
+	uint32_t unit;		/* unit where no header says otherwise */
+	vscan_expect_fn expect; /* NULL: self-describing check */
+	void *expect_arg;
+	bool stop_at_first; /* stop at the first failure */
+	FILE *report;	    /* failure lines; NULL = none */
+	uint64_t *printed;  /* failure lines so far, shared across scans
+			     * to cap them (VREPORT_MAX_LINES); may be NULL */
+};
+
+/* Read [start, start + len) of path (O_DIRECT where the target allows it,
+ * so a device's media is read, not the page cache) and check it, adding
+ * verdicts to *c. Returns 0 (failures are counted, not errors), or -errno
+ * with a message in err when the target cannot be read. */
+int vscan_target(const struct vscan *p, struct verify_counts *c,
+		 struct ioc_err *err);
+
+#endif

@@ -1,0 +1,523 @@
+/* test_verify_cli.c - data verification end to end, through the binary:
+ * a verify=1 run on a fresh file checks what it reads and finds nothing
+ * wrong (psync, an async engine with blocks in flight, two files, the
+ * text line); `iochar verify` then finds a byte flipped behind iochar's
+ * back at its exact offset, a block copied to another offset as
+ * misplaced, and data written with bs=512; a file corrupted while a run
+ * reads it fails the run (exit 1), and with verify_fatal stops it at the
+ * first failure with partial results; bad combinations are usage errors
+ * (exit 2). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define MAGIC	  "iocharv1"
+
+struct ctx {
+	char *dir;
+	char path[4200];
+	char arg_file[4300];
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	c->dir = tmpdir_make();
+	snprintf(c->path, sizeof(c->path), "%s/data", c->dir);
+	snprintf(c->arg_file, sizeof(c->arg_file), "--filename=%s", c->path);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+	tmpdir_remove(c->dir);
+	free(c);
+	return 0;
+}
+
+static void expect_status(const struct proc_out *po, int want)
+{
+	if (po->status != want)
+		fail_msg(
+		    "exit %d, wanted %d\nstdout:\n%.3000s\nstderr:\n%.3000s",
+		    po->status, want, po->out, po->err);
+}
+
+static void has(const char *s, const char *want)
+{
+	if (!strstr(s, want))
+		fail_msg("'%s' not in:\n%.4000s", want, s);
+}
+
+static unsigned count_of(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Offsets of the 4 KiB units of path that start with iochar's magic. */
+static unsigned find_units(const char *path, uint64_t *offs, unsigned max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char head[8];
+	unsigned n = 0;
+	assert_true(fd >= 0);
+	for (uint64_t off = 0; n < max; off += 4096) {
+		if (pread(fd, head, 8, (off_t)off) != 8)
+			break;
+		if (memcmp(head, MAGIC, 8) == 0)
+			offs[n++] = off;
+	}
+	close(fd);
+	return n;
+}
+
+static void flip_byte(const char *path, uint64_t off)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	unsigned char b;
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &b, 1, (off_t)off), 1);
+	b ^= 0x5a;
+	assert_int_equal(pwrite(fd, &b, 1, (off_t)off), 1);
+	close(fd);
+}
+
+static void copy_unit(const char *path, uint64_t from, uint64_t to)
+{
+	char buf[4096];
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, buf, sizeof(buf), (off_t)from), 4096);
+	assert_int_equal(pwrite(fd, buf, sizeof(buf), (off_t)to), 4096);
+	close(fd);
+}
+
+/* Write every block of a fresh 256 KiB file once, with verify=1. */
+static void write_verified(struct ctx *c, const char *bs)
+{
+	struct proc_out po;
+	char bsarg[64];
+	snprintf(bsarg, sizeof(bsarg), "--bs=%s", bs);
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=write", bsarg,
+			"--verify=1", "--ioengine=psync"));
+	expect_status(&po, 0);
+	proc_out_free(&po);
+}
+
+static json_object *verify_json(struct proc_out *po, struct ctx *c, int want,
+				const char *extra)
+{
+	run_iochar(po, NULL, 0,
+		   ARGS("verify", c->arg_file, "--output-format=json",
+			extra ? extra : "--bs=4k"));
+	expect_status(po, want);
+	return parse_json(po);
+}
+
+static void test_run_randrw_clean(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=1m", "--rw=randrw",
+			"--bs=4k", "--verify=1", "--ioengine=psync",
+			"--runtime=1s", "--time_based",
+			"--output-format=json"));
+	expect_status(&po, 0);
+	json_object *r = parse_json(&po);
+	assert_true(json_object_get_boolean(jget(r, "verify.enabled")));
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.corrupted") +
+			     jget_u64(r, "verify.misplaced") +
+			     jget_u64(r, "verify.stale") +
+			     jget_u64(r, "verify.never_written"),
+			 0);
+	assert_true(jget_u64(r, "verify.checked_units") > 0);
+	/* every read is either checked or unverified, one unit per 4k read */
+	assert_int_equal(jget_u64(r, "verify.checked_units") +
+			     jget_u64(r, "verify.unverified_units"),
+			 jget_u64(r, "read.ios"));
+	assert_false(json_object_get_boolean(jget(r, "partial")));
+	assert_int_equal(count_of(po.err, "verify failure"), 0);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* and the file reads back clean */
+	r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_true(jget_u64(r, "verify.checked_units") > 0);
+	assert_int_equal(jget_u64(r, "verify.checked_units") +
+			     jget_u64(r, "verify.unverified_units"),
+			 256);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* An async engine with many I/Os in flight over few blocks, O_DIRECT so
+ * they really overlap (buffered ones on a page-cache hit complete inline):
+ * the in-flight rule must keep reads and writes of one block apart.
+ * Without it this run reports thousands of stale units. */
+static void test_run_async_in_flight(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+	static const char *const engines[] = {"--ioengine=io_uring",
+					      "--ioengine=libaio"};
+
+	for (int e = 0; e < 2; e++) {
+		unlink(c->path);
+		run_iochar(&po, NULL, 0,
+			   ARGS("run", c->arg_file, "--size=64k", "--rw=randrw",
+				"--bs=4k", "--verify=1", engines[e],
+				"--direct=1", "--iodepth=32", "--runtime=1s",
+				"--time_based", "--output-format=json"));
+		if (po.status == 2 && strstr(po.err, "engine")) {
+			printf("SKIP: %s: %s", engines[e], po.err);
+			proc_out_free(&po);
+			continue;
+		}
+		expect_status(&po, 0);
+		json_object *r = parse_json(&po);
+		assert_int_equal(jget_u64(r, "verify.failures"), 0);
+		assert_true(jget_u64(r, "verify.checked_units") > 1000);
+		json_object_put(r);
+		proc_out_free(&po);
+	}
+}
+
+/* Two files: one map per file, and `iochar verify` sums the targets. */
+static void test_two_files(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+	char files[8500];
+
+	snprintf(files, sizeof(files), "--filename=%s/a:%s/b", c->dir, c->dir);
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", files, "--size=512k", "--rw=randrw",
+			"--verify=1", "--ioengine=psync", "--runtime=500ms",
+			"--time_based", "--output-format=json"));
+	expect_status(&po, 0);
+	json_object *r = parse_json(&po);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_true(jget_u64(r, "verify.checked_units") > 0);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0, ARGS("verify", files));
+	expect_status(&po, 0);
+	has(po.out, "verify total: ");
+	assert_int_equal(count_of(po.out, "units checked"), 3);
+	proc_out_free(&po);
+}
+
+static void test_text_output_has_verify_line(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=randrw",
+			"--verify=1", "--ioengine=psync", "--runtime=300ms",
+			"--time_based"));
+	expect_status(&po, 0);
+	has(po.out, "  verify: ");
+	has(po.out,
+	    " 0 failures (corrupted 0, misplaced 0, stale 0, never written 0)");
+	proc_out_free(&po);
+	/* without verify there is no such line, nor a JSON member */
+	unlink(c->path);
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=randrw",
+			"--ioengine=psync", "--runtime=200ms", "--time_based",
+			"--output-format=json"));
+	expect_status(&po, 0);
+	json_object *r = parse_json(&po);
+	assert_false(json_object_object_get_ex(r, "verify", NULL));
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_verify_finds_flipped_byte(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+	uint64_t offs[64];
+	char want[128];
+
+	write_verified(c, "4k");
+	assert_int_equal(find_units(c->path, offs, 64), 64);
+	flip_byte(c->path, offs[10] + 1000);
+	json_object *r = verify_json(&po, c, 1, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 1);
+	assert_int_equal(jget_u64(r, "verify.corrupted"), 1);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 64);
+	snprintf(want, sizeof(want), "offset=%llu kind=corrupted",
+		 (unsigned long long)offs[10]);
+	has(po.err, want);
+	has(po.err, "first_diff=1000");
+	has(po.err, "data=696f6368 61727631");
+	assert_int_equal(count_of(po.err, "verify failure"), 1);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* the text form says the same and exits 1 too */
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
+	expect_status(&po, 1);
+	has(po.out, "64 units checked, 1 failures (corrupted 1,");
+	has(po.err, want);
+	proc_out_free(&po);
+}
+
+static void test_verify_finds_misplaced_block(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+	uint64_t offs[64];
+	char want[160];
+
+	write_verified(c, "4k");
+	assert_int_equal(find_units(c->path, offs, 64), 64);
+	copy_unit(c->path, offs[3], offs[40]);
+	json_object *r = verify_json(&po, c, 1, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 1);
+	assert_int_equal(jget_u64(r, "verify.misplaced"), 1);
+	snprintf(want, sizeof(want), "offset=%llu kind=misplaced",
+		 (unsigned long long)offs[40]);
+	has(po.err, want);
+	snprintf(want, sizeof(want), "found_offset=%llu",
+		 (unsigned long long)offs[3]);
+	has(po.err, want);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* bs=512 writes 512-byte units; the default 4k check follows the headers. */
+static void test_verify_small_units(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	write_verified(c, "512");
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 512);
+	json_object_put(r);
+	proc_out_free(&po);
+	flip_byte(c->path, 512 * 77 + 300);
+	r = verify_json(&po, c, 1, "--bs=512");
+	assert_int_equal(jget_u64(r, "verify.corrupted"), 1);
+	has(po.err, "offset=39424 kind=corrupted");
+	has(po.err, "unit=512");
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* A child that keeps flipping byte 200 of every 4 KiB block of path once
+ * it has its full size, for at most `seconds`. */
+static pid_t start_corrupter(const char *path, uint64_t size, int seconds)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid > 0)
+		return pid;
+	time_t end = time(NULL) + seconds;
+	struct stat st;
+	while (time(NULL) < end &&
+	       (stat(path, &st) < 0 || (uint64_t)st.st_size < size))
+		usleep(1000);
+	usleep(100000); /* let the run start */
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	unsigned char b = 0xa5;
+	while (fd >= 0 && time(NULL) < end)
+		for (uint64_t off = 200; off < size; off += 4096)
+			if (pwrite(fd, &b, 1, (off_t)off) != 1)
+				_exit(1);
+	_exit(0);
+}
+
+static void stop_corrupter(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void test_run_fails_on_corruption(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	pid_t pid = start_corrupter(c->path, 256 * 1024, 10);
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=randrw",
+			"--verify=1", "--ioengine=psync", "--runtime=2s",
+			"--time_based", "--output-format=json"));
+	stop_corrupter(pid);
+	expect_status(&po, 1);
+	json_object *r = parse_json(&po);
+	uint64_t failures = jget_u64(r, "verify.failures");
+	assert_true(failures > 0);
+	assert_int_equal(jget_u64(r, "verify.corrupted"), failures);
+	assert_false(json_object_get_boolean(jget(r, "partial")));
+	assert_int_equal(count_of(po.err, "verify failure:"),
+			 failures < 1000 ? failures : 1000);
+	has(po.err, "kind=corrupted");
+	has(po.err, "units failed");
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_verify_fatal_stops_at_first(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	pid_t pid = start_corrupter(c->path, 256 * 1024, 20);
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=randrw",
+			"--verify=1", "--verify_fatal=1", "--ioengine=psync",
+			"--runtime=10s", "--time_based",
+			"--output-format=json"));
+	stop_corrupter(pid);
+	expect_status(&po, 1);
+	json_object *r = parse_json(&po);
+	assert_int_equal(jget_u64(r, "verify.failures"), 1);
+	assert_true(json_object_get_boolean(jget(r, "partial")));
+	assert_true(jget_u64(r, "elapsed_ns") <
+		    9000000000ull); /* stopped early */
+	assert_int_equal(count_of(po.err, "verify failure:"), 1);
+	has(json_object_get_string(jget(r, "workers")),
+	    "verify_fatal: corrupted unit at offset");
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* `iochar verify --verify_fatal` stops at the first bad unit too */
+	uint64_t offs[64];
+	unlink(c->path);
+	write_verified(c, "4k");
+	assert_int_equal(find_units(c->path, offs, 64), 64);
+	flip_byte(c->path, offs[5] + 64);
+	flip_byte(c->path, offs[50] + 64);
+	r = verify_json(&po, c, 1, "--verify_fatal");
+	assert_int_equal(jget_u64(r, "verify.failures"), 1);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 6);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void usage_error(struct ctx *c, const char *const *args,
+			const char *want)
+{
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, args);
+	expect_status(&po, 2);
+	has(po.err, want);
+	proc_out_free(&po);
+	(void)c;
+}
+
+static void test_usage_errors(void **state)
+{
+	struct ctx *c = *state;
+
+	usage_error(c,
+		    ARGS("run", c->arg_file, "--size=1m", "--rw=randrw",
+			 "--verify=1", "--numjobs=2"),
+		    "numjobs=2");
+	usage_error(c,
+		    ARGS("run", c->arg_file, "--size=1m", "--rw=randrw",
+			 "--verify=1", "--bs=1000"),
+		    "multiple of 512");
+	usage_error(c,
+		    ARGS("run", c->arg_file, "--size=1m", "--rw=randrw",
+			 "--verify=1", "--bs=8k", "--offset=1k"),
+		    "offset=1024");
+	usage_error(c,
+		    ARGS("run", "--size=1m", "--rw=randrw", "--verify=1",
+			 "--ioengine=null"),
+		    "engine that moves data");
+	usage_error(c, ARGS("run", c->arg_file, "--size=1m", "--verify=crc32c"),
+		    "not supported by iochar");
+	assert_int_equal(access(c->path, F_OK), -1); /* nothing was created */
+
+	usage_error(c, ARGS("verify"), "--filename is required");
+	usage_error(c, ARGS("verify", c->arg_file), "does not exist");
+	write_verified(c, "4k");
+	usage_error(c, ARGS("verify", c->arg_file, "--size=1m"),
+		    "past its end");
+	usage_error(c, ARGS("verify", c->arg_file, "--rw=read"),
+		    "unknown option '--rw'");
+	usage_error(c, ARGS("verify", c->arg_file, "--bs=100"),
+		    "multiple of 512");
+	usage_error(c, ARGS("verify", c->arg_file, "stray"),
+		    "unexpected argument");
+}
+
+static void test_two_jobs_overlap_refused(void **state)
+{
+	struct ctx *c = *state;
+	char jobfile[4300];
+	struct proc_out po;
+
+	snprintf(jobfile, sizeof(jobfile), "%s/two.fio", c->dir);
+	FILE *f = fopen(jobfile, "we");
+	assert_non_null(f);
+	fprintf(f,
+		"[global]\nfilename=%s\nsize=1m\nioengine=psync\n\n"
+		"[v]\nrw=randrw\nverify=1\n\n[w]\nrw=randwrite\noffset=512k\n",
+		c->path);
+	fclose(f);
+	run_iochar(&po, NULL, 0, ARGS("run", jobfile));
+	expect_status(&po, 2);
+	has(po.err, "job v: verify=1, but job w also writes");
+	proc_out_free(&po);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_run_randrw_clean, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_run_async_in_flight, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_two_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text_output_has_verify_line,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_finds_flipped_byte,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_finds_misplaced_block,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_small_units, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_run_fails_on_corruption, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_fatal_stops_at_first,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_two_jobs_overlap_refused,
+					    setup, teardown),
+	};
+	return cmocka_run_group_tests_name("verify_cli", tests, NULL, NULL);
+}
