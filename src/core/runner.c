@@ -123,7 +123,8 @@ struct watch {
 	struct worker *w;
 	unsigned nr;
 	uint64_t start_ns;
-	atomic_bool *stop;
+	atomic_bool *stop;          /* the workers' flag, owned by the run */
+	atomic_bool *user_stop;     /* hooks->stop: the caller asks to stop; may be NULL */
 	const struct runner_hooks *hooks;
 	uint64_t ramp_ns, planned_ns;
 	struct rusage ru_start, ru_end;
@@ -172,6 +173,8 @@ static void watch_workers(struct watch *wa)
 				wake = ramp_end;
 			}
 		}
+		if (wa->user_stop && atomic_load(wa->user_stop))
+			atomic_store(wa->stop, true);
 		if (wa->hooks && wa->hooks->tick && now >= next_tick) {
 			tick(wa, now);
 			next_tick += 1000000000ull;
@@ -280,7 +283,9 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 		       const struct runner_hooks *hooks, struct run_result *r,
 		       struct ioc_err *err)
 {
-	atomic_bool own_stop = false;
+	/* The workers' own stop flag: set by a worker that fails (the run
+	 * ends in order on any error) or relayed from the caller's. */
+	atomic_bool run_stop = false;
 	struct start_gate gate = {
 		.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
 	};
@@ -288,7 +293,10 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 	unsigned started = 0;
 	int ret;
 
-	wa.stop = hooks && hooks->stop ? hooks->stop : &own_stop;
+	wa.stop = &run_stop;
+	wa.user_stop = hooks ? hooks->stop : NULL;
+	if (wa.user_stop && atomic_load(wa.user_stop))
+		run_stop = true;
 	struct worker *w = calloc(nr_workers, sizeof(*w));
 	if (!w)
 		return err_set(err, ENOMEM, "out of memory");

@@ -140,7 +140,8 @@ static void worker_teardown(struct worker *w)
 	w->free_units = NULL;
 }
 
-/* A failure with verify_fatal stops every worker of the run. */
+/* A failure with verify_fatal stops every worker of the run (as does
+ * any I/O error: see fail()). */
 static bool verify_complete(struct worker *w, struct io_unit *u)
 {
 	int ret = verify_session_complete(w->verify, u, &w->err);
@@ -343,6 +344,10 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		if ((++pass & 63) == 0)
 			publish_live(w);
 	}
+	/* A failing target ends the whole run in order, not just this
+	 * worker: the others stop at their next pass. */
+	if (w->error)
+		atomic_store(w->stop, true);
 	/* Let what is in flight finish, so every buffer is back and every
 	 * issued I/O is counted. */
 	commit(w, s);
