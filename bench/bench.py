@@ -1,0 +1,816 @@
+#!/usr/bin/env python3
+"""bench.py - iochar against fio on the same targets, alternating, in rounds.
+
+Every measured point runs iochar and fio with the same workload parameters,
+one after the other (iochar, fio, iochar, fio, ...), for --rounds rounds, and
+reports per-tool medians and the iochar/fio ratio: the machine is shared and
+noisy, so no single absolute time is quoted.
+
+CPU per I/O is the whole child process's CPU time (user + system of all its
+threads, io_uring kernel worker threads included), taken from the wait4()
+rusage of the tool, divided by the I/Os the tool reports. That includes each
+tool's startup (fio's job setup, iochar's option parsing and inventory):
+nothing is subtracted; runs of several seconds keep it small. Peak RSS is
+rusage ru_maxrss. A tiny C helper (SPAWN_C below, compiled at start) forks
+the tool and does the wait4(), so that Python's own memory does not leak
+into ru_maxrss.
+
+See bench/README.md for the cases, the flags of both tools and results.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IOCHAR = os.path.join(ROOT, "build", "iochar")
+WORKDIR = "/var/tmp/iochar-bench"
+# the binary actually run: a private copy of build/iochar taken at start, so a
+# rebuild during the suite cannot mix two versions into one result
+IOCHAR_RUN = [IOCHAR]
+OUTDIR = os.path.join(ROOT, "bench", "out")
+BUF_FILE = os.path.join(WORKDIR, "buffered.dat")  # case 2
+DIRECT_FILE = os.path.join(WORKDIR, "direct.dat")  # cases 3 and 4
+GiB = 1 << 30
+MiB = 1 << 20
+HANG_GRACE_S = 30  # a run still going this long after its runtime is hung
+
+# ---------------------------------------------------------------- commands
+
+
+def common_args(p):
+    """The workload flags both tools take verbatim (fio's names)."""
+    a = [
+        "--rw=randread",
+        "--bs=4k",
+        "--iodepth=%d" % p["iodepth"],
+        "--numjobs=%d" % p["numjobs"],
+        "--ioengine=%s" % p["engine"],
+        "--direct=%d" % p["direct"],
+        "--size=%s" % p["size"],
+        "--time_based",
+        "--runtime=%d" % p["runtime"],
+    ]
+    if p.get("filename"):
+        a.append("--filename=%s" % p["filename"])
+    return a
+
+
+def iochar_cmd(p):
+    return [IOCHAR_RUN[0], "run"] + common_args(p) + ["--output-format=json"]
+
+
+# fio flags beyond the common ones, and why:
+#   --norandommap --randrepeat=0  uniform offsets with replacement, as iochar
+#   --group_reporting --thread    one result for all jobs; threads, as iochar,
+#                                 so rusage and ru_maxrss cover every job
+#   --invalidate=0                do not drop the file's page cache at job start
+#                                 (iochar never does; case 2 needs the cache)
+#   --clat_percentiles=0 --lat_percentiles=1
+#                                 one histogram, of submission-to-completion
+#                                 latency (what iochar records): same work as
+#                                 fio's default, which histograms clat instead
+#   io_uring: --fixedbufs --registerfiles  (iochar registers both too)
+FIO_EXTRA = [
+    "--norandommap",
+    "--randrepeat=0",
+    "--group_reporting",
+    "--thread",
+    "--invalidate=0",
+    "--clat_percentiles=0",
+    "--lat_percentiles=1",
+    "--output-format=json",
+]
+
+
+FIO_USER_EXTRA = []  # --fio-extra: for investigations, recorded in the output
+
+
+def fio_cmd(p):
+    a = ["fio", "--name=bench"] + common_args(p) + FIO_EXTRA
+    if p["engine"] == "io_uring":
+        a += ["--fixedbufs", "--registerfiles"]
+    return a + FIO_USER_EXTRA
+
+
+# ---------------------------------------------------------------- running
+
+
+# Why a helper: Python starts children with vfork()+exec, and on exec the
+# kernel folds the old (here: Python's own) memory's high-water RSS into the
+# new process's ru_maxrss (exec_mmap -> setmax_mm_hiwater_rss). Measured here:
+# /bin/true started from a Python holding 200 MiB reports ru_maxrss = 214 MiB.
+# So this small C program, started by Python, fork()s the tool from its own
+# sub-MiB image, wait4()s it and writes the tool's rusage to a file: the same
+# rusage os.wait4() would give, without Python's footprint. CPU times are
+# the whole process's (all threads, io_uring workers, waited-for children).
+SPAWN_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static volatile pid_t child;
+static void forward(int sig) { if (child > 0) kill(child, sig); }
+int main(int argc, char **argv)
+{
+	if (argc < 3) { fprintf(stderr, "usage: spawn RUSAGE_FILE CMD [ARG...]\n"); return 2; }
+	pid_t parent = getpid();
+	child = fork();
+	if (child < 0) { perror("spawn: fork"); return 2; }
+	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent) _exit(127);
+		execvp(argv[2], argv + 2);
+		perror("spawn: exec");
+		_exit(127);
+	}
+	struct sigaction sa = { .sa_handler = forward };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	int st; struct rusage ru;
+	while (wait4(child, &st, 0, &ru) < 0)
+		if (errno != EINTR) { perror("spawn: wait4"); return 2; }
+	FILE *f = fopen(argv[1], "w");
+	if (!f) { perror("spawn: rusage file"); return 2; }
+	fprintf(f, "{\"pid\": %d, \"status\": %d, \"utime_us\": %lld, \"stime_us\": %lld, "
+		"\"maxrss_kib\": %ld, \"minflt\": %ld, \"majflt\": %ld, \"nvcsw\": %ld, \"nivcsw\": %ld}\n",
+		(int)child, st,
+		(long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
+		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec,
+		ru.ru_maxrss, ru.ru_minflt, ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw);
+	if (fclose(f)) { perror("spawn: rusage file"); return 2; }
+	return 0;
+}
+"""
+SPAWN = [None]  # path of the compiled helper
+
+
+def build_spawn(bindir):
+    src = os.path.join(bindir, "spawn.c")
+    exe = os.path.join(bindir, "spawn")
+    with open(src, "w") as f:
+        f.write(SPAWN_C)
+    cc = os.environ.get("CC", "cc")
+    r = subprocess.run([cc, "-O2", "-std=gnu11", "-o", exe, src], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("bench: cannot build the rusage helper with %s:\n%s" % (cc, r.stderr))
+    SPAWN[0] = exe
+
+
+def child_of(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+    except OSError:
+        return None
+
+
+def run_measured(argv, timeout):
+    """Run argv to completion under the spawn helper; return wall time, the
+    tool's rusage (all threads, waited-for descendants) and its output."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(prefix="rusage.", suffix=".json") as rf:
+        t0 = time.monotonic_ns()
+        proc = subprocess.Popen([SPAWN[0], rf.name] + argv, stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=err, cwd=WORKDIR)
+        killed = []
+
+        def kill():
+            # a hung run: note where each thread waits, ask for the partial
+            # results (SIGINT, forwarded by the helper), then kill it
+            tool = child_of(proc.pid)
+            killed.append(thread_states(tool) if tool else [])
+            try:
+                os.kill(proc.pid, signal.SIGINT)
+                time.sleep(5)
+                if tool:
+                    os.kill(tool, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, hstatus, _ = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.monotonic_ns() - t0
+        proc.returncode = os.waitstatus_to_exitcode(hstatus)
+        out.seek(0)
+        err.seek(0)
+        res = {
+            "timed_out": bool(killed),
+            "hang_threads": killed[0] if killed else None,
+            "wall_ns": wall,
+            "stdout": out.read().decode(errors="replace"),
+            "stderr": err.read().decode(errors="replace"),
+        }
+        try:
+            ru = json.load(open(rf.name))
+        except (OSError, ValueError):
+            ru = None
+        if proc.returncode != 0 or not ru:
+            res.update(rc=-1000 - proc.returncode, usr_ns=0, sys_ns=0, maxrss_kib=0)
+            res["stderr"] += "\n(rusage helper failed, status %d)" % proc.returncode
+            return res
+        res.update(rc=os.waitstatus_to_exitcode(ru["status"]),
+                   usr_ns=ru["utime_us"] * 1000, sys_ns=ru["stime_us"] * 1000,
+                   maxrss_kib=ru["maxrss_kib"], rusage=ru)
+        return res
+
+
+def thread_states(pid):
+    """comm, state, wchan and kernel stack of each thread of pid."""
+    out = []
+    base = "/proc/%d/task" % pid
+    try:
+        tids = sorted(os.listdir(base), key=int)
+    except OSError:
+        return out
+    for tid in tids:
+        t = {"tid": int(tid)}
+        for name in ("comm", "wchan", "stat", "stack"):
+            try:
+                with open(os.path.join(base, tid, name)) as f:
+                    t[name] = f.read().strip()
+            except OSError as e:
+                t[name] = "(%s)" % e.strerror
+        out.append(t)
+    return out
+
+
+def parse_json(text):
+    """The JSON object in text (fio may print warning lines before it)."""
+    i = text.find("{")
+    if i < 0:
+        raise ValueError("no JSON in output")
+    return json.loads(text[i:])
+
+
+def metrics_iochar(d):
+    t = d["total"]
+    return {
+        "ios": t["ios"],
+        "iops": t["iops"],
+        "lat_mean_ns": t["lat_ns"]["mean"],
+        "lat_p99_ns": t["lat_ns"]["p99"],
+        "tool_elapsed_ns": d["elapsed_ns"],
+        # iochar's own report, for reference only
+        "tool_cpu_ns": d["cpu"]["usr_ns"] + d["cpu"]["sys_ns"],
+        "partial": d.get("partial", False),
+    }
+
+
+def metrics_fio(d):
+    ios = 0
+    iops = 0.0
+    lat_w = 0.0
+    p99 = None
+    usr_pct = sys_pct = 0.0
+    for j in d["jobs"]:
+        for dr in ("read", "write"):
+            s = j[dr]
+            ios += s["total_ios"]
+            iops += s["iops"]
+            lat_w += s["lat_ns"]["mean"] * s["total_ios"]
+            pct = s["lat_ns"].get("percentile") or {}
+            if s["total_ios"] and "99.000000" in pct:
+                p99 = max(p99 or 0, pct["99.000000"])
+        usr_pct += j["usr_cpu"]
+        sys_pct += j["sys_cpu"]
+    return {
+        "ios": ios,
+        "iops": iops,
+        "lat_mean_ns": lat_w / ios if ios else 0.0,
+        "lat_p99_ns": p99,
+        "fio_usr_cpu_pct": usr_pct,  # fio's own report, for reference only
+        "fio_sys_cpu_pct": sys_pct,
+        "partial": False,
+    }
+
+
+def run_tool(tool, p, log):
+    argv = iochar_cmd(p) if tool == "iochar" else fio_cmd(p)
+    r = run_measured(argv, timeout=p["runtime"] + HANG_GRACE_S)
+    rec = {"tool": tool, "argv": argv, "rc": r["rc"], "wall_ns": r["wall_ns"],
+           "usr_ns": r["usr_ns"], "sys_ns": r["sys_ns"],
+           "maxrss_kib": r["maxrss_kib"], "rusage": r.get("rusage")}
+    if r["timed_out"]:
+        rec["hang_threads"] = r["hang_threads"]
+        rec["hang_stdout"] = r["stdout"][-4000:]
+        log("    %s HUNG: still running %d s after its runtime; thread states: %s" % (
+            tool, HANG_GRACE_S, "; ".join("%s %s %s" % (t["tid"], t["comm"], t["wchan"])
+                                          for t in r["hang_threads"])))
+    try:
+        if r["rc"] != 0:
+            raise RuntimeError("exit status %d%s" % (
+                r["rc"], " (killed after timeout)" if r["timed_out"] else ""))
+        d = parse_json(r["stdout"])
+        m = metrics_iochar(d) if tool == "iochar" else metrics_fio(d)
+        if m["ios"] <= 0:
+            raise RuntimeError("no I/O done")
+        rec.update(m)
+        rec["cpu_ns_per_io"] = (r["usr_ns"] + r["sys_ns"]) / m["ios"]
+        rec["usr_ns_per_io"] = r["usr_ns"] / m["ios"]
+        rec["sys_ns_per_io"] = r["sys_ns"] / m["ios"]
+        rec["ok"] = True
+    except Exception as e:  # record it, keep going: one bad run is data too
+        rec["ok"] = False
+        rec["error"] = "%s; stderr: %s" % (e, r["stderr"].strip()[-600:])
+        log("    %s FAILED: %s" % (tool, rec["error"]))
+    return rec
+
+
+# ---------------------------------------------------------------- stats
+
+
+def med(recs, key):
+    v = [r[key] for r in recs if r.get("ok") and r.get(key) is not None]
+    return statistics.median(v) if v else None
+
+
+def spread(recs, key):
+    """Half the min..max range relative to the median, in percent."""
+    v = [r[key] for r in recs if r.get("ok") and r.get(key) is not None]
+    if len(v) < 2:
+        return None
+    m = statistics.median(v)
+    return 100.0 * (max(v) - min(v)) / 2 / m if m else None
+
+
+def paired_ratio(recs_a, recs_b, key):
+    """Median over rounds of iochar/fio for runs of the same round (they ran
+    back to back, so slow drifts of the machine cancel). Informative only:
+    verdicts use the ratio of the medians."""
+    fb = {r["round"]: r[key] for r in recs_b if r.get("ok") and r.get(key)}
+    v = [r[key] / fb[r["round"]] for r in recs_a
+         if r.get("ok") and r.get(key) is not None and r["round"] in fb]
+    return statistics.median(v) if v else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def summarize(recs):
+    s = {"rounds_ok": sum(1 for r in recs if r.get("ok")),
+         "rounds": len(recs)}
+    for k in ("iops", "cpu_ns_per_io", "usr_ns_per_io", "sys_ns_per_io", "lat_mean_ns", "lat_p99_ns",
+              "maxrss_kib", "wall_ns"):
+        s[k] = med(recs, k)
+        s[k + "_spread_pct"] = spread(recs, k)
+    v = [r["maxrss_kib"] for r in recs if r.get("ok")]
+    s["maxrss_kib_max"] = max(v) if v else None
+    return s
+
+
+# ---------------------------------------------------------------- printing
+
+
+def fmt_iops(v):
+    if v is None:
+        return "ERR"
+    if v >= 1e6:
+        return "%.2fM" % (v / 1e6)
+    if v >= 1e3:
+        return "%.1fk" % (v / 1e3)
+    return "%.0f" % v
+
+
+def fmt_ns(v):
+    if v is None:
+        return "ERR"
+    if v >= 1e6:
+        return "%.2f ms" % (v / 1e6)
+    if v >= 1e3:
+        return "%.2f us" % (v / 1e3)
+    return "%.0f ns" % v
+
+
+def fmt_kib(v):
+    return "ERR" if v is None else "%.1f MiB" % (v / 1024.0)
+
+
+def with_spread(text, sp):
+    return text if sp is None else "%s ±%.0f%%" % (text, sp)
+
+
+def fmt_ratio(r):
+    return "-" if r is None else "%.2fx" % r
+
+
+class Table:
+    HEAD = ("params", "metric", "iochar (median)", "fio (median)",
+            "iochar/fio", "paired", "target", "result")
+
+    def __init__(self, title):
+        self.title = title
+        self.rows = []
+
+    def add(self, params, metric, a, b, r, target="-", result="", paired=None):
+        self.rows.append((params, metric, a, b, r, fmt_ratio(paired), target, result))
+
+    def render(self):
+        rows = [self.HEAD] + self.rows
+        w = [max(len(str(r[i])) for r in rows) for i in range(len(self.HEAD))]
+        lines = [self.title]
+        for n, r in enumerate(rows):
+            lines.append("  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip())
+            if n == 0:
+                lines.append("  ".join("-" * x for x in w))
+        return "\n".join(lines)
+
+
+def verdict(ok):
+    return "n/a" if ok is None else ("PASS" if ok else "MISS")
+
+
+# ---------------------------------------------------------------- targets
+
+
+def make_file(path, size, log):
+    """Write path in full with incompressible data and fsync it, unless a
+    fully allocated file of that size is already there. Returns True if it
+    wrote the file."""
+    try:
+        st = os.stat(path)
+        if st.st_size == size and st.st_blocks * 512 >= size:
+            log("  reusing %s (%d GiB, fully allocated)" % (path, size // GiB))
+            return False
+    except FileNotFoundError:
+        pass
+    log("  writing %s (%d GiB of random data) ..." % (path, size // GiB))
+    t0 = time.monotonic()
+    chunk = bytearray(os.urandom(16 * MiB))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        done = 0
+        n = 0
+        while done < size:
+            # stamp each 16 MiB chunk so no two are alike
+            chunk[0:8] = n.to_bytes(8, "little")
+            done += os.write(fd, chunk[: min(len(chunk), size - done)])
+            n += 1
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    log("  written in %.1f s" % (time.monotonic() - t0))
+    return True
+
+
+def warm_cache(path, log):
+    t0 = time.monotonic()
+    with open(path, "rb", buffering=0) as f:
+        buf = bytearray(8 * MiB)
+        while f.readinto(buf):
+            pass
+    cached = ""
+    if shutil.which("fincore"):
+        r = subprocess.run(["fincore", "--bytes", "--noheadings", "-o", "RES,SIZE", path],
+                           capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.split():
+            res, size = (int(x) for x in r.stdout.split()[:2])
+            cached = ", %.1f%% in page cache" % (100.0 * res / size)
+    log("  read %s once in %.1f s%s" % (path, time.monotonic() - t0, cached))
+
+
+# ---------------------------------------------------------------- cases
+
+
+TOOL_ORDER = ("iochar", "fio")  # --fio-first swaps it
+
+
+def alternate(points, rounds, log):
+    """points: list of (key, params). For each round, each point runs iochar
+    then fio. Returns {key: {"iochar": [recs], "fio": [recs]}}."""
+    res = {k: {"iochar": [], "fio": []} for k, _ in points}
+    for rnd in range(rounds):
+        for k, p in points:
+            for tool in TOOL_ORDER:
+                rec = run_tool(tool, p, log)
+                rec["round"] = rnd
+                res[k][tool].append(rec)
+                if rec["ok"]:
+                    log("  round %d %-26s %-6s IOPS %-8s CPU/IO %-9s RSS %s" % (
+                        rnd + 1, k, tool, fmt_iops(rec["iops"]),
+                        fmt_ns(rec["cpu_ns_per_io"]), fmt_kib(rec["maxrss_kib"])))
+    return res
+
+
+def case1(args, log):
+    title = ("Case 1: ioengine=null, 4k randread, numjobs=1, size=1g "
+             "(%d rounds x %d s)" % (args.rounds, args.runtime))
+    pts = []
+    for qd in (1, 32, 128):
+        pts.append(("null qd=%d" % qd, dict(engine="null", iodepth=qd, numjobs=1,
+                                            direct=0, size="1g", runtime=args.runtime)))
+    raw = alternate(pts, args.rounds, log)
+    t = Table(title)
+    summary = {}
+    for k, _ in pts:
+        a, b = summarize(raw[k]["iochar"]), summarize(raw[k]["fio"])
+        r = ratio(a["iops"], b["iops"])
+        ok = None if r is None else r >= 4.0
+        recorded = [x for x in raw[k]["iochar"] if x.get("ok")]
+        lat_ok = bool(recorded) and all(
+            x["lat_mean_ns"] > 0 and x["lat_p99_ns"] > 0 for x in recorded)
+        ok_all = None if ok is None else (ok and lat_ok)
+        ra, rb = raw[k]["iochar"], raw[k]["fio"]
+        t.add(k, "IOPS", with_spread(fmt_iops(a["iops"]), a["iops_spread_pct"]),
+              with_spread(fmt_iops(b["iops"]), b["iops_spread_pct"]), fmt_ratio(r),
+              ">= 4x, lat recorded", verdict(ok_all), paired_ratio(ra, rb, "iops"))
+        t.add(k, "CPU/IO (rusage)", fmt_ns(a["cpu_ns_per_io"]), fmt_ns(b["cpu_ns_per_io"]),
+              fmt_ratio(ratio(a["cpu_ns_per_io"], b["cpu_ns_per_io"])),
+              paired=paired_ratio(ra, rb, "cpu_ns_per_io"))
+        t.add(k, "lat mean", fmt_ns(a["lat_mean_ns"]), fmt_ns(b["lat_mean_ns"]),
+              fmt_ratio(ratio(a["lat_mean_ns"], b["lat_mean_ns"])),
+              "iochar > 0", "yes" if lat_ok else "NO", paired_ratio(ra, rb, "lat_mean_ns"))
+        t.add(k, "lat p99", fmt_ns(a["lat_p99_ns"]), fmt_ns(b["lat_p99_ns"]),
+              fmt_ratio(ratio(a["lat_p99_ns"], b["lat_p99_ns"])),
+              paired=paired_ratio(ra, rb, "lat_p99_ns"))
+        summary[k] = {"iochar": a, "fio": b, "iops_ratio": r,
+                      "latency_recorded": lat_ok, "pass": ok_all}
+    return t, {"raw": raw, "summary": summary}
+
+
+def case2(args, log):
+    make_file(BUF_FILE, 2 * GiB, log)
+    warm_cache(BUF_FILE, log)
+    engines = ("psync", "io_uring", "libaio")
+    title = ("Case 2: 2 GiB file in page cache, 4k randread, direct=0, "
+             "best engine of each tool (%d rounds x %d s)" % (args.rounds, args.runtime))
+    t = Table(title)
+    raw_all, summary = {}, {}
+    for nj in (1, 2):
+        for qd in (1, 32):
+            pts = [("nj=%d qd=%d %s" % (nj, qd, e),
+                    dict(engine=e, iodepth=qd, numjobs=nj, direct=0, size="2g",
+                         filename=BUF_FILE, runtime=args.runtime)) for e in engines]
+            raw = alternate(pts, args.rounds, log)
+            raw_all.update(raw)
+            per = {k: {"iochar": summarize(raw[k]["iochar"]),
+                       "fio": summarize(raw[k]["fio"])} for k, _ in pts}
+            params = "nj=%d qd=%d" % (nj, qd)
+            for k, _ in pts:
+                e = k.split()[-1]
+                a, b = per[k]["iochar"], per[k]["fio"]
+                t.add(params, "IOPS, CPU/IO %s" % e,
+                      "%s, %s" % (with_spread(fmt_iops(a["iops"]), a["iops_spread_pct"]),
+                                  fmt_ns(a["cpu_ns_per_io"])),
+                      "%s, %s" % (with_spread(fmt_iops(b["iops"]), b["iops_spread_pct"]),
+                                  fmt_ns(b["cpu_ns_per_io"])),
+                      fmt_ratio(ratio(a["iops"], b["iops"])),
+                      paired=paired_ratio(raw[k]["iochar"], raw[k]["fio"], "iops"))
+
+            def best(tool):
+                c = [(per[k][tool]["iops"], k.split()[-1], per[k][tool])
+                     for k, _ in pts if per[k][tool]["iops"] is not None]
+                return max(c, key=lambda x: x[0]) if c else (None, "-", None)
+
+            ai, ae, a = best("iochar")
+            bi, be, b = best("fio")
+            r = ratio(ai, bi)
+            ok = None if r is None else r >= 1.2
+            ka, kb = "%s %s" % (params, ae), "%s %s" % (params, be)
+            pr = (paired_ratio(raw[ka]["iochar"], raw[kb]["fio"], "iops")
+                  if ka in raw and kb in raw else None)
+            t.add(params, "IOPS best (iochar %s, fio %s)" % (ae, be),
+                  fmt_iops(ai), fmt_iops(bi), fmt_ratio(r), ">= 1.2x", verdict(ok), pr)
+            acpu = a["cpu_ns_per_io"] if a else None
+            bcpu = b["cpu_ns_per_io"] if b else None
+            cpu_ok = None
+            target = "-"
+            if nj == 1:
+                target = "iochar <= 1.2 us"
+                cpu_ok = None if acpu is None else acpu <= 1200
+            pc = (paired_ratio(raw[ka]["iochar"], raw[kb]["fio"], "cpu_ns_per_io")
+                  if ka in raw and kb in raw else None)
+            t.add(params, "CPU/IO of best engines", fmt_ns(acpu), fmt_ns(bcpu),
+                  fmt_ratio(ratio(acpu, bcpu)), target, verdict(cpu_ok) if nj == 1 else "", pc)
+            summary[params] = {"per_engine": per, "best_iochar": ae, "best_fio": be,
+                               "iops_ratio": r, "iops_pass": ok,
+                               "cpu_ns_per_io_iochar": acpu, "cpu_ns_per_io_fio": bcpu,
+                               "cpu_pass": cpu_ok}
+    return t, {"raw": raw_all, "summary": summary}
+
+
+def within(r, pct):
+    return None if r is None else abs(r - 1.0) <= pct / 100.0
+
+
+def case3(args, log):
+    make_file(DIRECT_FILE, 4 * GiB, log)
+    title = ("Case 3: 4 GiB file, direct=1, 4k randread, io_uring, numjobs=1 "
+             "(%d rounds x %d s)" % (args.rounds, args.runtime))
+    pts = [("qd=%d" % qd, dict(engine="io_uring", iodepth=qd, numjobs=1, direct=1,
+                               size="4g", filename=DIRECT_FILE, runtime=args.runtime))
+           for qd in (1, 32)]
+    raw = alternate(pts, args.rounds, log)
+    t = Table(title)
+    summary = {}
+    for k, _ in pts:
+        a, b = summarize(raw[k]["iochar"]), summarize(raw[k]["fio"])
+        ri = ratio(a["iops"], b["iops"])
+        rm = ratio(a["lat_mean_ns"], b["lat_mean_ns"])
+        rp = ratio(a["lat_p99_ns"], b["lat_p99_ns"])
+        rc = ratio(a["cpu_ns_per_io"], b["cpu_ns_per_io"])
+        ra, rb = raw[k]["iochar"], raw[k]["fio"]
+        t.add(k, "IOPS", with_spread(fmt_iops(a["iops"]), a["iops_spread_pct"]),
+              with_spread(fmt_iops(b["iops"]), b["iops_spread_pct"]), fmt_ratio(ri),
+              "within ±7%", verdict(within(ri, 7)), paired_ratio(ra, rb, "iops"))
+        t.add(k, "lat mean (fio lat_ns)", fmt_ns(a["lat_mean_ns"]), fmt_ns(b["lat_mean_ns"]),
+              fmt_ratio(rm), "within ±10%", verdict(within(rm, 10)),
+              paired_ratio(ra, rb, "lat_mean_ns"))
+        t.add(k, "lat p99 (fio lat_ns pct)", fmt_ns(a["lat_p99_ns"]), fmt_ns(b["lat_p99_ns"]),
+              fmt_ratio(rp), "within ±10%", verdict(within(rp, 10)),
+              paired_ratio(ra, rb, "lat_p99_ns"))
+        cpu_ok = None
+        if k == "qd=32":
+            cpu_ok = None if rc is None else rc <= 0.5
+        t.add(k, "CPU/IO (rusage)", fmt_ns(a["cpu_ns_per_io"]), fmt_ns(b["cpu_ns_per_io"]),
+              fmt_ratio(rc), "<= 0.5x" if k == "qd=32" else "-",
+              verdict(cpu_ok) if k == "qd=32" else "", paired_ratio(ra, rb, "cpu_ns_per_io"))
+        summary[k] = {"iochar": a, "fio": b, "iops_ratio": ri, "iops_pass": within(ri, 7),
+                      "lat_mean_ratio": rm, "lat_mean_pass": within(rm, 10),
+                      "lat_p99_ratio": rp, "lat_p99_pass": within(rp, 10),
+                      "cpu_ratio": rc, "cpu_pass": cpu_ok}
+    return t, {"raw": raw, "summary": summary}
+
+
+def case4(args, log):
+    make_file(DIRECT_FILE, 4 * GiB, log)
+    title = ("Case 4: peak RSS, numjobs=8 iodepth=256, io_uring, direct=1, 4k randread "
+             "on the 4 GiB file (%d rounds x %d s)" % (args.rounds, args.runtime))
+    k = "nj=8 qd=256"
+    pts = [(k, dict(engine="io_uring", iodepth=256, numjobs=8, direct=1, size="4g",
+                    filename=DIRECT_FILE, runtime=args.runtime))]
+    raw = alternate(pts, args.rounds, log)
+    a, b = summarize(raw[k]["iochar"]), summarize(raw[k]["fio"])
+    t = Table(title)
+    amax = a["maxrss_kib_max"]
+    ok = None if amax is None else amax < 64 * 1024
+    t.add(k, "peak RSS median", fmt_kib(a["maxrss_kib"]), fmt_kib(b["maxrss_kib"]),
+          fmt_ratio(ratio(a["maxrss_kib"], b["maxrss_kib"])))
+    t.add(k, "peak RSS max of rounds", fmt_kib(amax), fmt_kib(b["maxrss_kib_max"]),
+          fmt_ratio(ratio(amax, b["maxrss_kib_max"])), "iochar < 64 MiB", verdict(ok))
+    ra, rb = raw[k]["iochar"], raw[k]["fio"]
+    t.add(k, "IOPS", with_spread(fmt_iops(a["iops"]), a["iops_spread_pct"]),
+          with_spread(fmt_iops(b["iops"]), b["iops_spread_pct"]),
+          fmt_ratio(ratio(a["iops"], b["iops"])), paired=paired_ratio(ra, rb, "iops"))
+    t.add(k, "CPU/IO (rusage)", fmt_ns(a["cpu_ns_per_io"]), fmt_ns(b["cpu_ns_per_io"]),
+          fmt_ratio(ratio(a["cpu_ns_per_io"], b["cpu_ns_per_io"])),
+          paired=paired_ratio(ra, rb, "cpu_ns_per_io"))
+    return t, {"raw": raw, "summary": {k: {"iochar": a, "fio": b, "rss_pass": ok}}}
+
+
+CASES = {1: case1, 2: case2, 3: case3, 4: case4}
+
+# ---------------------------------------------------------------- main
+
+
+def sha256(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def environment():
+    def out(cmd):
+        try:
+            # GIT_OPTIONAL_LOCKS=0: git status must not refresh the index
+            env = dict(os.environ, GIT_OPTIONAL_LOCKS="0")
+            return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+                                  env=env).stdout.strip()
+        except OSError:
+            return None
+    cpu = None
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "kernel": platform.release(),
+        "fio_version": out(["fio", "--version"]),
+        "iochar_git_head": out(["git", "rev-parse", "--short", "HEAD"]),
+        "iochar_sha256": sha256(IOCHAR_RUN[0]),
+        "iochar_mtime": datetime.datetime.fromtimestamp(
+            os.stat(IOCHAR_RUN[0]).st_mtime).isoformat(timespec="seconds"),
+        "git_tree_dirty": bool(out(["git", "status", "--porcelain", "--untracked-files=no"])),
+        "cpu_model": cpu,
+        "cpus": os.cpu_count(),
+        "fs_of_workdir": out(["stat", "-f", "-c", "%T", WORKDIR]),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description="iochar against fio, alternating rounds")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds per point (default 3)")
+    ap.add_argument("--runtime", type=int, default=3, help="seconds per run (default 3)")
+    ap.add_argument("--cases", default="1,2,3,4", help="comma-separated subset of 1,2,3,4")
+    ap.add_argument("--keep-files", action="store_true",
+                    help="keep the data files in %s" % WORKDIR)
+    ap.add_argument("--fio-first", action="store_true",
+                    help="run fio before iochar in each pair (order-bias check)")
+    ap.add_argument("--fio-extra", default="",
+                    help="extra fio flags, e.g. '--iodepth_batch_submit=32' (investigations "
+                         "only: the documented comparison uses none)")
+    args = ap.parse_args()
+    if args.fio_first:
+        global TOOL_ORDER
+        TOOL_ORDER = ("fio", "iochar")
+    FIO_USER_EXTRA[:] = shlex.split(args.fio_extra)
+    try:
+        cases = sorted({int(c) for c in args.cases.split(",") if c.strip()})
+    except ValueError:
+        ap.error("--cases: a comma-separated list of 1..4")
+    if not cases or any(c not in CASES for c in cases) or args.rounds < 1 or args.runtime < 1:
+        ap.error("--cases must name 1..4; --rounds and --runtime must be >= 1")
+    if not os.access(IOCHAR, os.X_OK):
+        sys.exit("bench: %s missing: run make first (bench/run.sh does)" % IOCHAR)
+
+    os.makedirs(WORKDIR, exist_ok=True)
+    os.makedirs(OUTDIR, exist_ok=True)
+    bindir = tempfile.mkdtemp(prefix="iochar-bench-bin.")
+    IOCHAR_RUN[0] = os.path.join(bindir, "iochar")
+    shutil.copy2(IOCHAR, IOCHAR_RUN[0])
+    build_spawn(bindir)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_path = os.path.join(OUTDIR, stamp + ".json")
+    t_start = time.monotonic()
+
+    def log(msg):
+        print("[%6.1fs] %s" % (time.monotonic() - t_start, msg), flush=True)
+
+    env = environment()
+    report = {"environment": env, "args": vars(args),
+              "fio_extra_flags": FIO_EXTRA, "cases": {}}
+    log("iochar vs fio: cases %s, %d rounds x %d s; %s; kernel %s; %s CPUs" % (
+        ",".join(map(str, cases)), args.rounds, args.runtime, env["fio_version"],
+        env["kernel"], env["cpus"]))
+    if args.fio_first or FIO_USER_EXTRA:
+        log("NOT the documented comparison: order %s, extra fio flags %s" % (
+            ",".join(TOOL_ORDER), " ".join(FIO_USER_EXTRA) or "none"))
+    tables = []
+    try:
+        for c in cases:
+            log("case %d" % c)
+            t0 = time.monotonic()
+            table, data = CASES[c](args, log)
+            data["seconds"] = time.monotonic() - t0
+            report["cases"][str(c)] = data
+            tables.append(table)
+            print("\n" + table.render() + "\n", flush=True)
+            with open(out_path, "w") as f:  # keep partial results if interrupted later
+                json.dump(report, f, indent=1)
+    finally:
+        shutil.rmtree(bindir, ignore_errors=True)
+        if not args.keep_files:
+            for p in (BUF_FILE, DIRECT_FILE):
+                if os.path.exists(p):
+                    os.unlink(p)
+            try:
+                os.rmdir(WORKDIR)
+            except OSError:
+                pass
+    report["seconds"] = time.monotonic() - t_start
+    with open(out_path, "w") as f:
+        json.dump(report, f, indent=1)
+
+    print("=" * 78)
+    print("Summary (medians of %d rounds; ±x%% = half the min..max range of the rounds;"
+          % args.rounds)
+    print("verdicts use iochar/fio = ratio of the medians; 'paired' = median of the")
+    print("per-round ratios of back-to-back runs, for reference)")
+    print("date %s, kernel %s, %s, %s CPUs (%s)" % (env["date_utc"], env["kernel"],
+                                                    env["fio_version"], env["cpus"],
+                                                    env["cpu_model"]))
+    for t in tables:
+        print("\n" + t.render())
+    print("\nraw per-round numbers: %s (%.0f s in all)" % (out_path, report["seconds"]))
+
+
+if __name__ == "__main__":
+    main()
