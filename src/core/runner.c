@@ -22,13 +22,14 @@
 
 #define WATCH_STEP_NS 50000000ull /* how often the runner looks at workers */
 
-/* Jobs with verify=1 must own their blocks (verify/jobs.h). */
+/* Jobs with verify=1 must own their blocks, and journals need verify
+ * (verify/jobs.h). */
 static int check_verify(const struct job_spec *jobs, unsigned nr_jobs,
 			const struct job_layout *layouts, struct ioc_err *err)
 {
 	bool any = false;
 	for (unsigned j = 0; j < nr_jobs; j++)
-		any |= jobs[j].verify;
+		any |= jobs[j].verify || jobs[j].journal[0];
 	if (!any)
 		return 0;
 	struct verify_job *vj = calloc(nr_jobs, sizeof(*vj));
@@ -343,6 +344,7 @@ int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	fast_clock_init(); /* once per process; the workers' clock */
 	if (!layouts)
 		return err_set(err, ENOMEM, "out of memory");
 	if (nr_jobs == 0)

@@ -1,6 +1,7 @@
 /* worker.c - the worker loop shared by every engine: queue, commit, reap.
  *
- * Time is read once per loop pass, not per I/O: every I/O queued in a pass
+ * Time is read once per loop pass, not per I/O, from the TSC where it can
+ * be trusted (util/clock.h): every I/O queued in a pass
  * is stamped with the time just before the pass's submission, every I/O
  * reaped with the time just after the reaping call returned. Both bracket
  * the real event, so latencies are never under-stated, and the clock costs
@@ -153,6 +154,19 @@ static bool verify_complete(struct worker *w, struct io_unit *u)
 	return false;
 }
 
+/* verify journal: the intents of the writes about to be submitted are
+ * made durable first (verify/session.h). */
+static bool verify_flush(struct worker *w)
+{
+	int ret = verify_session_flush(w->verify, &w->err);
+
+	if (!ret)
+		return true;
+	w->error = ret;
+	atomic_store(w->stop, true);
+	return false;
+}
+
 /* Book a finished I/O. Returns false when the worker must stop (error). */
 static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 {
@@ -212,10 +226,10 @@ struct loop_state {
  * last stretch, so the asked rate is kept. */
 static void pace_until(uint64_t t)
 {
-	uint64_t now = clock_ns();
+	uint64_t now = fast_ns();
 	if (t > now + PACE_SPIN_NS)
 		clock_sleep_until(t - PACE_SPIN_NS);
-	while (clock_ns() < t)
+	while (fast_ns() < t)
 		;
 }
 
@@ -254,7 +268,8 @@ static bool issue(struct worker *w, struct loop_state *s)
 			u->len = op.len;
 			/* open loop: latency counts from when the I/O was due */
 			u->start_ns = s->period_ns ? s->next_sched : s->now;
-			s->next_sched += next_gap(w, s);
+			if (s->period_ns)
+				s->next_sched += next_gap(w, s);
 		}
 		s->held = NULL;
 		/* verify: an I/O to a block with one in flight waits for it */
@@ -262,9 +277,12 @@ static bool issue(struct worker *w, struct loop_state *s)
 			s->held = u;
 			return true;
 		}
+		/* a sync engine does the I/O inside queue() */
+		if (w->verify && (w->eops->flags & ENGINE_SYNC) && !verify_flush(w))
+			return false;
 		switch (w->eops->queue(w->engine_state, u)) {
 		case ENGINE_COMPLETED:
-			s->now = clock_ns();
+			s->now = fast_ns();
 			if (!complete(w, u, s->now))
 				return false;
 			break;
@@ -284,7 +302,7 @@ static bool issue(struct worker *w, struct loop_state *s)
 static bool reap(struct worker *w, struct loop_state *s, unsigned min)
 {
 	int n = w->eops->getevents(w->engine_state, min);
-	s->now = clock_ns();
+	s->now = fast_ns();
 	if (n < 0) {
 		w->error = err_set(&w->err, -n, "job %s: %s engine: %s",
 				   w->job->name, w->eops->name, strerror(-n));
@@ -302,6 +320,8 @@ static bool commit(struct worker *w, struct loop_state *s)
 	if (!s->pending)
 		return true;
 	s->pending = 0;
+	if (w->verify && !verify_flush(w))
+		return false;
 	int ret = w->eops->commit(w->engine_state);
 	if (ret < 0) {
 		w->error = err_set(&w->err, -ret, "job %s: %s engine submit: %s",
@@ -326,7 +346,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			if (s->period_ns) /* ahead of schedule, nothing in flight */
 				pace_until(s->next_sched < s->deadline ?
 							  s->next_sched : s->deadline);
-			s->now = clock_ns();
+			s->now = fast_ns();
 			continue;
 		}
 		/* Closed loop: everything issuable is issued, so wait for one.
@@ -339,7 +359,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		if (rate_wait && s->inflight == before) {
 			uint64_t nap = s->now + RATE_NAP_NS;
 			pace_until(nap < s->next_sched ? nap : s->next_sched);
-			s->now = clock_ns();
+			s->now = fast_ns();
 		}
 		if ((++pass & 63) == 0)
 			publish_live(w);
@@ -361,7 +381,7 @@ void start_gate_open(struct start_gate *g, unsigned expected)
 	pthread_mutex_lock(&g->mu);
 	while (g->ready < expected)
 		pthread_cond_wait(&g->cv, &g->mu);
-	g->start_ns = clock_ns();
+	g->start_ns = fast_ns();
 	g->open = true;
 	pthread_cond_broadcast(&g->cv);
 	pthread_mutex_unlock(&g->mu);
@@ -389,7 +409,7 @@ void *worker_main(void *arg)
 		if (w->job->rate_iops) /* naps must be short to be accurate */
 			prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 		struct loop_state s = {
-			.now = clock_ns(),
+			.now = fast_ns(),
 			.deadline = w->job->runtime_ns ?
 					    w->measure_start_ns + w->job->runtime_ns :
 					    UINT64_MAX,

@@ -48,6 +48,10 @@ struct stats_live {
 struct worker_stats {
 	struct dir_stats dir[DIR_COUNT];
 	struct interval_series intervals;
+	/* the interval last recorded into, [iv_lo, iv_hi) ns: completions
+	 * come in time order, so most need no division to find theirs */
+	unsigned iv_cur;
+	uint64_t iv_lo, iv_hi;
 };
 
 /* Zero st. The interval series starts empty; no memory is held yet. */
@@ -80,13 +84,18 @@ static inline int stats_record(struct worker_stats *st, enum io_dir d,
 	ds->bytes += bytes;
 	hist_record(&ds->lat, lat_ns);
 
-	unsigned idx = (unsigned)(since_start_ns / STATS_INTERVAL_NS);
-	if (idx >= st->intervals.len) {
-		int ret = stats_grow_intervals(st, idx);
-		if (ret)
-			return ret;
+	if (since_start_ns < st->iv_lo || since_start_ns >= st->iv_hi) {
+		unsigned idx = (unsigned)(since_start_ns / STATS_INTERVAL_NS);
+		if (idx >= st->intervals.len) {
+			int ret = stats_grow_intervals(st, idx);
+			if (ret)
+				return ret;
+		}
+		st->iv_cur = idx;
+		st->iv_lo = (uint64_t)idx * STATS_INTERVAL_NS;
+		st->iv_hi = st->iv_lo + STATS_INTERVAL_NS;
 	}
-	struct interval *iv = &st->intervals.v[idx];
+	struct interval *iv = &st->intervals.v[st->iv_cur];
 	iv->ios[d]++;
 	iv->bytes[d] += bytes;
 	iv->lat_sum[d] += lat_ns;
