@@ -337,6 +337,14 @@ static const struct option_def option_table[] = {
 		.help = "stop the run at the first verify failure",
 	},
 	{
+		.name = "journal",
+		.type = OPT_STRING, JOB_FIELD(journal),
+		.group = OPT_GROUP_WORKLOAD,
+		.arg = "FILE",
+		.help = "verify: crash journal, made durable before each "
+			"write; check with iochar verify --journal=FILE",
+	},
+	{
 		.name = "runtime",
 		.type = OPT_TIME, JOB_FIELD(runtime_ns),
 		.group = OPT_GROUP_TIME,

@@ -3,11 +3,15 @@
  *
  *     iochar verify --filename=PATH[:PATH] [--bs=4k] [--size=] [--offset=]
  *                   [--verify_fatal] [--output-format=normal|json]
+ *     iochar verify --journal=FILE [--filename=PATH[:PATH]] [--verify_fatal]
+ *                   [--output-format=normal|json]
  *
  * --filename, --bs, --size and --offset mean what they mean to `iochar
  * run` (the same option rows parse them), so the run's options name the
  * same region. Every unit that carries an iochar header is checked (CRC,
- * offset); units without one are counted as unverified. Exit status: 0 no
+ * offset); units without one are counted as unverified. With --journal
+ * the region, and the generation every block must or may hold, come from
+ * a run's crash journal (cmd/verify_journal.c). Exit status: 0 no
  * failure, 1 failures (or a read error), 2 bad input.
  */
 #include <errno.h>
@@ -18,6 +22,7 @@
 #include "cli/options.h"
 #include "cli/units.h"
 #include "cmd/cmd.h"
+#include "cmd/verify_journal.h"
 #include "output/json_writer.h"
 #include "output/output.h"
 #include "target/target.h"
@@ -31,6 +36,7 @@ static const char *const region_keys[] = {"filename", "bs", "size", "offset",
 
 struct verify_args {
 	struct job_spec spec; /* filename, bs, size, offset */
+	const char *journal;  /* --journal: in argv; NULL = none */
 	bool fatal;
 	enum output_format format;
 };
@@ -49,14 +55,25 @@ static void print_help(void)
 	    "usage: iochar verify --filename=PATH[:PATH] [--bs=4k] "
 	    "[--size=SIZE]\n"
 	    "                     [--offset=SIZE] [--verify_fatal]\n"
-	    "                     [--output-format=normal|json]\n\n"
+	    "                     [--output-format=normal|json]\n"
+	    "       iochar verify --journal=FILE [--filename=PATH[:PATH]]\n"
+	    "                     [--verify_fatal] "
+	    "[--output-format=normal|json]\n\n"
 	    "Reads the region back (as `iochar run` with the same options\n"
 	    "lays it out) and checks every unit written by a run with\n"
 	    "verify=1: CRC32C and offset. Units without an iochar header\n"
 	    "are counted as unverified. Failures are listed on stderr.\n"
 	    "Units are 4096 bytes, or 512 when bs is not a multiple of 4096;\n"
-	    "a unit's header overrides that. Exit status: 0 no failure,\n"
-	    "1 failures or a read error, 2 bad input.\n");
+	    "a unit's header overrides that.\n\n"
+	    "With --journal (a run's journal=FILE), the targets, the region\n"
+	    "and what every block must hold come from the journal: blocks\n"
+	    "whose write completed must hold it, whole; blocks with a write\n"
+	    "in flight may hold the old or the new data, per 512-byte\n"
+	    "sector, never a sector mixing both. Lost, torn, corrupted and\n"
+	    "misplaced units are listed on stderr. --filename replaces the\n"
+	    "journal's paths (as many, in order).\n\n"
+	    "Exit status: 0 no failure, 1 failures or a read error,\n"
+	    "2 bad input.\n");
 }
 
 static bool is_region_key(const struct option_def *o)
@@ -86,6 +103,13 @@ static int parse_one(struct verify_args *a, int argc, char **argv, int *i,
 	}
 	if (!v && has_next)
 		v = argv[++*i];
+	if (strcmp(key, "journal") == 0) {
+		if (!v || !v[0])
+			return err_usage(err, EINVAL,
+					 "verify: --journal needs a file");
+		a->journal = v;
+		return 0;
+	}
 	if (strcmp(key, "output-format") == 0 ||
 	    strcmp(key, "output_format") == 0) {
 		if (v && output_format_parse(v, &a->format) == 0 &&
@@ -100,7 +124,8 @@ static int parse_one(struct verify_args *a, int argc, char **argv, int *i,
 		return err_usage(
 		    err, EINVAL,
 		    "verify: unknown option '--%s'; accepted: --filename, "
-		    "--bs, --size, --offset, --verify_fatal, --output-format",
+		    "--bs, --size, --offset, --journal, --verify_fatal, "
+		    "--output-format",
 		    key);
 	return options_apply(&a->spec, key, v, err);
 }
@@ -122,8 +147,20 @@ static int parse_args(int argc, char **argv, struct verify_args *a,
 		if (ret)
 			return ret;
 	}
+	if (a->journal) {
+		for (unsigned i = 1; region_keys[i]; i++)
+			if (options_is_set(&a->spec, region_keys[i]))
+				return err_usage(
+				    err, EINVAL,
+				    "verify: --%s with --journal: the region "
+				    "comes from the journal",
+				    region_keys[i]);
+		return 0;
+	}
 	if (a->spec.nr_files == 0)
-		return err_usage(err, EINVAL, "verify: --filename is required");
+		return err_usage(err, EINVAL,
+				 "verify: --filename is required (or "
+				 "--journal)");
 	uint32_t unit = vblock_unit_len(a->spec.bs);
 	if (!unit)
 		return err_usage(err, EINVAL,
@@ -290,6 +327,11 @@ int cmd_verify(int argc, char **argv)
 			return 0;
 		}
 	int ret = parse_args(argc, argv, &a, &err);
+	if (!ret && a.journal) {
+		status =
+		    verify_journal_main(a.journal, &a.spec, a.fatal, a.format);
+		goto out;
+	}
 	if (!ret && !(t = calloc(a.spec.nr_files, sizeof(*t))))
 		ret = err_set(&err, ENOMEM, "out of memory");
 	for (unsigned i = 0; !ret && i < a.spec.nr_files; i++)

@@ -63,6 +63,7 @@ struct job_spec {
 	enum rate_process rate_process;
 	bool verify;           /* stamp written blocks, check them when read back */
 	bool verify_fatal;     /* stop the run at the first verify failure */
+	char journal[1024];    /* verify: crash journal path; "" = none (verify/journal.h) */
 	enum rand_dist dist;
 	double zipf_theta;
 	bool cpus_set;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "verify/block.h"
+#include "verify/journal.h"
 
 static int check_one(const struct verify_job *vj, struct ioc_err *err)
 {
@@ -67,13 +68,50 @@ static const char *shared_region(const struct verify_job *v,
 	return NULL;
 }
 
+/* journal=: on a verifying job, one per job, never one of the run's
+ * targets, and never over a file that is not an iochar journal. */
+static int check_journal(const struct verify_job *jobs, unsigned nr, unsigned a,
+			 struct ioc_err *err)
+{
+	const struct job_spec *j = jobs[a].job;
+	char what[JOB_NAME_MAX + 16];
+
+	if (!j->journal[0])
+		return 0;
+	if (!j->verify)
+		return err_usage(err, EINVAL,
+				 "job %s: journal=%s needs verify=1", j->name,
+				 j->journal);
+	for (unsigned b = 0; b < nr; b++) {
+		const struct job_spec *o = jobs[b].job;
+		if (b < a && o->journal[0] && same_file(o->journal, j->journal))
+			return err_usage(
+			    err, EINVAL,
+			    "jobs %s and %s: both have journal=%s; one "
+			    "journal per job: give each job its own file",
+			    o->name, j->name, j->journal);
+		for (unsigned f = 0; f < o->nr_files; f++)
+			if (same_file(o->files[f], j->journal))
+				return err_usage(
+				    err, EINVAL,
+				    "job %s: journal=%s is a target of job "
+				    "%s; the journal needs a file of its own",
+				    j->name, j->journal, o->name);
+	}
+	snprintf(what, sizeof(what), "job %s: journal", j->name);
+	return journal_probe(what, j->journal, err);
+}
+
 int verify_check_jobs(const struct verify_job *jobs, unsigned nr,
 		      struct ioc_err *err)
 {
 	for (unsigned a = 0; a < nr; a++) {
+		int ret = check_journal(jobs, nr, a, err);
+		if (ret)
+			return ret;
 		if (!jobs[a].job->verify)
 			continue;
-		int ret = check_one(&jobs[a], err);
+		ret = check_one(&jobs[a], err);
 		if (ret)
 			return ret;
 		for (unsigned b = 0; b < nr; b++) {

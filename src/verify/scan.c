@@ -74,6 +74,12 @@ static uint32_t unit_at(const uint8_t *p, uint64_t pos, uint64_t avail,
 	return pos % dflt == 0 && dflt <= avail ? dflt : 0;
 }
 
+/* The unit at pos when every unit is dflt bytes; 0 at a cut edge. */
+static uint32_t fixed_unit(uint64_t pos, uint64_t avail, uint32_t dflt)
+{
+	return pos % dflt == 0 && dflt <= avail ? dflt : 0;
+}
+
 static void report(const struct vscan *p, const struct vfailure *f)
 {
 	uint64_t n = p->printed ? (*p->printed)++ : 0;
@@ -96,11 +102,21 @@ static int check_chunk(const struct vscan *p, const uint8_t *buf, uint64_t off,
 
 	while (rel < len) {
 		uint64_t pos = off + rel;
-		uint32_t n = unit_at(buf + rel, pos, len - rel, p->unit);
+		uint32_t n = p->check
+				 ? fixed_unit(pos, len - rel, p->unit)
+				 : unit_at(buf + rel, pos, len - rel, p->unit);
 		if (!n) { /* a partial unit at an edge of the range */
 			uint64_t left = p->unit - pos % p->unit;
 			rel += left < len - rel ? left : len - rel;
 			c->unverified_units++;
+			continue;
+		}
+		if (p->check) {
+			int ret =
+			    p->check(p->check_arg, buf + rel, n, pos, err);
+			rel += n;
+			if (ret)
+				return ret;
 			continue;
 		}
 		struct vexpect exp = {.offset = pos};

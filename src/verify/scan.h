@@ -4,10 +4,12 @@
  * Without an expectation source the check is self-describing: a unit with
  * an iochar header must have a good CRC and name its own offset; a unit
  * without one is counted as unverified (it may be prefill data, or never
- * have been written). A source (the journal, later) supplies the expected
- * generation of each unit, and then a missing or older unit is a failure
- * too. Units are 4096 or 512 bytes; where a header says which, the scan
- * follows it, so data written with bs=512 checks under the default unit.
+ * have been written). A source supplies the expected generation of each
+ * unit, and then a missing or older unit is a failure too. Units are 4096
+ * or 512 bytes; where a header says which, the scan follows it, so data
+ * written with bs=512 checks under the default unit. A unit callback
+ * (`check`) replaces the per-unit check altogether, with fixed-size
+ * units: the crash journal's sector-wise rules (journal.h) use it.
  */
 #ifndef IOCHAR_VERIFY_SCAN_H
 #define IOCHAR_VERIFY_SCAN_H
@@ -25,12 +27,23 @@
 typedef int (*vscan_expect_fn)(void *arg, uint64_t offset, struct vexpect *exp,
 			       struct ioc_err *err);
 
+/* Check the unit of len bytes at unit, read at target offset, in place of
+ * the built-in check (e.g. the journal's sector-wise rules): count it and
+ * report it too. Returns 0, 1 when the scan must stop, or -errno (with a
+ * message in err). */
+typedef int (*vscan_unit_fn)(void *arg, const uint8_t *unit, uint32_t len,
+			     uint64_t offset, struct ioc_err *err);
+
 struct vscan {
 	const char *path;
 	uint64_t start, len;	/* the range; start a multiple of 512 */
 	uint32_t unit;		/* unit where no header says otherwise */
 	vscan_expect_fn expect; /* NULL: self-describing check */
 	void *expect_arg;
+	vscan_unit_fn check; /* NULL: vunit_check. Set: every unit is `unit`
+			      * bytes (headers do not change it), checked,
+			      * counted and reported by check alone */
+	void *check_arg;
 	bool stop_at_first; /* stop at the first failure */
 	FILE *report;	    /* failure lines; NULL = none */
 	uint64_t *printed;  /* failure lines so far, shared across scans

@@ -3,12 +3,15 @@
 #include "verify/session.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "verify/block.h"
+#include "verify/journal.h"
 #include "verify/report.h"
 #include "verify/vmap.h"
 
@@ -24,6 +27,7 @@ struct verify_session {
 	struct verify_counts *counts;
 	FILE *report;
 	struct vmap map;
+	struct journal_writer *journal; /* NULL without journal= */
 	struct vslot *slots;
 	unsigned depth;
 	uint32_t unit;
@@ -51,6 +55,43 @@ static uint32_t new_run_id(void)
 	return id;
 }
 
+/* The journal's header: what `iochar verify --journal` must know. Target
+ * paths are made absolute where they resolve, so the check can run from
+ * another directory. */
+static int journal_open(struct verify_session *s, uint64_t region,
+			struct ioc_err *err)
+{
+	const struct job_spec *job = s->job;
+	struct journal_info info = {
+	    .run_id = s->run_id,
+	    .unit_len = s->unit,
+	    .seed = job->randseed,
+	    .bs = job->bs,
+	    .offset = job->offset,
+	    .region = region,
+	    .created_ns = realtime_ns(),
+	};
+	int ret = 0;
+
+	snprintf(info.job, sizeof(info.job), "%s", job->name);
+	for (unsigned i = 0; i < job->nr_files && !ret; i++) {
+		char real[PATH_MAX];
+		const char *p =
+		    realpath(job->files[i], real) ? real : job->files[i];
+		if (!(info.files[i] = strdup(p)))
+			ret = err_set(err, ENOMEM, "out of memory");
+		else
+			info.nr_files++;
+	}
+	if (!ret)
+		ret = journal_create(job->journal, &info, s->depth, &s->journal,
+				     err);
+	journal_info_free(&info);
+	if (ret)
+		err_prefix(err, "job %s", job->name);
+	return ret;
+}
+
 int verify_session_create(const struct verify_session_params *p,
 			  struct verify_session **out, struct ioc_err *err)
 {
@@ -75,6 +116,13 @@ int verify_session_create(const struct verify_session_params *p,
 	s->depth = p->depth;
 	s->unit = vblock_unit_len(job->bs);
 	s->run_id = new_run_id();
+	if (job->journal[0]) {
+		int ret = journal_open(s, p->region, err);
+		if (ret) {
+			verify_session_free(s);
+			return ret;
+		}
+	}
 	*out = s;
 	return 0;
 nomem:
@@ -88,6 +136,12 @@ void verify_session_free(struct verify_session *s)
 {
 	if (!s)
 		return;
+	if (s->journal) {
+		struct ioc_err err = {0};
+		if (journal_close(s->journal, &err) && s->report)
+			fprintf(s->report, "iochar: job %s: %s\n", s->job->name,
+				err.msg);
+	}
 	vmap_free(&s->map);
 	free(s->slots);
 	free(s);
@@ -116,6 +170,9 @@ bool verify_session_prepare(struct verify_session *s, struct io_unit *u)
 		};
 		sl->gen = st.gen;
 		vblock_fill(u->buf, u->len, s->unit, u->offset, &st);
+		if (s->journal)
+			journal_intent(s->journal, u->file, block, st.gen,
+				       st.time_ns);
 	}
 	return true;
 }
@@ -189,6 +246,9 @@ int verify_session_complete(struct verify_session *s, struct io_unit *u,
 	}
 	if (u->dir == DIR_WRITE) {
 		*gen = sl->gen;
+		if (s->journal)
+			journal_done(s->journal, u->file,
+				     sl->idx % s->map.nblocks, sl->gen);
 		return 0;
 	}
 	if (*gen == 0 || s->halted) { /* nothing to expect, or stopping */
@@ -196,4 +256,9 @@ int verify_session_complete(struct verify_session *s, struct io_unit *u,
 		return 0;
 	}
 	return check_read(s, u, *gen, err);
+}
+
+int verify_session_flush(struct verify_session *s, struct ioc_err *err)
+{
+	return s->journal ? journal_flush(s->journal, err) : 0;
 }

@@ -8,6 +8,12 @@
  * every completion it calls verify_session_complete: a write's generation
  * goes into the map, a read of a block this run wrote is checked unit by
  * unit. Everything runs on the worker's thread.
+ *
+ * With journal=FILE (journal.h) prepare also queues an INTENT for each
+ * write and complete a DONE; verify_session_flush makes the intents
+ * durable, and the worker calls it before any queued write can reach the
+ * kernel: before commit, and before queue() on an engine that completes
+ * I/O inside queue() (ENGINE_SYNC).
  */
 #ifndef IOCHAR_VERIFY_SESSION_H
 #define IOCHAR_VERIFY_SESSION_H
@@ -46,6 +52,12 @@ void verify_session_free(struct verify_session *s);
  * block has an I/O in flight: hold u and call again after a completion.
  * Calling again for a unit already made ready returns true at once. */
 bool verify_session_prepare(struct verify_session *s, struct io_unit *u);
+
+/* Make the journal's queued intents durable (and append its completions)
+ * before the writes they announce are submitted. Returns 0 at once
+ * without a journal; -errno with a message in err when the journal cannot
+ * be written (the run must stop). */
+int verify_session_flush(struct verify_session *s, struct ioc_err *err);
 
 /* Account for the completion of u (whatever its result). Returns 0, or
  * -EILSEQ when a unit failed and the job has verify_fatal (err then names

@@ -1,0 +1,293 @@
+/* verify_journal.c - `iochar verify --journal=FILE`: see verify_journal.h;
+ * the rules are in verify/journal.h and docs/output.md ("Crash journal").
+ */
+#include "cmd/verify_journal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "output/json_writer.h"
+#include "target/target.h"
+#include "verify/crc32c.h"
+#include "verify/journal.h"
+#include "verify/report.h"
+#include "verify/scan.h"
+
+struct jtarget {
+	const char *path;
+	struct journal_counts c;
+	int error;
+	char msg[IOC_ERR_MAX];
+};
+
+/* What the scan's per-unit callback needs. */
+struct jscan {
+	const struct journal_replay *r;
+	unsigned file;
+	const char *path;
+	struct journal_counts *c;
+	uint64_t *printed;
+	bool fatal;
+};
+
+static int check_unit(void *arg, const uint8_t *unit, uint32_t len,
+		      uint64_t offset, struct ioc_err *err)
+{
+	struct jscan *js = arg;
+	struct journal_verdict v;
+
+	(void)len;
+	(void)err;
+	enum journal_kind k =
+	    journal_check_unit(js->r, js->file, offset, unit, &v);
+	journal_count(js->c, &v);
+	if (k == JK_OK || k == JK_UNVERIFIED)
+		return 0;
+	uint64_t n = (*js->printed)++;
+	if (n < VREPORT_MAX_LINES)
+		journal_print_failure(stderr, js->path, &v);
+	else if (n == VREPORT_MAX_LINES)
+		vreport_print_cap(stderr, js->path);
+	return js->fatal ? 1 : 0;
+}
+
+/* The journal's region must be inside each target. */
+static int check_target(const char *path, const struct journal_info *info,
+			struct ioc_err *err)
+{
+	struct target_info ti;
+	int ret = target_inspect(path, &ti, err);
+
+	if (ret) {
+		err->usage = 1;
+		return ret;
+	}
+	if (!ti.exists)
+		return err_usage(err, ENOENT, "%s: does not exist", path);
+	if (ti.size < info->offset + info->region)
+		return err_usage(err, EINVAL,
+				 "%s: %" PRIu64 " bytes, shorter than the "
+				 "journal's region [%" PRIu64 ", +%" PRIu64 ")",
+				 path, ti.size, info->offset, info->region);
+	return 0;
+}
+
+static void print_counts(const char *what, const struct journal_counts *c)
+{
+	printf(
+	    "%s: %" PRIu64 " units checked, %" PRIu64 " failures (lost %" PRIu64
+	    ", torn %" PRIu64 ", corrupted %" PRIu64 ", misplaced %" PRIu64
+	    "); acknowledged %" PRIu64 ", in flight: old %" PRIu64
+	    ", new %" PRIu64 ", mixed %" PRIu64 "; not in the journal %" PRIu64
+	    ", unverified %" PRIu64 "\n",
+	    what, c->checked_units, c->failures, c->lost, c->torn, c->corrupted,
+	    c->misplaced, c->acknowledged_units, c->old_units, c->new_units,
+	    c->mixed_units, c->unjournaled_units, c->unverified_units);
+}
+
+static void emit_text(const char *journal, const struct journal_replay *r,
+		      const struct jtarget *t,
+		      const struct journal_counts *total)
+{
+	const struct journal_info *info = journal_replay_info(r);
+	const struct journal_stats *st = journal_replay_stats(r);
+	char what[4300];
+
+	printf("journal %s: job %s, run_id 0x%08x, %" PRIu64
+	       " records (%" PRIu64 " intents, %" PRIu64 " done), %" PRIu64
+	       " blocks, %" PRIu64 " bad records, %" PRIu64
+	       " torn at the tail\n",
+	       journal, info->job, info->run_id, st->records, st->intents,
+	       st->dones, st->blocks, st->bad_records, st->torn_tail);
+	for (unsigned i = 0; i < info->nr_files; i++) {
+		snprintf(what, sizeof(what),
+			 "verify %s [%" PRIu64 ", +%" PRIu64 ")", t[i].path,
+			 info->offset, info->region);
+		print_counts(what, &t[i].c);
+		if (t[i].error)
+			printf("  error: %s\n", t[i].msg);
+	}
+	if (info->nr_files > 1)
+		print_counts("verify total", total);
+}
+
+static void kv_counts(struct jw *w, const struct journal_counts *c)
+{
+	jw_kv_uint(w, "checked_units", c->checked_units);
+	jw_kv_uint(w, "failures", c->failures);
+	jw_kv_uint(w, "lost", c->lost);
+	jw_kv_uint(w, "torn", c->torn);
+	jw_kv_uint(w, "corrupted", c->corrupted);
+	jw_kv_uint(w, "misplaced", c->misplaced);
+	jw_kv_uint(w, "acknowledged_units", c->acknowledged_units);
+	jw_kv_uint(w, "old_units", c->old_units);
+	jw_kv_uint(w, "new_units", c->new_units);
+	jw_kv_uint(w, "mixed_units", c->mixed_units);
+	jw_kv_uint(w, "unjournaled_units", c->unjournaled_units);
+	jw_kv_uint(w, "unverified_units", c->unverified_units);
+}
+
+static void kv_journal(struct jw *w, const char *journal,
+		       const struct journal_replay *r)
+{
+	const struct journal_info *info = journal_replay_info(r);
+	const struct journal_stats *st = journal_replay_stats(r);
+
+	jw_key(w, "journal");
+	jw_object_begin(w);
+	jw_kv_string(w, "path", journal);
+	jw_kv_string(w, "job", info->job);
+	jw_kv_uint(w, "run_id", info->run_id);
+	jw_kv_uint(w, "seed", info->seed);
+	jw_kv_uint(w, "bs", info->bs);
+	jw_kv_uint(w, "unit", info->unit_len);
+	jw_kv_uint(w, "created_unix_ns", info->created_ns);
+	jw_kv_uint(w, "records", st->records);
+	jw_kv_uint(w, "intents", st->intents);
+	jw_kv_uint(w, "dones", st->dones);
+	jw_kv_uint(w, "blocks", st->blocks);
+	jw_kv_uint(w, "bad_records", st->bad_records);
+	jw_kv_uint(w, "torn_tail", st->torn_tail);
+	jw_kv_uint(w, "gaps", st->unknown);
+	jw_object_end(w);
+}
+
+static int emit_json(const char *journal, const struct journal_replay *r,
+		     const struct jtarget *t,
+		     const struct journal_counts *total)
+{
+	const struct journal_info *info = journal_replay_info(r);
+	struct jw w;
+
+	jw_init(&w, stdout, 2);
+	jw_object_begin(&w);
+	jw_kv_string(&w, "iochar_version", IOCHAR_VERSION);
+	jw_kv_string(&w, "crc32c", crc32c_impl());
+	kv_journal(&w, journal, r);
+	jw_key(&w, "verify");
+	jw_object_begin(&w);
+	jw_kv_bool(&w, "enabled", true);
+	jw_kv_string(&w, "mode", "journal");
+	kv_counts(&w, total);
+	jw_object_end(&w);
+	jw_key(&w, "targets");
+	jw_array_begin(&w);
+	for (unsigned i = 0; i < info->nr_files; i++) {
+		jw_object_begin(&w);
+		jw_kv_string(&w, "path", t[i].path);
+		jw_kv_uint(&w, "offset", info->offset);
+		jw_kv_uint(&w, "bytes", info->region);
+		kv_counts(&w, &t[i].c);
+		jw_kv_string(&w, "error", t[i].error ? t[i].msg : NULL);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	jw_object_end(&w);
+	return jw_finish(&w);
+}
+
+/* Scan every target; a read error on one is recorded and the next still
+ * checked. Returns true when any target could not be read. */
+static bool scan_all(const struct journal_replay *r, struct jtarget *t,
+		     bool fatal, struct journal_counts *total)
+{
+	const struct journal_info *info = journal_replay_info(r);
+	uint64_t printed = 0;
+	bool io_error = false;
+
+	for (unsigned i = 0; i < info->nr_files; i++) {
+		struct ioc_err err = {0};
+		struct verify_counts ignored = {0};
+		struct jscan js = {
+		    .r = r,
+		    .file = i,
+		    .path = t[i].path,
+		    .c = &t[i].c,
+		    .printed = &printed,
+		    .fatal = fatal,
+		};
+		struct vscan p = {
+		    .path = t[i].path,
+		    .start = info->offset,
+		    .len = info->region,
+		    .unit = info->unit_len,
+		    .check = check_unit,
+		    .check_arg = &js,
+		    .report = stderr,
+		    .printed = &printed,
+		};
+		t[i].error = vscan_target(&p, &ignored, &err);
+		if (t[i].error) {
+			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
+			fprintf(stderr, "iochar: verify: %s\n", err.msg);
+			io_error = true;
+		}
+		journal_counts_add(total, &t[i].c);
+		if (fatal && total->failures)
+			break;
+	}
+	return io_error;
+}
+
+/* Which paths to read: the journal's, or filename's in their place. */
+static int pick_targets(const struct journal_info *info,
+			const struct job_spec *spec, struct jtarget *t,
+			struct ioc_err *err)
+{
+	if (spec->nr_files && spec->nr_files != info->nr_files)
+		return err_usage(err, EINVAL,
+				 "verify: --filename names %u files, the "
+				 "journal %u (its targets, in order: omit "
+				 "--filename to use them)",
+				 spec->nr_files, info->nr_files);
+	for (unsigned i = 0; i < info->nr_files; i++) {
+		t[i].path = spec->nr_files ? spec->files[i] : info->files[i];
+		int ret = check_target(t[i].path, info, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int verify_journal_main(const char *journal, const struct job_spec *spec,
+			bool fatal, enum output_format format)
+{
+	struct journal_replay *r = NULL;
+	struct jtarget *t = NULL;
+	struct journal_counts total = {0};
+	struct ioc_err err = {0};
+	int ret = journal_replay_file(journal, &r, &err);
+
+	if (!ret && !(t = calloc(journal_replay_info(r)->nr_files, sizeof(*t))))
+		ret = err_set(&err, ENOMEM, "out of memory");
+	if (!ret)
+		ret = pick_targets(journal_replay_info(r), spec, t, &err);
+	if (ret) {
+		fprintf(stderr, "iochar: %s\n", err.msg);
+		free(t);
+		journal_replay_free(r);
+		return err.usage ? EXIT_USAGE : 1;
+	}
+	const struct journal_stats *st = journal_replay_stats(r);
+	if (st->bad_records)
+		fprintf(stderr,
+			"iochar: verify: journal %s: %" PRIu64
+			" damaged records before its end were skipped; blocks "
+			"they named may be reported wrongly\n",
+			journal, st->bad_records);
+	bool io_error = scan_all(r, t, fatal, &total);
+	if (format == OUTPUT_JSON)
+		ret = emit_json(journal, r, t, &total);
+	else
+		emit_text(journal, r, t, &total);
+	if (ret || fflush(stdout))
+		fprintf(stderr, "iochar: writing results: %s\n", strerror(EIO));
+	int status = io_error || total.failures || ret ? 1 : 0;
+	free(t);
+	journal_replay_free(r);
+	return status;
+}

@@ -1,0 +1,440 @@
+/* test_journal_cli.c - the crash journal end to end, through the binary: a
+ * verify=1 run with journal= is killed with SIGKILL in the middle of
+ * random writes (io_uring, 16 in flight), and `iochar verify --journal`
+ * finds the file consistent with the journal (exit 0); one acknowledged
+ * block reverted behind iochar's back to its previous generation is then
+ * reported as a lost write at its exact offset (exit 1), and so is one
+ * zeroed. The same after dropping the page cache (root only), a run that
+ * ends normally (nothing in flight), a sync engine, and the usage errors:
+ * journal without verify, over a file that is not a journal, one journal
+ * for two jobs, bad verify arguments (exit 2, nothing written). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "verify/block.h"
+#include "verify/journal.h"
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define BS	  4096
+#define NUNITS	  2048 /* 8 MiB of 4 KiB blocks */
+
+struct ctx {
+	char *dir;
+	char data[4200], journal[4200], errlog[4200];
+	char arg_file[4300], arg_journal[4300];
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	c->dir = tmpdir_make();
+	snprintf(c->data, sizeof(c->data), "%s/data", c->dir);
+	snprintf(c->journal, sizeof(c->journal), "%s/journal", c->dir);
+	snprintf(c->errlog, sizeof(c->errlog), "%s/run.err", c->dir);
+	snprintf(c->arg_file, sizeof(c->arg_file), "--filename=%s", c->data);
+	snprintf(c->arg_journal, sizeof(c->arg_journal), "--journal=%s",
+		 c->journal);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+	tmpdir_remove(c->dir);
+	free(c);
+	return 0;
+}
+
+static void expect_status(const struct proc_out *po, int want)
+{
+	if (po->status != want)
+		fail_msg(
+		    "exit %d, wanted %d\nstdout:\n%.3000s\nstderr:\n%.3000s",
+		    po->status, want, po->out, po->err);
+}
+
+static void has(const char *s, const char *want)
+{
+	if (!strstr(s, want))
+		fail_msg("'%s' not in:\n%.4000s", want, s);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	static char buf[8192];
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* Start `iochar run` with the workload of the issue, kill it with SIGKILL
+ * after ms milliseconds. Returns false (SKIP) when io_uring is not
+ * available here. */
+static bool run_and_kill(struct ctx *c, const char *direct, int ms)
+{
+	char bin[4096];
+	int status = 0;
+
+	assert_non_null(realpath(iochar_path(), bin));
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen(c->errlog, "w", stderr))
+			_exit(126);
+		execl(bin, bin, "run", c->arg_file, "--size=8m",
+		      "--rw=randwrite", "--bs=4k", "--verify=1", c->arg_journal,
+		      "--time_based", "--runtime=30", "--ioengine=io_uring",
+		      "--iodepth=16", direct, (char *)NULL);
+		_exit(127);
+	}
+	/* kill it ms into its writes: once the journal has its header
+	 * (after the prefill of the file), and at the earliest ms after the
+	 * start */
+	struct stat st;
+	int waited = 0;
+	for (; waited < 20000; waited += 10) {
+		if (stat(c->journal, &st) == 0 && st.st_size > 0)
+			break;
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			goto ended;
+		usleep(10 * 1000);
+	}
+	usleep((useconds_t)(waited < ms ? ms - waited : 500) * 1000);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+ended:
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 &&
+	    strstr(slurp(c->errlog), "io_uring")) {
+		printf("SKIP: io_uring: %s", slurp(c->errlog));
+		return false;
+	}
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+		fail_msg("the run ended before the kill (status 0x%x): %s",
+			 status, slurp(c->errlog));
+	return true;
+}
+
+static json_object *verify_journal(struct proc_out *po, struct ctx *c, int want)
+{
+	run_iochar(po, NULL, 0,
+		   ARGS("verify", c->arg_journal, "--output-format=json"));
+	expect_status(po, want);
+	return parse_json(po);
+}
+
+/* Every unit of the region was checked against the journal or, never
+ * written by the run, counted as unverified; nothing failed. */
+static void expect_clean(struct ctx *c)
+{
+	struct proc_out po;
+	json_object *r = verify_journal(&po, c, 0);
+
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.lost") +
+			     jget_u64(r, "verify.torn") +
+			     jget_u64(r, "verify.corrupted") +
+			     jget_u64(r, "verify.misplaced"),
+			 0);
+	assert_int_equal(jget_u64(r, "verify.checked_units") +
+			     jget_u64(r, "verify.unverified_units"),
+			 NUNITS);
+	assert_true(jget_u64(r, "verify.acknowledged_units") > NUNITS / 2);
+	assert_true(jget_u64(r, "journal.records") > 1000);
+	assert_int_equal(jget_u64(r, "journal.bad_records"), 0);
+	assert_int_equal(json_object_array_length(jget(r, "targets")), 1);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* A block whose write was acknowledged, nothing in flight, whose
+ * previous generation the journal knows too. */
+static uint64_t pick_acknowledged(struct ctx *c, struct journal_cand *now,
+				  struct journal_cand *prev)
+{
+	struct journal_replay *r;
+	struct ioc_err err = {0};
+	struct journal_expect e;
+
+	if (journal_replay_file(c->journal, &r, &err))
+		fail_msg("%s", err.msg);
+	for (uint64_t b = 0; b < NUNITS; b++) {
+		journal_expect_block(r, 0, b, &e);
+		if (!e.known || e.in_flight || e.nr != 2 ||
+		    e.cand[1].role != 'p')
+			continue;
+		*now = e.cand[0];
+		*prev = e.cand[1];
+		journal_replay_free(r);
+		return b;
+	}
+	fail_msg("no block written twice and acknowledged in the journal");
+	return 0;
+}
+
+static void write_unit(const char *path, uint64_t off, const void *buf)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, buf, BS, (off_t)off), BS);
+	assert_int_equal(fsync(fd), 0);
+	close(fd);
+}
+
+static void expect_lost_at(struct ctx *c, uint64_t off, const char *map)
+{
+	struct proc_out po;
+	char want[128];
+	json_object *r = verify_journal(&po, c, 1);
+
+	assert_int_equal(jget_u64(r, "verify.failures"), 1);
+	assert_int_equal(jget_u64(r, "verify.lost"), 1);
+	snprintf(want, sizeof(want), "offset=%llu kind=lost",
+		 (unsigned long long)off);
+	has(po.err, want);
+	has(po.err, map);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_kill_then_lost_write(void **state)
+{
+	struct ctx *c = *state;
+	struct journal_cand now = {0}, prev = {0};
+	uint8_t unit[BS], saved[BS];
+	struct proc_out po;
+
+	if (!run_and_kill(c, "--direct=0", 1500))
+		return;
+	expect_clean(c);
+
+	/* revert one acknowledged block to its previous generation: a
+	 * validly formed unit, rebuilt with block.c as that write made it */
+	uint64_t b = pick_acknowledged(c, &now, &prev);
+	uint64_t off = b * BS;
+	struct vblock_stamp st = {
+	    .seed = 0x89, /* randseed's default */
+	    .time_ns = prev.time_ns,
+	    .block_len = BS,
+	    .gen = prev.gen,
+	};
+	struct journal_replay *r;
+	struct ioc_err err = {0};
+	assert_int_equal(journal_replay_file(c->journal, &r, &err), 0);
+	st.run_id = journal_replay_info(r)->run_id;
+	journal_replay_free(r);
+	int fd = open(c->data, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, saved, BS, (off_t)off), BS);
+	close(fd);
+	vblock_fill(unit, BS, BS, off, &st);
+	assert_int_equal(
+	    vunit_check(unit, BS, &(struct vexpect){.offset = off}, NULL),
+	    VK_OK);
+	write_unit(c->data, off, unit);
+	expect_lost_at(c, off, "sectors=pppppppp");
+	/* plain verify cannot see it: the unit is intact and in place */
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
+	expect_status(&po, 0);
+	proc_out_free(&po);
+
+	/* zeros where the acknowledged write should be: lost as well */
+	memset(unit, 0, sizeof(unit));
+	write_unit(c->data, off, unit);
+	expect_lost_at(c, off, "sectors=ffffffff");
+	/* the text form says so too */
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
+	expect_status(&po, 1);
+	has(po.out, "1 failures (lost 1, torn 0, corrupted 0, misplaced 0)");
+	proc_out_free(&po);
+
+	/* back as it was: clean again */
+	write_unit(c->data, off, saved);
+	expect_clean(c);
+}
+
+/* Buffered writes of a killed process are in the page cache as dirty
+ * pages, which belong to the kernel, not to the process: they survive the
+ * kill and are written back later. drop_caches drops only clean pages,
+ * so this must verify clean too; it checks that verify's O_DIRECT reads
+ * see what the journal says was written, with the cache gone. A power cut
+ * would lose those dirty pages: that needs real hardware (and direct=1
+ * for a fair verdict, see docs/output.md). */
+static void test_drop_caches(void **state)
+{
+	struct ctx *c = *state;
+
+	if (!is_root()) {
+		printf("SKIP: drop_caches needs root\n");
+		return;
+	}
+	if (!run_and_kill(c, "--direct=0", 1500))
+		return;
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "1", 1) != 1) {
+		printf("SKIP: cannot write /proc/sys/vm/drop_caches\n");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	expect_clean(c);
+}
+
+/* O_DIRECT: with the kill, writes in flight may land or not. */
+static void test_kill_direct(void **state)
+{
+	struct ctx *c = *state;
+
+	if (!run_and_kill(c, "--direct=1", 1500))
+		return;
+	expect_clean(c);
+}
+
+/* A run that ends by itself: every write acknowledged, none in flight;
+ * --filename may stand for the journal's paths (here from another
+ * directory, by a relative name). A sync engine journals each write. */
+static void test_finished_run(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=randwrite",
+			"--verify=1", c->arg_journal, "--ioengine=psync",
+			"--runtime=300ms", "--time_based"));
+	expect_status(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, c->dir, 0,
+		   ARGS("verify", "--journal=journal", "--filename=data",
+			"--output-format=json"));
+	expect_status(&po, 0);
+	json_object *r = parse_json(&po);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.old_units") +
+			     jget_u64(r, "verify.new_units") +
+			     jget_u64(r, "verify.mixed_units"),
+			 0);
+	assert_int_equal(jget_u64(r, "verify.acknowledged_units"),
+			 jget_u64(r, "journal.blocks"));
+	assert_int_equal(jget_u64(r, "journal.intents"),
+			 jget_u64(r, "journal.dones"));
+	assert_int_equal(jget_u64(r, "journal.torn_tail"), 0);
+	json_object_put(r);
+	proc_out_free(&po);
+	/* a second run rewrites the journal (it is iochar's own) */
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=randwrite",
+			"--verify=1", c->arg_journal, "--ioengine=io_uring",
+			"--iodepth=8", "--runtime=200ms", "--time_based"));
+	if (po.status == 2 && strstr(po.err, "io_uring")) {
+		printf("SKIP: io_uring: %s", po.err);
+		proc_out_free(&po);
+		return;
+	}
+	expect_status(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
+	expect_status(&po, 0);
+	has(po.out, " 0 failures (lost 0, torn 0, corrupted 0, misplaced 0)");
+	proc_out_free(&po);
+}
+
+static void usage_error(const char *const *args, const char *want)
+{
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, args);
+	expect_status(&po, 2);
+	has(po.err, want);
+	proc_out_free(&po);
+}
+
+static void test_usage_errors(void **state)
+{
+	struct ctx *c = *state;
+	char other[8600], jobfile[4300];
+
+	usage_error(ARGS("run", c->arg_file, "--size=1m", "--rw=randwrite",
+			 c->arg_journal),
+		    "needs verify=1");
+	assert_int_equal(access(c->journal, F_OK), -1);
+	assert_int_equal(access(c->data, F_OK), -1);
+
+	/* an existing file that is not a journal is never overwritten */
+	make_file(c->journal, 10000);
+	uint64_t before = file_hash(c->journal);
+	usage_error(ARGS("run", c->arg_file, "--size=1m", "--rw=randwrite",
+			 "--verify=1", c->arg_journal),
+		    "is not an iochar journal; refusing to overwrite it");
+	assert_int_equal(file_hash(c->journal), before);
+	assert_int_equal(access(c->data, F_OK), -1); /* nothing written */
+	usage_error(ARGS("verify", c->arg_journal), "not an iochar journal");
+	unlink(c->journal);
+
+	snprintf(other, sizeof(other), "--journal=%s", c->data);
+	usage_error(ARGS("run", c->arg_file, "--size=1m", "--rw=randwrite",
+			 "--verify=1", other),
+		    "needs a file of its own");
+	usage_error(ARGS("run", c->arg_file, "--size=1m", "--rw=randwrite",
+			 "--verify=1", "--journal=/nonexistent-dir/j"),
+		    "directory /nonexistent-dir does not exist");
+
+	snprintf(jobfile, sizeof(jobfile), "%s/two.fio", c->dir);
+	FILE *f = fopen(jobfile, "we");
+	assert_non_null(f);
+	fprintf(f,
+		"[global]\nsize=1m\nioengine=psync\nverify=1\nrw=randwrite\n"
+		"journal=%s\n\n[a]\nfilename=%s/a\n\n[b]\nfilename=%s/b\n",
+		c->journal, c->dir, c->dir);
+	fclose(f);
+	usage_error(ARGS("run", jobfile), "one journal per job");
+	assert_int_equal(access(c->journal, F_OK), -1);
+
+	usage_error(ARGS("verify", c->arg_journal), "No such file");
+	usage_error(ARGS("verify", "--journal="), "--journal needs a file");
+	/* a real journal, then arguments that contradict it */
+	struct proc_out po;
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=64k", "--rw=write",
+			"--verify=1", c->arg_journal, "--ioengine=psync"));
+	expect_status(&po, 0);
+	proc_out_free(&po);
+	usage_error(ARGS("verify", c->arg_journal, "--bs=8k"),
+		    "--bs with --journal");
+	snprintf(other, sizeof(other), "--filename=%s:%s", c->data, c->data);
+	usage_error(ARGS("verify", c->arg_journal, other),
+		    "--filename names 2 files, the journal 1");
+	assert_int_equal(truncate(c->data, 4096), 0);
+	usage_error(ARGS("verify", c->arg_journal), "shorter than the journal");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_kill_then_lost_write, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_drop_caches, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kill_direct, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_finished_run, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("journal_cli", tests, NULL, NULL);
+}
