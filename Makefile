@@ -66,3 +66,43 @@ clean:
 	rm -rf build build-san
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Fuzzing with libFuzzer: `make fuzz` builds build-fuzz/fuzz_NAME for each
+# tests/fuzz/fuzz_NAME.c with clang, the library instrumented for coverage
+# and ASan+UBSan (objects in build-fuzz/, apart from the other builds).
+# scripts/fuzz.sh builds and runs them.
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := build-fuzz
+FUZZ_SAN     := address,undefined
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined -Wall -Wextra \
+                -Wno-unused-parameter -pthread -Isrc \
+                -DIOCHAR_VERSION='"$(VERSION)"' -MMD -MP
+FUZZ_SRCS    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
+
+.PHONY: fuzz clean-fuzz valgrind
+fuzz: $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+$(FUZZ_BUILD)/libiochar.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libiochar.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
+		$(FUZZ_BUILD)/libiochar.a $(LDLIBS)
+
+clean-fuzz:
+	rm -rf $(FUZZ_BUILD)
+
+# Short runs of the normal build under valgrind (scripts/valgrind.sh).
+valgrind:
+	BUILD=$(if $(filter 1,$(SAN)),build,$(BUILD)) scripts/valgrind.sh
+
+-include $(shell find $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -4,7 +4,8 @@
 set -euo pipefail
 
 PKGS=(build-essential pkg-config liburing-dev libaio-dev libblkid-dev
-      libcmocka-dev libjson-c-dev fio util-linux e2fsprogs fdisk)
+      libcmocka-dev libjson-c-dev fio util-linux e2fsprogs fdisk
+      clang libclang-rt-14-dev valgrind) # the last three: fuzz.sh, valgrind.sh
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's second command and CI run it:
-# dependencies, a warnings-as-errors build, every test, then every test
-# again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# dependencies, a warnings-as-errors build, every test, the parsers fuzzed
+# (20 s each), short runs under valgrind, then every test again under
+# AddressSanitizer and UndefinedBehaviorSanitizer, whose summary line is
+# the last line of output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -11,6 +13,10 @@ echo "== build (warnings are errors)"
 make -s -j"$jobs" WERROR=1 tests
 echo "== tests"
 make -s WERROR=1 check
+echo "== fuzzing the parsers (libFuzzer, 20 s each)"
+scripts/fuzz.sh 20
+echo "== valgrind"
+scripts/valgrind.sh
 echo "== tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	make -s -j"$jobs" SAN=1 WERROR=1 check

@@ -275,6 +275,42 @@ static void test_unreadable(void **state)
 	assert_null(jobs);
 }
 
+/* The same parser from memory: origin stands for the path in messages. */
+static void test_parse_text(void **state)
+{
+	struct ioc_err err = {0};
+	struct job_spec *jobs = NULL;
+	unsigned nr = 0;
+
+	(void)state;
+	assert_int_equal(jobfile_parse_text("[global]\nbs=8k\n[a]\n[b]\n"
+					    "rw=write\n",
+					    "inline", &jobs, &nr, &err),
+			 0);
+	assert_string_equal(err.msg, "");
+	assert_int_equal(nr, 2);
+	assert_string_equal(jobs[1].name, "b");
+	assert_int_equal(jobs[1].bs, 8192);
+	assert_int_equal(jobs[1].rw, RW_WRITE);
+	jobfile_free_jobs(jobs, nr);
+
+	jobs = NULL;
+	nr = 0;
+	assert_int_equal(jobfile_parse_text("[a]\nbs=4q\n", "inline", &jobs,
+					    &nr, &err),
+			 -EINVAL);
+	assert_int_equal(err.usage, 1);
+	assert_true(strncmp(err.msg, "inline:2: bs=4q: ", 17) == 0);
+	assert_null(jobs);
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(
+	    jobfile_parse_text("; nothing\n", "inline", &jobs, &nr, &err),
+	    -EINVAL);
+	assert_true(strncmp(err.msg, "inline: no jobs", 15) == 0);
+	assert_null(jobs);
+}
+
 /* ---- with the command line ---- */
 
 #define ARGV(...) ((char *[]){"run", __VA_ARGS__})
@@ -415,6 +451,7 @@ int main(void)
 	    cmocka_unit_test(test_errors_name_file_and_line),
 	    cmocka_unit_test(test_no_jobs),
 	    cmocka_unit_test(test_unreadable),
+	    cmocka_unit_test(test_parse_text),
 	    cmocka_unit_test(test_cli_overrides_every_job),
 	    cmocka_unit_test(test_jobfile_scratch),
 	    cmocka_unit_test(test_jobfile_cli_errors),

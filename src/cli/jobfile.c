@@ -91,25 +91,21 @@ static const struct ini_ops jobfile_ini = {
     .key = on_key,
 };
 
-int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
-		  struct ioc_err *err)
+int jobfile_parse_text(const char *text, const char *origin,
+		       struct job_spec **jobs, unsigned *nr_jobs,
+		       struct ioc_err *err)
 {
 	struct jobfile jf = {.section = SECTION_NONE};
-	char *text = NULL;
 	int ret;
 
-	ret = ini_read_file(path, &text);
-	if (ret)
-		return err_usage(err, -ret, "%s: cannot read job file: %s",
-				 path, strerror(-ret));
 	job_spec_init(&jf.global);
 	options_set_defaults(&jf.global);
-	ret = ini_parse(text, path, &jobfile_ini, &jf, err);
+	ret = ini_parse(text, origin, &jobfile_ini, &jf, err);
 	if (ret == 0 && jf.nr_jobs == 0)
 		ret = err_usage(err, EINVAL,
 				"%s: no jobs (a job is a [name] section with "
 				"its options)",
-				path);
+				origin);
 	if (ret == 0) {
 		*jobs = jf.jobs;
 		*nr_jobs = jf.nr_jobs;
@@ -118,6 +114,20 @@ int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 	}
 	jobfile_free_jobs(jf.jobs, jf.nr_jobs);
 	job_spec_free(&jf.global);
+	return ret;
+}
+
+int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
+		  struct ioc_err *err)
+{
+	char *text = NULL;
+	int ret;
+
+	ret = ini_read_file(path, &text);
+	if (ret)
+		return err_usage(err, -ret, "%s: cannot read job file: %s",
+				 path, strerror(-ret));
+	ret = jobfile_parse_text(text, path, jobs, nr_jobs, err);
 	free(text);
 	return ret;
 }

@@ -26,6 +26,13 @@
 int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 		  struct ioc_err *err);
 
+/* Parse job-file text (NUL-terminated; not modified) as jobfile_parse
+ * parses a file's contents, with origin in place of the path in messages
+ * ("ORIGIN:LINE: ...", "ORIGIN: no jobs"). Same results and ownership. */
+int jobfile_parse_text(const char *text, const char *origin,
+		       struct job_spec **jobs, unsigned *nr_jobs,
+		       struct ioc_err *err);
+
 /* Release nr_jobs specs and the array; jobs may be NULL. */
 void jobfile_free_jobs(struct job_spec *jobs, unsigned nr_jobs);
 

@@ -1,0 +1,64 @@
+/* fuzz_jobfile.c - libFuzzer target for fio-style job files
+ * (cli/jobfile.h, through cli/ini.h and the option table).
+ *
+ * The input is the text of a job file: it is parsed from memory with
+ * jobfile_parse_text (a file's contents end at its first NUL byte, as
+ * jobfile_parse reads them, so the copy does too). Besides the sanitizers,
+ * the target checks jobfile.h's contract: a failure leaves the outputs
+ * untouched and says why in err; a success gives at least one job with a
+ * non-empty, NUL-terminated name.
+ *
+ *     make fuzz && build-fuzz/fuzz_jobfile tests/fuzz/corpus/jobfile
+ *     scripts/fuzz.sh 60        (every target, a fresh corpus copy each)
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/jobfile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: contract broken: %s\n",        \
+				__FILE__, __LINE__, #cond);                    \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct job_spec *sentinel = (struct job_spec *)&size;
+	struct job_spec *jobs = sentinel;
+	struct ioc_err err = {0};
+	unsigned nr = 77777;
+	char *text = malloc(size + 1);
+	int ret;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	ret = jobfile_parse_text(text, "fuzz.fio", &jobs, &nr, &err);
+	if (ret) {
+		CHECK(ret < 0);
+		CHECK(err.msg[0] != '\0');
+		CHECK(jobs == sentinel && nr == 77777);
+	} else {
+		CHECK(jobs != sentinel && jobs != NULL);
+		CHECK(nr >= 1 && nr != 77777);
+		for (unsigned i = 0; i < nr; i++) {
+			CHECK(memchr(jobs[i].name, '\0',
+				     sizeof(jobs[i].name)) != NULL);
+			CHECK(jobs[i].name[0] != '\0');
+			CHECK(jobs[i].nr_files <= JOB_MAX_FILES);
+		}
+		jobfile_free_jobs(jobs, nr);
+	}
+	free(text);
+	return 0;
+}
