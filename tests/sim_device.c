@@ -26,16 +26,22 @@ static struct sim_closed closed_loop(const struct sim_device *d, unsigned qd,
 	double s = d->svc_ns / NS, q = (double)qd * nj;
 	double share = 1.0 - d->contention * (nj - 1);
 	double dev = d->parallel / s * (share > 0.1 ? share : 0.1);
-	double inv = pow(s / q, 4) + pow(1 / dev, 4);
+	double k = d->knee > 0 ? d->knee : 4;
+	double inv = pow(s / q, k) + pow(1 / dev, k);
 
 	c.cap = dev;
 	if (d->job_max_iops > 0) {
 		double cpu = d->job_max_iops * nj;
 
-		inv += pow(1 / cpu, 4);
+		inv += pow(1 / cpu, k);
 		c.cap = cpu < dev ? cpu : dev;
 	}
-	c.iops = pow(inv, -0.25);
+	c.iops = pow(inv, -1 / k);
+	if (d->droop > 0 && d->droop_q > 0 && q > d->droop_q) {
+		double f = 1 - d->droop * log2(q / d->droop_q);
+
+		c.iops *= f > 0.1 ? f : 0.1;
+	}
 	c.mean_ns = q / c.iops * NS;
 	return c;
 }

@@ -7,7 +7,14 @@
  *   (1 - contention x (numjobs - 1));
  * - worker capacity C_cpu = job_max_iops x numjobs (none when 0);
  * - IOPS X = softmin(Q / svc_ns, C_dev, C_cpu), a smooth minimum (p-norm
- *   of the inverses, p = 4), so the knee is rounded;
+ *   of the inverses, p = knee, 4 by default), so the knee is rounded; with
+ *   knee = 1 and no C_cpu, mean latency is svc_ns + Q / C_dev: a linear
+ *   queue, whose IOPS approach C_dev slowly (half of it at Q = C_dev x
+ *   svc_ns, 90 % at 9 times that);
+ * - past droop_q outstanding I/Os (when droop > 0), X falls by droop per
+ *   doubling of Q: X x (1 - droop x log2(Q / droop_q)), at least X / 10
+ *   (queueing below the device, in the block layer or a worker, costs
+ *   more than the device gives);
  * - mean latency Q / X (Little's law);
  * - p99 = mean x (1.5 + tail x u^8 x Q / Q_knee), with the utilization
  *   u = X / min(C_dev, C_cpu) and Q_knee = min(C_dev, C_cpu) x svc_ns, so
@@ -51,6 +58,9 @@ struct sim_device {
 	unsigned parallel;   /* I/Os the device serves at once */
 	double job_max_iops; /* one worker's ceiling (CPU); 0 = none */
 	double contention;   /* device capacity lost per extra job */
+	double knee;	     /* the softmin's p: 1 soft .. 8 sharp; 0 = 4 */
+	double droop;	     /* IOPS lost per doubling of Q past droop_q */
+	double droop_q;	     /* outstanding I/Os where the droop starts */
 	double tail;	     /* p99 growth past the knee */
 	double noise;	     /* deterministic +/- fraction on IOPS, latency */
 	uint64_t noise_seed;

@@ -4,11 +4,15 @@
  *
  * The bounds asserted: the search's best scores at least 95 % of the true
  * best; it runs at most 20 points (56 % of the 9 x 4 = 36-point grid of
- * powers of two, under 1 % of the integer grid) on every model, and at
- * most 11 (30 % of the 36) where one job is best; it never runs a point
- * twice and marks every point inside exactly when its latency statistic
- * is within the limit. test_search_sweep adds 648 models: at least 99 %
- * within 5 %, none under 85 %, at most 12 points on average.
+ * powers of two, under 1 % of the integer grid) on every model, at most 12
+ * where jobs are needed and 8 (22 % of the 36) where one job is best; it
+ * never runs a point twice and marks every point inside exactly when its
+ * latency statistic is within the limit. test_search_virtio: two models
+ * of a cloud VM's virtio disk (79 us at iodepth 1 and ~100k IOPS at the
+ * top, a soft knee; and one whose IOPS fall past a peak) in at most 8
+ * points, with 1 and 3 % noise too. test_search_sweep adds 648 models: at
+ * least 99 % within 5 %, none under 95 %, at most 7 points on average and
+ * 21 on any.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +21,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "charz/search.h"
@@ -34,6 +39,8 @@ struct model {
 	enum lat_stat stat;
 	uint64_t limit_ns;
 	unsigned max_points;
+	bool one_job; /* the best has one job */
+	double knee;  /* sim_device knee; 0 = its default */
 };
 
 static void dev_from(struct sim_device *d, const struct model *m)
@@ -42,6 +49,7 @@ static void dev_from(struct sim_device *d, const struct model *m)
 	d->job_max_iops = m->job_max_iops;
 	d->contention = m->contention;
 	d->tail = m->tail;
+	d->knee = m->knee;
 }
 
 static void base_job(struct job_spec *job, enum rw_mode rw)
@@ -165,14 +173,15 @@ static double run_model(const struct model *m, struct search_result *res,
 
 static const struct model models[] = {
     /* SAS SSD: the device saturates at 80k; jobs do not help */
-    {"sas_ssd", 200e3, 16, 0, 0.02, 2, LAT_STAT_P99, 2000000, 11},
+    {"sas_ssd", 200e3, 16, 0, 0.02, 2, LAT_STAT_P99, 2000000, 8, true, 0},
     /* NVMe whose worker tops out at 250k IOPS: jobs needed for 640k */
-    {"nvme_p99", 80e3, 64, 250e3, 0.01, 1, LAT_STAT_P99, 1000000, 20},
-    {"nvme_mean", 80e3, 64, 250e3, 0.01, 1, LAT_STAT_MEAN, 200000, 20},
+    {"nvme_p99", 80e3, 64, 250e3, 0.01, 1, LAT_STAT_P99, 1000000, 12, false, 0},
+    {"nvme_mean", 80e3, 64, 250e3, 0.01, 1, LAT_STAT_MEAN, 200000, 12, false,
+     0},
     /* fast, worker-bound, tight limit: small depths, many jobs */
-    {"fast_cpu", 20e3, 16, 300e3, 0, 3, LAT_STAT_P99, 60000, 20},
+    {"fast_cpu", 20e3, 16, 300e3, 0, 3, LAT_STAT_P99, 60000, 20, false, 0},
     /* slow device, steep tail, limit on p99.9 */
-    {"hdd_like", 5e6, 4, 0, 0.05, 3, LAT_STAT_P99_9, 40000000, 11},
+    {"hdd_like", 5e6, 4, 0, 0.05, 3, LAT_STAT_P99_9, 40000000, 8, true, 0},
 };
 
 static void test_search_models(void **state)
@@ -185,7 +194,7 @@ static void test_search_models(void **state)
 
 		assert_true(ratio >= 0.95);
 		assert_true(res.nr_points <= models[i].max_points);
-		if (models[i].max_points <= 11)
+		if (models[i].one_job)
 			assert_int_equal(res.points[res.best].numjobs, 1);
 		search_result_free(&res);
 	}
@@ -223,6 +232,72 @@ static void test_search_noise(void **state)
 	}
 }
 
+/* The virtio disk of the benchmark's 2-vCPU cloud VM (bench/README.md,
+ * "Search against a fio grid"), as the issue measured it: 79 us at
+ * iodepth 1 (12.6k IOPS), ~82k at 32, ~100k at 128 (the model: 105k at
+ * 256), a knee much softer than a local SSD's (sim knee 0.8: the smooth
+ * minimum of the linear rise and the ceiling, here 111k IOPS, bends
+ * slowly); and as it measured in the benchmark's session, 7k at 1
+ * (150 us), ~135k at 64, a peak near 160 and fewer IOPS past it (droop:
+ * on the device 256 scored less than 128). Searched for a 2 ms mean, up to
+ * 8 and up to 4 jobs (the benchmark's bound), without noise and with 1 %
+ * and 3 %: at most 8 points (30 % of the benchmark's 27-point fio grid)
+ * and at least 95 % of the brute-force best. */
+static void test_search_virtio(void **state)
+{
+	static const struct model disks[] = {
+	    {"virtio", 63e3, 7, 0, 0, 0, LAT_STAT_MEAN, 2000000, 8, true, 0.8},
+	    {"virtio_peak", 145e3, 36, 0, 0, 0, LAT_STAT_MEAN, 2000000, 8, true,
+	     0.8},
+	};
+	static const double droop[] = {0, 0.15}, droop_q[] = {0, 128};
+	static const double qd1_mean_ns[] = {79e3, 155e3};
+	static const unsigned max_nj[] = {8, 4};
+	static const double noise[] = {0, 0.01, 0.03};
+
+	(void)state;
+	for (unsigned k = 0; k < 2 * 2 * 3; k++) {
+		const struct model *m = &disks[k / 6];
+		struct search_params sp = params(m);
+		struct ioc_err err = {.msg = ""};
+		struct search_result res;
+		struct sim_device d;
+		struct job_spec base;
+		struct point tb, qd1;
+
+		sp.max_numjobs = max_nj[(k / 3) % 2];
+		dev_from(&d, m);
+		d.droop = droop[k / 6];
+		d.droop_q = droop_q[k / 6];
+		base_job(&base, RW_RANDREAD);
+		assert_true(true_best(&d, &base, &sp, &tb));
+		base.iodepth = base.numjobs = 1;
+		sim_model(&d, &base, &qd1);
+		assert_true(qd1.s.total.lat.mean > 0.95 * qd1_mean_ns[k / 6] &&
+			    qd1.s.total.lat.mean < 1.05 * qd1_mean_ns[k / 6]);
+		d.noise = noise[k % 3];
+		d.noise_seed = 4242 + k;
+		assert_int_equal(
+		    search_run(&base, &sp, sim_measure, &d, &res, &err), 0);
+		assert_true(res.found);
+		check_result(&res, &sp, &d, base.rw);
+		const struct point *b = &res.points[res.best];
+		double ratio = b->s.total.iops / tb.s.total.iops;
+		print_message("%-11s nj<=%u noise %.0f %%: %u points, best "
+			      "qd=%u nj=%u %.0f IOPS %.0f us; true best qd=%u "
+			      "nj=%u %.0f IOPS: %.1f %%\n",
+			      m->name, sp.max_numjobs, 100 * d.noise,
+			      res.nr_points, b->iodepth, b->numjobs,
+			      b->s.total.iops, b->s.total.lat.mean / 1e3,
+			      tb.iodepth, tb.numjobs, tb.s.total.iops,
+			      100 * ratio);
+		assert_true(res.nr_points <= m->max_points);
+		assert_true(ratio >= 0.95);
+		search_result_free(&res);
+		job_spec_free(&base);
+	}
+}
+
 /* Not even iodepth 1 meets the limit: one point, outside, nothing found. */
 static void test_search_limit_below_qd1(void **state)
 {
@@ -251,11 +326,12 @@ static void test_search_limit_below_qd1(void **state)
 }
 
 /* Latency never reaches the limit: the IOPS plateau ends the climb long
- * before iodepth 256, and more jobs on a saturated device do not help. */
+ * before iodepth 256 (a further doubling would gain under the plateau),
+ * and more jobs on a saturated device do not help. */
 static void test_search_no_knee(void **state)
 {
-	struct model m = {"no_knee",	    100e3, 8, 0, 0, 0, LAT_STAT_P99,
-			  1000000000000ull, 10};
+	struct model m = {"no_knee",	    100e3, 8,	 0, 0, 0, LAT_STAT_P99,
+			  1000000000000ull, 5,	   true, 0};
 	struct search_params sp = params(&m);
 	struct ioc_err err = {.msg = ""};
 	struct search_result res;
@@ -275,19 +351,28 @@ static void test_search_no_knee(void **state)
 		assert_true(res.points[i].inside);
 		assert_true(outstanding(&res.points[i]) <= 64);
 	}
-	/* the last climb step gained less than the plateau */
+	/* the climb at one job stopped where one more doubling of iodepth
+	 * gains less than the plateau (the model, noise-free, says so) */
 	unsigned n1 = 0;
-	const struct point *at1[16];
-	for (unsigned i = 0; i < res.nr_points; i++)
-		if (res.points[i].numjobs == 1)
-			at1[n1++] = &res.points[i];
+	const struct point *top = NULL;
+	struct job_spec dbl = base; /* shallow: sim_model only reads */
+	struct point next;
+	for (unsigned i = 0; i < res.nr_points; i++) {
+		if (res.points[i].numjobs != 1)
+			continue;
+		n1++;
+		if (!top || res.points[i].iodepth > top->iodepth)
+			top = &res.points[i];
+	}
 	assert_true(n1 >= 2);
-	assert_true(at1[n1 - 1]->s.total.iops <
-		    at1[n1 - 2]->s.total.iops * 1.03);
+	dbl.iodepth = 2 * top->iodepth;
+	dbl.numjobs = 1;
+	sim_model(&d, &dbl, &next);
+	assert_true(next.s.total.iops < top->s.total.iops * 1.03);
 	double ratio = res.points[res.best].s.total.iops / tb.s.total.iops;
 	print_message(
 	    "no_knee: %u points, stopped at qd=%u, %.1f %% of the best\n",
-	    res.nr_points, at1[n1 - 1]->iodepth, 100 * ratio);
+	    res.nr_points, top->iodepth, 100 * ratio);
 	assert_true(res.nr_points <= m.max_points);
 	assert_true(ratio >= 0.95);
 	search_result_free(&res);
@@ -298,8 +383,8 @@ static void test_search_no_knee(void **state)
  * (sim iops_skew): sequential must rank by bandwidth, random by IOPS. */
 static void test_search_sequential_by_bw(void **state)
 {
-	struct model m = {"skewed",	    500e3, 32, 0, 0, 0, LAT_STAT_P99,
-			  1000000000000ull, 20};
+	struct model m = {"skewed",	    500e3, 32,	  0, 0, 0, LAT_STAT_P99,
+			  1000000000000ull, 20,	   false, 0};
 	struct search_params sp = params(&m);
 	struct ioc_err err = {.msg = ""};
 	struct search_result seq, rnd;
@@ -346,6 +431,7 @@ static void test_search_error_propagates(void **state)
 	struct search_result res;
 	struct sim_device d;
 	struct job_spec base;
+	char want[64];
 
 	(void)state;
 	dev_from(&d, &models[0]);
@@ -355,7 +441,10 @@ static void test_search_error_propagates(void **state)
 			 -EIO);
 	assert_int_equal(d.calls, 3); /* stopped at once */
 	assert_int_equal(res.nr_points, 2);
-	assert_non_null(strstr(err.msg, "search iodepth=4 numjobs=1: "));
+	snprintf(want, sizeof(want),
+		 "search iodepth=%u numjobs=%u: ", d.log[2].iodepth,
+		 d.log[2].numjobs);
+	assert_non_null(strstr(err.msg, want));
 	assert_non_null(strstr(err.msg, "injected failure at call 3"));
 	search_result_free(&res);
 	search_result_free(&res); /* twice is harmless */
@@ -394,11 +483,12 @@ static void test_search_odd_limits(void **state)
 {
 	/* linear far past 100 outstanding: the climb goes 64 -> 100 */
 	struct model deep = {
-	    "deep", 10e3, 4096, 0, 0, 0, LAT_STAT_MEAN, 1000000000000ull, 20};
+	    "deep",	      10e3, 4096, 0, 0, 0, LAT_STAT_MEAN,
+	    1000000000000ull, 20,   true, 0};
 	/* worker-bound: numjobs goes 2 -> 3 */
-	struct model cpu = {"cpu", 10e3, 4096,		100e3,
-			    0,	   0,	 LAT_STAT_MEAN, 1000000000000ull,
-			    20};
+	struct model cpu = {
+	    "cpu", 10e3,  4096, 100e3, 0, 0, LAT_STAT_MEAN, 1000000000000ull,
+	    20,	   false, 0};
 	bool qd_max, nj_max;
 
 	(void)state;
@@ -436,8 +526,8 @@ static void test_search_bad_params(void **state)
  * and without a per-worker ceiling, contention and a steep tail, limits of
  * 3 to 50 times the service time on the mean and on p99. The search must
  * find a point whenever the grid has one, be within 5 % of the grid's best
- * on at least 99 % of them (never under 85 %), and average at most 12
- * points. */
+ * on at least 99 % of them (never under 95 %), average at most 7 points
+ * and run at most 21 on any. */
 static void test_search_sweep(void **state)
 {
 	static const double svc[] = { 20e3, 200e3, 5e6 };
@@ -450,9 +540,17 @@ static void test_search_sweep(void **state)
 	(void)state;
 	for (unsigned k = 0; k < 3 * 3 * 3 * 2 * 2 * 3 * 2; k++) {
 		unsigned r = k;
-		struct model m = { "sweep", svc[r % 3], par[(r / 3) % 3],
-				   cpu[(r / 9) % 3], 0.02 * ((r / 27) % 2),
-				   3.0 * ((r / 54) % 2), LAT_STAT_MEAN, 0, 0 };
+		struct model m = {"sweep",
+				  svc[r % 3],
+				  par[(r / 3) % 3],
+				  cpu[(r / 9) % 3],
+				  0.02 * ((r / 27) % 2),
+				  3.0 * ((r / 54) % 2),
+				  LAT_STAT_MEAN,
+				  0,
+				  0,
+				  false,
+				  0};
 		struct ioc_err err = { .msg = "" };
 		struct search_result res;
 		struct sim_device d;
@@ -490,8 +588,9 @@ static void test_search_sweep(void **state)
 		      n, found, close, 100 * worst, (double)points / found,
 		      most);
 	assert_true(close >= 0.99 * found);
-	assert_true(worst >= 0.85);
-	assert_true(points <= 12 * found);
+	assert_true(worst >= 0.95);
+	assert_true(points <= 7 * found);
+	assert_true(most <= 21);
 }
 
 int main(void)
@@ -499,6 +598,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_search_models),
 	    cmocka_unit_test(test_search_noise),
+	    cmocka_unit_test(test_search_virtio),
 	    cmocka_unit_test(test_search_limit_below_qd1),
 	    cmocka_unit_test(test_search_no_knee),
 	    cmocka_unit_test(test_search_sequential_by_bw),

@@ -100,7 +100,7 @@ static uint64_t step_estimate_ns(const struct plan_step *st)
 	case STEP_FIXED:
 		break;
 	case STEP_SEARCH:
-		runs = 10; /* what the search takes on typical devices */
+		runs = 7; /* what the search takes on typical devices */
 		break;
 	case STEP_CURVE:
 		runs = st->nr_points + 1;

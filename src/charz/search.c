@@ -6,54 +6,75 @@
  * statistic is at most the limit and the run was not partial. The search
  * moves along lines of the grid: iodepth at a fixed numjobs, or numjobs at
  * a fixed iodepth. On a line it
- *   climbs: 1, 2, 4 ... (the last step clamped to the maximum) until a
- *     point is outside, or its score grew by less than `plateau` over the
- *     previous one (saturated: more load only adds latency);
+ *   climbs until a point is outside, or the next step is not worth a
+ *     point (next_pos): along iodepth by Little's law (outstanding I/O =
+ *     IOPS x mean latency: at the same IOPS the limit falls at limit /
+ *     latency times the depth; past the knee, corrected by how the score
+ *     still grows, its elasticity), by at most 8 times per step; along
+ *     numjobs 1, 2, 4 ... (the last step clamped to the maximum). It ends
+ *     at a plateau (the elasticity says one more doubling would gain at
+ *     most `plateau`), or when reaching the limit would gain at most that;
  *   narrows the edge between the last point inside and the first outside
  *     by regula falsi on latency (past the knee latency grows about
- *     linearly with the load, Little's law), with a midpoint step after
- *     two steps that moved the same end. It stops when the two are
- *     adjacent, when the outside one's score is within `plateau` of the
- *     inside one's (nothing left to win in between: on a monotone device
- *     the loss is at most `plateau`), or when the gap is under
- *     1/BISECT_DIV of the position.
+ *     linearly with the load, Little's law), Illinois variant, aiming 3 %
+ *     under the limit (noise). It stops when the two are adjacent, when
+ *     the outside one's score is within `plateau` of the inside one's
+ *     (nothing left to win in between: on a monotone device the loss is at
+ *     most `plateau`), or when the gap is under 1/BISECT_DIV of the
+ *     position.
  *
- * 1. iodepth at one job from 1, and its edge.
+ * 1. iodepth at one job from 1, and its edge. On a device that saturates
+ *    slowly (a cloud virtio disk: 79 us and 12.6k IOPS at depth 1, ~100k
+ *    at 128) that is 1, 8, 64, then about the depth at the limit: 4 or 5
+ *    points where doubling ran 9 and then narrowed. A climb step of more
+ *    than a doubling that ends on a plateau is backfilled once (its
+ *    geometric middle), for devices whose IOPS fall past a peak.
  * 2. More jobs where they help: numjobs 2, 4 ... (clamped to max_numjobs).
  *    For each, the best total outstanding I/O so far is split over the
  *    jobs. If that point does not beat the best score by more than
  *    `plateau`, more jobs do not help and the search moves on to 3 (the
- *    score does not grow as depth falls, so nothing below it can). If it
- *    does and is inside, iodepth climbs from there (so a worker-bound
- *    device, one job saturating its CPU rather than the device, gets more
- *    outstanding I/O); if it is outside, iodepth halves until inside; then
- *    the edge is narrowed. The next numjobs is tried only if this one
- *    raised the best by more than `plateau`.
- * 3. Refine with jobs (only if more than one job is best): numjobs climbs
- *    at the best iodepth (the steps of 2 skip 3, 5, 6, 7). Below
- *    REFINE_DEPTH, where one more I/O per job is a step of 1/8 or more,
- *    the frontier between two depths is reached by numjobs instead: the
- *    numjobs line one depth below the best (from one job more) and one
- *    above (from the most jobs known inside there, or half the best's).
+ *    score does not grow as depth falls, so nothing below it can): one
+ *    point, on a device that one job saturates. If it does and is inside,
+ *    iodepth climbs from there (so a worker-bound device, one job
+ *    saturating its CPU rather than the device, gets more outstanding
+ *    I/O); if it is outside, iodepth halves until inside; then the edge is
+ *    narrowed. The next numjobs is tried only if this one raised the best
+ *    by more than `plateau`.
+ * 3. Refine with jobs, only if more jobs helped in 2 (a best at more jobs
+ *    by noise alone is not a reason): numjobs climbs at the best iodepth
+ *    (the steps of 2 skip 3, 5, 6, 7), unless 2 found the next numjobs
+ *    not to help at the same outstanding I/O (then the device is the
+ *    limit there, and more jobs at the best depth are more I/O for no
+ *    more IOPS). Below REFINE_DEPTH, where one more
+ *    I/O per job is a step of 1/8 or more, the frontier between two depths
+ *    is reached by numjobs instead: the numjobs line one depth below the
+ *    best (from one job more) and one above (from the most jobs known
+ *    inside there, or half the best's).
  * Nothing after 1 is tried when not even iodepth 1 met the limit: more
  * load only adds latency.
  *
  * No (iodepth, numjobs) is run twice: points are looked up before they are
  * measured. The best is the highest score inside, ties going to the lower
  * outstanding I/O. On the 648 modelled devices and limits of
- * test_search_sweep (tests/test_search.c) it runs 9 points on average, 24
- * at most, where the integer grid 256 x 8 has 2,048, and every best is
- * within 5 % of the grid's (the worst 96.6 %).
+ * test_search_sweep (tests/test_search.c) it runs 6.7 points on average,
+ * 21 at most (doubling from 1: 9.0 and 24), where the integer grid 256 x 8
+ * has 2,048, and every best is within 5 % of the grid's (the worst
+ * 98.1 %); on the virtio models of test_search_virtio, 5 or 6.
  */
 #include "charz/search.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NO_POINT     UINT32_MAX
-#define BISECT_DIV   32 /* an edge is narrow enough at a gap < 1/32 (~3 %) */
-#define REFINE_DEPTH 8	/* refine the depths next to the best below this */
+#define BISECT_DIV   32	  /* an edge is narrow enough at a gap < 1/32 (~3 %) */
+#define REFINE_DEPTH 8	  /* refine the depths next to the best below this */
+#define STEP_MAX     8	  /* a climb step multiplies iodepth by at most this */
+#define STEP_BOLD    0.5  /* weight of the elasticity in a climb step */
+#define TRAIL	     3	  /* inside points of a climb its estimates use */
+#define AIM_MARGIN   0.03 /* steps aim this far under the limit (noise) */
 
 struct search_ctx {
 	const struct job_spec *base;
@@ -62,9 +83,10 @@ struct search_ctx {
 	void *arg;
 	struct search_result *res;
 	struct ioc_err *err;
-	unsigned cap;	/* allocated points */
-	bool by_bw;	/* sequential: rank by bandwidth */
-	double plateau; /* sp->plateau, never negative */
+	unsigned cap;	  /* allocated points */
+	bool by_bw;	  /* sequential: rank by bandwidth */
+	unsigned no_help; /* the numjobs phase 2 found not to help; 0 if none */
+	double plateau;	  /* sp->plateau, never negative */
 };
 
 static double score(const struct search_ctx *c, unsigned i)
@@ -213,13 +235,138 @@ static int line_at(struct search_ctx *c, struct line ln, unsigned v,
 		       : point_at(c, v, ln.fixed, idx);
 }
 
-/* Double the position along ln from v until a point is outside, the score
- * stops growing by more than the plateau, or the maximum was run. *lo is
- * the last point inside, *hi the first outside (either may be NO_POINT). */
+/* How the score grows with the position between inside points a and b of
+ * ln (a's position below b's): d ln(score) / d ln(position), clamped to
+ * [0, 1]. 1 below the knee (the score grows with the load), 0 on a
+ * plateau. 1 when a scored nothing (nothing to learn from it). */
+static double elasticity(const struct search_ctx *c, struct line ln, unsigned a,
+			 unsigned b)
+{
+	double r = (double)line_pos(c, ln, b) / line_pos(c, ln, a);
+	double sa = score(c, a), sb = score(c, b), e;
+
+	if (r <= 1 || !(sa > 0))
+		return 1;
+	if (!(sb > sa))
+		return 0;
+	e = log(sb / sa) / log(r);
+	return e > 1 ? 1 : e;
+}
+
+/* The elasticity at the last of the n >= 2 inside points t[] of a climb.
+ * The secant over the last step is an average over it; past the knee the
+ * elasticity falls as a power of the position (a smooth minimum of a
+ * linear rise and a ceiling: e(q) ~ (K / q)^p), so with two secants the
+ * fall is extrapolated from the middle of the last step (geometric mean of
+ * its ends) to its end. Keeping the secant when it did not fall errs on
+ * the side of climbing on. */
+static double local_elasticity(const struct search_ctx *c, struct line ln,
+			       const unsigned *t, unsigned n)
+{
+	double e1 = elasticity(c, ln, t[n - 2], t[n - 1]), e0, qa, qb, qv, p;
+
+	if (n < 3)
+		return e1;
+	e0 = elasticity(c, ln, t[n - 3], t[n - 2]);
+	if (!(e0 > e1 && e1 > 0))
+		return e1;
+	qa = line_pos(c, ln, t[n - 3]);
+	qb = line_pos(c, ln, t[n - 2]);
+	qv = line_pos(c, ln, t[n - 1]);
+	p = log(e0 / e1) / (0.5 * log(qv / qa));
+	return e1 * pow(qb / qv, p / 2);
+}
+
+/* The position to run after t[n - 1], the last of the n inside points of
+ * a climb along ln, or 0 when the climb ends there: at the maximum; on a
+ * plateau (one more doubling would gain at most `plateau`); or when the
+ * latency limit is so close that reaching it would gain at most that.
+ *
+ * Along iodepth the step is Little's law: outstanding I/O = IOPS x mean
+ * latency, so at the same IOPS the limit is reached at limit / latency
+ * times the position. Past the knee, where the score still grows with
+ * elasticity e, the mean latency grows as q^(1 - e), and the step is
+ * (limit / latency)^(1 / (1 - e/2)) (e halved: its estimate errs high,
+ * and overshooting costs a point outside), or less if the latency grew
+ * faster than that over the last step (a percentile past the knee).
+ * The step is at most STEP_MAX, and at most 2 from the first point of a
+ * climb that is not the search's first point (more jobs: the split of the
+ * best outstanding I/O) when its latency is over twice the idle one or
+ * the limit is on a percentile: Little's law bounds the mean only, and a
+ * percentile can grow much faster past the knee.
+ * Along numjobs (small numbers, each job a thread) the position doubles. */
+static unsigned next_pos(const struct search_ctx *c, struct line ln,
+			 const unsigned *t, unsigned n)
+{
+	const struct point *p = &c->res->points[t[n - 1]];
+	unsigned v = line_pos(c, ln, t[n - 1]), max = line_max(c, ln);
+	double lat = point_latency(p, c->sp->stat), e = 0, grow = 1, ratio;
+	double idle = point_latency(&c->res->points[0], c->sp->stat);
+	double next, most = STEP_MAX;
+
+	if (v >= max)
+		return 0;
+	ratio = lat > 0 ? (double)c->sp->limit_ns / lat : STEP_MAX * 2;
+	if (n >= 2) {
+		const struct point *q = &c->res->points[t[n - 2]];
+		double lq = point_latency(q, c->sp->stat);
+		double r = (double)v / line_pos(c, ln, t[n - 2]);
+
+		e = local_elasticity(c, ln, t, n);
+		if (pow(2, e) - 1 <= c->plateau)
+			return 0;
+		if (e < 1 && pow(ratio, e / (1 - e)) - 1 <= c->plateau)
+			return 0;
+		grow = 1 - e * STEP_BOLD;
+		if (lq > 0 && lat > lq && log(lat / lq) / log(r) > grow)
+			grow = log(lat / lq) / log(r);
+	} else if (t[0] != 0 && (c->sp->stat != LAT_STAT_MEAN ||
+				 (idle > 0 && lat > 2 * idle))) {
+		most = 2;
+	}
+	if (ln.jobs)
+		return next_double(v, max);
+	next = v * pow(ratio * (1 - AIM_MARGIN), 1 / grow);
+	if (next > v * most)
+		next = v * most;
+	if (next > max)
+		next = max;
+	if (next < v + 1)
+		next = v + 1;
+	return (unsigned)(next + 0.5);
+}
+
+/* After a climb along iodepth whose last step, from a (inside) to b, was
+ * more than a doubling and gained at most 2 x plateau per doubling (it
+ * ended on a plateau, or past the limit with little to show for it): the
+ * geometric middle of the step, once, in *mid (NO_POINT if not run). A
+ * device whose IOPS fall past a peak (queueing below the device, a
+ * worker's CPU) may have it there, where doubling would have looked; on a
+ * monotone one it costs one point. */
+static int backfill(struct search_ctx *c, struct line ln, unsigned a,
+		    unsigned b, unsigned *mid)
+{
+	double r = (double)line_pos(c, ln, b) / line_pos(c, ln, a);
+	unsigned v;
+
+	*mid = NO_POINT;
+	if (ln.jobs || r <= 2.5 || !(score(c, a) > 0) ||
+	    pow(score(c, b) / score(c, a), 1 / log2(r)) - 1 > 2 * c->plateau)
+		return 0;
+	v = (unsigned)(sqrt((double)line_pos(c, ln, a) * line_pos(c, ln, b)) +
+		       0.5);
+	return line_at(c, ln, v, mid);
+}
+
+/* Climb along ln from v (Little's-law steps along iodepth, doubling along
+ * numjobs) until a point is outside or next_pos ends the climb, then a
+ * backfill. *lo is the last point inside (the backfilled one if it is
+ * inside and the climb ended outside), *hi the first outside (either may
+ * be NO_POINT). */
 static int climb(struct search_ctx *c, struct line ln, unsigned v, unsigned *lo,
 		 unsigned *hi)
 {
-	unsigned i;
+	unsigned t[TRAIL], n = 0, i;
 	int ret;
 
 	*lo = *hi = NO_POINT;
@@ -229,14 +376,23 @@ static int climb(struct search_ctx *c, struct line ln, unsigned v, unsigned *lo,
 			return ret;
 		if (!inside(c, i)) {
 			*hi = i;
-			return 0;
+			if (!n)
+				return 0;
+			ret = backfill(c, ln, t[n - 1], i, &i);
+			if (!ret && i != NO_POINT && inside(c, i))
+				*lo = i;
+			return ret;
 		}
-		bool flat =
-		    *lo != NO_POINT && !gains(c, score(c, i), score(c, *lo));
 		*lo = i;
-		v = next_double(v, line_max(c, ln));
-		if (flat || !v)
-			return 0;
+		if (n == TRAIL) {
+			memmove(t, t + 1, (TRAIL - 1) * sizeof(*t));
+			n--;
+		}
+		t[n++] = i;
+		v = next_pos(c, ln, t, n);
+		if (!v)
+			return n >= 2 ? backfill(c, ln, t[n - 2], t[n - 1], &i)
+				      : 0;
 	}
 }
 
@@ -254,19 +410,25 @@ static bool worth_bisecting(const struct search_ctx *c, struct line ln,
 
 /* Where the latency limit falls between positions lo (inside) and hi
  * (outside), interpolated linearly in latency (past the knee latency grows
- * about linearly with the load: Little's law), kept strictly between them.
- * The midpoint when the latencies do not bracket the limit. */
+ * about linearly with the load: Little's law), with lo's and hi's distance
+ * to the limit weighted by wlo and whi, kept strictly between them. It
+ * aims AIM_MARGIN under the limit unless lo is that close already. The
+ * midpoint when the latencies do not bracket the limit. */
 static unsigned interpolate(const struct search_ctx *c, struct line ln,
-			    unsigned lo, unsigned hi)
+			    unsigned lo, unsigned hi, double wlo, double whi)
 {
 	unsigned vlo = line_pos(c, ln, lo), vhi = line_pos(c, ln, hi);
 	double llo = point_latency(&c->res->points[lo], c->sp->stat);
 	double lhi = point_latency(&c->res->points[hi], c->sp->stat);
-	double lim = (double)c->sp->limit_ns, v;
+	double lim = (double)c->sp->limit_ns, v, flo, fhi;
 
 	if (!(lhi > lim && lim >= llo))
 		return vlo + (vhi - vlo) / 2;
-	v = vlo + (lim - llo) / (lhi - llo) * (vhi - vlo);
+	if (llo < lim * (1 - AIM_MARGIN))
+		lim *= 1 - AIM_MARGIN;
+	flo = (lim - llo) * wlo;
+	fhi = (lhi - lim) * whi;
+	v = vlo + flo / (flo + fhi) * (vhi - vlo);
 	if (v < vlo + 1)
 		return vlo + 1;
 	if (v > vhi - 1)
@@ -275,34 +437,32 @@ static unsigned interpolate(const struct search_ctx *c, struct line ln,
 }
 
 /* Narrow the edge along ln between lo (inside) and hi (outside, further
- * along): regula falsi on latency, and a midpoint step after two steps
- * that moved the same end, so a curved latency cannot make it much slower
- * than bisection. */
+ * along): regula falsi on latency, Illinois variant (when the same end
+ * moves twice in a row, the other end's distance to the limit counts half
+ * as much, so a curved latency cannot hold the steps to one side). */
 static int bisect(struct search_ctx *c, struct line ln, unsigned lo,
 		  unsigned hi)
 {
-	int run = 0,
-	    last = 0; /* moves of the same end in a row; +1 lo, -1 hi */
+	double wlo = 1, whi = 1;
+	int last = 0; /* the end the last step moved: +1 lo, -1 hi */
 	unsigned i;
 	int ret;
 
 	while (worth_bisecting(c, ln, lo, hi)) {
-		unsigned vlo = line_pos(c, ln, lo), vhi = line_pos(c, ln, hi);
-		bool mid = run >= 2;
-
-		ret = line_at(c, ln,
-			      mid ? vlo + (vhi - vlo) / 2
-				  : interpolate(c, ln, lo, hi),
-			      &i);
+		ret = line_at(c, ln, interpolate(c, ln, lo, hi, wlo, whi), &i);
 		if (ret)
 			return ret;
-		int moved = inside(c, i) ? 1 : -1;
-		run = mid ? 0 : (moved == last ? run + 1 : 1);
-		last = moved;
-		if (moved > 0)
+		if (inside(c, i)) {
 			lo = i;
-		else
+			wlo = 1;
+			whi = last > 0 ? whi / 2 : 1;
+			last = 1;
+		} else {
 			hi = i;
+			whi = 1;
+			wlo = last < 0 ? wlo / 2 : 1;
+			last = -1;
+		}
 	}
 	return 0;
 }
@@ -364,17 +524,21 @@ static int try_jobs(struct search_ctx *c, unsigned nj, bool *helped)
 	return ret;
 }
 
-/* Phase 2: numjobs 2, 4 ... while more jobs help. */
-static int add_jobs(struct search_ctx *c)
+/* Phase 2: numjobs 2, 4 ... while more jobs help. *any: some did. */
+static int add_jobs(struct search_ctx *c, bool *any)
 {
 	bool helped = true;
 	int ret;
 
+	*any = false;
 	for (unsigned nj = next_double(1, c->sp->max_numjobs); nj && helped;
 	     nj = next_double(nj, c->sp->max_numjobs)) {
 		ret = try_jobs(c, nj, &helped);
 		if (ret)
 			return ret;
+		*any |= helped;
+		if (!helped)
+			c->no_help = nj;
 	}
 	return 0;
 }
@@ -395,9 +559,10 @@ static unsigned known_jobs_inside(const struct search_ctx *c, unsigned qd,
 	return most;
 }
 
-/* Phase 3: with (qd, nj) the best, more jobs at qd; then, when qd is
- * small, more jobs at qd - 1 (from nj + 1) and the most jobs at qd + 1
- * (from the most known inside there, or nj / 2). */
+/* Phase 3: with (qd, nj) the best, more jobs at qd (unless the next
+ * numjobs did not help in phase 2); then, when qd is small, more jobs at
+ * qd - 1 (from nj + 1) and the most jobs at qd + 1 (from the most known
+ * inside there, or nj / 2). */
 static int refine(struct search_ctx *c)
 {
 	unsigned best = best_inside(c), qd, nj, start;
@@ -406,7 +571,13 @@ static int refine(struct search_ctx *c)
 	if (c->res->points[best].numjobs == 1)
 		return 0; /* jobs did not help at all */
 	qd = c->res->points[best].iodepth;
-	ret = explore(c, jobs_line(qd), c->res->points[best].numjobs);
+	nj = c->res->points[best].numjobs;
+	/* when the next numjobs did not help at the same outstanding I/O,
+	 * the device, not the workers, is the limit there: more jobs at qd
+	 * (more I/O too) would not gain more, job counts between even less */
+	ret = next_double(nj, c->sp->max_numjobs) == c->no_help
+		  ? 0
+		  : explore(c, jobs_line(qd), nj);
 	best = best_inside(c);
 	qd = c->res->points[best].iodepth;
 	nj = c->res->points[best].numjobs;
@@ -458,8 +629,10 @@ int search_run(const struct job_spec *base, const struct search_params *sp,
 		return ret;
 	ret = explore(&c, depth_line(1), 1);
 	if (!ret && best_inside(&c) != NO_POINT) {
-		ret = add_jobs(&c);
-		if (!ret)
+		bool helped;
+
+		ret = add_jobs(&c, &helped);
+		if (!ret && helped)
 			ret = refine(&c);
 	}
 	res->best = best_inside(&c);

@@ -1,12 +1,12 @@
 /* search.h - the best (iodepth, numjobs) inside a latency limit.
  *
- * Walks the IOPS/latency frontier instead of the whole grid: doubles
- * iodepth at one job until the latency limit is passed or IOPS stop
- * growing (a plateau), bisects between the last point inside and the first
- * outside, then tries more jobs only where they can help (the best depth
- * split over 2, 4 ... jobs, and more total outstanding I/O while still
- * inside), and reports every point it ran. fio's latency_target varies only
- * iodepth inside one job.
+ * Walks the IOPS/latency frontier instead of the whole grid: climbs
+ * iodepth at one job in steps predicted by Little's law (the depth at which
+ * latency would reach the limit at the IOPS seen so far, 2x to 8x per step)
+ * until the limit, a plateau or the maximum, narrows the edge by regula
+ * falsi, then tries more jobs only where they can help (the best total
+ * depth split over 2, 4 ... jobs), and reports every point it ran. See
+ * search.c. fio's latency_target varies only iodepth inside one job.
  */
 #ifndef IOCHAR_CHARZ_SEARCH_H
 #define IOCHAR_CHARZ_SEARCH_H
