@@ -122,7 +122,7 @@ static void jbuild(struct jbuf *jb, uint64_t bs, const struct jop *ops,
 	}
 	assert_int_equal(journal_close(w, &err), 0);
 	read_all(jb->path, &jb->buf, &jb->len);
-	jb->hlen = jget32(jb->buf + 12);
+	jb->hlen = le_get32(jb->buf + 12);
 }
 
 static void jfree(struct jbuf *jb)
@@ -226,10 +226,10 @@ static void test_record_crc(void **state)
 	/* the layout of journal.h: type, gen, file, seq, block, time */
 	assert_int_equal(p[0], 'I');
 	assert_int_equal(p[1], 7);
-	assert_int_equal(jget32(p + 4), 99);
-	assert_int_equal(jget64(p + 8), 123456789);
-	assert_int_equal(jget64(p + 16), 55);
-	assert_int_equal(jget32(p + 24), RUN_ID);
+	assert_int_equal(le_get32(p + 4), 99);
+	assert_int_equal(le_get64(p + 8), 123456789);
+	assert_int_equal(le_get64(p + 16), 55);
+	assert_int_equal(le_get32(p + 24), RUN_ID);
 }
 
 static const struct jop round_ops[] = {
@@ -247,18 +247,18 @@ static void test_writer_round_trip(void **state)
 
 	jbuild(&jb, 4096, round_ops, NR_ROUND);
 	/* the header, field by field */
-	assert_int_equal(jget64(jb.buf), JOURNAL_MAGIC);
+	assert_int_equal(le_get64(jb.buf), JOURNAL_MAGIC);
 	assert_memory_equal(jb.buf, "iocjrnl1", 8);
-	assert_int_equal(jget32(jb.buf + 8), 1);
+	assert_int_equal(le_get32(jb.buf + 8), 1);
 	assert_int_equal(jb.hlen % 512, 0);
-	assert_int_equal(jget32(jb.buf + 16), JOURNAL_REC_LEN);
-	assert_int_equal(jget32(jb.buf + 20), RUN_ID);
-	assert_int_equal(jget64(jb.buf + 24), SEED);
-	assert_int_equal(jget64(jb.buf + 32), 4096);
-	assert_int_equal(jget32(jb.buf + 40), 4096);
-	assert_int_equal(jget32(jb.buf + 44), 1);
-	assert_int_equal(jget64(jb.buf + 48), OFFSET);
-	assert_int_equal(jget64(jb.buf + 56), NBLOCKS * 4096);
+	assert_int_equal(le_get32(jb.buf + 16), JOURNAL_REC_LEN);
+	assert_int_equal(le_get32(jb.buf + 20), RUN_ID);
+	assert_int_equal(le_get64(jb.buf + 24), SEED);
+	assert_int_equal(le_get64(jb.buf + 32), 4096);
+	assert_int_equal(le_get32(jb.buf + 40), 4096);
+	assert_int_equal(le_get32(jb.buf + 44), 1);
+	assert_int_equal(le_get64(jb.buf + 48), OFFSET);
+	assert_int_equal(le_get64(jb.buf + 56), NBLOCKS * 4096);
 	assert_string_equal((char *)jb.buf + 80, "jtest");
 	assert_string_equal((char *)jb.buf + 144,
 			    "/var/tmp/iochar-journal-test-target");
@@ -399,10 +399,10 @@ static void test_bad_headers(void **state)
 	jb.buf[200] ^= 1; /* in the path list: the header CRC catches it */
 	expect_bad(jb.buf, jb.len, "header CRC mismatch");
 	jb.buf[200] ^= 1;
-	jput32(jb.buf + 8, 2);
+	le_put32(jb.buf + 8, 2);
 	expect_bad(jb.buf, jb.len, "version 2");
-	jput32(jb.buf + 8, 1);
-	jput32(jb.buf + 12, 100); /* not a multiple of 512 */
+	le_put32(jb.buf + 8, 1);
+	le_put32(jb.buf + 12, 100); /* not a multiple of 512 */
 	expect_bad(jb.buf, jb.len, "bad header length");
 	jfree(&jb);
 }

@@ -10,6 +10,8 @@
 #include <endian.h>
 #include <string.h>
 
+#include "util/le.h"
+
 #include "verify/crc32c.h"
 
 #define GOLDEN 0x9e3779b97f4a7c15ull
@@ -28,32 +30,6 @@ enum {
 	H_VERSION = 49,
 	H_RESERVED = 50,
 };
-
-static inline void put64(uint8_t *p, uint64_t v)
-{
-	v = htole64(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void put32(uint8_t *p, uint32_t v)
-{
-	v = htole32(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return le64toh(v);
-}
-
-static inline uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
-}
 
 static inline uint64_t mix64(uint64_t z)
 {
@@ -122,14 +98,14 @@ uint32_t vblock_unit_len(uint64_t bs)
 static void hdr_encode(uint8_t *p, uint32_t unit_len, uint64_t offset,
 		       const struct vblock_stamp *st)
 {
-	put64(p + H_MAGIC, VBLOCK_MAGIC);
-	put64(p + H_OFFSET, offset);
-	put64(p + H_SEED, st->seed);
-	put64(p + H_TIME, st->time_ns);
-	put32(p + H_CRC, 0);
-	put32(p + H_RUN, st->run_id);
-	put32(p + H_UNIT, unit_len);
-	put32(p + H_BLOCK, st->block_len);
+	le_put64(p + H_MAGIC, VBLOCK_MAGIC);
+	le_put64(p + H_OFFSET, offset);
+	le_put64(p + H_SEED, st->seed);
+	le_put64(p + H_TIME, st->time_ns);
+	le_put32(p + H_CRC, 0);
+	le_put32(p + H_RUN, st->run_id);
+	le_put32(p + H_UNIT, unit_len);
+	le_put32(p + H_BLOCK, st->block_len);
 	p[H_GEN] = st->gen;
 	p[H_VERSION] = VBLOCK_VERSION;
 	memset(p + H_RESERVED, 0, VBLOCK_HDR_LEN - H_RESERVED);
@@ -139,14 +115,14 @@ void vblock_hdr_decode(const void *unit, struct vblock_hdr *h)
 {
 	const uint8_t *p = unit;
 
-	h->magic = get64(p + H_MAGIC);
-	h->offset = get64(p + H_OFFSET);
-	h->seed = get64(p + H_SEED);
-	h->time_ns = get64(p + H_TIME);
-	h->crc = get32(p + H_CRC);
-	h->run_id = get32(p + H_RUN);
-	h->unit_len = get32(p + H_UNIT);
-	h->block_len = get32(p + H_BLOCK);
+	h->magic = le_get64(p + H_MAGIC);
+	h->offset = le_get64(p + H_OFFSET);
+	h->seed = le_get64(p + H_SEED);
+	h->time_ns = le_get64(p + H_TIME);
+	h->crc = le_get32(p + H_CRC);
+	h->run_id = le_get32(p + H_RUN);
+	h->unit_len = le_get32(p + H_UNIT);
+	h->block_len = le_get32(p + H_BLOCK);
 	h->gen = p[H_GEN];
 	h->version = p[H_VERSION];
 }
@@ -175,7 +151,7 @@ void vblock_fill(void *buf, uint64_t len, uint32_t unit_len, uint64_t offset,
 		hdr_encode(u, unit_len, offset + pos, st);
 		pattern_fill(u + VBLOCK_HDR_LEN, nwords,
 			     pattern_key(offset + pos, st->gen, st->seed));
-		put32(u + H_CRC, vblock_unit_crc(u, unit_len));
+		le_put32(u + H_CRC, vblock_unit_crc(u, unit_len));
 	}
 }
 

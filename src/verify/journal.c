@@ -90,7 +90,7 @@ int journal_probe(const char *what, const char *path, struct ioc_err *err)
 				 strerror(errno));
 	ssize_t n = pread(fd, head, sizeof(head), 0);
 	close(fd);
-	if (n != (ssize_t)sizeof(head) || jget64(head) != JOURNAL_MAGIC)
+	if (n != (ssize_t)sizeof(head) || le_get64(head) != JOURNAL_MAGIC)
 		return err_usage(err, EEXIST,
 				 "%s=%s: exists and is not an iochar journal; "
 				 "refusing to overwrite it (remove it, or "
@@ -231,19 +231,19 @@ static void encode_header(uint8_t *h, uint32_t len, uint32_t paths_len,
 			  const struct journal_info *info)
 {
 	memset(h, 0, len);
-	jput64(h + JH_MAGIC, JOURNAL_MAGIC);
-	jput32(h + JH_VERSION, JOURNAL_VERSION);
-	jput32(h + JH_HDR_LEN, len);
-	jput32(h + JH_REC_LEN, JOURNAL_REC_LEN);
-	jput32(h + JH_RUN, info->run_id);
-	jput64(h + JH_SEED, info->seed);
-	jput64(h + JH_BS, info->bs);
-	jput32(h + JH_UNIT, info->unit_len);
-	jput32(h + JH_NR_FILES, info->nr_files);
-	jput64(h + JH_OFFSET, info->offset);
-	jput64(h + JH_REGION, info->region);
-	jput64(h + JH_CREATED, info->created_ns);
-	jput32(h + JH_PATHS_LEN, paths_len);
+	le_put64(h + JH_MAGIC, JOURNAL_MAGIC);
+	le_put32(h + JH_VERSION, JOURNAL_VERSION);
+	le_put32(h + JH_HDR_LEN, len);
+	le_put32(h + JH_REC_LEN, JOURNAL_REC_LEN);
+	le_put32(h + JH_RUN, info->run_id);
+	le_put64(h + JH_SEED, info->seed);
+	le_put64(h + JH_BS, info->bs);
+	le_put32(h + JH_UNIT, info->unit_len);
+	le_put32(h + JH_NR_FILES, info->nr_files);
+	le_put64(h + JH_OFFSET, info->offset);
+	le_put64(h + JH_REGION, info->region);
+	le_put64(h + JH_CREATED, info->created_ns);
+	le_put32(h + JH_PATHS_LEN, paths_len);
 	memcpy(h + JH_JOB, info->job, strnlen(info->job, JOB_NAME_MAX - 1));
 	size_t at = JH_PATHS;
 	for (unsigned i = 0; i < info->nr_files; i++) {
@@ -251,7 +251,7 @@ static void encode_header(uint8_t *h, uint32_t len, uint32_t paths_len,
 		memcpy(h + at, info->files[i], n);
 		at += n;
 	}
-	jput32(h + JH_CRC, crc32c(0, h, len));
+	le_put32(h + JH_CRC, crc32c(0, h, len));
 }
 
 /* Write the header at offset 0 of an emptied file; make the file and its

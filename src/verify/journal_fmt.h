@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/le.h"
+
 #include "verify/crc32c.h"
 #include "verify/journal.h"
 
@@ -41,32 +43,6 @@ struct journal_rec {
 	uint64_t block, time_ns;
 };
 
-static inline void jput64(uint8_t *p, uint64_t v)
-{
-	v = htole64(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void jput32(uint8_t *p, uint32_t v)
-{
-	v = htole32(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline uint64_t jget64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return le64toh(v);
-}
-
-static inline uint32_t jget32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
-}
-
 static inline void journal_rec_encode(uint8_t *p, const struct journal_rec *r)
 {
 	uint16_t file = htole16(r->file);
@@ -74,11 +50,11 @@ static inline void journal_rec_encode(uint8_t *p, const struct journal_rec *r)
 	p[0] = r->type;
 	p[1] = r->gen;
 	memcpy(p + 2, &file, 2);
-	jput32(p + 4, r->seq);
-	jput64(p + 8, r->block);
-	jput64(p + 16, r->time_ns);
-	jput32(p + 24, r->run_id);
-	jput32(p + 28, crc32c(0, p, 28));
+	le_put32(p + 4, r->seq);
+	le_put64(p + 8, r->block);
+	le_put64(p + 16, r->time_ns);
+	le_put32(p + 24, r->run_id);
+	le_put32(p + 28, crc32c(0, p, 28));
 }
 
 /* Decode the record at p. false when its CRC does not hold. */
@@ -86,16 +62,16 @@ static inline bool journal_rec_decode(const uint8_t *p, struct journal_rec *r)
 {
 	uint16_t file;
 
-	if (crc32c(0, p, 28) != jget32(p + 28))
+	if (crc32c(0, p, 28) != le_get32(p + 28))
 		return false;
 	r->type = p[0];
 	r->gen = p[1];
 	memcpy(&file, p + 2, 2);
 	r->file = le16toh(file);
-	r->seq = jget32(p + 4);
-	r->block = jget64(p + 8);
-	r->time_ns = jget64(p + 16);
-	r->run_id = jget32(p + 24);
+	r->seq = le_get32(p + 4);
+	r->block = le_get64(p + 8);
+	r->time_ns = le_get64(p + 16);
+	r->run_id = le_get32(p + 24);
 	return true;
 }
 

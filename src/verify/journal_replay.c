@@ -197,14 +197,14 @@ static int bad_header(struct ioc_err *err, const char *what)
 static int header_len_of(const uint8_t *h, size_t len, uint32_t *hlen,
 			 struct ioc_err *err)
 {
-	if (len < JOURNAL_HDR_FIXED || jget64(h + JH_MAGIC) != JOURNAL_MAGIC)
+	if (len < JOURNAL_HDR_FIXED || le_get64(h + JH_MAGIC) != JOURNAL_MAGIC)
 		return bad_header(err, "no journal magic");
-	if (jget32(h + JH_VERSION) != JOURNAL_VERSION)
+	if (le_get32(h + JH_VERSION) != JOURNAL_VERSION)
 		return err_usage(err, EINVAL,
 				 "journal version %u; this iochar reads "
 				 "version %u",
-				 jget32(h + JH_VERSION), JOURNAL_VERSION);
-	*hlen = jget32(h + JH_HDR_LEN);
+				 le_get32(h + JH_VERSION), JOURNAL_VERSION);
+	*hlen = le_get32(h + JH_HDR_LEN);
 	if (*hlen < JOURNAL_HDR_FIXED || *hlen > JOURNAL_HDR_MAX ||
 	    *hlen % JOURNAL_HDR_ALIGN)
 		return bad_header(err, "bad header length");
@@ -243,20 +243,20 @@ static int decode_header(struct journal_replay *r, const uint8_t *h,
 
 	c = crc32c(c, crc, sizeof(crc));
 	c = crc32c(c, h + JH_CRC + 4, hlen - JH_CRC - 4);
-	if (c != jget32(h + JH_CRC))
+	if (c != le_get32(h + JH_CRC))
 		return bad_header(err, "header CRC mismatch");
-	if (jget32(h + JH_REC_LEN) != JOURNAL_REC_LEN)
+	if (le_get32(h + JH_REC_LEN) != JOURNAL_REC_LEN)
 		return bad_header(err, "bad record length");
-	info->version = jget32(h + JH_VERSION);
+	info->version = le_get32(h + JH_VERSION);
 	info->header_len = hlen;
-	info->run_id = jget32(h + JH_RUN);
-	info->seed = jget64(h + JH_SEED);
-	info->bs = jget64(h + JH_BS);
-	info->unit_len = jget32(h + JH_UNIT);
-	info->offset = jget64(h + JH_OFFSET);
-	info->region = jget64(h + JH_REGION);
-	info->created_ns = jget64(h + JH_CREATED);
-	uint32_t nr = jget32(h + JH_NR_FILES);
+	info->run_id = le_get32(h + JH_RUN);
+	info->seed = le_get64(h + JH_SEED);
+	info->bs = le_get64(h + JH_BS);
+	info->unit_len = le_get32(h + JH_UNIT);
+	info->offset = le_get64(h + JH_OFFSET);
+	info->region = le_get64(h + JH_REGION);
+	info->created_ns = le_get64(h + JH_CREATED);
+	uint32_t nr = le_get32(h + JH_NR_FILES);
 	if (info->bs == 0 || info->bs > (1ull << 30) || !info->unit_len ||
 	    vblock_unit_len(info->bs) != info->unit_len ||
 	    info->offset % info->unit_len || info->region < info->bs ||
@@ -266,7 +266,7 @@ static int decode_header(struct journal_replay *r, const uint8_t *h,
 	memcpy(info->job, h + JH_JOB, JOB_NAME_MAX - 1);
 	info->job[JOB_NAME_MAX - 1] = '\0';
 	info->nr_files = nr;
-	int ret = decode_paths(info, h, hlen, jget32(h + JH_PATHS_LEN), err);
+	int ret = decode_paths(info, h, hlen, le_get32(h + JH_PATHS_LEN), err);
 	if (ret)
 		return ret;
 	r->nblocks = info->region / info->bs;

@@ -138,14 +138,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * explored too. */
 	if (size < JOURNAL_HDR_FIXED)
 		return 0;
-	uint32_t hlen = jget32(data + 12);
+	uint32_t hlen = le_get32(data + 12);
 	if (hlen < JOURNAL_HDR_FIXED || hlen > size)
 		return 0;
 	uint8_t *copy = malloc(size);
 	CHECK(copy != NULL);
 	memcpy(copy, data, size);
-	jput32(copy + 72, 0);
-	jput32(copy + 72, crc32c(0, copy, hlen));
+	le_put32(copy + 72, 0);
+	le_put32(copy + 72, crc32c(0, copy, hlen));
 	one(copy, size);
 	free(copy);
 	return 0;
