@@ -120,6 +120,19 @@ void proc_out_free(struct proc_out *po)
 	po->out = po->err = NULL;
 }
 
+void expect_exit(const struct proc_out *po, int want)
+{
+	if (po->status != want)
+		fail_msg("exit %d, wanted %d\nstdout:\n%.3000s\nstderr:\n%.3000s",
+			 po->status, want, po->out, po->err);
+}
+
+void expect_has(const char *s, const char *want)
+{
+	if (!strstr(s, want))
+		fail_msg("'%s' not in:\n%.4000s", want, s);
+}
+
 unsigned count_lines(const char *s)
 {
 	unsigned n = 0;

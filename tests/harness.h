@@ -25,6 +25,12 @@ void run_iochar(struct proc_out *po, const char *cwd, int sigint_after_ms,
 
 void proc_out_free(struct proc_out *po);
 
+/* Fail the test, showing its output, unless po exited with want. */
+void expect_exit(const struct proc_out *po, int want);
+
+/* Fail the test unless want occurs in s. */
+void expect_has(const char *s, const char *want);
+
 /* Number of lines in s (a final line without '\n' counts). */
 unsigned count_lines(const char *s);
 

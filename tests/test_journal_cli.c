@@ -60,19 +60,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void expect_status(const struct proc_out *po, int want)
-{
-	if (po->status != want)
-		fail_msg(
-		    "exit %d, wanted %d\nstdout:\n%.3000s\nstderr:\n%.3000s",
-		    po->status, want, po->out, po->err);
-}
-
-static void has(const char *s, const char *want)
-{
-	if (!strstr(s, want))
-		fail_msg("'%s' not in:\n%.4000s", want, s);
-}
 
 static char *slurp(const char *path)
 {
@@ -137,7 +124,7 @@ static json_object *verify_journal(struct proc_out *po, struct ctx *c, int want)
 {
 	run_iochar(po, NULL, 0,
 		   ARGS("verify", c->arg_journal, "--output-format=json"));
-	expect_status(po, want);
+	expect_exit(po, want);
 	return parse_json(po);
 }
 
@@ -209,8 +196,8 @@ static void expect_lost_at(struct ctx *c, uint64_t off, const char *map)
 	assert_int_equal(jget_u64(r, "verify.lost"), 1);
 	snprintf(want, sizeof(want), "offset=%llu kind=lost",
 		 (unsigned long long)off);
-	has(po.err, want);
-	has(po.err, map);
+	expect_has(po.err, want);
+	expect_has(po.err, map);
 	json_object_put(r);
 	proc_out_free(&po);
 }
@@ -253,7 +240,7 @@ static void test_kill_then_lost_write(void **state)
 	expect_lost_at(c, off, "sectors=pppppppp");
 	/* plain verify cannot see it: the unit is intact and in place */
 	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	proc_out_free(&po);
 
 	/* zeros where the acknowledged write should be: lost as well */
@@ -262,8 +249,8 @@ static void test_kill_then_lost_write(void **state)
 	expect_lost_at(c, off, "sectors=ffffffff");
 	/* the text form says so too */
 	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
-	expect_status(&po, 1);
-	has(po.out, "1 failures (lost 1, torn 0, corrupted 0, misplaced 0)");
+	expect_exit(&po, 1);
+	expect_has(po.out, "1 failures (lost 1, torn 0, corrupted 0, misplaced 0)");
 	proc_out_free(&po);
 
 	/* back as it was: clean again */
@@ -321,12 +308,12 @@ static void test_finished_run(void **state)
 		   ARGS("run", c->arg_file, "--size=256k", "--rw=randwrite",
 			"--verify=1", c->arg_journal, "--ioengine=psync",
 			"--runtime=300ms", "--time_based"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	proc_out_free(&po);
 	run_iochar(&po, c->dir, 0,
 		   ARGS("verify", "--journal=journal", "--filename=data",
 			"--output-format=json"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	json_object *r = parse_json(&po);
 	assert_int_equal(jget_u64(r, "verify.failures"), 0);
 	assert_int_equal(jget_u64(r, "verify.old_units") +
@@ -350,11 +337,11 @@ static void test_finished_run(void **state)
 		proc_out_free(&po);
 		return;
 	}
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	proc_out_free(&po);
 	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
-	expect_status(&po, 0);
-	has(po.out, " 0 failures (lost 0, torn 0, corrupted 0, misplaced 0)");
+	expect_exit(&po, 0);
+	expect_has(po.out, " 0 failures (lost 0, torn 0, corrupted 0, misplaced 0)");
 	proc_out_free(&po);
 }
 
@@ -362,8 +349,8 @@ static void usage_error(const char *const *args, const char *want)
 {
 	struct proc_out po;
 	run_iochar(&po, NULL, 0, args);
-	expect_status(&po, 2);
-	has(po.err, want);
+	expect_exit(&po, 2);
+	expect_has(po.err, want);
 	proc_out_free(&po);
 }
 
@@ -415,7 +402,7 @@ static void test_usage_errors(void **state)
 	run_iochar(&po, NULL, 0,
 		   ARGS("run", c->arg_file, "--size=64k", "--rw=write",
 			"--verify=1", c->arg_journal, "--ioengine=psync"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	proc_out_free(&po);
 	usage_error(ARGS("verify", c->arg_journal, "--bs=8k"),
 		    "--bs with --journal");

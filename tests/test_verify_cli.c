@@ -53,19 +53,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void expect_status(const struct proc_out *po, int want)
-{
-	if (po->status != want)
-		fail_msg(
-		    "exit %d, wanted %d\nstdout:\n%.3000s\nstderr:\n%.3000s",
-		    po->status, want, po->out, po->err);
-}
-
-static void has(const char *s, const char *want)
-{
-	if (!strstr(s, want))
-		fail_msg("'%s' not in:\n%.4000s", want, s);
-}
 
 static unsigned count_of(const char *s, const char *needle)
 {
@@ -122,7 +109,7 @@ static void write_verified(struct ctx *c, const char *bs)
 	run_iochar(&po, NULL, 0,
 		   ARGS("run", c->arg_file, "--size=256k", "--rw=write", bsarg,
 			"--verify=1", "--ioengine=psync"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	proc_out_free(&po);
 }
 
@@ -132,7 +119,7 @@ static json_object *verify_json(struct proc_out *po, struct ctx *c, int want,
 	run_iochar(po, NULL, 0,
 		   ARGS("verify", c->arg_file, "--output-format=json",
 			extra ? extra : "--bs=4k"));
-	expect_status(po, want);
+	expect_exit(po, want);
 	return parse_json(po);
 }
 
@@ -146,7 +133,7 @@ static void test_run_randrw_clean(void **state)
 			"--bs=4k", "--verify=1", "--ioengine=psync",
 			"--runtime=1s", "--time_based",
 			"--output-format=json"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	json_object *r = parse_json(&po);
 	assert_true(json_object_get_boolean(jget(r, "verify.enabled")));
 	assert_int_equal(jget_u64(r, "verify.failures"), 0);
@@ -199,7 +186,7 @@ static void test_run_async_in_flight(void **state)
 			proc_out_free(&po);
 			continue;
 		}
-		expect_status(&po, 0);
+		expect_exit(&po, 0);
 		json_object *r = parse_json(&po);
 		assert_int_equal(jget_u64(r, "verify.failures"), 0);
 		assert_true(jget_u64(r, "verify.checked_units") > 1000);
@@ -220,7 +207,7 @@ static void test_two_files(void **state)
 		   ARGS("run", files, "--size=512k", "--rw=randrw",
 			"--verify=1", "--ioengine=psync", "--runtime=500ms",
 			"--time_based", "--output-format=json"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	json_object *r = parse_json(&po);
 	assert_int_equal(jget_u64(r, "verify.failures"), 0);
 	assert_true(jget_u64(r, "verify.checked_units") > 0);
@@ -228,8 +215,8 @@ static void test_two_files(void **state)
 	proc_out_free(&po);
 
 	run_iochar(&po, NULL, 0, ARGS("verify", files));
-	expect_status(&po, 0);
-	has(po.out, "verify total: ");
+	expect_exit(&po, 0);
+	expect_has(po.out, "verify total: ");
 	assert_int_equal(count_of(po.out, "units checked"), 3);
 	proc_out_free(&po);
 }
@@ -243,9 +230,9 @@ static void test_text_output_has_verify_line(void **state)
 		   ARGS("run", c->arg_file, "--size=256k", "--rw=randrw",
 			"--verify=1", "--ioengine=psync", "--runtime=300ms",
 			"--time_based"));
-	expect_status(&po, 0);
-	has(po.out, "  verify: ");
-	has(po.out,
+	expect_exit(&po, 0);
+	expect_has(po.out, "  verify: ");
+	expect_has(po.out,
 	    " 0 failures (corrupted 0, misplaced 0, stale 0, never written 0)");
 	proc_out_free(&po);
 	/* without verify there is no such line, nor a JSON member */
@@ -254,7 +241,7 @@ static void test_text_output_has_verify_line(void **state)
 		   ARGS("run", c->arg_file, "--size=256k", "--rw=randrw",
 			"--ioengine=psync", "--runtime=200ms", "--time_based",
 			"--output-format=json"));
-	expect_status(&po, 0);
+	expect_exit(&po, 0);
 	json_object *r = parse_json(&po);
 	assert_false(json_object_object_get_ex(r, "verify", NULL));
 	json_object_put(r);
@@ -277,18 +264,18 @@ static void test_verify_finds_flipped_byte(void **state)
 	assert_int_equal(jget_u64(r, "verify.checked_units"), 64);
 	snprintf(want, sizeof(want), "offset=%llu kind=corrupted",
 		 (unsigned long long)offs[10]);
-	has(po.err, want);
-	has(po.err, "first_diff=1000");
-	has(po.err, "data=696f6368 61727631");
+	expect_has(po.err, want);
+	expect_has(po.err, "first_diff=1000");
+	expect_has(po.err, "data=696f6368 61727631");
 	assert_int_equal(count_of(po.err, "verify failure"), 1);
 	json_object_put(r);
 	proc_out_free(&po);
 
 	/* the text form says the same and exits 1 too */
 	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
-	expect_status(&po, 1);
-	has(po.out, "64 units checked, 1 failures (corrupted 1,");
-	has(po.err, want);
+	expect_exit(&po, 1);
+	expect_has(po.out, "64 units checked, 1 failures (corrupted 1,");
+	expect_has(po.err, want);
 	proc_out_free(&po);
 }
 
@@ -307,10 +294,10 @@ static void test_verify_finds_misplaced_block(void **state)
 	assert_int_equal(jget_u64(r, "verify.misplaced"), 1);
 	snprintf(want, sizeof(want), "offset=%llu kind=misplaced",
 		 (unsigned long long)offs[40]);
-	has(po.err, want);
+	expect_has(po.err, want);
 	snprintf(want, sizeof(want), "found_offset=%llu",
 		 (unsigned long long)offs[3]);
-	has(po.err, want);
+	expect_has(po.err, want);
 	json_object_put(r);
 	proc_out_free(&po);
 }
@@ -329,8 +316,8 @@ static void test_verify_small_units(void **state)
 	flip_byte(c->path, 512 * 77 + 300);
 	r = verify_json(&po, c, 1, "--bs=512");
 	assert_int_equal(jget_u64(r, "verify.corrupted"), 1);
-	has(po.err, "offset=39424 kind=corrupted");
-	has(po.err, "unit=512");
+	expect_has(po.err, "offset=39424 kind=corrupted");
+	expect_has(po.err, "unit=512");
 	json_object_put(r);
 	proc_out_free(&po);
 }
@@ -375,7 +362,7 @@ static void test_run_fails_on_corruption(void **state)
 			"--verify=1", "--ioengine=psync", "--runtime=2s",
 			"--time_based", "--output-format=json"));
 	stop_corrupter(pid);
-	expect_status(&po, 1);
+	expect_exit(&po, 1);
 	json_object *r = parse_json(&po);
 	uint64_t failures = jget_u64(r, "verify.failures");
 	assert_true(failures > 0);
@@ -383,8 +370,8 @@ static void test_run_fails_on_corruption(void **state)
 	assert_false(json_object_get_boolean(jget(r, "partial")));
 	assert_int_equal(count_of(po.err, "verify failure:"),
 			 failures < 1000 ? failures : 1000);
-	has(po.err, "kind=corrupted");
-	has(po.err, "units failed");
+	expect_has(po.err, "kind=corrupted");
+	expect_has(po.err, "units failed");
 	json_object_put(r);
 	proc_out_free(&po);
 }
@@ -401,14 +388,14 @@ static void test_verify_fatal_stops_at_first(void **state)
 			"--runtime=10s", "--time_based",
 			"--output-format=json"));
 	stop_corrupter(pid);
-	expect_status(&po, 1);
+	expect_exit(&po, 1);
 	json_object *r = parse_json(&po);
 	assert_int_equal(jget_u64(r, "verify.failures"), 1);
 	assert_true(json_object_get_boolean(jget(r, "partial")));
 	assert_true(jget_u64(r, "elapsed_ns") <
 		    9000000000ull); /* stopped early */
 	assert_int_equal(count_of(po.err, "verify failure:"), 1);
-	has(json_object_get_string(jget(r, "workers")),
+	expect_has(json_object_get_string(jget(r, "workers")),
 	    "verify_fatal: corrupted unit at offset");
 	json_object_put(r);
 	proc_out_free(&po);
@@ -432,8 +419,8 @@ static void usage_error(struct ctx *c, const char *const *args,
 {
 	struct proc_out po;
 	run_iochar(&po, NULL, 0, args);
-	expect_status(&po, 2);
-	has(po.err, want);
+	expect_exit(&po, 2);
+	expect_has(po.err, want);
 	proc_out_free(&po);
 	(void)c;
 }
@@ -490,8 +477,8 @@ static void test_two_jobs_overlap_refused(void **state)
 		c->path);
 	fclose(f);
 	run_iochar(&po, NULL, 0, ARGS("run", jobfile));
-	expect_status(&po, 2);
-	has(po.err, "job v: verify=1, but job w also writes");
+	expect_exit(&po, 2);
+	expect_has(po.err, "job v: verify=1, but job w also writes");
 	proc_out_free(&po);
 }
 
