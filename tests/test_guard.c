@@ -212,6 +212,33 @@ static void test_foreign_file(void **state)
 	expect_refused(f, f->path, ARGS("did not create"));
 }
 
+/* A read job larger than a foreign file would have to lay out the rest of
+ * it, which is a write: refused unless forced; the file stays as it was. */
+static void test_read_does_not_extend_foreign_file(void **state)
+{
+	struct fixture *f = *state;
+	struct proc_out po;
+	struct stat st;
+	set_target(f, "short.dat");
+	make_file(f->path, 1 << 20);
+	uint64_t before = file_hash(f->path);
+	run_iochar(&po, f->dir, 0,
+		   ARGS("run", f->fn_opt, "--rw=read", "--size=4m", "--bs=4k"));
+	if (po.status != 2 || count_lines(po.err) != 1 ||
+	    !strstr(po.err, f->path) || !strstr(po.err, "--force"))
+		fail_msg("want a refusal naming the file, got %d:\n%s", po.status, po.err);
+	proc_out_free(&po);
+	assert_true(file_hash(f->path) == before);
+	assert_int_equal(stat(f->path, &st), 0);
+	assert_int_equal(st.st_size, 1 << 20);
+	/* within its length it is read as it is; forced, it is extended */
+	expect_read_ok(f);
+	expect_ok(f, ARGS("run", f->fn_opt, "--rw=read", "--size=4m", "--bs=4k",
+			  "--force"));
+	assert_int_equal(stat(f->path, &st), 0);
+	assert_int_equal(st.st_size, 4 << 20);
+}
+
 static void test_own_file_needs_no_force(void **state)
 {
 	struct fixture *f = *state;
@@ -308,6 +335,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_foreign_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_does_not_extend_foreign_file,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_own_file_needs_no_force, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_scratch_file_second_run, setup,

@@ -231,7 +231,7 @@ static const struct option_def option_table[] = {
 		.type = OPT_BOOL, JOB_FIELD(force),
 		.group = OPT_GROUP_TARGET,
 		.def = "0",
-		.help = "write even to targets that hold data (see the guard)",
+		.help = "write even to targets that hold data, and extend files iochar did not create (README: Safety)",
 	},
 	{
 		.name = "rw",

@@ -125,8 +125,17 @@ static int compute_region(const struct job_spec *job,
 				 (unsigned long long)job->bs);
 	out->region = region;
 	out->fill_end = job->offset + region;
-	for (unsigned i = 0; i < job->nr_files; i++)
+	for (unsigned i = 0; i < job->nr_files; i++) {
 		out->fill[i] = !ti[i].is_block && ti[i].size < out->fill_end;
+		/* laying out the rest of a file is a write, even for a read
+		 * job: not to a file iochar did not create, unless forced */
+		if (out->fill[i] && ti[i].exists && !job->force &&
+		    guard_is_ours(job->files[i]) != 1)
+			return err_usage(err, EPERM,
+					 "%s: shorter (%s) than offset+size (%s), and iochar did not create it: extending it would write to it; give a smaller size, or --force",
+					 job->files[i], fmt_bytes(a, sizeof(a), ti[i].size),
+					 fmt_bytes(b, sizeof(b), out->fill_end));
+	}
 	return 0;
 }
 
