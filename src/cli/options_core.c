@@ -17,7 +17,7 @@
 /* clang-format off */
 static const char *const fio_unsupported[] = {
 	"norandommap", "randrepeat", "fsync", "fdatasync", "end_fsync", "sync",
-	"verify", "do_verify", "iodepth_batch_submit", "iodepth_batch",
+	"do_verify", "iodepth_batch_submit", "iodepth_batch",
 	"iodepth_batch_complete", "iodepth_low", "invalidate", "loops",
 	"startdelay", "rate", "rate_min", "bssplit", "bsrange", "nrfiles",
 	"directory", "stonewall", "new_group", "wait_for", "unlink",
