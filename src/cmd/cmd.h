@@ -15,4 +15,7 @@ int cmd_verify(int argc, char **argv);
 /* plan, search, curve and precondition (argv[0] tells which). */
 int cmd_plan(int argc, char **argv);
 
+/* The machine's inventory (src/inventory/), as text, JSON or CSV. */
+int cmd_inventory(int argc, char **argv);
+
 #endif

@@ -1,6 +1,6 @@
 /* environment.c - see environment.h.
  *
- * Sources: uname(2), /proc/cpuinfo, /proc/meminfo, sysconf, and for each
+ * Sources: the inventory (inventory.h) for the machine, and for each
  * target stat(2), /sys/dev/block/MAJ:MIN (the block device behind it; for a
  * partition the queue attributes come from its parent disk),
  * /proc/self/mountinfo (filesystem type; statfs(2) magic as a fallback) and
@@ -88,69 +88,19 @@ static int read_attr_u64(const char *path, uint64_t *out)
 	return 0;
 }
 
-/* The cpuinfo keys that name the CPU, best first: x86, then what arm, mips
- * and powerpc kernels print. */
-static const char *const cpu_keys[] = {"model name", "Model", "Hardware",
-				       "cpu model",  "cpu",   "CPU part"};
-#define NR_CPU_KEYS (sizeof(cpu_keys) / sizeof(cpu_keys[0]))
-
-static void env_cpu_model(struct environment *env)
-{
-	char line[1024];
-	size_t best = NR_CPU_KEYS;
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	if (!f)
-		return;
-	while (best > 0 && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		char *key = trim(line), *val = trim(colon + 1);
-		for (size_t i = 0; i < best; i++) {
-			if (strcmp(key, cpu_keys[i]) == 0 && *val) {
-				copy_str(env->cpu_model, sizeof(env->cpu_model),
-					 val);
-				best = i;
-				break;
-			}
-		}
-	}
-	fclose(f);
-}
-
-static void env_mem(struct environment *env)
-{
-	char line[256];
-	unsigned long long kb;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
-			env->mem_bytes = (uint64_t)kb * 1024;
-			break;
-		}
-	}
-	fclose(f);
-}
-
+/* The host fields, from the inventory (the one reader of the machine). */
 static void env_host(struct environment *env)
 {
-	struct utsname u;
-	long cpus;
+	const struct inventory *inv = env->inv;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (uname(&u) == 0) {
-		copy_str(env->hostname, sizeof(env->hostname), u.nodename);
-		copy_str(env->kernel, sizeof(env->kernel), u.release);
-		copy_str(env->machine, sizeof(env->machine), u.machine);
-	}
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	env->cpus = cpus > 0 ? (unsigned)cpus : 0;
-	env_cpu_model(env);
-	env_mem(env);
+	copy_str(env->hostname, sizeof(env->hostname), inv->os.hostname);
+	copy_str(env->kernel, sizeof(env->kernel), inv->os.kernel);
+	copy_str(env->machine, sizeof(env->machine), inv->os.machine);
+	copy_str(env->cpu_model, sizeof(env->cpu_model), inv->cpu.model);
+	env->cpus = inv->cpu.threads ? inv->cpu.threads
+				     : (cpus > 0 ? (unsigned)cpus : 0);
+	env->mem_bytes = inv->mem.total_bytes;
 	copy_str(env->iochar_version, sizeof(env->iochar_version),
 		 IOCHAR_VERSION);
 }
@@ -390,12 +340,20 @@ int environment_collect(struct environment *env, const char *const *paths,
 			unsigned nr_paths)
 {
 	memset(env, 0, sizeof(*env));
+	env->inv = calloc(1, sizeof(*env->inv));
+	if (!env->inv || inventory_collect(env->inv, NULL)) {
+		free(env->inv);
+		env->inv = NULL;
+		return -ENOMEM;
+	}
 	env_host(env);
 	if (nr_paths == 0)
 		return 0;
 	env->targets = calloc(nr_paths, sizeof(*env->targets));
-	if (!env->targets)
+	if (!env->targets) {
+		environment_free(env);
 		return -ENOMEM;
+	}
 	env->nr_targets = nr_paths;
 	for (unsigned i = 0; i < nr_paths; i++)
 		target_collect(&env->targets[i], paths[i] ? paths[i] : "");
@@ -409,4 +367,7 @@ void environment_free(struct environment *env)
 	free(env->targets);
 	env->targets = NULL;
 	env->nr_targets = 0;
+	inventory_free(env->inv);
+	free(env->inv);
+	env->inv = NULL;
 }

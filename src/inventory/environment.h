@@ -1,14 +1,18 @@
-/* environment.h - the machine a result was measured on.
+/* environment.h - the machine a result was measured on, and its targets.
  *
- * A small, fixed snapshot read from uname, /proc and /sys: enough to tell two
- * results apart and reproduce them. Reading never fails the run: a field that
- * cannot be read is left empty ("" or 0).
+ * The machine is the full inventory (inventory.h), read once per run; the
+ * host fields below are copied from it (kept for the results' existing
+ * "environment" keys and the text header), so there is one reader of the
+ * machine. The targets add what the run's paths sit on. Reading never fails
+ * the run: a field that cannot be read is left empty ("" or 0).
  */
 #ifndef IOCHAR_INVENTORY_ENVIRONMENT_H
 #define IOCHAR_INVENTORY_ENVIRONMENT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "inventory/inventory.h"
 
 #define ENV_STR 128
 
@@ -34,10 +38,12 @@ struct environment {
 	char iochar_version[32];
 	struct target_env *targets; /* owned */
 	unsigned nr_targets;
+	struct inventory *inv;    /* owned; NULL when not collected */
 };
 
-/* Fill env for the given target paths (may be 0 of them). Returns 0 or
- * -ENOMEM; any unreadable field stays empty. */
+/* Fill env, its inventory of the running machine included, for the given
+ * target paths (may be 0 of them). Returns 0 or -ENOMEM (env then needs no
+ * free); any unreadable field stays empty. */
 int environment_collect(struct environment *env, const char *const *paths,
 			unsigned nr_paths);
 

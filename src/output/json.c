@@ -280,6 +280,11 @@ void json_emit_environment(struct jw *w, const struct environment *e)
 	for (unsigned i = 0; i < e->nr_targets; i++)
 		emit_target(w, &e->targets[i]);
 	jw_array_end(w);
+	if (e->inv) {
+		/* Serials stay out of results files: they get shared. */
+		jw_key(w, "inventory");
+		inventory_json_emit(w, e->inv, false);
+	}
 	jw_object_end(w);
 }
 
