@@ -3,8 +3,8 @@
  *
  * Per disk X, below /sys/block/X: size, queue/{logical_block_size,
  * physical_block_size,rotational,scheduler,nr_requests}, mq/ (one entry per
- * hardware queue), holders/, slaves/, partitions (subdirectories holding a
- * "partition" file), md/ (level, array_state, raid_disks, degraded), dm/
+ * hardware queue), holders/ (the disk's and its partitions': what is built
+ * on it), slaves/, partitions (subdirectories holding a "partition" file), md/ (level, array_state, raid_disks, degraded), dm/
  * (name, uuid), loop/backing_file, serial (virtio), and device/: model,
  * vendor, rev or firmware_rev, serial (nvme), vpd_pg80 (scsi; root only).
  * Devices of size 0 (unused loop, zram, nbd slots) are left out, md
@@ -179,10 +179,18 @@ static int block_stacking(const char *root, struct inv_block *b)
 	ret = sysfs_list(root, &v, &nv, "/sys/block/%s", n);
 	if (ret == -ENOMEM)
 		return ret;
-	for (unsigned i = 0; i < nv; i++)
-		if (sysfs_exists(root, "/sys/block/%s/%s/partition", n, v[i]))
-			inv_list_add(b->partitions, sizeof(b->partitions), v[i]);
+	for (unsigned i = 0; i < nv && !ret; i++) {
+		if (!sysfs_exists(root, "/sys/block/%s/%s/partition", n, v[i]))
+			continue;
+		inv_list_add(b->partitions, sizeof(b->partitions), v[i]);
+		/* What is built on a partition is built on the disk. */
+		char sub[INV_NAME + 16];
+		snprintf(sub, sizeof(sub), "%s/holders", v[i]);
+		ret = list_into(root, b->holders, sizeof(b->holders), n, sub);
+	}
 	sysfs_list_free(v, nv);
+	if (ret)
+		return ret;
 
 	sysfs_read(root, b->md_level, sizeof(b->md_level),
 		   "/sys/block/%s/md/level", n);

@@ -108,7 +108,7 @@ static void text_pci(FILE *f, const struct inv_pci *p)
 			gts(cur, sizeof(cur), p->cur_speed), p->cur_width,
 			gts(max, sizeof(max), p->max_speed), p->max_width);
 	else
-		fputs(", no PCIe link (virtual)", f);
+		fputs(", no link speed reported", f);
 	if (p->below_capability)
 		fputs(" (below capability)", f);
 	if (p->numa_node >= 0)
