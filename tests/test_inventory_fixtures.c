@@ -362,18 +362,21 @@ static void test_json(void **state)
 	json_object *o = json_tokener_parse(s);
 
 	assert_non_null(o);
-	assert_int_equal(json_object_get_int(path(path(o, "cpu"), "threads")), 16);
+	assert_int_equal(json_object_get_int(path(path(o, "cpu"), "threads")),
+			 16);
 	json_object *blocks = path(o, "block_devices");
 	assert_int_equal(json_object_array_length(blocks), 3);
 	json_object *b0 = json_object_array_get_idx(blocks, 0);
-	assert_string_equal(json_object_get_string(path(b0, "name")), "nvme0n1");
+	assert_string_equal(json_object_get_string(path(b0, "name")),
+			    "nvme0n1");
 	assert_false(json_object_object_get_ex(b0, "serial", NULL));
 	json_object *p1 = json_object_array_get_idx(path(o, "pcie"), 1);
 	assert_string_equal(json_object_get_string(path(p1, "addr")),
 			    "0000:04:00.0");
 	assert_true(json_object_get_boolean(path(p1, "below_capability")));
 	assert_int_equal(json_object_get_int(path(p1, "max_speed_mts")), 16000);
-	json_object *u = json_object_array_get_idx(path(o, "pcie_oversubscribed"), 0);
+	json_object *u =
+	    json_object_array_get_idx(path(o, "pcie_oversubscribed"), 0);
 	assert_int_equal(json_object_get_int(path(u, "demand_mbps")), 9845);
 	assert_int_equal(json_object_array_length(path(u, "functions")), 2);
 	json_object_put(o);
@@ -400,8 +403,10 @@ static void test_json(void **state)
 			md = b;
 	}
 	assert_non_null(md);
-	assert_int_equal(json_object_get_int(path(path(md, "md"), "degraded")), 1);
-	assert_true(json_object_get_type(path(md, "numa_node")) == json_type_null);
+	assert_int_equal(json_object_get_int(path(path(md, "md"), "degraded")),
+			 1);
+	assert_true(json_object_get_type(path(md, "numa_node")) ==
+		    json_type_null);
 	assert_int_equal(json_object_array_length(path(md, "slaves")), 2);
 	json_object_put(o);
 	free(s);
@@ -427,7 +432,8 @@ static void test_csv_and_text(void **state)
 
 	inv = load("pcie");
 	s = render(inv, 't', false);
-	assert_non_null(strstr(s, "link 8 GT/s x2 of 16 GT/s x4 (below capability)"));
+	assert_non_null(
+	    strstr(s, "link 8 GT/s x2 of 16 GT/s x4 (below capability)"));
 	assert_non_null(strstr(s, "uplink 0000:01:00.0"));
 	assert_null(strstr(s, "SN-nvme"));
 	free(s);

@@ -165,7 +165,8 @@ static void test_loop_device(void **state)
 	char got_transport[16] = "", got_file[PATH_MAX] = "";
 	uint64_t got_size = 0;
 	if (b) {
-		snprintf(got_transport, sizeof(got_transport), "%s", b->transport);
+		snprintf(got_transport, sizeof(got_transport), "%s",
+			 b->transport);
 		snprintf(got_file, sizeof(got_file), "%s", b->backing_file);
 		got_size = b->size;
 	}
@@ -214,8 +215,8 @@ static void test_cli_json(void **state)
 	json_object *b0 = json_object_array_get_idx(key(o, "block_devices"), 0);
 	assert_string_equal(json_object_get_string(key(b0, "serial")),
 			    "S5GXNF0R123456W");
-	assert_string_equal(json_object_get_string(key(key(o, "os"), "hostname")),
-			    "nvme-host");
+	assert_string_equal(
+	    json_object_get_string(key(key(o, "os"), "hostname")), "nvme-host");
 	json_object_put(o);
 	proc_out_free(&po);
 }
@@ -224,8 +225,9 @@ static void test_cli_text_csv_errors(void **state)
 {
 	struct proc_out po;
 
-	run_iochar(&po, NULL, 0,
-		   ARGS("inventory", "--sysroot=tests/fixtures/inventory/pcie"));
+	run_iochar(
+	    &po, NULL, 0,
+	    ARGS("inventory", "--sysroot=tests/fixtures/inventory/pcie"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "below capability");
 	expect_has(po.out, "oversubscribed");
@@ -268,13 +270,14 @@ static void test_run_carries_inventory(void **state)
 	/* the old keys stay, and agree with the inventory they come from */
 	assert_int_equal(json_object_get_int(key(env, "cpus")),
 			 json_object_get_int(key(key(inv, "cpu"), "threads")));
-	assert_int_equal(json_object_get_int64(key(env, "mem_bytes")),
-			 json_object_get_int64(key(key(inv, "memory"),
-						   "total_bytes")));
-	assert_string_equal(json_object_get_string(key(env, "kernel")),
-			    json_object_get_string(key(key(inv, "os"), "kernel")));
-	assert_true(json_object_is_type(key(inv, "block_devices"),
-					json_type_array));
+	assert_int_equal(
+	    json_object_get_int64(key(env, "mem_bytes")),
+	    json_object_get_int64(key(key(inv, "memory"), "total_bytes")));
+	assert_string_equal(
+	    json_object_get_string(key(env, "kernel")),
+	    json_object_get_string(key(key(inv, "os"), "kernel")));
+	assert_true(
+	    json_object_is_type(key(inv, "block_devices"), json_type_array));
 	assert_true(json_object_is_type(key(inv, "net"), json_type_array));
 	json_object_put(o);
 	proc_out_free(&po);

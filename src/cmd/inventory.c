@@ -78,10 +78,11 @@ static int parse_args(int argc, char **argv, struct inventory_args *a,
 		} else if ((v = opt_value(argc, argv, &i, "output-format")) ||
 			   (v = opt_value(argc, argv, &i, "output_format"))) {
 			if (output_format_parse(v, &a->format))
-				return err_usage(err, EINVAL,
-						 "--output-format=%s: accepted: "
-						 "normal, json, csv",
-						 v);
+				return err_usage(
+				    err, EINVAL,
+				    "--output-format=%s: accepted: "
+				    "normal, json, csv",
+				    v);
 		} else if ((v = opt_value(argc, argv, &i, "sysroot"))) {
 			a->sysroot = v;
 		} else {

@@ -4,11 +4,11 @@
  * Per disk X, below /sys/block/X: size, queue/{logical_block_size,
  * physical_block_size,rotational,scheduler,nr_requests}, mq/ (one entry per
  * hardware queue), holders/ (the disk's and its partitions': what is built
- * on it), slaves/, partitions (subdirectories holding a "partition" file), md/ (level, array_state, raid_disks, degraded), dm/
- * (name, uuid), loop/backing_file, serial (virtio), and device/: model,
- * vendor, rev or firmware_rev, serial (nvme), vpd_pg80 (scsi; root only).
- * Devices of size 0 (unused loop, zram, nbd slots) are left out, md
- * arrays excepted.
+ * on it), slaves/, partitions (subdirectories holding a "partition" file), md/
+ * (level, array_state, raid_disks, degraded), dm/ (name, uuid),
+ * loop/backing_file, serial (virtio), and device/: model, vendor, rev or
+ * firmware_rev, serial (nvme), vpd_pg80 (scsi; root only). Devices of size 0
+ * (unused loop, zram, nbd slots) are left out, md arrays excepted.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -98,8 +98,8 @@ static void block_identity(const char *root, struct inv_block *b)
 {
 	const char *n = b->name;
 
-	sysfs_read(root, b->model, sizeof(b->model), "/sys/block/%s/device/model",
-		   n);
+	sysfs_read(root, b->model, sizeof(b->model),
+		   "/sys/block/%s/device/model", n);
 	sysfs_read(root, b->vendor, sizeof(b->vendor),
 		   "/sys/block/%s/device/vendor", n);
 	/* virtio's device/vendor is a PCI id, not a name */
@@ -110,7 +110,8 @@ static void block_identity(const char *root, struct inv_block *b)
 		sysfs_read(root, b->firmware, sizeof(b->firmware),
 			   "/sys/block/%s/device/rev", n);
 	if (sysfs_read(root, b->serial, sizeof(b->serial),
-		       "/sys/block/%s/device/serial", n) || !b->serial[0])
+		       "/sys/block/%s/device/serial", n) ||
+	    !b->serial[0])
 		sysfs_read(root, b->serial, sizeof(b->serial),
 			   "/sys/block/%s/serial", n);
 	if (!b->serial[0])
@@ -130,8 +131,8 @@ static void block_queue(const char *root, struct inv_block *b)
 	if (sysfs_read_u64(root, &v, "/sys/block/%s/queue/logical_block_size",
 			   n) == 0)
 		b->logical_block_size = (unsigned)v;
-	if (sysfs_read_u64(root, &v,
-			   "/sys/block/%s/queue/physical_block_size", n) == 0)
+	if (sysfs_read_u64(root, &v, "/sys/block/%s/queue/physical_block_size",
+			   n) == 0)
 		b->physical_block_size = (unsigned)v;
 	if (sysfs_read_u64(root, &v, "/sys/block/%s/queue/rotational", n) == 0)
 		b->rotational = v != 0;
@@ -149,8 +150,8 @@ static void block_queue(const char *root, struct inv_block *b)
 }
 
 /* Names of a directory's entries as a space-separated list. */
-static int list_into(const char *root, char *list, size_t len,
-		     const char *name, const char *sub)
+static int list_into(const char *root, char *list, size_t len, const char *name,
+		     const char *sub)
 {
 	char **v;
 	unsigned nv;
@@ -173,7 +174,8 @@ static int block_stacking(const char *root, struct inv_block *b)
 
 	ret = list_into(root, b->holders, sizeof(b->holders), n, "holders");
 	if (!ret)
-		ret = list_into(root, b->slaves, sizeof(b->slaves), n, "slaves");
+		ret =
+		    list_into(root, b->slaves, sizeof(b->slaves), n, "slaves");
 	if (ret)
 		return ret;
 	ret = sysfs_list(root, &v, &nv, "/sys/block/%s", n);
@@ -202,9 +204,10 @@ static int block_stacking(const char *root, struct inv_block *b)
 	sysfs_read(root, b->dm_name, sizeof(b->dm_name),
 		   "/sys/block/%s/dm/name", n);
 	if (sysfs_read(root, buf, sizeof(buf), "/sys/block/%s/dm/uuid", n) ==
-		    0 &&
+		0 &&
 	    buf[0]) {
-		/* "LVM-<vg><lv>", "CRYPT-LUKS2-...", "mpath-...", "part1-..." */
+		/* "LVM-<vg><lv>", "CRYPT-LUKS2-...", "mpath-...", "part1-..."
+		 */
 		size_t k = strcspn(buf, "-");
 		buf[k < sizeof(b->dm_kind) ? k : sizeof(b->dm_kind) - 1] = '\0';
 		for (char *c = buf; *c; c++)

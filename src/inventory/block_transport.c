@@ -68,9 +68,9 @@ static void scsi_kind(const char *real, const char *vendor, char *t,
 		inv_copy(via, vlen, "virtio");
 }
 
-void inv_block_transport(const char *root, const char *name,
-			 const char *real, const char *vendor, char *t,
-			 size_t tlen, char *via, size_t vlen)
+void inv_block_transport(const char *root, const char *name, const char *real,
+			 const char *vendor, char *t, size_t tlen, char *via,
+			 size_t vlen)
 {
 	char subsys[64] = "";
 

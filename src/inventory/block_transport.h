@@ -10,8 +10,8 @@
  * dm, zram, ram, nbd, virtual, or the device's subsystem name; via gets the
  * HBA's transport when it differs ("sas" for SATA behind a SAS HBA), else
  * it is left as is. */
-void inv_block_transport(const char *root, const char *name,
-			 const char *real, const char *vendor, char *t,
-			 size_t tlen, char *via, size_t vlen);
+void inv_block_transport(const char *root, const char *name, const char *real,
+			 const char *vendor, char *t, size_t tlen, char *via,
+			 size_t vlen);
 
 #endif

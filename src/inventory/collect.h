@@ -6,11 +6,11 @@
 
 #include "inventory/inventory.h"
 
-void inv_collect_os(struct inventory *inv);	/* os.c */
-void inv_collect_cpu(struct inventory *inv);	/* cpu.c */
-int inv_collect_memory(struct inventory *inv);	/* memory.c */
-int inv_collect_blocks(struct inventory *inv);	/* block.c */
-int inv_collect_nets(struct inventory *inv);	/* net.c */
+void inv_collect_os(struct inventory *inv);    /* os.c */
+void inv_collect_cpu(struct inventory *inv);   /* cpu.c */
+int inv_collect_memory(struct inventory *inv); /* memory.c */
+int inv_collect_blocks(struct inventory *inv); /* block.c */
+int inv_collect_nets(struct inventory *inv);   /* net.c */
 /* pcie.c: the PCI functions named by blocks and nets, then the shared
  * uplinks; must run after both. */
 int inv_collect_pcie(struct inventory *inv);

@@ -75,8 +75,8 @@ static void cpuinfo_read(struct inventory *inv, uint64_t *mhz_khz)
 
 struct topo_walk {
 	struct inventory *inv;
-	uint64_t *cores;   /* (package << 32 | core_id) seen, distinct */
-	unsigned *pkgs;    /* packages seen, distinct */
+	uint64_t *cores; /* (package << 32 | core_id) seen, distinct */
+	unsigned *pkgs;	 /* packages seen, distinct */
 	unsigned nr_cores, nr_pkgs, cap;
 	uint64_t cur_sum;
 	unsigned cur_n;
@@ -100,9 +100,10 @@ static void topo_one(unsigned cpu, void *arg)
 
 	if (t->nr_cores >= t->cap)
 		return;
-	if (sysfs_read_int(root, &pkg,
-			   "/sys/devices/system/cpu/cpu%u/topology/physical_package_id",
-			   cpu) == 0 &&
+	if (sysfs_read_int(
+		root, &pkg,
+		"/sys/devices/system/cpu/cpu%u/topology/physical_package_id",
+		cpu) == 0 &&
 	    pkg >= 0) {
 		bool seen = false;
 		for (unsigned i = 0; i < t->nr_pkgs; i++)
@@ -116,19 +117,22 @@ static void topo_one(unsigned cpu, void *arg)
 		       "/sys/devices/system/cpu/cpu%u/topology/core_id", cpu);
 	add_distinct_u64(t->cores, &t->nr_cores,
 			 (uint64_t)(unsigned)pkg << 32 | (unsigned)core);
-	if (sysfs_read_u64(root, &v,
-			   "/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_min_freq",
-			   cpu) == 0 &&
+	if (sysfs_read_u64(
+		root, &v,
+		"/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_min_freq",
+		cpu) == 0 &&
 	    v && (!c->freq_min_khz || v < c->freq_min_khz))
 		c->freq_min_khz = v;
-	if (sysfs_read_u64(root, &v,
-			   "/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq",
-			   cpu) == 0 &&
+	if (sysfs_read_u64(
+		root, &v,
+		"/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq",
+		cpu) == 0 &&
 	    v > c->freq_max_khz)
 		c->freq_max_khz = v;
-	if (sysfs_read_u64(root, &v,
-			   "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq",
-			   cpu) == 0 &&
+	if (sysfs_read_u64(
+		root, &v,
+		"/sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq",
+		cpu) == 0 &&
 	    v) {
 		t->cur_sum += v;
 		t->cur_n++;

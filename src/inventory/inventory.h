@@ -31,25 +31,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define INV_STR 128
-#define INV_NAME 64
-#define INV_LIST 256 /* space-separated names */
-#define INV_PCI_ADDR 16 /* "0000:01:00.0" */
+#define INV_STR	     128
+#define INV_NAME     64
+#define INV_LIST     256 /* space-separated names */
+#define INV_PCI_ADDR 16	 /* "0000:01:00.0" */
 
 struct inv_os {
 	char hostname[INV_STR]; /* /proc/sys/kernel/hostname, else uname */
-	char kernel[INV_STR];   /* /proc/sys/kernel/osrelease, else uname -r */
+	char kernel[INV_STR];	/* /proc/sys/kernel/osrelease, else uname -r */
 	char kernel_version[INV_STR]; /* /proc/sys/kernel/version (build) */
-	char machine[32];       /* uname -m (the running machine, not the root) */
-	char distro[INV_STR];   /* os-release PRETTY_NAME */
-	char distro_id[INV_NAME]; /* os-release ID ("debian") */
+	char machine[32];     /* uname -m (the running machine, not the root) */
+	char distro[INV_STR]; /* os-release PRETTY_NAME */
+	char distro_id[INV_NAME];      /* os-release ID ("debian") */
 	char distro_version[INV_NAME]; /* os-release VERSION_ID ("12") */
 };
 
 struct inv_cpu {
 	char model[INV_STR]; /* /proc/cpuinfo "model name" (arm: Model, ...) */
 	unsigned threads;    /* online CPUs (/sys/devices/system/cpu/online) */
-	unsigned cores;      /* distinct (package, core_id) of online CPUs */
+	unsigned cores;	     /* distinct (package, core_id) of online CPUs */
 	unsigned sockets;    /* distinct physical_package_id */
 	unsigned numa_nodes; /* online nodes; 0 when the kernel shows none */
 	/* kHz over the online CPUs, 0 when cpufreq is absent (most VMs):
@@ -66,7 +66,7 @@ struct inv_node {
 };
 
 struct inv_memory {
-	uint64_t total_bytes; /* /proc/meminfo MemTotal */
+	uint64_t total_bytes;	/* /proc/meminfo MemTotal */
 	struct inv_node *nodes; /* owned; nr_nodes of them, by id */
 	unsigned nr_nodes;
 };
@@ -74,13 +74,13 @@ struct inv_memory {
 /* A PCIe function reached from a block device or NIC. Speeds are in MT/s
  * per lane (2500, 5000, 8000, 16000, 32000, 64000; 0 = unknown). */
 struct inv_pci {
-	char addr[INV_PCI_ADDR];     /* "0000:01:00.0" */
-	char vendor[8], device[8];   /* "0x144d" */
+	char addr[INV_PCI_ADDR];   /* "0000:01:00.0" */
+	char vendor[8], device[8]; /* "0x144d" */
 	char driver[INV_NAME];
-	int numa_node;               /* -1 = none or unknown */
+	int numa_node; /* -1 = none or unknown */
 	unsigned cur_speed, cur_width, max_speed, max_width;
-	bool below_capability;       /* cur speed or width < max */
-	char users[INV_LIST];        /* block devices and NICs on it */
+	bool below_capability; /* cur speed or width < max */
+	char users[INV_LIST];  /* block devices and NICs on it */
 	/* The nearest shared upstream link that is oversubscribed: the PCI
 	 * address of the bridge port whose link carries this function and
 	 * others, and is narrower (MB/s) than the sum of their links. "" when
@@ -92,64 +92,64 @@ struct inv_pci {
  * than the sum of their links. */
 struct inv_uplink {
 	char addr[INV_PCI_ADDR];
-	unsigned speed, width;       /* its current link */
-	uint64_t mbps;               /* usable MB/s of that link */
-	uint64_t demand_mbps;        /* sum over the links below */
-	char functions[INV_LIST];    /* the PCI functions below it */
+	unsigned speed, width;	  /* its current link */
+	uint64_t mbps;		  /* usable MB/s of that link */
+	uint64_t demand_mbps;	  /* sum over the links below */
+	char functions[INV_LIST]; /* the PCI functions below it */
 };
 
 struct inv_block {
-	char name[INV_NAME];       /* "nvme0n1", "sda", "md0", "dm-0" */
-	char model[INV_STR];       /* device/model (nvme, scsi) */
-	char vendor[INV_NAME];     /* device/vendor (scsi: "ATA", "SEAGATE") */
-	char firmware[INV_NAME];   /* nvme firmware_rev, scsi rev */
-	char serial[INV_STR];      /* nvme serial, virtio serial, scsi vpd_pg80 */
-	uint64_t size;             /* bytes (size * 512) */
+	char name[INV_NAME];	 /* "nvme0n1", "sda", "md0", "dm-0" */
+	char model[INV_STR];	 /* device/model (nvme, scsi) */
+	char vendor[INV_NAME];	 /* device/vendor (scsi: "ATA", "SEAGATE") */
+	char firmware[INV_NAME]; /* nvme firmware_rev, scsi rev */
+	char serial[INV_STR];	 /* nvme serial, virtio serial, scsi vpd_pg80 */
+	uint64_t size;		 /* bytes (size * 512) */
 	unsigned logical_block_size, physical_block_size;
-	int rotational;            /* 1, 0, or -1 unknown */
-	char transport[16];        /* nvme sata sas scsi virtio usb mmc iscsi
-	                            * xen loop md dm zram ram nbd virtual */
-	char via[16];              /* the HBA's transport when it differs,
-	                            * e.g. "sas" for a SATA disk on a SAS HBA */
+	int rotational;		   /* 1, 0, or -1 unknown */
+	char transport[16];	   /* nvme sata sas scsi virtio usb mmc iscsi
+				    * xen loop md dm zram ram nbd virtual */
+	char via[16];		   /* the HBA's transport when it differs,
+				    * e.g. "sas" for a SATA disk on a SAS HBA */
 	char scheduler[INV_NAME];  /* the active one */
-	unsigned nr_requests;      /* queue/nr_requests; 0 unknown */
-	unsigned hw_queues;        /* entries of mq/; 0 for bio-based devices */
-	int numa_node;             /* of its PCI function; -1 none/unknown */
-	char pci[INV_PCI_ADDR];    /* PCI function it sits behind, "" none */
+	unsigned nr_requests;	   /* queue/nr_requests; 0 unknown */
+	unsigned hw_queues;	   /* entries of mq/; 0 for bio-based devices */
+	int numa_node;		   /* of its PCI function; -1 none/unknown */
+	char pci[INV_PCI_ADDR];	   /* PCI function it sits behind, "" none */
 	char partitions[INV_LIST]; /* "sda1 sda2" */
-	char holders[INV_LIST];    /* holders/: "md0", "dm-0" */
-	char slaves[INV_LIST];     /* slaves/: "sdb1 sdc1" */
-	char md_level[16];         /* md/level: "raid1" */
+	char holders[INV_LIST];	   /* holders/: "md0", "dm-0" */
+	char slaves[INV_LIST];	   /* slaves/: "sdb1 sdc1" */
+	char md_level[16];	   /* md/level: "raid1" */
 	char md_state[INV_NAME];   /* md/array_state: "clean", "active" */
-	int md_raid_disks;         /* md/raid_disks; -1 unknown */
-	int md_degraded;           /* md/degraded: missing members; -1 unknown */
-	char dm_name[INV_STR];     /* dm/name: "vg0-data" */
-	char dm_kind[16];          /* "lvm", "crypt", "mpath", ... from dm/uuid */
-	char backing_file[4096];   /* loop/backing_file */
+	int md_raid_disks;	   /* md/raid_disks; -1 unknown */
+	int md_degraded;	 /* md/degraded: missing members; -1 unknown */
+	char dm_name[INV_STR];	 /* dm/name: "vg0-data" */
+	char dm_kind[16];	 /* "lvm", "crypt", "mpath", ... from dm/uuid */
+	char backing_file[4096]; /* loop/backing_file */
 };
 
 struct inv_net {
 	char name[INV_NAME];
-	char driver[INV_NAME];    /* device/driver; "" for virtual interfaces */
-	char operstate[16];       /* "up", "down", "unknown" */
-	int speed_mbps;           /* Mb/s; -1 unknown (down, virtual) */
+	char driver[INV_NAME]; /* device/driver; "" for virtual interfaces */
+	char operstate[16];    /* "up", "down", "unknown" */
+	int speed_mbps;	       /* Mb/s; -1 unknown (down, virtual) */
 	unsigned mtu;
 	unsigned rx_queues, tx_queues; /* queues/rx-N, queues/tx-N */
-	unsigned rps_queues;      /* rx queues with a non-zero rps_cpus */
-	int numa_node;            /* of its PCI function; -1 none/unknown */
+	unsigned rps_queues;	       /* rx queues with a non-zero rps_cpus */
+	int numa_node; /* of its PCI function; -1 none/unknown */
 	char pci[INV_PCI_ADDR];
 };
 
 struct inventory {
-	char root[4096];          /* the prefix read below, "" for "/" */
+	char root[4096]; /* the prefix read below, "" for "/" */
 	struct inv_os os;
 	struct inv_cpu cpu;
 	struct inv_memory mem;
 	struct inv_block *blocks; /* owned, sorted by name */
 	unsigned nr_blocks;
-	struct inv_net *nets;     /* owned, sorted by name */
+	struct inv_net *nets; /* owned, sorted by name */
 	unsigned nr_nets;
-	struct inv_pci *pcis;     /* owned, by address */
+	struct inv_pci *pcis; /* owned, by address */
 	unsigned nr_pcis;
 	struct inv_uplink *uplinks; /* owned: oversubscribed shared links */
 	unsigned nr_uplinks;
@@ -168,8 +168,7 @@ void inventory_free(struct inventory *inv);
  * a customer's hardware). Each returns 0 or -EIO when writing f fails. */
 int inventory_write_text(const struct inventory *inv, FILE *f,
 			 bool show_serial);
-int inventory_write_csv(const struct inventory *inv, FILE *f,
-			bool show_serial);
+int inventory_write_csv(const struct inventory *inv, FILE *f, bool show_serial);
 
 struct jw;
 /* The inventory as one JSON object value at the writer's current place

@@ -175,8 +175,7 @@ static void net_rows(FILE *f, const struct inv_net *x)
 	row(f, s, n, "pci", x->pci);
 }
 
-int inventory_write_csv(const struct inventory *inv, FILE *f,
-			bool show_serial)
+int inventory_write_csv(const struct inventory *inv, FILE *f, bool show_serial)
 {
 	fputs("section,name,key,value\n", f);
 	host_rows(f, inv);

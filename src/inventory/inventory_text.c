@@ -35,10 +35,13 @@ static void text_host(FILE *f, const struct inventory *inv)
 	fprintf(f, "os:      %s; Linux %s (%s)\n", or_dash(os->distro),
 		or_dash(os->kernel), or_dash(os->machine));
 	fprintf(f, "cpu:     %s\n", or_dash(c->model));
-	fprintf(f, "         %u socket(s), %u core(s), %u thread(s), %u NUMA node(s)\n",
+	fprintf(f,
+		"         %u socket(s), %u core(s), %u thread(s), %u NUMA "
+		"node(s)\n",
 		c->sockets, c->cores, c->threads, c->numa_nodes);
 	if (c->freq_max_khz)
-		fprintf(f, "         %llu-%llu MHz, now %llu MHz, governor %s\n",
+		fprintf(f,
+			"         %llu-%llu MHz, now %llu MHz, governor %s\n",
 			(unsigned long long)c->freq_min_khz / 1000,
 			(unsigned long long)c->freq_max_khz / 1000,
 			(unsigned long long)c->freq_cur_khz / 1000,
@@ -46,11 +49,13 @@ static void text_host(FILE *f, const struct inventory *inv)
 	else if (c->freq_cur_khz)
 		fprintf(f, "         %llu MHz (no cpufreq)\n",
 			(unsigned long long)c->freq_cur_khz / 1000);
-	fprintf(f, "memory:  %s\n", fmt_bytes(b, sizeof(b), inv->mem.total_bytes));
+	fprintf(f, "memory:  %s\n",
+		fmt_bytes(b, sizeof(b), inv->mem.total_bytes));
 	for (unsigned i = 0; i < inv->mem.nr_nodes; i++) {
 		const struct inv_node *n = &inv->mem.nodes[i];
 		fprintf(f, "         node %u: %s, cpus %s\n", n->id,
-			fmt_bytes(b, sizeof(b), n->mem_bytes), or_dash(n->cpus));
+			fmt_bytes(b, sizeof(b), n->mem_bytes),
+			or_dash(n->cpus));
 	}
 }
 
@@ -69,11 +74,13 @@ static void text_block(FILE *f, const struct inv_block *b, bool show_serial)
 	if (show_serial && b->serial[0])
 		fprintf(f, ", serial %s", b->serial);
 	fputc('\n', f);
-	fprintf(f, "    %u/%u B sectors, %s, scheduler %s, nr_requests %u, "
-		   "%u hw queue(s)",
+	fprintf(f,
+		"    %u/%u B sectors, %s, scheduler %s, nr_requests %u, "
+		"%u hw queue(s)",
 		b->logical_block_size, b->physical_block_size,
 		b->rotational < 0 ? "rotational ?"
-				  : b->rotational ? "rotational" : "non-rotational",
+		: b->rotational	  ? "rotational"
+				  : "non-rotational",
 		or_dash(b->scheduler), b->nr_requests, b->hw_queues);
 	if (b->numa_node >= 0)
 		fprintf(f, ", NUMA node %d", b->numa_node);
@@ -123,8 +130,9 @@ static void text_uplink(FILE *f, const struct inv_uplink *u)
 {
 	char s[16];
 
-	fprintf(f, "  ! uplink %s: %s x%u = %llu MB/s, below it %llu MB/s "
-		   "(%s): oversubscribed\n",
+	fprintf(f,
+		"  ! uplink %s: %s x%u = %llu MB/s, below it %llu MB/s "
+		"(%s): oversubscribed\n",
 		u->addr, gts(s, sizeof(s), u->speed), u->width,
 		(unsigned long long)u->mbps, (unsigned long long)u->demand_mbps,
 		u->functions);
@@ -132,8 +140,8 @@ static void text_uplink(FILE *f, const struct inv_uplink *u)
 
 static void text_net(FILE *f, const struct inv_net *n)
 {
-	fprintf(f, "  %s: %s, %s", n->name, n->driver[0] ? n->driver : "virtual",
-		or_dash(n->operstate));
+	fprintf(f, "  %s: %s, %s", n->name,
+		n->driver[0] ? n->driver : "virtual", or_dash(n->operstate));
 	if (n->speed_mbps > 0)
 		fprintf(f, ", %d Mb/s", n->speed_mbps);
 	fprintf(f, ", mtu %u, %u rx / %u tx queue(s), rps on %u", n->mtu,
@@ -145,8 +153,7 @@ static void text_net(FILE *f, const struct inv_net *n)
 	fputc('\n', f);
 }
 
-int inventory_write_text(const struct inventory *inv, FILE *f,
-			 bool show_serial)
+int inventory_write_text(const struct inventory *inv, FILE *f, bool show_serial)
 {
 	text_host(f, inv);
 	fprintf(f, "block devices: %u\n", inv->nr_blocks);

@@ -51,8 +51,8 @@ static void node_one(unsigned id, void *arg)
 		return;
 	n = &m->nodes[m->nr_nodes++];
 	n->id = id;
-	snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%u/meminfo",
-		 w->inv->root, id);
+	snprintf(path, sizeof(path),
+		 "%s/sys/devices/system/node/node%u/meminfo", w->inv->root, id);
 	if (meminfo_kb(path, "MemTotal", &kb) == 0)
 		n->mem_bytes = kb * 1024;
 	sysfs_read(w->inv->root, n->cpus, sizeof(n->cpus),

@@ -79,8 +79,8 @@ void inv_collect_os(struct inventory *inv)
 		if (live && !os->kernel[0])
 			inv_copy(os->kernel, sizeof(os->kernel), u.release);
 		if (live && !os->kernel_version[0])
-			inv_copy(os->kernel_version,
-				 sizeof(os->kernel_version), u.version);
+			inv_copy(os->kernel_version, sizeof(os->kernel_version),
+				 u.version);
 	}
 	if (os_release(inv, "/etc/os-release"))
 		os_release(inv, "/usr/lib/os-release");

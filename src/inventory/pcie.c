@@ -260,13 +260,15 @@ int inv_collect_pcie(struct inventory *inv)
 		return -ENOMEM;
 	for (unsigned i = 0; i < inv->nr_blocks; i++) {
 		struct inv_block *b = &inv->blocks[i];
-		struct inv_pci *p = b->pci[0] ? pci_add(inv, b->pci, cap) : NULL;
+		struct inv_pci *p =
+		    b->pci[0] ? pci_add(inv, b->pci, cap) : NULL;
 		if (p)
 			inv_list_add(p->users, sizeof(p->users), b->name);
 	}
 	for (unsigned i = 0; i < inv->nr_nets; i++) {
 		struct inv_net *n = &inv->nets[i];
-		struct inv_pci *p = n->pci[0] ? pci_add(inv, n->pci, cap) : NULL;
+		struct inv_pci *p =
+		    n->pci[0] ? pci_add(inv, n->pci, cap) : NULL;
 		if (p)
 			inv_list_add(p->users, sizeof(p->users), n->name);
 	}

@@ -17,13 +17,13 @@
 /* First line of the file, white space trimmed, cut to len. An empty file
  * reads as "" (0). */
 int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
-	SYSFS_PRINTF(4, 5);
+    SYSFS_PRINTF(4, 5);
 
 /* The file as a decimal (or 0x hex) number. */
 int sysfs_read_u64(const char *root, uint64_t *out, const char *fmt, ...)
-	SYSFS_PRINTF(3, 4);
+    SYSFS_PRINTF(3, 4);
 int sysfs_read_int(const char *root, int *out, const char *fmt, ...)
-	SYSFS_PRINTF(3, 4);
+    SYSFS_PRINTF(3, 4);
 
 /* Last component of the symlink's target ("virtio_blk" for a driver link). */
 int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt,
@@ -31,7 +31,7 @@ int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt,
 
 /* The resolved path, with the root taken off again ("/sys/devices/..."). */
 int sysfs_real(const char *root, char *buf, size_t len, const char *fmt, ...)
-	SYSFS_PRINTF(4, 5);
+    SYSFS_PRINTF(4, 5);
 
 bool sysfs_exists(const char *root, const char *fmt, ...) SYSFS_PRINTF(2, 3);
 
