@@ -79,7 +79,7 @@ static void test_nvme_disk(void **state)
 {
 	struct inventory *inv = load("nvme");
 
-	assert_int_equal(inv->nr_blocks, 1);
+	assert_int_equal(inv->nr_blocks, 2);
 	const struct inv_block *b = block(inv, "nvme0n1");
 	assert_string_equal(b->transport, "nvme");
 	assert_string_equal(b->via, "");
@@ -110,6 +110,24 @@ static void test_nvme_disk(void **state)
 	assert_string_equal(p->oversubscribed_by, "");
 	assert_string_equal(p->users, "nvme0n1");
 	assert_int_equal(inv->nr_uplinks, 0);
+	inventory_free(inv);
+}
+
+static void test_nvme_multipath(void **state)
+{
+	struct inventory *inv = load("nvme");
+
+	const struct inv_block *b = block(inv, "nvme1n1");
+	assert_string_equal(b->transport, "nvme");
+	assert_string_equal(b->model, "WDC CL SN720 SDAQNTW-512G-2000");
+	assert_string_equal(b->firmware, "10170101");
+	assert_string_equal(b->serial, "19334H800123");
+	assert_int_equal(b->size, 1000215216ull * 512);
+	/* from the controller's path disk, not the bio-based head */
+	assert_string_equal(b->pci, "0000:02:00.0");
+	assert_int_equal(b->numa_node, 0);
+	assert_int_equal(b->hw_queues, 4);
+	assert_string_equal(pci(inv, "0000:02:00.0")->users, "nvme1n1");
 	inventory_free(inv);
 }
 
@@ -445,6 +463,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nvme_host),
 	    cmocka_unit_test(test_nvme_disk),
+	    cmocka_unit_test(test_nvme_multipath),
 	    cmocka_unit_test(test_nvme_nic),
 	    cmocka_unit_test(test_sata_behind_sas),
 	    cmocka_unit_test(test_virtio),

@@ -126,8 +126,6 @@ static void block_queue(const char *root, struct inv_block *b)
 	char **q;
 	unsigned nq;
 
-	if (sysfs_read_u64(root, &v, "/sys/block/%s/size", n) == 0)
-		b->size = v * 512;
 	if (sysfs_read_u64(root, &v, "/sys/block/%s/queue/logical_block_size",
 			   n) == 0)
 		b->logical_block_size = (unsigned)v;
@@ -219,11 +217,38 @@ static int block_stacking(const char *root, struct inv_block *b)
 	return 0;
 }
 
+/* An NVMe namespace with native multipath (Debian's default) is a head
+ * disk under /sys/devices/virtual/nvme-subsystem/; the controllers' path
+ * disks listed in its multipath/ hold the PCI function and the hardware
+ * queues. The first path stands for them. */
+static void nvme_multipath(const char *root, struct inv_block *b)
+{
+	char real[4096];
+	char **paths, **q;
+	unsigned np, nq;
+
+	if (sysfs_list(root, &paths, &np, "/sys/block/%s/multipath", b->name))
+		return;
+	if (np && sysfs_real(root, real, sizeof(real),
+			     "/sys/block/%s/multipath/%s", b->name,
+			     paths[0]) == 0) {
+		inv_pci_of_path(real, b->pci, sizeof(b->pci));
+		if (!b->hw_queues && sysfs_list(root, &q, &nq, "%s/mq", real) == 0) {
+			for (unsigned i = 0; i < nq; i++)
+				if (isdigit((unsigned char)q[i][0]))
+					b->hw_queues++;
+			sysfs_list_free(q, nq);
+		}
+	}
+	sysfs_list_free(paths, np);
+}
+
 static int block_one(struct inventory *inv, const char *name, bool *keep)
 {
 	const char *root = inv->root;
 	struct inv_block *b = &inv->blocks[inv->nr_blocks];
 	char real[4096] = "";
+	uint64_t size;
 
 	memset(b, 0, sizeof(*b));
 	inv_copy(b->name, sizeof(b->name), name);
@@ -231,15 +256,20 @@ static int block_one(struct inventory *inv, const char *name, bool *keep)
 	b->numa_node = -1;
 	b->md_raid_disks = -1;
 	b->md_degraded = -1;
-	block_queue(root, b);
+	/* Size first: the many unused loop/nbd slots cost one read each. */
+	if (sysfs_read_u64(root, &size, "/sys/block/%s/size", name) == 0)
+		b->size = size * 512;
 	*keep = b->size || sysfs_exists(root, "/sys/block/%s/md", name);
 	if (!*keep)
 		return 0;
+	block_queue(root, b);
 	block_identity(root, b);
 	sysfs_real(root, real, sizeof(real), "/sys/block/%s", name);
 	inv_block_transport(root, name, real, b->vendor, b->transport,
 			    sizeof(b->transport), b->via, sizeof(b->via));
 	inv_pci_of_path(real, b->pci, sizeof(b->pci));
+	if (!b->pci[0])
+		nvme_multipath(root, b);
 	if (b->pci[0])
 		sysfs_read_int(root, &b->numa_node,
 			       "/sys/bus/pci/devices/%s/numa_node", b->pci);
