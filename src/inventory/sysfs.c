@@ -292,10 +292,12 @@ unsigned inv_cpulist_each(const char *list, void (*fn)(unsigned, void *),
 				break;
 			p = end;
 		}
-		/* Bound a corrupt list: no machine has 2^20 CPUs. */
-		if (b - a > (1ul << 20))
+		/* Bound a corrupt list: Linux supports at most 8192 CPUs
+		 * (NR_CPUS), and numbers past that are not real. */
+		if (b >= INV_MAX_CPUS)
 			break;
-		for (unsigned long i = a; i <= b; i++, count++)
+		for (unsigned long i = a; i <= b && count < INV_MAX_CPUS;
+		     i++, count++)
 			if (fn)
 				fn((unsigned)i, arg);
 		if (*p != ',')

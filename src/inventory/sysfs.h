@@ -50,8 +50,11 @@ void inv_copy(char *dst, size_t size, const char *src);
  * cut, when it does not fit). */
 void inv_list_add(char *list, size_t size, const char *name);
 
+#define INV_MAX_CPUS 8192 /* the kernel's largest NR_CPUS */
+
 /* Call fn for each CPU or node number of a kernel list ("0-3,8,10-11").
- * Returns how many there were; malformed tails are ignored. */
+ * Returns how many there were; malformed tails, numbers of INV_MAX_CPUS or
+ * more, and entries past the INV_MAX_CPUS-th are ignored. */
 unsigned inv_cpulist_each(const char *list, void (*fn)(unsigned, void *),
 			  void *arg);
 
