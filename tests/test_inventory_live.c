@@ -254,6 +254,19 @@ static void test_cli_text_csv_errors(void **state)
 	run_iochar(&po, NULL, 0, ARGS("inventory", "--bogus"));
 	expect_exit(&po, 2);
 	proc_out_free(&po);
+
+	/* the root from the environment, overridden by --sysroot */
+	setenv("IOCHAR_SYSROOT", "tests/fixtures/inventory/virtio", 1);
+	run_iochar(&po, NULL, 0, ARGS("inventory"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "virtio-host");
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0,
+		   ARGS("inventory", "--sysroot=tests/fixtures/inventory/md"));
+	unsetenv("IOCHAR_SYSROOT");
+	expect_exit(&po, 0);
+	expect_has(po.out, "md-host");
+	proc_out_free(&po);
 }
 
 static void test_run_carries_inventory(void **state)
