@@ -19,6 +19,9 @@
 #include "target/target.h"
 #include "util/clock.h"
 #include "verify/jobs.h"
+#include "vd/members.h"
+#include "vd/stats.h"
+#include "vd/vd.h"
 
 #define WATCH_STEP_NS 50000000ull /* how often the runner looks at workers */
 
@@ -58,6 +61,8 @@ int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = layout_job(&jobs[i], &layouts[i], err);
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	for (unsigned i = 0; i < nr_jobs; i++)
+		layout_release(&layouts[i]);
 	free(layouts);
 	return ret;
 }
@@ -71,6 +76,9 @@ void run_result_free(struct run_result *r)
 	free(r->jobs);
 	for (unsigned i = 0; i < r->nr_workers; i++)
 		stats_free(&r->workers[i].stats);
+	for (unsigned i = 0; r->vd && i < r->nr_jobs; i++)
+		free(r->vd[i]);
+	free(r->vd);
 	free(r->workers);
 	stats_free(&r->total);
 	environment_free(&r->env);
@@ -99,6 +107,13 @@ static int prepare_targets(const struct job_spec *jobs, unsigned nr_jobs,
 			   const struct runner_hooks *hooks, struct ioc_err *err)
 {
 	for (unsigned j = 0; j < nr_jobs; j++) {
+		if (layouts[j].vd) {
+			int ret = vd_prepare(layouts[j].vd,
+					     hooks ? hooks->fill_progress : NULL,
+					     hooks ? hooks->arg : NULL, err);
+			if (ret)
+				return ret;
+		}
 		for (unsigned f = 0; f < jobs[j].nr_files; f++) {
 			if (!layouts[j].fill[f])
 				continue;
@@ -234,6 +249,12 @@ static int collect(struct worker *w, unsigned nr, struct watch *wa,
 		if (stats_merge(&r->total, &wr->stats))
 			return err_set(err, ENOMEM, "out of memory");
 		verify_counts_add(&r->verify_counts, &w[i].verify_counts);
+		if (w[i].vd_stats) {
+			struct vd_stats **to = &r->vd[w[i].job_index];
+			if (!*to && !(*to = vd_stats_new(w[i].vd_stats->nr_members)))
+				return err_set(err, ENOMEM, "out of memory");
+			vd_stats_add(*to, w[i].vd_stats);
+		}
 	}
 	r->elapsed_ns = end - measure;
 	r->ramp_ns = wa->ramp_ns;
@@ -248,6 +269,7 @@ static int collect(struct worker *w, unsigned nr, struct watch *wa,
 
 /* Copy the jobs into r and collect the environment of their targets. */
 static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
+		       const struct job_layout *layouts,
 		       unsigned nr_workers, struct run_result *r,
 		       struct ioc_err *err)
 {
@@ -256,7 +278,8 @@ static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
 
 	r->jobs = calloc(nr_jobs, sizeof(*r->jobs));
 	r->workers = calloc(nr_workers, sizeof(*r->workers));
-	if (!r->jobs || !r->workers)
+	r->vd = calloc(nr_jobs, sizeof(*r->vd));
+	if (!r->jobs || !r->workers || !r->vd)
 		return err_set(err, ENOMEM, "out of memory");
 	for (unsigned j = 0; j < nr_jobs; j++) {
 		if (job_spec_copy(&r->jobs[j], &jobs[j]))
@@ -267,6 +290,12 @@ static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
 		r->verify |= jobs[j].verify;
 		if (engine_find(jobs[j].ioengine)->flags & ENGINE_NO_TARGET)
 			continue;
+		if (layouts[j].vd) {
+			const struct vd_def *d = &layouts[j].vd->def;
+			for (unsigned m = 0; m < d->nr_members && nr_paths < JOB_MAX_FILES; m++)
+				if (!vd_member_failed(d, m))
+					paths[nr_paths++] = d->members[m];
+		}
 		for (unsigned f = 0; f < jobs[j].nr_files && nr_paths < JOB_MAX_FILES; f++)
 			paths[nr_paths++] = jobs[j].files[f];
 	}
@@ -299,15 +328,29 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 	if (wa.user_stop && atomic_load(wa.user_stop))
 		run_stop = true;
 	struct worker *w = calloc(nr_workers, sizeof(*w));
-	if (!w)
+	struct vd **vds = calloc(nr_jobs, sizeof(*vds));
+	if (!w || !vds) {
+		free(w);
+		free(vds);
 		return err_set(err, ENOMEM, "out of memory");
+	}
 	wa.w = w;
+	for (unsigned j = 0; j < nr_jobs; j++) {
+		const struct vd_members *vm = layouts[j].vd;
+		if (vm && vd_create(&vm->def, vm->member_bytes, &vds[j])) {
+			for (unsigned i = 0; i < j; i++)
+				vd_destroy(vds[i]);
+			free(vds);
+			free(w);
+			return err_set(err, ENOMEM, "out of memory");
+		}
+	}
 	for (unsigned j = 0, k = 0; j < nr_jobs; j++) {
 		for (unsigned c = 0; c < jobs[j].numjobs; c++, k++) {
 			w[k] = (struct worker){
 				.job = &jobs[j], .job_index = j, .clone = c,
 				.region = layouts[j].region, .eops = layouts[j].eops,
-				.stop = wa.stop, .gate = &gate,
+				.vd = vds[j], .stop = wa.stop, .gate = &gate,
 			};
 		}
 		uint64_t planned = jobs[j].ramp_ns + jobs[j].runtime_ns;
@@ -329,8 +372,13 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = collect(w, nr_workers, &wa, r, err);
 	if (atomic_load(wa.stop))
 		r->partial = true;
-	for (unsigned i = 0; i < nr_workers; i++)
+	for (unsigned i = 0; i < nr_workers; i++) {
 		stats_free(&w[i].stats);
+		free(w[i].vd_stats);
+	}
+	for (unsigned j = 0; j < nr_jobs; j++)
+		vd_destroy(vds[j]);
+	free(vds);
 	free(w);
 	return ret;
 }
@@ -355,13 +403,19 @@ int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 	}
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	for (unsigned j = 0; j < nr_jobs && !ret; j++)
+		if (layouts[j].vd && layouts[j].vd->sizes_differ && !jobs[j].size)
+			fprintf(stderr, "note: job %s: --vd members differ in size; using the smallest (%llu bytes) on each\n",
+				jobs[j].name, (unsigned long long)layouts[j].vd->smallest);
 	if (!ret)
 		ret = prepare_targets(jobs, nr_jobs, layouts, hooks, err);
 	if (!ret)
-		ret = init_result(jobs, nr_jobs, nr_workers, out, err);
+		ret = init_result(jobs, nr_jobs, layouts, nr_workers, out, err);
 	if (!ret)
 		ret = run_workers(out->jobs, nr_jobs, layouts, nr_workers, hooks,
 				  out, err);
+	for (unsigned j = 0; j < nr_jobs; j++)
+		layout_release(&layouts[j]);
 	free(layouts);
 	/* verify failures fail the run, but what was measured is kept */
 	bool verify_failed = !ret && out->verify_counts.failures;
