@@ -12,6 +12,7 @@
 #include "output/json_parts.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
+#include "output/vd_out.h"
 
 #define JSON_INDENT  2
 #define CPU_LIST_MAX 4096
@@ -308,6 +309,8 @@ int output_json_write(const struct run_result *r, FILE *f)
 		return ret;
 	emit_cpu(&w, r);
 	emit_verify(&w, r);
+	if ((ret = json_emit_vds(&w, r)))
+		return ret;
 	emit_intervals(&w, r);
 	ret = emit_workers(&w, r);
 	if (ret)

@@ -124,10 +124,10 @@ static void mio_complete(struct vd_io *io, struct io_unit *u, uint64_t now)
 		if (!op->error)
 			op->error = u->result < 0 ? (int)u->result : -EIO;
 	} else if (now >= io->measure_start) {
-		struct vd_member_stats *ms = &io->stats->member[u->file];
-		ms->ios[u->dir]++;
-		ms->bytes[u->dir] += u->len;
-		hist_record(&ms->lat[u->dir], now > mc->start ? now - mc->start : 0);
+		struct dir_stats *ds = &io->stats->member[u->file].dir[u->dir];
+		ds->ios++;
+		ds->bytes += u->len;
+		hist_record(&ds->lat, now > mc->start ? now - mc->start : 0);
 	}
 	io->mfree[io->nr_mfree++] = u;
 	op->outstanding--;
@@ -363,6 +363,10 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
 	io->done = calloc(p->depth, sizeof(*io->done));
 	io->events = calloc(p->depth, sizeof(*io->events));
 	io->stats = vd_stats_new(io->n);
+	if (io->stats) {
+		io->stats->capacity = vd->geom.capacity;
+		io->stats->member_bytes = vd->geom.member_size;
+	}
 	if (!io->munits || !io->mctx || !io->mfree || !io->ops || !io->done ||
 	    !io->events || !io->stats) {
 		vd_cleanup(io);

@@ -11,7 +11,7 @@ struct vd_stats *vd_stats_new(unsigned n)
 	s->nr_members = n;
 	for (unsigned i = 0; i < n; i++)
 		for (int d = 0; d < DIR_COUNT; d++)
-			hist_init(&s->member[i].lat[d]);
+			hist_init(&s->member[i].dir[d].lat);
 	return s;
 }
 
@@ -19,6 +19,8 @@ void vd_stats_add(struct vd_stats *to, const struct vd_stats *from)
 {
 	for (int d = 0; d < DIR_COUNT; d++)
 		to->host_ios[d] += from->host_ios[d];
+	if (from->capacity)
+		to->capacity = from->capacity, to->member_bytes = from->member_bytes;
 	to->rmw_rows += from->rmw_rows;
 	to->rcw_rows += from->rcw_rows;
 	to->full_rows += from->full_rows;
@@ -27,9 +29,11 @@ void vd_stats_add(struct vd_stats *to, const struct vd_stats *from)
 	to->wb_absorbed += from->wb_absorbed;
 	for (unsigned i = 0; i < to->nr_members && i < from->nr_members; i++) {
 		for (int d = 0; d < DIR_COUNT; d++) {
-			to->member[i].ios[d] += from->member[i].ios[d];
-			to->member[i].bytes[d] += from->member[i].bytes[d];
-			hist_merge(&to->member[i].lat[d], &from->member[i].lat[d]);
+			struct dir_stats *t = &to->member[i].dir[d];
+			const struct dir_stats *f = &from->member[i].dir[d];
+			t->ios += f->ios;
+			t->bytes += f->bytes;
+			hist_merge(&t->lat, &f->lat);
 		}
 	}
 }
@@ -38,6 +42,6 @@ double vd_stats_amplification(const struct vd_stats *s, enum io_dir d)
 {
 	uint64_t host = s->host_ios[DIR_READ] + s->host_ios[DIR_WRITE], m = 0;
 	for (unsigned i = 0; i < s->nr_members; i++)
-		m += s->member[i].ios[d];
+		m += s->member[i].dir[d].ios;
 	return host ? (double)m / (double)host : 0.0;
 }

@@ -11,16 +11,16 @@
 #include <stdint.h>
 
 #include "core/job.h"
-#include "stats/hist.h"
+#include "stats/stats.h"
 
 struct vd_member_stats {
-	uint64_t ios[DIR_COUNT];
-	uint64_t bytes[DIR_COUNT];
-	struct hist lat[DIR_COUNT];
+	struct dir_stats dir[DIR_COUNT]; /* latency: member submit to completion */
 };
 
 struct vd_stats {
 	unsigned nr_members;
+	uint64_t capacity;              /* VD bytes */
+	uint64_t member_bytes;          /* bytes used on each member */
 	uint64_t host_ios[DIR_COUNT];   /* host I/Os completed while measured */
 	uint64_t rmw_rows;              /* parity rows written by read-modify-write */
 	uint64_t rcw_rows;              /* ... by reconstruct-write (reads others) */

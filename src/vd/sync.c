@@ -169,8 +169,12 @@ int vd_sync_init_rows(struct vd_sync *s, uint64_t from, uint64_t to,
 	for (uint64_t r = from; r < to && !ret; r++) {
 		for (unsigned j = 0; j < g->k && !ret; j++) {
 			unsigned m = row_member(g, r, j);
-			if (lost(s, m))
-				return err_set(err, EIO, "cannot initialize parity with a data member lost");
+			/* a lost data strip of a new VD is taken as zeros: the
+			 * parity written makes it read back as such */
+			if (lost(s, m)) {
+				memset(slot(s, j), 0, g->strip);
+				continue;
+			}
 			ret = io_all(false, s->fds[m], slot(s, j), g->strip, r * g->strip,
 				     s->def->members[m], err);
 		}
