@@ -228,6 +228,70 @@ static void test_verify_degraded(void **state)
 	proc_out_free(&po);
 }
 
+static void run_ok(const char *const *args, struct proc_out *po)
+{
+	run_iochar(po, NULL, 0, args);
+	expect_exit(po, 0);
+}
+
+/* A member is lost (overwritten with zeros: a new blank disk in its
+ * place); vd rebuild regenerates it byte for byte, alone and while a
+ * read-write workload runs on the VD. */
+static void test_rebuild(void **state)
+{
+	(void)state;
+	char o[8192], path[4200];
+	struct proc_out po;
+	vd_opt(o, sizeof(o), "raid6,strip=32k", "b0:b1:b2:b3:b4", NULL);
+	const char *fill[] = {"run", o, "--size=6m", "--rw=write", "--bs=96k",
+			      "--runtime=0", NULL};
+	run_ok(fill, &po);
+	proc_out_free(&po);
+	for (int m = 1; m <= 3; m += 2) {
+		snprintf(path, sizeof(path), "%s/b%d", dir, m);
+		uint64_t before = file_hash(path);
+		FILE *f = fopen(path, "r+");
+		static char zeros[65536];
+		for (int i = 0; i < 8; i++)
+			fwrite(zeros, 1, sizeof(zeros), f);
+		fclose(f);
+		assert_true(file_hash(path) != before);
+		char rep[32];
+		snprintf(rep, sizeof(rep), "--replace=%d", m);
+		const char *rb[] = {"vd", "rebuild", o, rep, "--output-format=json", NULL};
+		run_ok(rb, &po);
+		json_object *j = parse_json(&po);
+		assert_true(jget_u64(j, "rebuild.bytes") > 0);
+		assert_true(json_object_get_boolean(jget(j, "rebuild.verified")));
+		json_object_put(j);
+		proc_out_free(&po);
+		assert_true(file_hash(path) == before);
+	}
+	/* while a workload writes: afterwards every row is consistent */
+	const char *busy[] = {"vd", "rebuild", o, "--replace=0", "--rw=randrw",
+			      "--bs=4k", "--iodepth=8", "--runtime=1",
+			      "--output-format=json", NULL};
+	run_ok(busy, &po);
+	json_object *j = parse_json(&po);
+	assert_int_equal(jget_u64(j, "rebuild.inconsistent_rows"), 0);
+	assert_true(jget_double(j, "foreground.before.iops") > 0);
+	assert_true(jget_double(j, "foreground.during.iops") > 0);
+	json_object_put(j);
+	proc_out_free(&po);
+	/* bad input: no redundancy, out of range, another member failed */
+	const char *bad1[] = {"vd", "rebuild", o, "--replace=7", NULL};
+	run_iochar(&po, NULL, 0, bad1);
+	expect_exit(&po, 2);
+	expect_has(po.err, "has 5 members");
+	proc_out_free(&po);
+	vd_opt(o, sizeof(o), "raid0,strip=32k", "b0:b1", NULL);
+	const char *bad2[] = {"vd", "rebuild", o, "--replace=1", NULL};
+	run_iochar(&po, NULL, 0, bad2);
+	expect_exit(&po, 2);
+	expect_has(po.err, "no redundancy");
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +300,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sizes_differ, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_accounting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_degraded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rebuild, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

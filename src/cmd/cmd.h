@@ -15,4 +15,7 @@ int cmd_verify(int argc, char **argv);
 /* plan, search, curve and precondition (argv[0] tells which). */
 int cmd_plan(int argc, char **argv);
 
+/* vd rebuild: regenerate a RAID virtual drive's member (cmd/vd.c). */
+int cmd_vd(int argc, char **argv);
+
 #endif

@@ -359,6 +359,9 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 		if (planned > wa.planned_ns)
 			wa.planned_ns = planned;
 	}
+	for (unsigned j = 0; hooks && hooks->vd_start && j < nr_jobs; j++)
+		if (vds[j])
+			hooks->vd_start(hooks->arg, j, vds[j]);
 	ret = start_workers(w, nr_workers, err, &started);
 	if (ret) /* let the started ones through the gate, to stop at once */
 		atomic_store(wa.stop, true);
@@ -368,6 +371,9 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 	watch_workers(&wa);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
+	for (unsigned j = 0; hooks && hooks->vd_stop && j < nr_jobs; j++)
+		if (vds[j])
+			hooks->vd_stop(hooks->arg, j, vds[j]);
 	if (!ret)
 		ret = collect(w, nr_workers, &wa, r, err);
 	if (atomic_load(wa.stop))

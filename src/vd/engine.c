@@ -326,7 +326,7 @@ static int open_members(struct vd_io *io, const struct job_spec *job,
 
 	for (unsigned i = 0; i < io->n; i++) {
 		io->fds[i] = -1;
-		if (vd_member_failed(def, i))
+		if (vd_member_failed(def, i) && (int)i != io->vd->rebuild_member)
 			continue;
 		if ((ret = target_open(def->members[i], write, job->direct, &io->fds[i], err)))
 			return ret;
@@ -379,6 +379,8 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
 	io->ctx = (struct vd_plan_ctx){
 		.vd = vd, .fail_mask = vd->def.failed_mask, .stats = io->stats,
 	};
+	if (vd->rebuild_member >= 0) /* live below the rebuild cursor */
+		io->ctx.fail_mask &= ~(1ull << vd->rebuild_member);
 	io->measure_start = 0;
 	if ((ret = open_members(io, job, err))) {
 		vd_cleanup(io);

@@ -119,7 +119,7 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	bool all_exist = true;
 	out->dio_align = 512;
 	for (unsigned i = 0; i < def->nr_members; i++) {
-		if (vd_member_failed(def, i))
+		if (vd_member_failed(def, i) || ((p->skip_mask >> i) & 1))
 			continue;
 		if ((ret = target_inspect(def->members[i], &ti[i], err)))
 			return ret;
@@ -149,7 +149,7 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	out->sizes_differ = largest > 0 && smallest != largest;
 	out->smallest = smallest;
 	for (unsigned i = 0; i < def->nr_members; i++) {
-		if (vd_member_failed(def, i))
+		if (vd_member_failed(def, i) || ((p->skip_mask >> i) & 1))
 			continue;
 		if (ti[i].exists && ti[i].size >= need)
 			continue;

@@ -33,6 +33,7 @@ struct vd_members_params {
 	bool writes;            /* the job writes */
 	bool force;             /* --force: the guard lets data be overwritten */
 	bool direct;
+	uint64_t skip_mask;     /* members not looked at (a rebuild's target) */
 };
 
 /* Parse p->text and look at every live member. 0, or -errno with one

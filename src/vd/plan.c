@@ -71,21 +71,21 @@ static int add_mio(struct vd_op *op, unsigned member, enum io_dir dir,
 	return 0;
 }
 
-static bool dead(const struct vd_plan_ctx *c, unsigned member)
+static bool dead(const struct vd_plan_ctx *c, unsigned member, uint64_t row)
 {
-	return (c->fail_mask >> member) & 1;
+	return vd_lost_at(c->vd, c->fail_mask, member, row);
 }
 
 /* A live copy of a mirrored strip: the pair of raid10, any member of
  * raid1. Alternates between copies so reads spread over the mirrors. */
 static unsigned mirror_pick(struct vd_plan_ctx *c, const struct vd_geom *g,
-			    unsigned first)
+			    unsigned first, uint64_t row)
 {
 	unsigned copies = g->level == VD_RAID1 ? g->n : 2;
 	unsigned start = c->rr++ % copies;
 	for (unsigned t = 0; t < copies; t++) {
 		unsigned m = first + (start + t) % copies;
-		if (!dead(c, m))
+		if (!dead(c, m, row))
 			return m;
 	}
 	return first; /* cannot happen: the definition was checked */
@@ -109,11 +109,11 @@ static int plan_plain(struct vd_plan_ctx *c, struct vd_op *op)
 		if (g->level == VD_JBOD)
 			moff = p.in_strip;
 		if (op->dir == DIR_READ) {
-			unsigned m = copies > 1 ? mirror_pick(c, g, first) : first;
+			unsigned m = copies > 1 ? mirror_pick(c, g, first, p.row) : first;
 			ret = add_mio(op, m, DIR_READ, moff, p.len, buf);
 		} else {
 			for (unsigned t = 0; t < copies && !ret; t++)
-				if (!dead(c, first + t))
+				if (!dead(c, first + t, p.row))
 					ret = add_mio(op, first + t, DIR_WRITE, moff, p.len, buf);
 		}
 		done += p.len;
@@ -125,7 +125,7 @@ static int plan_plain(struct vd_plan_ctx *c, struct vd_op *op)
 /* Row index j of row r lost? */
 static bool row_dead(const struct vd_plan_ctx *c, uint64_t r, unsigned j)
 {
-	return dead(c, vd_row_member(&c->vd->geom, r, j));
+	return dead(c, vd_row_member(&c->vd->geom, r, j), r);
 }
 
 /* Pass 1 over the pieces: the rows, their [lo, hi), touched and full. */
@@ -430,7 +430,7 @@ static int finish_write_rows(struct vd_plan_ctx *c, struct vd_op *op)
 		vd_geom_piece(g, op->off + done, op->len - done, &p);
 		const struct vd_row *r = &op->rows[p.row - op->lock_first];
 		unsigned m = vd_geom_data_member(g, p.row, p.idx);
-		if (r->mode == ROW_DATA_ONLY && !dead(c, m))
+		if (r->mode == ROW_DATA_ONLY && !dead(c, m, p.row))
 			ret = add_mio(op, m, DIR_WRITE, (p.row << g->strip_shift) + p.in_strip,
 				      p.len, op->data + done);
 		done += p.len;

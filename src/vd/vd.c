@@ -12,6 +12,7 @@ int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 	if (!vd)
 		return -ENOMEM;
 	vd->def = *def;
+	vd->rebuild_member = -1;
 	vd_geom_init(&vd->geom, def, member_bytes);
 	vd->locks = calloc(VD_LOCK_SLOTS, sizeof(*vd->locks));
 	if (!vd->locks) {

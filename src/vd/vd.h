@@ -25,7 +25,23 @@ struct vd {
 	/* Stripe locks, by row modulo VD_LOCK_SLOTS: 0 free, > 0 readers,
 	 * -1 one writer. Rows sharing a slot just wait for each other. */
 	_Atomic int32_t *locks;
+	/* Rebuild in progress (`iochar vd rebuild`): member rebuild_member
+	 * (-1: none) holds good data below row rebuild_cursor only. The
+	 * cursor moves while the rebuilder holds the row's lock, so an
+	 * operation sees one state for its whole life. */
+	int rebuild_member;
+	_Atomic uint64_t rebuild_cursor;
 };
+
+/* Is member m unusable at stripe row r, with fail_mask the lost members? */
+static inline bool vd_lost_at(struct vd *vd, uint64_t fail_mask, unsigned m,
+			      uint64_t r)
+{
+	if ((fail_mask >> m) & 1)
+		return true;
+	return (int)m == vd->rebuild_member &&
+	       r >= atomic_load_explicit(&vd->rebuild_cursor, memory_order_acquire);
+}
 
 /* A VD for def over members of member_bytes each. *out owned by the
  * caller (vd_destroy). 0 or -ENOMEM. */
