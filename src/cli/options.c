@@ -68,7 +68,12 @@ static int parse_vd(void *obj, const struct option_def *o, const char *v,
 
 	if (!def)
 		return err_set(err, ENOMEM, "out of memory");
-	ret = vd_def_parse(v, def, err);
+	char *one = malloc(strlen(v) + 1);
+	ret = one ? 0 : err_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < vd_list_count(v); i++)
+		if (!(ret = vd_list_item(v, i, one, strlen(v) + 1)))
+			ret = vd_def_parse(one, def, err);
+	free(one);
 	free(def);
 	if (ret)
 		return ret;

@@ -48,8 +48,82 @@ static int check_verify(const struct job_spec *jobs, unsigned nr_jobs,
 	return ret;
 }
 
+/* Jobs whose vd= lists several VDs (';') become one job per VD, run in
+ * parallel and summed like any jobs; a rate is split over them, as a plan
+ * splits it over its targets. *out is jobs itself when nothing was split
+ * (free with release_expanded). */
+static int expand_vds(const struct job_spec *jobs, unsigned nr,
+		      struct job_spec **out, unsigned *nr_out, struct ioc_err *err)
+{
+	unsigned total = 0;
+	bool any = false;
+	for (unsigned j = 0; j < nr; j++) {
+		unsigned k = jobs[j].vd[0] ? vd_list_count(jobs[j].vd) : 1;
+		any |= k > 1;
+		total += k;
+	}
+	*out = (struct job_spec *)jobs;
+	*nr_out = nr;
+	if (!any)
+		return 0;
+	struct job_spec *x = calloc(total, sizeof(*x));
+	if (!x)
+		return err_set(err, ENOMEM, "out of memory");
+	unsigned at = 0;
+	for (unsigned j = 0; j < nr; j++) {
+		unsigned k = jobs[j].vd[0] ? vd_list_count(jobs[j].vd) : 1;
+		for (unsigned i = 0; i < k; i++, at++) {
+			if (job_spec_copy(&x[at], &jobs[j]))
+				goto nomem;
+			if (k == 1)
+				continue;
+			if (vd_list_item(jobs[j].vd, i, x[at].vd, sizeof(x[at].vd)))
+				goto nomem;
+			char name[JOB_NAME_MAX];
+			snprintf(name, sizeof(name), "%.50s.vd%u", jobs[j].name, i);
+			memcpy(x[at].name, name, sizeof(name));
+			if (jobs[j].rate_iops)
+				x[at].rate_iops = (jobs[j].rate_iops + k - 1) / k;
+		}
+	}
+	*out = x;
+	*nr_out = total;
+	return 0;
+nomem:
+	for (unsigned i = 0; i <= at && i < total; i++)
+		job_spec_free(&x[i]);
+	free(x);
+	return err_set(err, ENOMEM, "out of memory");
+}
+
+static void release_expanded(const struct job_spec *orig, struct job_spec *x,
+			     unsigned nr)
+{
+	if (x == orig)
+		return;
+	for (unsigned i = 0; i < nr; i++)
+		job_spec_free(&x[i]);
+	free(x);
+}
+
+static int validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			     struct ioc_err *err);
+
 int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		    struct ioc_err *err)
+{
+	struct job_spec *x;
+	unsigned nx;
+	int ret = expand_vds(jobs, nr_jobs, &x, &nx, err);
+	if (ret)
+		return ret;
+	ret = validate_expanded(x, nx, err);
+	release_expanded(jobs, x, nx);
+	return ret;
+}
+
+static int validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			     struct ioc_err *err)
 {
 	if (nr_jobs == 0)
 		return err_usage(err, EINVAL, "no job to run");
@@ -389,9 +463,28 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 	return ret;
 }
 
+static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			const struct runner_hooks *hooks, struct run_result *out,
+			struct ioc_err *err);
+
 int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 	       const struct runner_hooks *hooks, struct run_result *out,
 	       struct ioc_err *err)
+{
+	struct job_spec *x;
+	unsigned nx;
+	memset(out, 0, sizeof(*out));
+	int ret = expand_vds(jobs, nr_jobs, &x, &nx, err);
+	if (ret)
+		return ret;
+	ret = run_expanded(x, nx, hooks, out, err);
+	release_expanded(jobs, x, nx);
+	return ret;
+}
+
+static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			const struct runner_hooks *hooks, struct run_result *out,
+			struct ioc_err *err)
 {
 	struct job_layout *layouts = calloc(nr_jobs ? nr_jobs : 1, sizeof(*layouts));
 	unsigned nr_workers = 0;

@@ -272,3 +272,28 @@ out:
 	free(copy);
 	return ret;
 }
+
+unsigned vd_list_count(const char *text)
+{
+	unsigned n = 1;
+	for (const char *p = text; *p; p++)
+		n += *p == ';';
+	return n;
+}
+
+int vd_list_item(const char *text, unsigned i, char *out, size_t len)
+{
+	const char *p = text;
+	while (i--) {
+		p = strchr(p, ';');
+		if (!p)
+			return -EINVAL;
+		p++;
+	}
+	size_t n = strcspn(p, ";");
+	if (n >= len)
+		return -E2BIG;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 0;
+}

@@ -15,6 +15,7 @@
 #define IOCHAR_VD_DEF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/err.h"
@@ -58,6 +59,13 @@ struct vd_def {
  * member count for the level, spans, failed members in range and not more
  * than the level survives, the same path listed twice. */
 int vd_def_parse(const char *text, struct vd_def *def, struct ioc_err *err);
+
+/* Several VDs in one option (plans: several VDs per step, run in
+ * parallel and summed) are separated by ';'. Number of VDs in text. */
+unsigned vd_list_count(const char *text);
+
+/* Copy the i-th VD of text into out (len bytes). 0, or -E2BIG / -EINVAL. */
+int vd_list_item(const char *text, unsigned i, char *out, size_t len);
 
 /* "raid5" ... */
 const char *vd_level_name(enum vd_level level);
