@@ -477,6 +477,66 @@ static void test_rebuild_identical(void **state)
 	}
 }
 
+/* write=back: writes are acknowledged from the cache and all of them are
+ * on the members once the instance stops ("battery"); parity is right. */
+static void test_writeback_flushed_on_stop(void **state)
+{
+	(void)state;
+	char text[2048], plain[2048];
+	struct tvd t;
+	vd_text(plain, sizeof(plain), "raid5", "16k", 4, NULL);
+	vd_text(text, sizeof(text), "raid5", "16k", 4, "write=back,cache=1m");
+	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, 8192, 8);
+	uint64_t cap = t.m.geom.capacity;
+	write_all(&t, cap, 3);
+	write_all(&t, cap / 2, 4); /* overwrites of dirty data wait for it */
+	check_all(&t, cap / 2, 4); /* reads see the newest data */
+	struct vd_stats *s = tvd_close(&t);
+	assert_true(s->wb_absorbed > 0);
+	free(s);
+	assert_int_equal(scrub(plain, member_bytes), 0);
+	tvd_open(&t, plain, "psync", 0, 8192, 4);
+	check_all(&t, cap / 2, 4);
+	free(tvd_close(&t));
+	/* the second half still holds generation 3 */
+	tvd_open(&t, plain, "psync", 0, 8192, 1);
+	uint8_t want[8192];
+	for (uint64_t off = cap / 2; off + 8192 <= cap; off += 8192) {
+		t.units[0].dir = DIR_READ;
+		t.units[0].offset = off;
+		t.units[0].len = 8192;
+		tvd_run(&t, 1);
+		pattern(want, 8192, off / 8192, 3);
+		assert_memory_equal(want, t.units[0].buf, 8192);
+	}
+	free(tvd_close(&t));
+}
+
+/* readahead=on: sequential reads are served from the cache, and a write
+ * by another instance of the same VD makes the cached strips stale. */
+static void test_readahead_coherent(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd a, b;
+	vd_text(text, sizeof(text), "raid6", "16k", 5, "readahead=on,cache=4m");
+	tvd_open(&b, text, "io_uring", 3 * MEMBER_BYTES, 4096, 1);
+	uint64_t cap = b.m.geom.capacity;
+	write_all(&b, cap, 1);
+	struct vd *vd = b.vd;
+	tvd_open_on(&a, vd, text, "io_uring", 0, 4096, 1);
+	check_all(&a, cap, 1);        /* depth 1: one sequential stream */
+	write_all(&b, cap, 2);
+	check_all(&a, cap, 2);
+	struct vd_stats *s = vd_engine_take_stats(a.st);
+	assert_true(s->ra_hits > cap / 4096 / 2);
+	free(s);
+	vd_engine_ops.cleanup(a.st);
+	free(a.units);
+	free(a.bufs);
+	free(tvd_close(&b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +548,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

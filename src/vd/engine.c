@@ -15,42 +15,10 @@
 
 #include "target/target.h"
 #include "util/clock.h"
+#include "vd/io.h"
 #include "vd/op.h"
 
-struct vd_queue {
-	struct vd_op *head, *tail;
-};
-
-struct mio_ctx {
-	struct vd_op *op;
-	uint64_t start;
-};
-
-struct vd_io {
-	struct vd *vd;
-	const struct engine_ops *inner;
-	void *inner_state;
-	int fds[VD_MAX_MEMBERS];
-	unsigned n;
-
-	struct io_unit *munits;    /* member units, buf set per I/O */
-	struct mio_ctx *mctx;      /* by member unit index */
-	struct io_unit **mfree;
-	unsigned nr_munits, nr_mfree;
-	unsigned inflight, pending; /* in the member engine */
-
-	struct vd_op *ops;         /* by host unit index */
-	unsigned depth;
-	struct vd_queue blocked, ready;
-	struct io_unit **done, **events;
-	unsigned nr_done, nr_events;
-
-	struct vd_plan_ctx ctx;
-	struct vd_stats *stats;
-	uint64_t measure_start;
-};
-
-static void q_push(struct vd_queue *q, struct vd_op *op)
+void vd_q_push(struct vd_queue *q, struct vd_op *op)
 {
 	op->next = NULL;
 	if (q->tail)
@@ -60,7 +28,7 @@ static void q_push(struct vd_queue *q, struct vd_op *op)
 	q->tail = op;
 }
 
-static struct vd_op *q_pop(struct vd_queue *q)
+struct vd_op *vd_q_pop(struct vd_queue *q)
 {
 	struct vd_op *op = q->head;
 	if (op) {
@@ -71,16 +39,28 @@ static struct vd_op *q_pop(struct vd_queue *q)
 	return op;
 }
 
+void vd_io_host_done(struct vd_io *io, struct vd_op *op)
+{
+	op->phase = OP_DONE;
+	op->host->result = op->error ? op->error : (int64_t)op->len;
+	if (fast_ns() >= io->measure_start && !op->error)
+		io->stats->host_ios[op->dir]++;
+	io->done[io->nr_done++] = op->host;
+}
+
 static void finish(struct vd_io *io, struct vd_op *op, uint64_t now)
 {
+	(void)now;
+	/* readers that start after this must not take older cached data */
+	if (op->dir == DIR_WRITE)
+		vd_gen_bump(io->vd, op->off, op->len);
 	if (op->locked)
 		vd_unlock(io->vd, op->lock_first, op->lock_last, op->excl);
 	op->locked = false;
 	op->phase = OP_DONE;
-	op->host->result = op->error ? op->error : (int64_t)op->len;
-	if (now >= io->measure_start && !op->error)
-		io->stats->host_ios[op->dir]++;
-	io->done[io->nr_done++] = op->host;
+	if (op->kind == OP_HOST)
+		vd_io_host_done(io, op);
+	vd_policy_finished(io, op); /* last: it may free an internal op */
 }
 
 /* The op's member I/Os of this phase are done: on to the next, or finish. */
@@ -95,7 +75,7 @@ static void phase_done(struct vd_io *io, struct vd_op *op, uint64_t now)
 			return;
 		}
 		if (op->nr_mios) {
-			q_push(&io->ready, op);
+			vd_q_push(&io->ready, op);
 			return;
 		}
 	}
@@ -110,7 +90,7 @@ static void start(struct vd_io *io, struct vd_op *op)
 	if (op->error || op->phase == OP_DONE)
 		finish(io, op, fast_ns());
 	else if (op->nr_mios)
-		q_push(&io->ready, op);
+		vd_q_push(&io->ready, op);
 	else
 		phase_done(io, op, fast_ns());
 }
@@ -171,7 +151,7 @@ static bool submit(struct vd_io *io)
 		}
 		if (op->submitted < op->nr_mios)
 			break; /* out of units */
-		q_pop(&io->ready);
+		vd_q_pop(&io->ready);
 		if (op->outstanding == 0)
 			phase_done(io, op, fast_ns());
 	}
@@ -187,14 +167,15 @@ static bool pump(struct vd_io *io)
 
 	do {
 		before = io->nr_done;
+		vd_policy_retry(io);
 		struct vd_queue still = {0};
 		struct vd_op *op;
-		while ((op = q_pop(&io->blocked))) {
+		while ((op = vd_q_pop(&io->blocked))) {
 			if (vd_lock_try(io->vd, op->lock_first, op->lock_last, op->excl)) {
 				op->locked = true;
 				start(io, op);
 			} else {
-				q_push(&still, op);
+				vd_q_push(&still, op);
 			}
 		}
 		io->blocked = still;
@@ -203,16 +184,8 @@ static bool pump(struct vd_io *io)
 	return room;
 }
 
-static enum engine_queue_ret vd_queue(void *state, struct io_unit *u)
+void vd_io_begin(struct vd_io *io, struct vd_op *op)
 {
-	struct vd_io *io = state;
-	struct vd_op *op = &io->ops[u->index];
-
-	op->host = u;
-	op->dir = u->dir;
-	op->off = u->offset;
-	op->len = u->len;
-	op->data = u->buf;
 	op->error = 0;
 	op->locked = false;
 	op->phase = OP_WAIT_LOCK;
@@ -220,13 +193,29 @@ static enum engine_queue_ret vd_queue(void *state, struct io_unit *u)
 		/* behind earlier waiters, so one stripe's writes keep their order */
 		if (io->blocked.head ||
 		    !vd_lock_try(io->vd, op->lock_first, op->lock_last, op->excl)) {
-			q_push(&io->blocked, op);
-			return ENGINE_QUEUED;
+			vd_q_push(&io->blocked, op);
+			return;
 		}
 		op->locked = true;
 	}
 	start(io, op);
 	submit(io);
+}
+
+static enum engine_queue_ret vd_queue(void *state, struct io_unit *u)
+{
+	struct vd_io *io = state;
+	struct vd_op *op = &io->ops[u->index];
+
+	op->kind = OP_HOST;
+	op->host = u;
+	op->dir = u->dir;
+	op->off = u->offset;
+	op->len = u->len;
+	op->data = u->buf;
+	op->error = 0;
+	if (!vd_policy_host(io, op))
+		vd_io_begin(io, op);
 	return ENGINE_QUEUED;
 }
 
@@ -273,7 +262,7 @@ static int vd_getevents(void *state, unsigned min)
 				return ret;
 			if (!min && !ret)
 				break;
-		} else if (io->blocked.head || io->ready.head) {
+		} else if (io->blocked.head || io->ready.head || vd_policy_busy(io)) {
 			if (!min)
 				break;
 			sched_yield(); /* a row held by another worker */
@@ -295,11 +284,32 @@ static struct io_unit *vd_event(void *state, unsigned i)
 	return io->events[i];
 }
 
+/* "Battery": dirty write-back data reaches the members on every orderly
+ * stop; it is no longer measured. */
+static void drain(struct vd_io *io)
+{
+	io->measure_start = UINT64_MAX;
+	while (io->inner_state && (vd_policy_busy(io) || io->inflight)) {
+		pump(io);
+		if (inner_commit(io) < 0)
+			break;
+		if (io->inflight) {
+			if (reap_inner(io, 1) < 0)
+				break;
+		} else if (vd_policy_busy(io)) {
+			sched_yield();
+		}
+		io->nr_done = 0; /* host ops of a stopped run: nobody reaps them */
+	}
+}
+
 static void vd_cleanup(void *state)
 {
 	struct vd_io *io = state;
 	if (!io)
 		return;
+	drain(io);
+	vd_policy_free(io);
 	if (io->inner_state)
 		io->inner->cleanup(io->inner_state);
 	for (unsigned i = 0; i < io->n; i++)
@@ -382,6 +392,10 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
 	if (vd->rebuild_member >= 0) /* live below the rebuild cursor */
 		io->ctx.fail_mask &= ~(1ull << vd->rebuild_member);
 	io->measure_start = 0;
+	if (vd_policy_init(io)) {
+		vd_cleanup(io);
+		return err_set(err, ENOMEM, "--vd: cannot allocate its cache");
+	}
 	if ((ret = open_members(io, job, err))) {
 		vd_cleanup(io);
 		return ret;

@@ -47,8 +47,16 @@ enum vd_op_phase {
 	OP_DONE,
 };
 
+enum vd_op_kind {
+	OP_HOST,               /* a host I/O */
+	OP_DESTAGE,            /* write-back: dirty data to the members */
+	OP_READAHEAD,          /* read-ahead: strips into the cache */
+};
+
 struct vd_op {
-	struct io_unit *host;  /* NULL for internal ops (destage, read-ahead) */
+	enum vd_op_kind kind;
+	void *owner;           /* internal ops: their cache entry */
+	struct io_unit *host;  /* OP_HOST only */
 	enum io_dir dir;
 	uint64_t off, len;
 	uint8_t *data;         /* host bytes */

@@ -15,7 +15,10 @@ int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 	vd->rebuild_member = -1;
 	vd_geom_init(&vd->geom, def, member_bytes);
 	vd->locks = calloc(VD_LOCK_SLOTS, sizeof(*vd->locks));
-	if (!vd->locks) {
+	vd->gens = calloc(VD_LOCK_SLOTS, sizeof(*vd->gens));
+	if (!vd->locks || !vd->gens) {
+		free((void *)vd->locks);
+		free((void *)vd->gens);
 		free(vd);
 		return -ENOMEM;
 	}
@@ -28,7 +31,18 @@ void vd_destroy(struct vd *vd)
 	if (!vd)
 		return;
 	free((void *)vd->locks);
+	free((void *)vd->gens);
 	free(vd);
+}
+
+void vd_gen_bump(struct vd *vd, uint64_t off, uint64_t len)
+{
+	uint64_t c0 = off >> vd->geom.strip_shift;
+	uint64_t c1 = (off + len - 1) >> vd->geom.strip_shift;
+	if (c1 - c0 >= VD_LOCK_SLOTS)
+		c1 = c0 + VD_LOCK_SLOTS - 1;
+	for (uint64_t c = c0; c <= c1; c++)
+		atomic_fetch_add_explicit(&vd->gens[c % VD_LOCK_SLOTS], 1, memory_order_release);
 }
 
 /* Slots of [first, last]: consecutive rows, at most every slot once. */

@@ -29,6 +29,10 @@ struct vd {
 	 * (-1: none) holds good data below row rebuild_cursor only. The
 	 * cursor moves while the rebuilder holds the row's lock, so an
 	 * operation sees one state for its whole life. */
+	/* Write generation of each strip, by strip number modulo
+	 * VD_LOCK_SLOTS: bumped by every finished write, read by the
+	 * read-ahead caches (vd/cache.h) of all workers. */
+	_Atomic uint32_t *gens;
 	int rebuild_member;
 	_Atomic uint64_t rebuild_cursor;
 };
@@ -48,6 +52,14 @@ static inline bool vd_lost_at(struct vd *vd, uint64_t fail_mask, unsigned m,
 int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out);
 
 void vd_destroy(struct vd *vd);
+
+/* Bump the write generation of the strips of [off, off+len). */
+void vd_gen_bump(struct vd *vd, uint64_t off, uint64_t len);
+
+static inline uint32_t vd_gen(struct vd *vd, uint64_t strip)
+{
+	return atomic_load_explicit(&vd->gens[strip % VD_LOCK_SLOTS], memory_order_acquire);
+}
 
 /* Try to lock rows [first, last] for writing (excl) or reading, without
  * waiting: all of them, or none. */
