@@ -292,6 +292,42 @@ static void test_rebuild(void **state)
 	proc_out_free(&po);
 }
 
+/* A plan step with three VDs: they run in parallel and the step's
+ * figures are their sum; each one's members are created and used. */
+static void test_plan_several_vds(void **state)
+{
+	(void)state;
+	char ini[4200], out[4200], vdline[8192];
+	snprintf(ini, sizeof(ini), "%s/p.ini", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	int at = snprintf(vdline, sizeof(vdline), "vd=");
+	for (int v = 0; v < 3; v++)
+		at += snprintf(vdline + at, sizeof(vdline) - (size_t)at,
+			       "%sraid5,strip=64k,members=%s/p%d0:%s/p%d1:%s/p%d2", v ? ";" : "",
+			       dir, v, dir, v, dir, v);
+	FILE *f = fopen(ini, "w");
+	fprintf(f, "[global]\nsize=3m\nruntime=1\ntime_based=1\n%s\n[r]\nrw=randread\nbs=4k\n", vdline);
+	fclose(f);
+	struct proc_out po;
+	const char *args[] = {"plan", ini, "--out", out, NULL};
+	run_iochar(&po, NULL, 0, args);
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	for (int v = 0; v < 3; v++) {
+		char p[4200];
+		snprintf(p, sizeof(p), "%s/p%d2", dir, v);
+		assert_true(exists(p));
+	}
+	char res[4300];
+	snprintf(res, sizeof(res), "%s/results.json", out);
+	json_object *j = json_object_from_file(res);
+	assert_non_null(j);
+	json_object *step = json_object_array_get_idx(jget(j, "steps"), 0);
+	json_object *set = json_object_array_get_idx(jget(step, "sets"), 0);
+	assert_true(jget_double(set, "fixed.iops") > 0);
+	json_object_put(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +337,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_accounting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_degraded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rebuild, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_several_vds, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,8 @@ void json_emit_job(struct jw *w, const struct job_spec *j)
 	for (unsigned i = 0; i < j->nr_files && i < JOB_MAX_FILES; i++)
 		jw_string(w, j->files[i]);
 	jw_array_end(w);
+	if (j->vd[0]) /* only VD jobs: other runs' JSON stays as it was */
+		jw_kv_string(w, "vd", j->vd);
 	jw_kv_uint(w, "size", j->size);
 	jw_kv_uint(w, "offset", j->offset);
 	jw_kv_uint(w, "bs", j->bs);
