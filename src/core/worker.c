@@ -187,7 +187,8 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 		w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
 				   w->job->name, u->dir == DIR_READ ? "read" : "write",
 				   (unsigned long long)u->len, (unsigned long long)u->offset,
-				   w->nr_fds ? w->job->files[u->file] : "(null)", what);
+				   w->vd ? "the --vd drive" : w->nr_fds ? w->job->files[u->file] : "(null)",
+				   what);
 		return false;
 	}
 	if (now < w->measure_start_ns)

@@ -74,7 +74,6 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "readahead_hits", s->ra_hits);
 	jw_kv_uint(w, "writeback_absorbed", s->wb_absorbed);
 	jw_object_end(w);
-	(void)host;
 	emit_members(w, def, s, r->elapsed_ns);
 	jw_object_end(w);
 }
@@ -124,6 +123,9 @@ int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
 		fprintf(f, "; rows: %" PRIu64 " rmw, %" PRIu64 " rcw, %" PRIu64
 			" full, %" PRIu64 " degraded", s->rmw_rows, s->rcw_rows,
 			s->full_rows, s->degraded_rows);
+	if (def->readahead || def->write == VD_WRITE_BACK)
+		fprintf(f, "; cache: %" PRIu64 " read-ahead hits, %" PRIu64 " writes absorbed",
+			s->ra_hits, s->wb_absorbed);
 	fputc('\n', f);
 	for (unsigned i = 0; i < s->nr_members; i++) {
 		const struct dir_stats *rd = &s->member[i].dir[DIR_READ];
