@@ -309,9 +309,15 @@ static void vd_cleanup(void *state)
 	if (!io)
 		return;
 	drain(io);
-	vd_policy_free(io);
 	if (io->inner_state)
 		io->inner->cleanup(io->inner_state);
+	/* after a failure some ops may still hold rows other workers wait for */
+	for (unsigned i = 0; io->ops && i < io->depth; i++)
+		if (io->ops[i].locked)
+			vd_unlock(io->vd, io->ops[i].lock_first, io->ops[i].lock_last,
+				  io->ops[i].excl);
+	vd_policy_unlock_all(io);
+	vd_policy_free(io);
 	for (unsigned i = 0; i < io->n; i++)
 		if (io->fds[i] >= 0)
 			close(io->fds[i]);

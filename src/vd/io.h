@@ -69,6 +69,8 @@ bool vd_policy_host(struct vd_io *io, struct vd_op *op);
 void vd_policy_finished(struct vd_io *io, struct vd_op *op);
 /* Retry host ops held by the write-back cache. */
 void vd_policy_retry(struct vd_io *io);
+/* Release the row locks internal ops still hold (cleanup after a failure). */
+void vd_policy_unlock_all(struct vd_io *io);
 /* Anything of the policies' still pending (dirty data, held ops)? */
 bool vd_policy_busy(const struct vd_io *io);
 

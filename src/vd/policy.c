@@ -68,6 +68,21 @@ void vd_policy_free(struct vd_io *io)
 	io->wb.head = NULL;
 }
 
+static void unlock_op(struct vd_io *io, struct vd_op *op)
+{
+	if (op->locked)
+		vd_unlock(io->vd, op->lock_first, op->lock_last, op->excl);
+	op->locked = false;
+}
+
+void vd_policy_unlock_all(struct vd_io *io)
+{
+	for (unsigned i = 0; io->ra.e && i < io->ra.n; i++)
+		unlock_op(io, &io->ra.e[i].op);
+	for (struct vd_wb_entry *e = io->wb.head; e; e = e->next)
+		unlock_op(io, &e->op);
+}
+
 bool vd_policy_busy(const struct vd_io *io)
 {
 	return io->wb.head || io->waiting.head || io->internal;
