@@ -3,7 +3,8 @@
  * The reference multiplies in GF(2^8) bit by bit (shift and add, reduce by
  * 0x11d) and forms Q = sum g^i * Di term by term, independent of the
  * tables and word tricks in vd/parity.c. Random stripes of several widths
- * and lengths; every one and two lost buffers of a row are rebuilt.
+ * and lengths; every one and two lost buffers of a row are rebuilt; with
+ * the SSSE3 path (where the CPU has it) and with the portable code.
  */
 /* clang-format off */
 #include <stdarg.h>
@@ -155,6 +156,21 @@ static void test_recover_too_many(void **state)
 	assert_int_equal(parity_recover(3, 1, bufs, 0, 1, 64), -22);
 }
 
+/* the same checks on the portable vector code (no SSSE3 path) */
+static int generic_on(void **state)
+{
+	(void)state;
+	parity_use_simd(false);
+	return 0;
+}
+
+static int generic_off(void **state)
+{
+	(void)state;
+	parity_use_simd(true);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +179,8 @@ int main(void)
 		cmocka_unit_test(test_recover_raid5),
 		cmocka_unit_test(test_recover_raid6),
 		cmocka_unit_test(test_recover_too_many),
+		cmocka_unit_test_setup_teardown(test_pq_reference, generic_on, generic_off),
+		cmocka_unit_test_setup_teardown(test_recover_raid6, generic_on, generic_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #ifndef IOCHAR_VD_PARITY_H
 #define IOCHAR_VD_PARITY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,11 @@
 uint8_t gf_mul(uint8_t a, uint8_t b);
 uint8_t gf_exp(unsigned e);      /* g^e */
 uint8_t gf_inv(uint8_t a);       /* a != 0 */
+
+/* Use the CPU's byte-shuffle instructions (SSSE3) for constant
+ * multiplications when it has them (the default), or the portable vector
+ * code; for tests and benchmarks. */
+void parity_use_simd(bool on);
 
 /* dst ^= src */
 void parity_xor(void *dst, const void *src, size_t len);
