@@ -16,6 +16,7 @@ static const struct command {
 	{"curve", cmd_plan, "latency-versus-load curve: max, then % of it"},
 	{"precondition", cmd_plan, "fill, then random writes to steady state"},
 	{"inventory", cmd_inventory, "the machine: CPU, memory, disks, PCIe, NICs"},
+	{"vd", cmd_vd, "RAID virtual drives: vd rebuild --vd=DEF --replace=N"},
 	{NULL, NULL, NULL},
 };
 

@@ -478,6 +478,8 @@ static enum comma_rule comma_rule(const struct entry *e)
 		return e->pk->type == PK_POINTS ? COMMA_WHOLE : COMMA_REFUSE;
 	if (strcmp(e->row->name, "cpus_allowed") == 0)
 		return COMMA_WHOLE; /* "0-3,6" is one CPU list */
+	if (strcmp(e->row->name, "vd") == 0)
+		return COMMA_WHOLE; /* "raid5,strip=64k,..."; several VDs: ';' */
 	if (strcmp(e->row->name, "filename") == 0 ||
 	    strcmp(e->row->name, "name") == 0)
 		return COMMA_REFUSE;

@@ -16,6 +16,7 @@
 #include "cli/run_config.h"
 #include "cli/units.h"
 #include "engine/engine.h"
+#include "vd/def.h"
 
 #define JOB_FIELD(f)                                                           \
 	.scope = OPT_SCOPE_JOB, .off = offsetof(struct job_spec, f),           \
@@ -53,6 +54,33 @@ static int parse_filename(void *obj, const struct option_def *o, const char *v,
 	if (ret)
 		return err_set(err, ret, "%s=%s: %s", o->name, v,
 			       strerror(-ret));
+	return 0;
+}
+
+/* Syntax and arithmetic now (one line, exit 2); the members are looked at
+ * when the job is validated. */
+static int parse_vd(void *obj, const struct option_def *o, const char *v,
+		    struct ioc_err *err)
+{
+	struct job_spec *job = obj;
+	struct vd_def *def = malloc(sizeof(*def));
+	int ret;
+
+	if (!def)
+		return err_set(err, ENOMEM, "out of memory");
+	char *one = malloc(strlen(v) + 1);
+	ret = one ? 0 : err_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < vd_list_count(v); i++)
+		if (!(ret = vd_list_item(v, i, one, strlen(v) + 1)))
+			ret = vd_def_parse(one, def, err);
+	free(one);
+	free(def);
+	if (ret)
+		return ret;
+	if (strlen(v) >= sizeof(job->vd))
+		return err_usage(err, E2BIG, "%s: longer than %zu characters",
+				 o->name, sizeof(job->vd) - 1);
+	strcpy(job->vd, v);
 	return 0;
 }
 
@@ -335,6 +363,14 @@ static const struct option_def option_table[] = {
 		.group = OPT_GROUP_WORKLOAD,
 		.def = "0",
 		.help = "stop the run at the first verify failure",
+	},
+	{
+		.name = "vd",
+		.type = OPT_CUSTOM, .parse = parse_vd, JOB_FIELD(vd),
+		.group = OPT_GROUP_TARGET,
+		.arg = "LEVEL,strip=S,members=A:B:..",
+		.help = "RAID virtual drive as the target (raid0/1/5/6/10, jbod); "
+			"see docs/vd.md",
 	},
 	{
 		.name = "journal",

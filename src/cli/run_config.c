@@ -197,15 +197,15 @@ static int apply_mode_defaults(struct run_config *cfg, struct ioc_err *err)
 	int ret;
 
 	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
-		any_file |= cfg->jobs[j].nr_files > 0;
+		any_file |= cfg->jobs[j].nr_files > 0 || cfg->jobs[j].vd[0];
 		any_data |= job_moves_data(&cfg->jobs[j]);
 	}
 	cfg->scratch = !any_file && any_data;
 	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
 		struct job_spec *job = &cfg->jobs[j];
 
-		if (job->nr_files > 0)
-			continue;
+		if (job->nr_files > 0 || job->vd[0])
+			continue; /* a VD's members are its targets */
 		if (!job_moves_data(job))
 			ret = apply_preset(job, virtual_size, err);
 		else if (cfg->scratch)

@@ -17,5 +17,7 @@ int cmd_plan(int argc, char **argv);
 
 /* The machine's inventory (src/inventory/), as text, JSON or CSV. */
 int cmd_inventory(int argc, char **argv);
+/* vd rebuild: regenerate a RAID virtual drive's member (cmd/vd.c). */
+int cmd_vd(int argc, char **argv);
 
 #endif

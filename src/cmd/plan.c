@@ -93,8 +93,9 @@ static int apply_scratch(struct plan *p, bool *used, struct ioc_err *err)
 		if (!strcmp(p->steps[i].job.ioengine, "null") && !p->steps[i].job.size)
 			p->steps[i].job.size = 1ull << 30;
 	for (unsigned i = 0; i < p->nr_steps; i++)
-		if (p->steps[i].job.nr_files || !strcmp(p->steps[i].job.ioengine, "null"))
-			return 0;
+		if (p->steps[i].job.nr_files || p->steps[i].job.vd[0] ||
+		    !strcmp(p->steps[i].job.ioengine, "null"))
+			return 0; /* a VD's members are its targets */
 	for (unsigned i = 0; i < p->nr_steps; i++) {
 		struct job_spec *j = &p->steps[i].job;
 		if (job_spec_set_files(j, RUN_SCRATCH_FILE))

@@ -71,6 +71,7 @@ struct job_spec {
 	uint64_t randseed;
 	bool create_parent;    /* the scratch target: make its directory if missing */
 	bool force;            /* write even to targets holding data (verify/guard.h) */
+	char vd[4096];         /* RAID virtual drive definition (vd/def.h); "" = none */
 
 	/* Which options the user set explicitly (bit per option-table row), so
 	 * defaults can be chosen later without overriding the user. */

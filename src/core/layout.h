@@ -11,16 +11,23 @@
 #include "engine/engine.h"
 #include "util/err.h"
 
+struct vd_members;
+
 struct job_layout {
 	const struct engine_ops *eops;
 	uint64_t region;                  /* usable bytes per file, multiple of bs */
 	bool fill[JOB_MAX_FILES];         /* file must be created / extended */
 	uint64_t fill_end;                /* ... up to offset + region */
+	struct vd_members *vd;            /* VD job: its members (fill[] indexes
+					   * them, fill_end is member_bytes); owned */
 };
 
 /* Check job against its targets without side effects and compute its
  * layout. 0, or -errno with a message naming the option or path. */
 int layout_job(const struct job_spec *job, struct job_layout *out,
 	       struct ioc_err *err);
+
+/* Release what layout_job allocated in l (not l itself); l may be NULL. */
+void layout_release(struct job_layout *l);
 
 #endif

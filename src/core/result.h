@@ -15,6 +15,8 @@
 #include "stats/stats.h"
 #include "verify/counts.h"
 
+struct vd_stats;
+
 /* One worker (a job clone, numjobs of them per job). */
 struct worker_result {
 	unsigned job;          /* index into run_result.jobs */
@@ -43,6 +45,7 @@ struct run_result {
 	bool verify;                   /* some job ran with verify=1 */
 	struct verify_counts verify_counts; /* all workers merged */
 	struct environment env;
+	struct vd_stats **vd;          /* by job: member accounting of VD jobs, else NULL; owned */
 };
 
 void run_result_free(struct run_result *r);

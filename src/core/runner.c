@@ -19,6 +19,9 @@
 #include "target/target.h"
 #include "util/clock.h"
 #include "verify/jobs.h"
+#include "vd/members.h"
+#include "vd/stats.h"
+#include "vd/vd.h"
 
 #define WATCH_STEP_NS 50000000ull /* how often the runner looks at workers */
 
@@ -45,8 +48,82 @@ static int check_verify(const struct job_spec *jobs, unsigned nr_jobs,
 	return ret;
 }
 
+/* Jobs whose vd= lists several VDs (';') become one job per VD, run in
+ * parallel and summed like any jobs; a rate is split over them, as a plan
+ * splits it over its targets. *out is jobs itself when nothing was split
+ * (free with release_expanded). */
+static int expand_vds(const struct job_spec *jobs, unsigned nr,
+		      struct job_spec **out, unsigned *nr_out, struct ioc_err *err)
+{
+	unsigned total = 0;
+	bool any = false;
+	for (unsigned j = 0; j < nr; j++) {
+		unsigned k = jobs[j].vd[0] ? vd_list_count(jobs[j].vd) : 1;
+		any |= k > 1;
+		total += k;
+	}
+	*out = (struct job_spec *)jobs;
+	*nr_out = nr;
+	if (!any)
+		return 0;
+	struct job_spec *x = calloc(total, sizeof(*x));
+	if (!x)
+		return err_set(err, ENOMEM, "out of memory");
+	unsigned at = 0;
+	for (unsigned j = 0; j < nr; j++) {
+		unsigned k = jobs[j].vd[0] ? vd_list_count(jobs[j].vd) : 1;
+		for (unsigned i = 0; i < k; i++, at++) {
+			if (job_spec_copy(&x[at], &jobs[j]))
+				goto nomem;
+			if (k == 1)
+				continue;
+			if (vd_list_item(jobs[j].vd, i, x[at].vd, sizeof(x[at].vd)))
+				goto nomem;
+			char name[JOB_NAME_MAX];
+			snprintf(name, sizeof(name), "%.50s.vd%u", jobs[j].name, i);
+			memcpy(x[at].name, name, sizeof(name));
+			if (jobs[j].rate_iops)
+				x[at].rate_iops = (jobs[j].rate_iops + k - 1) / k;
+		}
+	}
+	*out = x;
+	*nr_out = total;
+	return 0;
+nomem:
+	for (unsigned i = 0; i <= at && i < total; i++)
+		job_spec_free(&x[i]);
+	free(x);
+	return err_set(err, ENOMEM, "out of memory");
+}
+
+static void release_expanded(const struct job_spec *orig, struct job_spec *x,
+			     unsigned nr)
+{
+	if (x == orig)
+		return;
+	for (unsigned i = 0; i < nr; i++)
+		job_spec_free(&x[i]);
+	free(x);
+}
+
+static int validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			     struct ioc_err *err);
+
 int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		    struct ioc_err *err)
+{
+	struct job_spec *x;
+	unsigned nx;
+	int ret = expand_vds(jobs, nr_jobs, &x, &nx, err);
+	if (ret)
+		return ret;
+	ret = validate_expanded(x, nx, err);
+	release_expanded(jobs, x, nx);
+	return ret;
+}
+
+static int validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			     struct ioc_err *err)
 {
 	if (nr_jobs == 0)
 		return err_usage(err, EINVAL, "no job to run");
@@ -58,6 +135,8 @@ int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = layout_job(&jobs[i], &layouts[i], err);
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	for (unsigned i = 0; i < nr_jobs; i++)
+		layout_release(&layouts[i]);
 	free(layouts);
 	return ret;
 }
@@ -71,6 +150,9 @@ void run_result_free(struct run_result *r)
 	free(r->jobs);
 	for (unsigned i = 0; i < r->nr_workers; i++)
 		stats_free(&r->workers[i].stats);
+	for (unsigned i = 0; r->vd && i < r->nr_jobs; i++)
+		free(r->vd[i]);
+	free(r->vd);
 	free(r->workers);
 	stats_free(&r->total);
 	environment_free(&r->env);
@@ -99,6 +181,13 @@ static int prepare_targets(const struct job_spec *jobs, unsigned nr_jobs,
 			   const struct runner_hooks *hooks, struct ioc_err *err)
 {
 	for (unsigned j = 0; j < nr_jobs; j++) {
+		if (layouts[j].vd) {
+			int ret = vd_prepare(layouts[j].vd,
+					     hooks ? hooks->fill_progress : NULL,
+					     hooks ? hooks->arg : NULL, err);
+			if (ret)
+				return ret;
+		}
 		for (unsigned f = 0; f < jobs[j].nr_files; f++) {
 			if (!layouts[j].fill[f])
 				continue;
@@ -234,6 +323,12 @@ static int collect(struct worker *w, unsigned nr, struct watch *wa,
 		if (stats_merge(&r->total, &wr->stats))
 			return err_set(err, ENOMEM, "out of memory");
 		verify_counts_add(&r->verify_counts, &w[i].verify_counts);
+		if (w[i].vd_stats) {
+			struct vd_stats **to = &r->vd[w[i].job_index];
+			if (!*to && !(*to = vd_stats_new(w[i].vd_stats->nr_members)))
+				return err_set(err, ENOMEM, "out of memory");
+			vd_stats_add(*to, w[i].vd_stats);
+		}
 	}
 	r->elapsed_ns = end - measure;
 	r->ramp_ns = wa->ramp_ns;
@@ -248,6 +343,7 @@ static int collect(struct worker *w, unsigned nr, struct watch *wa,
 
 /* Copy the jobs into r and collect the environment of their targets. */
 static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
+		       const struct job_layout *layouts,
 		       unsigned nr_workers, struct run_result *r,
 		       struct ioc_err *err)
 {
@@ -256,7 +352,8 @@ static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
 
 	r->jobs = calloc(nr_jobs, sizeof(*r->jobs));
 	r->workers = calloc(nr_workers, sizeof(*r->workers));
-	if (!r->jobs || !r->workers)
+	r->vd = calloc(nr_jobs, sizeof(*r->vd));
+	if (!r->jobs || !r->workers || !r->vd)
 		return err_set(err, ENOMEM, "out of memory");
 	for (unsigned j = 0; j < nr_jobs; j++) {
 		if (job_spec_copy(&r->jobs[j], &jobs[j]))
@@ -267,6 +364,12 @@ static int init_result(const struct job_spec *jobs, unsigned nr_jobs,
 		r->verify |= jobs[j].verify;
 		if (engine_find(jobs[j].ioengine)->flags & ENGINE_NO_TARGET)
 			continue;
+		if (layouts[j].vd) {
+			const struct vd_def *d = &layouts[j].vd->def;
+			for (unsigned m = 0; m < d->nr_members && nr_paths < JOB_MAX_FILES; m++)
+				if (!vd_member_failed(d, m))
+					paths[nr_paths++] = d->members[m];
+		}
 		for (unsigned f = 0; f < jobs[j].nr_files && nr_paths < JOB_MAX_FILES; f++)
 			paths[nr_paths++] = jobs[j].files[f];
 	}
@@ -299,15 +402,29 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 	if (wa.user_stop && atomic_load(wa.user_stop))
 		run_stop = true;
 	struct worker *w = calloc(nr_workers, sizeof(*w));
-	if (!w)
+	struct vd **vds = calloc(nr_jobs, sizeof(*vds));
+	if (!w || !vds) {
+		free(w);
+		free(vds);
 		return err_set(err, ENOMEM, "out of memory");
+	}
 	wa.w = w;
+	for (unsigned j = 0; j < nr_jobs; j++) {
+		const struct vd_members *vm = layouts[j].vd;
+		if (vm && vd_create(&vm->def, vm->member_bytes, &vds[j])) {
+			for (unsigned i = 0; i < j; i++)
+				vd_destroy(vds[i]);
+			free(vds);
+			free(w);
+			return err_set(err, ENOMEM, "out of memory");
+		}
+	}
 	for (unsigned j = 0, k = 0; j < nr_jobs; j++) {
 		for (unsigned c = 0; c < jobs[j].numjobs; c++, k++) {
 			w[k] = (struct worker){
 				.job = &jobs[j], .job_index = j, .clone = c,
 				.region = layouts[j].region, .eops = layouts[j].eops,
-				.stop = wa.stop, .gate = &gate,
+				.vd = vds[j], .stop = wa.stop, .gate = &gate,
 			};
 		}
 		uint64_t planned = jobs[j].ramp_ns + jobs[j].runtime_ns;
@@ -316,6 +433,9 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 		if (planned > wa.planned_ns)
 			wa.planned_ns = planned;
 	}
+	for (unsigned j = 0; hooks && hooks->vd_start && j < nr_jobs; j++)
+		if (vds[j])
+			hooks->vd_start(hooks->arg, j, vds[j]);
 	ret = start_workers(w, nr_workers, err, &started);
 	if (ret) /* let the started ones through the gate, to stop at once */
 		atomic_store(wa.stop, true);
@@ -325,19 +445,46 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 	watch_workers(&wa);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
+	for (unsigned j = 0; hooks && hooks->vd_stop && j < nr_jobs; j++)
+		if (vds[j])
+			hooks->vd_stop(hooks->arg, j, vds[j]);
 	if (!ret)
 		ret = collect(w, nr_workers, &wa, r, err);
 	if (atomic_load(wa.stop))
 		r->partial = true;
-	for (unsigned i = 0; i < nr_workers; i++)
+	for (unsigned i = 0; i < nr_workers; i++) {
 		stats_free(&w[i].stats);
+		free(w[i].vd_stats);
+	}
+	for (unsigned j = 0; j < nr_jobs; j++)
+		vd_destroy(vds[j]);
+	free(vds);
 	free(w);
 	return ret;
 }
 
+static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			const struct runner_hooks *hooks, struct run_result *out,
+			struct ioc_err *err);
+
 int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 	       const struct runner_hooks *hooks, struct run_result *out,
 	       struct ioc_err *err)
+{
+	struct job_spec *x;
+	unsigned nx;
+	memset(out, 0, sizeof(*out));
+	int ret = expand_vds(jobs, nr_jobs, &x, &nx, err);
+	if (ret)
+		return ret;
+	ret = run_expanded(x, nx, hooks, out, err);
+	release_expanded(jobs, x, nx);
+	return ret;
+}
+
+static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
+			const struct runner_hooks *hooks, struct run_result *out,
+			struct ioc_err *err)
 {
 	struct job_layout *layouts = calloc(nr_jobs ? nr_jobs : 1, sizeof(*layouts));
 	unsigned nr_workers = 0;
@@ -355,13 +502,19 @@ int runner_run(const struct job_spec *jobs, unsigned nr_jobs,
 	}
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	for (unsigned j = 0; j < nr_jobs && !ret; j++)
+		if (layouts[j].vd && layouts[j].vd->sizes_differ && !jobs[j].size)
+			fprintf(stderr, "note: job %s: --vd members differ in size; using the smallest (%llu bytes) on each\n",
+				jobs[j].name, (unsigned long long)layouts[j].vd->smallest);
 	if (!ret)
 		ret = prepare_targets(jobs, nr_jobs, layouts, hooks, err);
 	if (!ret)
-		ret = init_result(jobs, nr_jobs, nr_workers, out, err);
+		ret = init_result(jobs, nr_jobs, layouts, nr_workers, out, err);
 	if (!ret)
 		ret = run_workers(out->jobs, nr_jobs, layouts, nr_workers, hooks,
 				  out, err);
+	for (unsigned j = 0; j < nr_jobs; j++)
+		layout_release(&layouts[j]);
 	free(layouts);
 	/* verify failures fail the run, but what was measured is kept */
 	bool verify_failed = !ret && out->verify_counts.failures;

@@ -16,6 +16,8 @@
 #include "core/result.h"
 #include "util/err.h"
 
+struct vd;
+
 struct runner_hooks {
 	/* Called about once a second from the runner's thread while workers
 	 * run, with the live totals so far; may be NULL. */
@@ -29,6 +31,12 @@ struct runner_hooks {
 	/* When set by anyone (e.g. a signal handler), workers stop soon and
 	 * the result is marked partial. May be NULL. */
 	atomic_bool *stop;
+	/* VD jobs: called with the job's running VD (vd/vd.h) before its
+	 * workers start, and after they are joined, before the VD goes away
+	 * (e.g. `iochar vd rebuild` runs its rebuilder between the two).
+	 * May be NULL. */
+	void (*vd_start)(void *arg, unsigned job, struct vd *vd);
+	void (*vd_stop)(void *arg, unsigned job, struct vd *vd);
 };
 
 /* Check jobs against their targets without writing anything: paths exist

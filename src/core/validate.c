@@ -12,6 +12,7 @@
 #include "target/target.h"
 #include "util/fmt.h"
 #include "verify/guard.h"
+#include "vd/members.h"
 
 static int check_options(const struct job_spec *job, struct ioc_err *err)
 {
@@ -139,6 +140,65 @@ static int compute_region(const struct job_spec *job,
 	return 0;
 }
 
+void layout_release(struct job_layout *l)
+{
+	if (!l)
+		return;
+	free(l->vd);
+	l->vd = NULL;
+}
+
+/* A VD job: its members stand in for files; the region is VD bytes. */
+static int layout_vd(const struct job_spec *job, struct job_layout *out,
+		     struct ioc_err *err)
+{
+	char a[32];
+
+	if (out->eops->flags & (ENGINE_NO_TARGET))
+		return err_usage(err, EINVAL, "job %s: --vd needs an engine that moves data, not ioengine=%s",
+				 job->name, job->ioengine);
+	if (job->nr_files)
+		return err_usage(err, EINVAL,
+				 "job %s: give either filename= or --vd (its members are the targets), not both",
+				 job->name);
+	if (job->journal[0])
+		return err_usage(err, EINVAL, "job %s: journal= does not work through --vd yet",
+				 job->name);
+	out->vd = malloc(sizeof(*out->vd));
+	if (!out->vd)
+		return err_set(err, ENOMEM, "out of memory");
+	struct vd_members_params p = {
+		.text = job->vd, .size = job->size, .offset = job->offset,
+		.writes = rw_writes(job->rw), .force = job->force,
+		.direct = job->direct,
+	};
+	int ret = vd_members_inspect(&p, out->vd, err);
+	if (ret)
+		return ret;
+	if (out->vd->def.write == VD_WRITE_BACK && job->numjobs > 1)
+		return err_usage(err, EINVAL,
+				 "job %s: --vd write=back keeps one cache per worker: use numjobs=1 (and iodepth for concurrency)",
+				 job->name);
+	unsigned align = job->direct ? out->vd->dio_align : 1;
+	if (job->bs % align || job->offset % align)
+		return err_usage(err, EINVAL,
+				 "job %s: bs=%llu and offset=%llu must be multiples of %u bytes, the members' direct I/O alignment (direct=1)",
+				 job->name, (unsigned long long)job->bs,
+				 (unsigned long long)job->offset, align);
+	uint64_t room = out->vd->geom.capacity - job->offset;
+	uint64_t region = job->size && job->size < room ? job->size : room;
+	region -= region % job->bs;
+	if (region == 0)
+		return err_usage(err, EINVAL, "job %s: the VD (%s) is smaller than bs=%llu",
+				 job->name, fmt_bytes(a, sizeof(a), room),
+				 (unsigned long long)job->bs);
+	out->region = region;
+	out->fill_end = out->vd->member_bytes;
+	for (unsigned i = 0; i < out->vd->def.nr_members; i++)
+		out->fill[i] = out->vd->fill[i];
+	return 0;
+}
+
 int layout_job(const struct job_spec *job, struct job_layout *out,
 	       struct ioc_err *err)
 {
@@ -147,6 +207,8 @@ int layout_job(const struct job_spec *job, struct job_layout *out,
 	memset(out, 0, sizeof(*out));
 	if ((ret = check_options(job, err)) || (ret = check_engine(job, out, err)))
 		return ret;
+	if (job->vd[0])
+		return layout_vd(job, out, err);
 	if (out->eops->flags & ENGINE_NO_TARGET) {
 		uint64_t files = job->nr_files ? job->nr_files : 1;
 		out->region = job->size / files - (job->size / files) % job->bs;

@@ -22,6 +22,7 @@
 #include "target/target.h"
 #include "util/clock.h"
 #include "verify/session.h"
+#include "vd/engine.h"
 
 #define PAGE_ALIGN 4096
 /* longest nap of a rate-limited worker with I/O in flight: bounds how late
@@ -61,8 +62,8 @@ static int setup_units(struct worker *w, struct ioc_err *err)
 
 static int setup_files(struct worker *w, struct ioc_err *err)
 {
-	if (w->eops->flags & ENGINE_NO_TARGET)
-		return 0;
+	if ((w->eops->flags & ENGINE_NO_TARGET) || w->vd)
+		return 0; /* a VD engine opens its members itself */
 	bool write = rw_writes(w->job->rw);
 	for (unsigned i = 0; i < w->job->nr_files; i++) {
 		int ret = target_open(w->job->files[i], write, w->job->direct,
@@ -120,11 +121,18 @@ static int worker_setup(struct worker *w)
 		.units = w->units,
 		.depth = w->job->iodepth,
 	};
+	if (w->vd) { /* the job's engine moves the member I/Os */
+		ret = vd_engine_init(w->vd, w->eops, w->job, &p, &w->engine_state, err);
+		w->eops = &vd_engine_ops;
+		return ret;
+	}
 	return w->eops->init(&p, &w->engine_state, err);
 }
 
 static void worker_teardown(struct worker *w)
 {
+	if (w->vd && w->engine_state)
+		w->vd_stats = vd_engine_take_stats(w->engine_state);
 	if (w->eops && w->engine_state)
 		w->eops->cleanup(w->engine_state);
 	w->engine_state = NULL;
@@ -179,7 +187,8 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 		w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
 				   w->job->name, u->dir == DIR_READ ? "read" : "write",
 				   (unsigned long long)u->len, (unsigned long long)u->offset,
-				   w->nr_fds ? w->job->files[u->file] : "(null)", what);
+				   w->vd ? "the --vd drive" : w->nr_fds ? w->job->files[u->file] : "(null)",
+				   what);
 		return false;
 	}
 	if (now < w->measure_start_ns)
@@ -404,6 +413,8 @@ void *worker_main(void *arg)
 	pthread_mutex_unlock(&w->gate->mu);
 	w->measure_start_ns = start + w->job->ramp_ns;
 	w->end_ns = w->measure_start_ns;
+	if (w->vd)
+		vd_engine_measure_from(w->engine_state, w->measure_start_ns);
 
 	if (!w->error && !atomic_load(w->stop)) {
 		if (w->job->rate_iops) /* naps must be short to be accurate */

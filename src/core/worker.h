@@ -20,6 +20,8 @@
 #include "verify/counts.h"
 
 struct verify_session;
+struct vd;
+struct vd_stats;
 
 /* Where workers wait, set up, until the runner lets them all go at once. */
 struct start_gate {
@@ -40,6 +42,7 @@ struct worker {
 	unsigned job_index, clone;
 	uint64_t region;             /* bytes per file the generator may use */
 	const struct engine_ops *eops;
+	struct vd *vd;               /* shared: the VD job's drive, else NULL */
 	atomic_bool *stop;           /* shared: stop soon when true */
 	struct start_gate *gate;     /* shared: all workers start together */
 	pthread_t tid;
@@ -59,6 +62,7 @@ struct worker {
 	struct worker_stats stats;
 	struct stats_live live;      /* readable while it runs */
 	struct verify_counts verify_counts; /* all zero without verify */
+	struct vd_stats *vd_stats;   /* VD jobs: member accounting; the runner frees it */
 	uint64_t measure_start_ns;   /* start + ramp */
 	uint64_t end_ns;             /* when its last I/O completed */
 	_Atomic int finished;

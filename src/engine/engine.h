@@ -23,7 +23,9 @@
  *     getevents (min 0 is fine) before it sleeps;
  *   - getevents() never waits for more I/Os than are in flight;
  *   - units' buf, buflen and index (< depth) stay fixed from init to cleanup:
- *     engines may register the buffers with the kernel.
+ *     engines may register the buffers with the kernel. A unit whose buf is
+ *     NULL at init is never registered, and its buf may change per I/O (the
+ *     VD layer's member units, vd/engine.h).
  */
 #ifndef IOCHAR_ENGINE_ENGINE_H
 #define IOCHAR_ENGINE_ENGINE_H

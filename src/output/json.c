@@ -12,6 +12,7 @@
 #include "output/json_parts.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
+#include "output/vd_out.h"
 
 #define JSON_INDENT  2
 #define CPU_LIST_MAX 4096
@@ -56,6 +57,8 @@ void json_emit_job(struct jw *w, const struct job_spec *j)
 	for (unsigned i = 0; i < j->nr_files && i < JOB_MAX_FILES; i++)
 		jw_string(w, j->files[i]);
 	jw_array_end(w);
+	if (j->vd[0]) /* only VD jobs: other runs' JSON stays as it was */
+		jw_kv_string(w, "vd", j->vd);
 	jw_kv_uint(w, "size", j->size);
 	jw_kv_uint(w, "offset", j->offset);
 	jw_kv_uint(w, "bs", j->bs);
@@ -313,6 +316,8 @@ int output_json_write(const struct run_result *r, FILE *f)
 		return ret;
 	emit_cpu(&w, r);
 	emit_verify(&w, r);
+	if ((ret = json_emit_vds(&w, r)))
+		return ret;
 	emit_intervals(&w, r);
 	ret = emit_workers(&w, r);
 	if (ret)

@@ -12,6 +12,7 @@
 
 #include "output/formats.h"
 #include "output/summary.h"
+#include "output/vd_out.h"
 
 #define NUM_MAX 32
 
@@ -184,7 +185,7 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 	if (!s.total.ios)
 		fputs("  no I/O completed\n", f);
 	text_worker_errors(f, r, job);
-	return 0;
+	return text_emit_vd(f, r, job);
 }
 
 /* "  verify: 1234 units checked, 0 failures (...), 56 unverified" */

@@ -1,0 +1,146 @@
+/* vd_out.c - VD figures in the JSON and text output (see vd_out.h). */
+#include "output/vd_out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "output/json_parts.h"
+#include "output/summary.h"
+#include "vd/def.h"
+#include "vd/stats.h"
+
+static const char *dir_key(int d)
+{
+	return d == DIR_READ ? "read" : "write";
+}
+
+static void emit_members(struct jw *w, const struct vd_def *def,
+			 const struct vd_stats *s, uint64_t elapsed)
+{
+	jw_key(w, "members");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < s->nr_members; i++) {
+		jw_object_begin(w);
+		jw_kv_uint(w, "index", i);
+		jw_kv_string(w, "path", def->members[i]);
+		jw_kv_bool(w, "failed", vd_member_failed(def, i));
+		for (int d = 0; d < DIR_COUNT; d++) {
+			struct dir_summary ds;
+			summary_dir(&s->member[i].dir[d], elapsed, &ds);
+			json_emit_dir(w, dir_key(d), &ds);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
+static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
+		    const struct vd_def *def)
+{
+	const struct vd_stats *s = r->vd[j];
+	uint64_t host = s->host_ios[DIR_READ] + s->host_ios[DIR_WRITE];
+
+	jw_object_begin(w);
+	jw_kv_uint(w, "job", j);
+	jw_kv_string(w, "level", vd_level_name(def->level));
+	jw_kv_uint(w, "strip", def->strip);
+	jw_kv_uint(w, "spans", def->spans);
+	jw_kv_uint(w, "nr_members", def->nr_members);
+	jw_kv_uint(w, "capacity", s->capacity);
+	jw_kv_uint(w, "member_bytes", s->member_bytes);
+	jw_kv_bool(w, "readahead", def->readahead);
+	jw_kv_string(w, "write_policy", def->write == VD_WRITE_BACK ? "back" : "through");
+	jw_kv_string(w, "access", def->read_only ? "ro" : "rw");
+	jw_kv_uint(w, "host_ios", host);
+	jw_kv_uint(w, "host_reads", s->host_ios[DIR_READ]);
+	jw_kv_uint(w, "host_writes", s->host_ios[DIR_WRITE]);
+	jw_key(w, "amplification");
+	jw_object_begin(w);
+	jw_kv_double(w, "reads_per_host_io", vd_stats_amplification(s, DIR_READ));
+	jw_kv_double(w, "writes_per_host_io", vd_stats_amplification(s, DIR_WRITE));
+	jw_kv_double(w, "member_ios_per_host_io",
+		     vd_stats_amplification(s, DIR_READ) + vd_stats_amplification(s, DIR_WRITE));
+	jw_object_end(w);
+	jw_key(w, "rows");
+	jw_object_begin(w);
+	jw_kv_uint(w, "read_modify_write", s->rmw_rows);
+	jw_kv_uint(w, "reconstruct_write", s->rcw_rows);
+	jw_kv_uint(w, "full_stripe", s->full_rows);
+	jw_kv_uint(w, "degraded", s->degraded_rows);
+	jw_object_end(w);
+	jw_key(w, "cache");
+	jw_object_begin(w);
+	jw_kv_uint(w, "readahead_hits", s->ra_hits);
+	jw_kv_uint(w, "writeback_absorbed", s->wb_absorbed);
+	jw_object_end(w);
+	emit_members(w, def, s, r->elapsed_ns);
+	jw_object_end(w);
+}
+
+int json_emit_vds(struct jw *w, const struct run_result *r)
+{
+	bool any = false;
+	for (unsigned j = 0; r->vd && j < r->nr_jobs; j++)
+		any |= r->vd[j] != NULL;
+	if (!any)
+		return 0;
+	struct vd_def *def = malloc(sizeof(*def));
+	if (!def)
+		return -ENOMEM;
+	jw_key(w, "vd");
+	jw_array_begin(w);
+	for (unsigned j = 0; j < r->nr_jobs; j++) {
+		if (!r->vd[j] || vd_def_parse(r->jobs[j].vd, def, NULL))
+			continue;
+		emit_vd(w, r, j, def);
+	}
+	jw_array_end(w);
+	free(def);
+	return 0;
+}
+
+/* "  vd raid5 strip=64KiB 4 members: 2.00 reads + 2.00 writes per host I/O"
+ * then one line per member. */
+int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
+{
+	if (!r->vd || !r->vd[j])
+		return 0;
+	const struct vd_stats *s = r->vd[j];
+	struct vd_def *def = malloc(sizeof(*def));
+	if (!def)
+		return -ENOMEM;
+	if (vd_def_parse(r->jobs[j].vd, def, NULL)) {
+		free(def);
+		return 0;
+	}
+	double sec = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 0;
+	fprintf(f, "  vd %s strip=%" PRIu64 "k, %u members%s: %.2f member reads + %.2f member writes per host I/O",
+		vd_level_name(def->level), def->strip / 1024, def->nr_members,
+		def->failed_mask ? " (degraded)" : "",
+		vd_stats_amplification(s, DIR_READ), vd_stats_amplification(s, DIR_WRITE));
+	if (s->rmw_rows + s->rcw_rows + s->full_rows + s->degraded_rows)
+		fprintf(f, "; rows: %" PRIu64 " rmw, %" PRIu64 " rcw, %" PRIu64
+			" full, %" PRIu64 " degraded", s->rmw_rows, s->rcw_rows,
+			s->full_rows, s->degraded_rows);
+	if (def->readahead || def->write == VD_WRITE_BACK)
+		fprintf(f, "; cache: %" PRIu64 " read-ahead hits, %" PRIu64 " writes absorbed",
+			s->ra_hits, s->wb_absorbed);
+	fputc('\n', f);
+	for (unsigned i = 0; i < s->nr_members; i++) {
+		const struct dir_stats *rd = &s->member[i].dir[DIR_READ];
+		const struct dir_stats *wr = &s->member[i].dir[DIR_WRITE];
+		if (vd_member_failed(def, i)) {
+			fprintf(f, "    member %u %s: failed\n", i, def->members[i]);
+			continue;
+		}
+		fprintf(f, "    member %u %s: read %.0f IOPS %.1f MB/s lat %.1f us, write %.0f IOPS %.1f MB/s lat %.1f us\n",
+			i, def->members[i],
+			sec ? (double)rd->ios / sec : 0, sec ? (double)rd->bytes / sec / 1e6 : 0,
+			hist_mean(&rd->lat) / 1e3,
+			sec ? (double)wr->ios / sec : 0, sec ? (double)wr->bytes / sec / 1e6 : 0,
+			hist_mean(&wr->lat) / 1e3);
+	}
+	free(def);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,91 @@
+/* def.h - a virtual drive (VD) definition: level, strip, members, policies.
+ *
+ * The text form is what --vd= and plan files take:
+ *
+ *     LEVEL,strip=SIZE,members=PATH:PATH:...[,spans=N][,failed=I:J]
+ *          [,readahead=on|off][,write=through|back][,cache=SIZE]
+ *          [,access=rw|ro]
+ *
+ * LEVEL is raid0, raid1, raid5, raid6, raid10 or jbod. Member numbers in
+ * failed= (and in `vd rebuild --replace=`) count from 0 in members= order.
+ * Parsing is syntax and arithmetic only: it touches no file (vd_members_inspect
+ * in members.h looks at the paths). A vd_def owns no memory beyond itself.
+ */
+#ifndef IOCHAR_VD_DEF_H
+#define IOCHAR_VD_DEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define VD_MAX_MEMBERS 64
+#define VD_PATH_MAX 1024
+#define VD_STRIP_MIN 4096u
+#define VD_STRIP_MAX (1u << 20)
+#define VD_CACHE_DEFAULT (64ull << 20)
+
+enum vd_level {
+	VD_RAID0,
+	VD_RAID1,
+	VD_RAID5,
+	VD_RAID6,
+	VD_RAID10,
+	VD_JBOD,
+};
+
+enum vd_write_policy {
+	VD_WRITE_THROUGH,
+	VD_WRITE_BACK,    /* acknowledged from memory, destaged in the background */
+};
+
+struct vd_def {
+	enum vd_level level;
+	uint64_t strip;                 /* bytes, power of two, 4 KiB .. 1 MiB */
+	unsigned nr_members;
+	char members[VD_MAX_MEMBERS][VD_PATH_MAX];
+	unsigned spans;                 /* raid10: groups of mirrored pairs */
+	uint64_t failed_mask;           /* bit i: member i is missing */
+	bool readahead;
+	enum vd_write_policy write;
+	uint64_t cache;                 /* bytes of read-ahead / write-back cache */
+	bool read_only;                 /* access=ro: writes are refused */
+};
+
+/* Parse text into def. 0, or -EINVAL with one usage line naming the
+ * offending part ("--vd: raid5 needs at least 3 members, got 2"). Checks
+ * everything that needs no file: level, strip range and power of two,
+ * member count for the level, spans, failed members in range and not more
+ * than the level survives, the same path listed twice. */
+int vd_def_parse(const char *text, struct vd_def *def, struct ioc_err *err);
+
+/* Several VDs in one option (plans: several VDs per step, run in
+ * parallel and summed) are separated by ';'. Number of VDs in text. */
+unsigned vd_list_count(const char *text);
+
+/* Copy the i-th VD of text into out (len bytes). 0, or -E2BIG / -EINVAL. */
+int vd_list_item(const char *text, unsigned i, char *out, size_t len);
+
+/* "raid5" ... */
+const char *vd_level_name(enum vd_level level);
+
+/* Fewest members the level takes. */
+unsigned vd_level_min_members(enum vd_level level);
+
+/* Members holding data in each stripe row (raid5: n-1, raid6: n-2,
+ * raid1: 1, raid10: n/2, raid0 and jbod: n). */
+unsigned vd_data_members(const struct vd_def *def);
+
+/* Parity members per row: 1 for raid5, 2 for raid6, else 0. */
+unsigned vd_parity_members(const struct vd_def *def);
+
+/* Can the VD still serve every block with the members in mask missing? */
+bool vd_survives(const struct vd_def *def, uint64_t mask);
+
+static inline bool vd_member_failed(const struct vd_def *def, unsigned i)
+{
+	return (def->failed_mask >> i) & 1;
+}
+
+#endif

@@ -1,0 +1,77 @@
+/* io.h - one worker's VD instance: the state engine.c drives and the
+ * policies (policy.c: read-ahead and write-back caches) hook into.
+ * Internal to vd/. */
+#ifndef IOCHAR_VD_IO_H
+#define IOCHAR_VD_IO_H
+
+#include "engine/engine.h"
+#include "vd/cache.h"
+#include "vd/op.h"
+#include "vd/stats.h"
+#include "vd/vd.h"
+
+struct vd_queue {
+	struct vd_op *head, *tail;
+};
+
+struct mio_ctx {
+	struct vd_op *op;
+	uint64_t start;
+};
+
+struct vd_io {
+	struct vd *vd;
+	const struct engine_ops *inner;
+	void *inner_state;
+	int fds[VD_MAX_MEMBERS];
+	unsigned n;
+
+	struct io_unit *munits;    /* member units, buf set per I/O */
+	struct mio_ctx *mctx;      /* by member unit index */
+	struct io_unit **mfree;
+	unsigned nr_munits, nr_mfree;
+	unsigned inflight, pending; /* in the member engine */
+
+	struct vd_op *ops;         /* by host unit index */
+	unsigned depth;
+	struct vd_queue blocked, ready;
+	struct io_unit **done, **events;
+	unsigned nr_done, nr_events;
+
+	struct vd_plan_ctx ctx;
+	struct vd_stats *stats;
+	uint64_t measure_start;
+
+	struct vd_queue waiting;   /* host ops held by the write-back cache */
+	struct vd_ra ra;           /* read-ahead cache (def.readahead) */
+	struct vd_wb wb;           /* write-back cache (def.write = back) */
+	unsigned internal;         /* destage / read-ahead ops in flight */
+};
+
+/* Queue helpers. */
+void vd_q_push(struct vd_queue *q, struct vd_op *op);
+struct vd_op *vd_q_pop(struct vd_queue *q);
+
+/* Send op (host or internal, fields set) on its way: lock its rows or
+ * queue it behind them, then plan and submit. */
+void vd_io_begin(struct vd_io *io, struct vd_op *op);
+
+/* Complete a host op now (served from a cache): result, counters, done list. */
+void vd_io_host_done(struct vd_io *io, struct vd_op *op);
+
+/* policy.c: called by engine.c */
+int vd_policy_init(struct vd_io *io);
+void vd_policy_free(struct vd_io *io);
+/* A host op about to begin: true when the policy took it (served, absorbed
+ * or held); false to go the normal way. */
+bool vd_policy_host(struct vd_io *io, struct vd_op *op);
+/* An op finished (before its locks are released). */
+void vd_policy_finished(struct vd_io *io, struct vd_op *op);
+/* Retry host ops held by the write-back cache. */
+void vd_policy_retry(struct vd_io *io);
+/* Release the row locks internal ops still hold (cleanup after a failure). */
+void vd_policy_unlock_all(struct vd_io *io);
+/* Anything of the policies' still pending (dirty data, held ops)? */
+bool vd_policy_busy(const struct vd_io *io);
+
+#endif

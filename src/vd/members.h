@@ -1,0 +1,55 @@
+/* members.h - a VD job's members on disk: do they exist, how large, may
+ * they be written, which must be created or extended first.
+ *
+ * Looks only (target_inspect, the write guard): nothing is created or
+ * written, so a VD job is validated completely before any member changes.
+ */
+#ifndef IOCHAR_VD_MEMBERS_H
+#define IOCHAR_VD_MEMBERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vd/def.h"
+#include "target/target.h"
+#include "vd/geom.h"
+
+struct vd_members {
+	struct vd_def def;
+	struct vd_geom geom;
+	uint64_t member_bytes;         /* bytes the VD uses on each member */
+	bool fill[VD_MAX_MEMBERS];     /* live member file to create/extend to member_bytes */
+	unsigned dio_align;            /* largest of the members' */
+	uint64_t init_from;            /* after filling: member bytes from which the
+					* redundancy must be made consistent */
+	bool sizes_differ;             /* existing members differ: smallest used */
+	uint64_t smallest;
+};
+
+struct vd_members_params {
+	const char *text;       /* the --vd definition */
+	uint64_t size;          /* VD bytes the job wants from offset; 0 = all */
+	uint64_t offset;
+	bool writes;            /* the job writes */
+	bool force;             /* --force: the guard lets data be overwritten */
+	bool direct;
+	uint64_t skip_mask;     /* members not looked at (a rebuild's target) */
+};
+
+/* Parse p->text and look at every live member. 0, or -errno with one
+ * usage line: a member listed twice (also through a symlink or another
+ * name of the same file), a member that is missing without size=, a
+ * block device smaller than size= needs, a strip smaller than a member's
+ * logical block, a write refused by the guard (verify/guard.h), access=ro
+ * with a writing job. */
+int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
+		       struct ioc_err *err);
+
+/* Create or extend the members m->fill marks (target_fill: random data,
+ * iochar's mark), then make the redundancy of the new rows consistent
+ * (parity from the data, mirror copies equal), as a controller
+ * initializes a new VD. 0 or -errno with a message. */
+int vd_prepare(const struct vd_members *m, target_progress_fn progress,
+	       void *arg, struct ioc_err *err);
+
+#endif

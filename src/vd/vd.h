@@ -1,0 +1,69 @@
+/* vd.h - a virtual drive while a run uses it: its definition and geometry,
+ * and what the workers that drive it share (the stripe locks).
+ *
+ * The runner makes one struct vd per VD job (vd_create) before the
+ * workers start and destroys it after they are joined. Each worker then
+ * drives it through its own engine instance (vd/engine.h), which opens
+ * the members itself. Everything in struct vd but the lock table is
+ * read-only while workers run.
+ */
+#ifndef IOCHAR_VD_VD_H
+#define IOCHAR_VD_VD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vd/def.h"
+#include "vd/geom.h"
+
+#define VD_LOCK_SLOTS (1u << 16)
+
+struct vd {
+	struct vd_def def;
+	struct vd_geom geom;
+	/* Stripe locks, by row modulo VD_LOCK_SLOTS: 0 free, > 0 readers,
+	 * -1 one writer. Rows sharing a slot just wait for each other. */
+	_Atomic int32_t *locks;
+	/* Rebuild in progress (`iochar vd rebuild`): member rebuild_member
+	 * (-1: none) holds good data below row rebuild_cursor only. The
+	 * cursor moves while the rebuilder holds the row's lock, so an
+	 * operation sees one state for its whole life. */
+	/* Write generation of each strip, by strip number modulo
+	 * VD_LOCK_SLOTS: bumped by every finished write, read by the
+	 * read-ahead caches (vd/cache.h) of all workers. */
+	_Atomic uint32_t *gens;
+	int rebuild_member;
+	_Atomic uint64_t rebuild_cursor;
+};
+
+/* Is member m unusable at stripe row r, with fail_mask the lost members? */
+static inline bool vd_lost_at(struct vd *vd, uint64_t fail_mask, unsigned m,
+			      uint64_t r)
+{
+	if ((fail_mask >> m) & 1)
+		return true;
+	return (int)m == vd->rebuild_member &&
+	       r >= atomic_load_explicit(&vd->rebuild_cursor, memory_order_acquire);
+}
+
+/* A VD for def over members of member_bytes each. *out owned by the
+ * caller (vd_destroy). 0 or -ENOMEM. */
+int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out);
+
+void vd_destroy(struct vd *vd);
+
+/* Bump the write generation of the strips of [off, off+len). */
+void vd_gen_bump(struct vd *vd, uint64_t off, uint64_t len);
+
+static inline uint32_t vd_gen(struct vd *vd, uint64_t strip)
+{
+	return atomic_load_explicit(&vd->gens[strip % VD_LOCK_SLOTS], memory_order_acquire);
+}
+
+/* Try to lock rows [first, last] for writing (excl) or reading, without
+ * waiting: all of them, or none. */
+bool vd_lock_try(struct vd *vd, uint64_t first, uint64_t last, bool excl);
+void vd_unlock(struct vd *vd, uint64_t first, uint64_t last, bool excl);
+
+#endif

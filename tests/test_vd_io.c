@@ -1,0 +1,555 @@
+/* test_vd_io.c - the VD I/O path, driven as a worker drives an engine.
+ *
+ * Members are small files in a fresh directory under /dev/shm (or /tmp).
+ * Covers: every block written through the VD reads back intact with any
+ * one (raid5) or any two (raid6) members lost, and through the lost
+ * mirror of raid1/raid10; exact member I/O counts for known patterns;
+ * concurrent writers to the same stripes leave consistent parity (full
+ * scrub); writes while degraded keep parity right; a rebuilt member is
+ * byte-identical to the lost one.
+ */
+#define _GNU_SOURCE
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "util/rng.h"
+#include "vd/engine.h"
+#include "vd/members.h"
+#include "vd/sync.h"
+#include "vd/vd.h"
+
+#define MEMBER_BYTES (1u << 20)
+
+static char dir[256];
+static uint64_t member_bytes; /* of the VD tvd_open last opened */
+
+static int setup_dir(void **state)
+{
+	(void)state;
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(dir, sizeof(dir), "%s/iochar-vd-XXXXXX", base);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	(void)state;
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* "LEVEL,strip=S,members=dir/m0:dir/m1..." plus extra */
+static void vd_text(char *buf, size_t len, const char *level, const char *strip,
+		    unsigned n, const char *extra)
+{
+	int at = snprintf(buf, len, "%s,strip=%s,members=", level, strip);
+	for (unsigned i = 0; i < n; i++)
+		at += snprintf(buf + at, len - (size_t)at, "%s%s/%s-m%u", i ? ":" : "",
+			       dir, level, i);
+	if (extra)
+		snprintf(buf + at, len - (size_t)at, ",%s", extra);
+}
+
+struct tvd {
+	struct vd_members m;
+	struct vd *vd;
+	bool shared;            /* vd belongs to someone else */
+	void *st;
+	struct io_unit *units;
+	uint8_t *bufs;
+	unsigned depth;
+	uint64_t bs;
+};
+
+/* Create (first time) and open a VD for I/O of bs through `engine`; with
+ * shared != NULL, one more engine instance on that running VD (as the
+ * workers of one job share theirs). */
+static void tvd_open_on(struct tvd *t, struct vd *shared, const char *text,
+			const char *engine, uint64_t size, uint64_t bs,
+			unsigned depth)
+{
+	struct ioc_err err = {0};
+	struct vd_members_params p = {
+		.text = text, .size = size, .writes = true, .force = true,
+	};
+	memset(t, 0, sizeof(*t));
+	int ret = vd_members_inspect(&p, &t->m, &err);
+	if (ret)
+		fail_msg("%s", err.msg);
+	assert_int_equal(vd_prepare(&t->m, NULL, NULL, &err), 0);
+	member_bytes = t->m.member_bytes;
+	t->shared = shared != NULL;
+	t->vd = shared;
+	if (!shared)
+		assert_int_equal(vd_create(&t->m.def, t->m.member_bytes, &t->vd), 0);
+	t->depth = depth;
+	t->bs = bs;
+	t->units = calloc(depth, sizeof(*t->units));
+	assert_int_equal(posix_memalign((void **)&t->bufs, 4096, depth * bs), 0);
+	for (unsigned i = 0; i < depth; i++) {
+		t->units[i].index = i;
+		t->units[i].buf = t->bufs + i * bs;
+		t->units[i].buflen = bs;
+	}
+	struct job_spec job = {0};
+	job.rw = RW_RANDRW;
+	struct engine_params ep = {.units = t->units, .depth = depth};
+	ret = vd_engine_init(t->vd, engine_find(engine), &job, &ep, &t->st, &err);
+	if (ret)
+		fail_msg("%s", err.msg);
+}
+
+static void tvd_open(struct tvd *t, const char *text, const char *engine,
+		     uint64_t size, uint64_t bs, unsigned depth)
+{
+	tvd_open_on(t, NULL, text, engine, size, bs, depth);
+}
+
+static struct vd_stats *tvd_close(struct tvd *t)
+{
+	struct vd_stats *s = vd_engine_take_stats(t->st);
+	vd_engine_ops.cleanup(t->st);
+	if (!t->shared)
+		vd_destroy(t->vd);
+	free(t->units);
+	free(t->bufs);
+	return s;
+}
+
+/* Run units [0, n) (set up by the caller) all at once; all must succeed. */
+static void tvd_run(struct tvd *t, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(vd_engine_ops.queue(t->st, &t->units[i]), ENGINE_QUEUED);
+	assert_int_equal(vd_engine_ops.commit(t->st), 0);
+	unsigned done = 0;
+	while (done < n) {
+		int got = vd_engine_ops.getevents(t->st, 1);
+		assert_true(got > 0);
+		for (int i = 0; i < got; i++) {
+			struct io_unit *u = vd_engine_ops.event(t->st, (unsigned)i);
+			if (u->result != (int64_t)u->len)
+				fail_msg("%s at %llu: result %lld", u->dir ? "write" : "read",
+					 (unsigned long long)u->offset, (long long)u->result);
+		}
+		done += (unsigned)got;
+	}
+}
+
+/* Block b's pattern: a seeded stream, different per block and generation. */
+static void pattern(uint8_t *p, uint64_t len, uint64_t b, uint64_t gen)
+{
+	struct rng r;
+	rng_seed(&r, b * 1000003 + gen);
+	for (uint64_t i = 0; i < len; i += 8) {
+		uint64_t v = rng_next(&r);
+		memcpy(p + i, &v, 8);
+	}
+}
+
+static void write_all(struct tvd *t, uint64_t cap, uint64_t gen)
+{
+	for (uint64_t off = 0; off < cap; off += t->bs * t->depth) {
+		unsigned n = 0;
+		for (; n < t->depth && off + n * t->bs < cap; n++) {
+			struct io_unit *u = &t->units[n];
+			u->dir = DIR_WRITE;
+			u->offset = off + n * t->bs;
+			u->len = t->bs;
+			pattern(u->buf, t->bs, u->offset / t->bs, gen);
+		}
+		tvd_run(t, n);
+	}
+}
+
+static void check_all(struct tvd *t, uint64_t cap, uint64_t gen)
+{
+	uint8_t *want = malloc(t->bs);
+	for (uint64_t off = 0; off < cap; off += t->bs * t->depth) {
+		unsigned n = 0;
+		for (; n < t->depth && off + n * t->bs < cap; n++) {
+			struct io_unit *u = &t->units[n];
+			u->dir = DIR_READ;
+			u->offset = off + n * t->bs;
+			u->len = t->bs;
+			memset(u->buf, 0, t->bs);
+		}
+		tvd_run(t, n);
+		for (unsigned i = 0; i < n; i++) {
+			pattern(want, t->bs, t->units[i].offset / t->bs, gen);
+			if (memcmp(want, t->units[i].buf, t->bs))
+				fail_msg("block at %llu differs", (unsigned long long)t->units[i].offset);
+		}
+	}
+	free(want);
+}
+
+static uint64_t scrub(const char *text, uint64_t mbytes)
+{
+	struct vd_def *def = malloc(sizeof(*def));
+	struct ioc_err err = {0};
+	struct vd_sync s;
+	uint64_t bad = 0;
+	assert_int_equal(vd_def_parse(text, def, &err), 0);
+	assert_int_equal(vd_sync_open(&s, def, mbytes, false, &err), 0);
+	assert_int_equal(vd_sync_scrub(&s, 0, vd_sync_rows(&s), &bad, &err), 0);
+	vd_sync_close(&s);
+	free(def);
+	return bad;
+}
+
+/* Write everything healthy, then read it all with each loss pattern. */
+static void check_losses(const char *level, unsigned n, unsigned max_lost,
+			 const char *engine, uint64_t bs)
+{
+	char text[2048], lost[2048];
+	struct tvd t;
+
+	vd_text(text, sizeof(text), level, "64k", n, NULL);
+	tvd_open(&t, text, engine, (uint64_t)MEMBER_BYTES * (n - (max_lost ? max_lost : 1)), bs, 8);
+	uint64_t cap = t.m.geom.capacity - t.m.geom.capacity % bs;
+	write_all(&t, cap, 7);
+	free(tvd_close(&t));
+	assert_int_equal(scrub(text, member_bytes), 0);
+
+	for (unsigned a = 0; a < n; a++) {
+		for (unsigned b = a; b < n; b++) {
+			if (b != a && max_lost < 2)
+				continue;
+			char extra[64];
+			if (b == a)
+				snprintf(extra, sizeof(extra), "failed=%u", a);
+			else
+				snprintf(extra, sizeof(extra), "failed=%u:%u", a, b);
+			vd_text(lost, sizeof(lost), level, "64k", n, extra);
+			struct vd_def *def = malloc(sizeof(*def));
+			struct ioc_err err = {0};
+			int ok = vd_def_parse(lost, def, &err) == 0;
+			free(def);
+			if (!ok)
+				continue; /* e.g. both halves of a raid10 pair */
+			tvd_open(&t, lost, engine, 0, bs, 8);
+			check_all(&t, cap, 7);
+			free(tvd_close(&t));
+		}
+	}
+}
+
+static void test_raid5_any_one_lost(void **state)
+{
+	(void)state;
+	check_losses("raid5", 4, 1, "io_uring", 4096);
+	check_losses("raid5", 5, 1, "psync", 48 * 1024); /* I/Os across strips */
+}
+
+static void test_raid6_any_two_lost(void **state)
+{
+	(void)state;
+	check_losses("raid6", 5, 2, "io_uring", 8192);
+	check_losses("raid6", 6, 2, "psync", 256 * 1024); /* several rows per I/O */
+}
+
+static void test_mirrors_lost(void **state)
+{
+	(void)state;
+	check_losses("raid1", 3, 2, "io_uring", 4096);
+	check_losses("raid10", 4, 1, "psync", 96 * 1024);
+}
+
+static void test_raid0_jbod_roundtrip(void **state)
+{
+	(void)state;
+	check_losses("raid0", 3, 0, "io_uring", 12 * 1024);
+}
+
+static uint64_t member_sum(const struct vd_stats *s, enum io_dir d)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < s->nr_members; i++)
+		v += s->member[i].dir[d].ios;
+	return v;
+}
+
+static void test_counts(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd t;
+	struct rng r;
+
+	vd_text(text, sizeof(text), "raid5", "64k", 4, NULL);
+	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, 4096, 1);
+	uint64_t cap = t.m.geom.capacity, N = 500;
+	rng_seed(&r, 9);
+	for (uint64_t i = 0; i < N; i++) {
+		t.units[0].dir = DIR_WRITE;
+		t.units[0].offset = rng_below(&r, cap / 4096) * 4096;
+		t.units[0].len = 4096;
+		tvd_run(&t, 1);
+	}
+	struct vd_stats *s = tvd_close(&t);
+	assert_int_equal(member_sum(s, DIR_READ), 2 * N);
+	assert_int_equal(member_sum(s, DIR_WRITE), 2 * N);
+	assert_int_equal(s->host_ios[DIR_WRITE], N);
+	assert_int_equal(s->rmw_rows, N);
+	free(s);
+
+	/* full stripes: 3 data strips of 64k per row, written sequentially */
+	tvd_open(&t, text, "io_uring", 0, 3 * 65536, 4);
+	write_all(&t, cap, 3);
+	s = tvd_close(&t);
+	uint64_t rows = cap / (3 * 65536);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(member_sum(s, DIR_WRITE), 4 * rows);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(s->member[i].dir[DIR_WRITE].ios, rows);
+	assert_int_equal(s->full_rows, rows);
+	free(s);
+	assert_int_equal(scrub(text, member_bytes), 0);
+
+	/* raid5 reads: one member read per aligned 4k read */
+	tvd_open(&t, text, "psync", 0, 4096, 1);
+	for (uint64_t i = 0; i < 100; i++) {
+		t.units[0].dir = DIR_READ;
+		t.units[0].offset = rng_below(&r, cap / 4096) * 4096;
+		t.units[0].len = 4096;
+		tvd_run(&t, 1);
+	}
+	s = tvd_close(&t);
+	assert_int_equal(member_sum(s, DIR_READ), 100);
+	assert_int_equal(member_sum(s, DIR_WRITE), 0);
+	free(s);
+}
+
+struct writer {
+	struct vd *vd;
+	const char *text;
+	unsigned seed;
+	const char *engine;
+};
+
+/* Random 4k writes confined to the first 2 rows, depth 16. */
+static void *writer_main(void *arg)
+{
+	struct writer *wr = arg;
+	struct tvd t;
+	struct rng r;
+	tvd_open_on(&t, wr->vd, wr->text, wr->engine, 0, 4096, 16);
+	rng_seed(&r, wr->seed);
+	uint64_t span = 2 * (uint64_t)t.m.geom.k * t.m.geom.strip / 4096;
+	for (int round = 0; round < 60; round++) {
+		for (unsigned i = 0; i < 16; i++) {
+			struct io_unit *u = &t.units[i];
+			u->dir = DIR_WRITE;
+			u->offset = rng_below(&r, span) * 4096;
+			u->len = 4096;
+			pattern(u->buf, 4096, rng_next(&r), 1);
+		}
+		tvd_run(&t, 16);
+	}
+	free(tvd_close(&t));
+	return NULL;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	(void)state;
+	const char *levels[] = {"raid5", "raid6", "raid10"};
+	for (unsigned l = 0; l < 3; l++) {
+		char text[2048];
+		struct tvd t;
+		vd_text(text, sizeof(text), levels[l], "16k", 4, NULL);
+		tvd_open(&t, text, "io_uring", 2 * MEMBER_BYTES, 4096, 1);
+		free(tvd_close(&t));
+		struct vd *vd;
+		assert_int_equal(vd_create(&t.m.def, member_bytes, &vd), 0);
+		pthread_t th[3];
+		struct writer w[3] = {
+			{vd, text, 1, "io_uring"}, {vd, text, 2, "io_uring"}, {vd, text, 3, "psync"},
+		};
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(pthread_create(&th[i], NULL, writer_main, &w[i]), 0);
+		for (int i = 0; i < 3; i++)
+			pthread_join(th[i], NULL);
+		vd_destroy(vd);
+		if (scrub(text, member_bytes))
+			fail_msg("%s: parity inconsistent after concurrent writes", levels[l]);
+	}
+}
+
+/* Writes with a member lost keep the parity right: the data read back
+ * with the member lost, and after the member is rebuilt, everything scrubs
+ * clean and reads back with another member lost. */
+static void test_degraded_writes_and_rebuild(void **state)
+{
+	(void)state;
+	char text[2048], lost[2048], lost2[2048], path[512];
+	struct tvd t;
+	struct ioc_err err = {0};
+
+	vd_text(text, sizeof(text), "raid6", "16k", 5, NULL);
+	vd_text(lost, sizeof(lost), "raid6", "16k", 5, "failed=2");
+	vd_text(lost2, sizeof(lost2), "raid6", "16k", 5, "failed=0:4");
+	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, 8192, 4);
+	uint64_t cap = t.m.geom.capacity;
+	write_all(&t, cap, 1);
+	free(tvd_close(&t));
+	snprintf(path, sizeof(path), "%s/raid6-m2", dir);
+	/* member 2 "fails": it keeps generation-1 data while the VD moves on */
+	tvd_open(&t, lost, "psync", 0, 8192, 4);
+	write_all(&t, cap / 2, 2);
+	check_all(&t, cap / 2, 2);
+	free(tvd_close(&t));
+
+	/* rebuild member 2 into a new file from the others */
+	struct vd_def *def = malloc(sizeof(*def));
+	assert_int_equal(vd_def_parse(lost, def, &err), 0);
+	struct vd_sync s;
+	assert_int_equal(vd_sync_open(&s, def, member_bytes, false, &err), 0);
+	char fresh[600];
+	snprintf(fresh, sizeof(fresh), "%s.new", path);
+	int fd = open(fresh, O_CREAT | O_RDWR | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(vd_sync_rebuild_rows(&s, 2, fd, 0, vd_sync_rows(&s), &err), 0);
+	close(fd);
+	vd_sync_close(&s);
+	free(def);
+	assert_int_equal(rename(fresh, path), 0);
+	assert_int_equal(scrub(text, member_bytes), 0);
+	tvd_open(&t, lost2, "io_uring", 0, 8192, 4);
+	check_all(&t, cap / 2, 2);
+	free(tvd_close(&t));
+}
+
+/* Rebuilt member byte-identical to the one that was lost, for each level
+ * with redundancy. */
+static void test_rebuild_identical(void **state)
+{
+	(void)state;
+	const char *levels[] = {"raid5", "raid6", "raid1", "raid10"};
+	for (unsigned l = 0; l < 4; l++) {
+		char text[2048], path[512], fresh[600];
+		struct tvd t;
+		struct ioc_err err = {0};
+		vd_text(text, sizeof(text), levels[l], "32k", 4, NULL);
+		tvd_open(&t, text, "io_uring", MEMBER_BYTES, 16384, 4);
+		write_all(&t, t.m.geom.capacity, 5);
+		free(tvd_close(&t));
+		struct vd_def *def = malloc(sizeof(*def));
+		assert_int_equal(vd_def_parse(text, def, &err), 0);
+		for (unsigned m = 0; m < 4; m++) {
+			struct vd_sync s;
+			snprintf(path, sizeof(path), "%s/%s-m%u", dir, levels[l], m);
+			snprintf(fresh, sizeof(fresh), "%s.new", path);
+			assert_int_equal(vd_sync_open(&s, def, member_bytes, false, &err), 0);
+			int fd = open(fresh, O_CREAT | O_RDWR | O_TRUNC, 0644);
+			assert_true(fd >= 0);
+			assert_int_equal(vd_sync_rebuild_rows(&s, m, fd, 0, vd_sync_rows(&s), &err), 0);
+			vd_sync_close(&s);
+			uint8_t *a = malloc(member_bytes), *b = malloc(member_bytes);
+			int fa = open(path, O_RDONLY);
+			assert_int_equal(pread(fa, a, member_bytes, 0), member_bytes);
+			assert_int_equal(pread(fd, b, member_bytes, 0), member_bytes);
+			if (memcmp(a, b, member_bytes))
+				fail_msg("%s: rebuilt member %u differs", levels[l], m);
+			close(fa);
+			close(fd);
+			unlink(fresh);
+			free(a);
+			free(b);
+		}
+		free(def);
+	}
+}
+
+/* write=back: writes are acknowledged from the cache and all of them are
+ * on the members once the instance stops ("battery"); parity is right. */
+static void test_writeback_flushed_on_stop(void **state)
+{
+	(void)state;
+	char text[2048], plain[2048];
+	struct tvd t;
+	vd_text(plain, sizeof(plain), "raid5", "16k", 4, NULL);
+	vd_text(text, sizeof(text), "raid5", "16k", 4, "write=back,cache=1m");
+	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, 8192, 8);
+	uint64_t cap = t.m.geom.capacity;
+	write_all(&t, cap, 3);
+	write_all(&t, cap / 2, 4); /* overwrites of dirty data wait for it */
+	check_all(&t, cap / 2, 4); /* reads see the newest data */
+	struct vd_stats *s = tvd_close(&t);
+	assert_true(s->wb_absorbed > 0);
+	free(s);
+	assert_int_equal(scrub(plain, member_bytes), 0);
+	tvd_open(&t, plain, "psync", 0, 8192, 4);
+	check_all(&t, cap / 2, 4);
+	free(tvd_close(&t));
+	/* the second half still holds generation 3 */
+	tvd_open(&t, plain, "psync", 0, 8192, 1);
+	uint8_t want[8192];
+	for (uint64_t off = cap / 2; off + 8192 <= cap; off += 8192) {
+		t.units[0].dir = DIR_READ;
+		t.units[0].offset = off;
+		t.units[0].len = 8192;
+		tvd_run(&t, 1);
+		pattern(want, 8192, off / 8192, 3);
+		assert_memory_equal(want, t.units[0].buf, 8192);
+	}
+	free(tvd_close(&t));
+}
+
+/* readahead=on: sequential reads are served from the cache, and a write
+ * by another instance of the same VD makes the cached strips stale. */
+static void test_readahead_coherent(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd a, b;
+	vd_text(text, sizeof(text), "raid6", "16k", 5, "readahead=on,cache=4m");
+	tvd_open(&b, text, "io_uring", 3 * MEMBER_BYTES, 4096, 1);
+	uint64_t cap = b.m.geom.capacity;
+	write_all(&b, cap, 1);
+	struct vd *vd = b.vd;
+	tvd_open_on(&a, vd, text, "io_uring", 0, 4096, 1);
+	check_all(&a, cap, 1);        /* depth 1: one sequential stream */
+	write_all(&b, cap, 2);
+	check_all(&a, cap, 2);
+	struct vd_stats *s = vd_engine_take_stats(a.st);
+	assert_true(s->ra_hits > cap / 4096 / 2);
+	free(s);
+	vd_engine_ops.cleanup(a.st);
+	free(a.units);
+	free(a.bufs);
+	free(tvd_close(&b));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_raid5_any_one_lost, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_raid6_any_two_lost, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_mirrors_lost, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_raid0_jbod_roundtrip, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_counts, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
