@@ -15,6 +15,8 @@ static const struct command {
 	{"search", cmd_plan, "best iodepth and numjobs inside a latency limit"},
 	{"curve", cmd_plan, "latency-versus-load curve: max, then % of it"},
 	{"precondition", cmd_plan, "fill, then random writes to steady state"},
+	{"report", cmd_report, "HTML report of results (charts, environment, parameters)"},
+	{"compare", cmd_compare, "compare result sets: difference and whether it beats noise"},
 	{NULL, NULL, NULL},
 };
 

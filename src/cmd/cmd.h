@@ -15,4 +15,8 @@ int cmd_verify(int argc, char **argv);
 /* plan, search, curve and precondition (argv[0] tells which). */
 int cmd_plan(int argc, char **argv);
 
+/* The HTML report, and the comparison, of result sets (src/report). */
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
 #endif

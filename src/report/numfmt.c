@@ -28,6 +28,10 @@ char *numfmt_thousands(char *buf, double v)
 /* v with 3 significant digits (at most 2 decimals), then suffix. */
 static char *sig3(char *buf, double v, const char *suffix)
 {
+	if (v == 0) {
+		snprintf(buf, NUMFMT_MAX, "0%s", suffix);
+		return buf;
+	}
 	const char *f = fabs(v) >= 100 ? "%.0f%s" : fabs(v) >= 10 ? "%.1f%s" : "%.2f%s";
 	snprintf(buf, NUMFMT_MAX, f, v, suffix);
 	return buf;

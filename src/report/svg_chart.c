@@ -150,12 +150,30 @@ double chart_px_y(const struct chart *c, const struct axis *a, double v)
 	return c->bottom - frac(a, v) * (c->bottom - c->top);
 }
 
+/* "1.00 µs" -> "1 µs", "2.50M" -> "2.5M": ticks are round numbers. */
+static void trim_zeros(char *buf)
+{
+	char *dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	char *end = dot + 1;
+	while (*end >= '0' && *end <= '9')
+		end++;
+	char *z = end;
+	while (z > dot + 1 && z[-1] == '0')
+		z--;
+	if (z == dot + 1)
+		z = dot;
+	memmove(z, end, strlen(end) + 1);
+}
+
 static void tick_label(const struct axis *a, double v, char *buf)
 {
 	if (a->fmt)
 		a->fmt(buf, v);
 	else
 		snprintf(buf, NUMFMT_MAX, "%g", v);
+	trim_zeros(buf);
 }
 
 static void y_axis(struct chart *c, const struct axis *a, bool right)
@@ -264,6 +282,15 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
 	unsigned drawn = 0;
 
+	if (c->halo) {
+		/* a white outline keeps the line readable over bars */
+		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
+		for (unsigned i = 0, k = 0; i < n; i++)
+			if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
+				fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
+					clampy(c, chart_px_y(c, ya, ys[i])));
+		fputs("\"/>", c->f);
+	}
 	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
 		s, colour(s), dash(s));
 	for (unsigned i = 0; i < n; i++)
@@ -274,9 +301,9 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	for (unsigned i = 0; i < n; i++) {
 		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
 			continue;
-		fprintf(c->f, "<circle class=\"dp pt s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">",
+		fprintf(c->f, "<circle class=\"dp pt s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
 			s, chart_px_x(c, xs[i]), clampy(c, chart_px_y(c, ya, ys[i])),
-			colour(s));
+			c->halo ? "4.5" : "3.5", c->halo ? "#fff" : colour(s), colour(s));
 		if (tips && tips[i]) {
 			fputs("<title>", c->f);
 			html_escape(c->f, tips[i]);

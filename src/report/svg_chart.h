@@ -44,6 +44,7 @@ struct chart {
 	double left, right, top, bottom; /* plot area, px */
 	struct axis *x, *y, *y2;
 	unsigned points;
+	bool halo;                  /* lines get a white outline, hollow markers */
 	const char *legend[CHART_MAX_LEGEND];
 	int legend_style[CHART_MAX_LEGEND]; /* 0 bar, 1 line; series index = slot */
 	int legend_series[CHART_MAX_LEGEND];
@@ -73,7 +74,8 @@ void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
 
 /* A line of series s through n points (xs on x; for a category axis, the
  * category index), ys on y or y2; each point gets a marker with tips[i]
- * (may be NULL). Points that are not finite (or <= 0 on a log axis) are
+ * (may be NULL); with c->halo set, a white outline and hollow markers
+ * keep it readable over bars. Points that are not finite (or <= 0 on a log axis) are
  * skipped. */
 void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 		const double *ys, unsigned n, const char *const *tips);
