@@ -102,7 +102,10 @@ static int add_set(struct cmp_table *t, unsigned si)
 					.lat_stat = st->latency_stat ? st->latency_stat : "mean",
 					.iops = rs_step_is_random(st), .v = v};
 				for (unsigned j = 0; j < t->nr_sets; j++)
-					v[j].verdict = CMP_MISSING;
+					v[j] = (struct cmp_value){
+						.verdict = CMP_MISSING, .value = NAN,
+						.lat_ns = NAN, .p99_ns = NAN, .iv_mean = NAN,
+						.iv_sd = NAN, .diff_pct = NAN, .noise_pct = NAN};
 			} else {
 				free(key);
 				if (t->rows[r].v[si].verdict != CMP_MISSING)
