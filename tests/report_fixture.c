@@ -107,7 +107,8 @@ void fixture_synthetic(const char *dir, const char *name,
 		fputs(", ", f);
 		dir_json(f, "total", w[i].mean, 50000);
 		fputs(", \"per_target\": [], \"intervals\": [", f);
-		for (unsigned k = 0; k <= w[i].nr_iv; k++) {
+		unsigned total = w[i].nr_iv >= 2 ? w[i].nr_iv + 1 : w[i].nr_iv;
+		for (unsigned k = 0; k < total; k++) {
 			/* the last: a sliver of a second, far off, left out by the rule */
 			double v = k == w[i].nr_iv ? w[i].mean * 0.2
 				   : w[i].mean * (1 + (k % 2 ? -w[i].cov : w[i].cov));

@@ -11,8 +11,8 @@
 void fixture_plan(const char *dir, const char *name);
 
 /* One synthetic workload: nr_iv per-second IOPS samples alternating
- * mean*(1+cov) and mean*(1-cov) (sample stdev ~ mean*cov), plus a short
- * last second; headline IOPS = mean. */
+ * mean*(1+cov) and mean*(1-cov) (sample stdev ~ mean*cov), plus (with
+ * 2 or more) a short last second far off; headline IOPS = mean. */
 struct synth_workload {
 	const char *label;
 	double mean, cov;
