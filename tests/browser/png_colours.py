@@ -3,8 +3,9 @@
 only the standard library: zlib inflates the IDAT stream, the five PNG
 filters are undone row by row. Prints "WIDTH HEIGHT COLOURS".
 
-    png_colours.py SHOT.png [--crop Y0 Y1 OUT.png]
+    png_colours.py SHOT.png [--has RRGGBB] [--crop Y0 Y1 OUT.png]
 
+--has adds "yes" or "no": whether that exact colour is among them.
 --crop writes rows [Y0, Y1) as a new PNG (to look at part of a tall page).
 Handles 8-bit greyscale, RGB, RGBA and grey+alpha, not interlaced: what
 Chromium writes."""
@@ -78,9 +79,13 @@ def main():
         return
     colours = set()
     for r in rows:
-        for i in range(0, len(r), bpp):
-            colours.add(r[i:i + bpp])
-    print(w, h, len(colours))
+        colours.update(r[i:i + bpp] for i in range(0, len(r), bpp))
+    if len(sys.argv) >= 4 and sys.argv[2] == "--has":
+        want = bytes.fromhex(sys.argv[3])
+        found = any(c[:3] == want for c in colours) if bpp >= 3 else False
+        print(w, h, len(colours), "yes" if found else "no")
+    else:
+        print(w, h, len(colours))
 
 
 main()
