@@ -130,8 +130,13 @@ static void bar_chart(struct report_ctx *r, bool iops)
 		}
 		chart_line(&c, s, true, xs, ls, nc, tp);
 	}
-	for (unsigned s = 0; s < t->nr_sets && t->nr_sets > 1; s++)
-		chart_legend_add(&c, s, false, t->sets[s].name);
+	for (unsigned s = 0; s < t->nr_sets && t->nr_sets > 1; s++) {
+		bool drawn = false; /* only the sets that have a bar here */
+		for (unsigned k = 0; k < nc; k++)
+			drawn |= t->rows[rows[k]].v[s].verdict != CMP_MISSING;
+		if (drawn)
+			chart_legend_add(&c, s, false, t->sets[s].name);
+	}
 	chart_legend_add(&c, 0, true, t->nr_sets > 1 ? "latency of each (right axis)"
 						      : "latency (right axis)");
 	free(xs);

@@ -144,8 +144,10 @@ static int read_dir(const char *dir, struct rs_set *s, struct ioc_err *err)
 	int ret = parse_file(path, &root, err);
 	if (ret)
 		return ret;
+	/* the step files need the number of steps planned to find them */
 	snprintf(path, sizeof(path), "%s/steps", dir);
-	bool step_files = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	bool step_files = stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+			  json_object_object_get_ex(root, "nr_steps", NULL);
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	ret = results_parse_plan(root, path, !step_files, s, err);
 	json_object_put(root);

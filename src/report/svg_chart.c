@@ -124,7 +124,7 @@ int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 	c->h = CHART_H;
 	c->left = 84;
 	c->right = CHART_W - (y2 ? 84 : 24);
-	c->top = 62;
+	c->top = 44;
 	c->bottom = CHART_H - (x->kind == AXIS_CATEGORY && x->nr_cats > 4 ? 100 : 58);
 	c->f = open_memstream(&c->body, &c->body_len);
 	return c->f ? 0 : -ENOMEM;
@@ -339,16 +339,40 @@ void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name)
 	c->nr_legend++;
 }
 
+#define LEGEND_ROW 18.0
+
+/* Width of a legend entry: swatch and text (an estimate: no font metrics
+ * without a browser). */
+static double legend_width(const char *name)
+{
+	return 6.8 * (double)strlen(name) + 40;
+}
+
+/* Rows the legend needs below the chart, laid out left to right. */
+static unsigned legend_rows(const struct chart *c)
+{
+	double x = c->left;
+	unsigned rows = c->nr_legend ? 1 : 0;
+	for (unsigned i = 0; i < c->nr_legend; i++) {
+		double tw = legend_width(c->legend[i]);
+		if (x + tw > c->w - 10 && x > c->left) {
+			rows++;
+			x = c->left;
+		}
+		x += tw;
+	}
+	return rows;
+}
+
 static void legend(struct chart *c, FILE *f)
 {
-	double x = c->left, y = 44;
+	double x = c->left, y = c->h + LEGEND_ROW - 4;
 	for (unsigned i = 0; i < c->nr_legend; i++) {
 		unsigned s = (unsigned)c->legend_series[i];
-		double tw = 7.0 * (double)strlen(c->legend[i]) + 34;
+		double tw = legend_width(c->legend[i]);
 		if (x + tw > c->w - 10 && x > c->left) {
-			/* wrap: one more row above the plot is not available,
-			 * so the rest shrink onto the same row */
-			tw = (c->w - 10 - x) > 40 ? c->w - 10 - x : 40;
+			y += LEGEND_ROW;
+			x = c->left;
 		}
 		fputs("<g class=\"legend-item\">", f);
 		if (c->legend_style[i])
@@ -373,8 +397,10 @@ int chart_end(struct chart *c)
 		ret = -ENOMEM;
 	c->f = NULL;
 	if (!ret) {
+		/* the legend goes below the x axis, as many rows as it needs */
+		double h = c->h + legend_rows(c) * LEGEND_ROW + 6;
 		fprintf(f, "<svg class=\"chart\" data-chart=\"%s\" data-points=\"%u\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
-			c->kind, c->points, c->w, c->h);
+			c->kind, c->points, c->w, h);
 		html_escape(f, c->title);
 		fputs("\"><title>", f);
 		html_escape(f, c->title);
