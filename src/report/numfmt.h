@@ -12,11 +12,11 @@
 
 /* 1234567.8 -> "1,234,568" (rounded to an integer). */
 char *numfmt_thousands(char *buf, double v);
-/* IOPS: "98,765", "987.6K", "36.16M". */
+/* IOPS, 3 significant digits from 100,000: "98,765", "988K", "36.2M". */
 char *numfmt_iops(char *buf, double v);
-/* bytes per second: "123.4 MB/s", "1.23 GB/s". */
+/* bytes per second, decimal: "123 MB/s", "45.6 MB/s", "1.23 GB/s". */
 char *numfmt_bw(char *buf, double bytes_per_s);
-/* nanoseconds: "850 ns", "123.4 µs", "12.3 ms", "1.23 s". */
+/* nanoseconds: "850 ns", "123 µs", "12.3 ms", "1.23 s". */
 char *numfmt_lat(char *buf, double ns);
 /* bytes, binary as fio's bs: "4K", "1M", "1536". */
 char *numfmt_size(char *buf, double bytes);
