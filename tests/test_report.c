@@ -362,7 +362,7 @@ static void test_report_of_runs(void **state)
 	expect_drawn(html, "bars", 1, 4);
 	expect_drawn(html, "percentiles", 2, 12);
 	expect_has(html, "<section id=\"compare\">");
-	expect_has(html, "<td>job0</td>");
+	expect_has(html, "<td>job0 (randread 4K)</td>");
 	expect_has(html, "(a single run)");
 	free(html);
 

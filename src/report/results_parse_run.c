@@ -1,12 +1,14 @@
 /* results_parse_run.c - a run JSON (`iochar run --output-format=json`,
  * docs/output.md) as a result set of one fixed step, so the report and
  * compare treat a run and a plan step alike. */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/numfmt.h"
 #include "report/results_parse.h"
 
 #define WHERE_MAX 256
@@ -143,9 +145,14 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 		return oom(&c);
 	if ((ret = parse_jobs(&c, root, st, &numjobs)))
 		return ret;
-	st->section = strdup(st->label);
-	if (!st->section)
+	/* the label names the workload, so runs of different workloads
+	 * under the same job name do not match in a comparison */
+	char bs[NUMFMT_MAX], *label = NULL;
+	if (asprintf(&label, "%s (%s %s)", st->label, st->job.rw,
+		     numfmt_size(bs, (double)st->job.bs)) < 0)
 		return oom(&c);
+	st->section = st->label;
+	st->label = label;
 	ts->nr_points = 1;
 	struct rs_point *p = &ts->points[0];
 	p->iodepth = st->job.iodepth;
