@@ -28,6 +28,8 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 		COMPARE_K);
 	fprintf(f, "%-34s %-16s %16s %11s %8s %9s %9s  %s\n", "workload", "set", "value",
 		"latency", "QDxjobs", "diff", "noise", "verdict");
+	if (!t->nr_rows)
+		fputs("(no workload with figures in any set: precondition steps or unfinished ones)\n", f);
 	for (unsigned r = 0; r < t->nr_rows; r++) {
 		const struct cmp_row *row = &t->rows[r];
 		for (unsigned i = 0; i < t->nr_sets; i++) {

@@ -396,6 +396,43 @@ out:
 	free(ls);
 }
 
+/* A precondition step's rounds: IOPS per round, toward steady state. */
+static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
+			 const struct rs_step *st, unsigned k)
+{
+	const struct rs_tset *ts = &st->sets[k];
+	char title[400], wl[300];
+	double ymax = 0;
+
+	if (!ts->nr_rounds)
+		return;
+	double *xs = calloc(ts->nr_rounds, sizeof(double));
+	if (!xs)
+		return;
+	for (unsigned i = 0; i < ts->nr_rounds; i++) {
+		xs[i] = i + 1;
+		if (isfinite(ts->rounds_iops[i]))
+			ymax = fmax(ymax, ts->rounds_iops[i]);
+	}
+	struct axis x = {.kind = AXIS_LINEAR, .label = "round"};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .fmt = fmt_iops_axis};
+	axis_fit(&x, 0, ts->nr_rounds, true);
+	axis_fit(&y, 0, ymax, true);
+	snprintf(title, sizeof(title), "%s: preconditioning rounds (%s)",
+		 report_workload_name(st, k, wl, sizeof(wl)), set->name);
+	struct chart c;
+	if (!chart_begin(&c, r->f, "rounds", title, &x, &y, NULL)) {
+		chart_axes(&c);
+		chart_line(&c, 0, false, xs, ts->rounds_iops, ts->nr_rounds, NULL);
+		chart_legend_add(&c, 0, true, ts->steady ? "IOPS per round (steady state reached)"
+							 : "IOPS per round (not steady)");
+		figure_begin(r);
+		finish(r, &c);
+		figure_end(r, NULL);
+	}
+	free(xs);
+}
+
 void report_series_charts(struct report_ctx *r)
 {
 	for (unsigned s = 0; s < r->nr_sets; s++) {
@@ -404,6 +441,11 @@ void report_series_charts(struct report_ctx *r)
 		for (unsigned i = 0; w && i < n; i++)
 			series_chart(r, &r->sets[s], &w[i]);
 		free(w);
+		for (unsigned i = 0; i < r->sets[s].nr_steps; i++) {
+			const struct rs_step *st = &r->sets[s].steps[i];
+			for (unsigned k = 0; st->mode == RS_PRECONDITION && k < st->nr_sets; k++)
+				rounds_chart(r, &r->sets[s], st, k);
+		}
 	}
 }
 

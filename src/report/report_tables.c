@@ -48,7 +48,10 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	td(f, "num", read_pct(&st->job, a));
 	if (!p) {
 		if (st->mode == RS_PRECONDITION && ts->nr_rounds) {
-			td(f, "num", numfmt_iops(a, ts->rounds_iops[ts->nr_rounds - 1]));
+			char b[NUMFMT_MAX + 8];
+			snprintf(b, sizeof(b), "%s IOPS",
+				 numfmt_iops(a, ts->rounds_iops[ts->nr_rounds - 1]));
+			td(f, "num", b);
 			fprintf(f, "<td colspan=\"5\">%s after %u rounds</td>",
 				ts->steady ? "steady state" : "not steady", ts->nr_rounds);
 		} else {
