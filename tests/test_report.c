@@ -378,6 +378,40 @@ static void test_report_of_runs(void **state)
 	assert_int_not_equal(access(p, F_OK), 0);
 }
 
+/* A precondition step has no best point: its rounds get their chart. */
+static void test_precondition_rounds(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], fn[4300], p[4400];
+	struct proc_out po;
+	static const char text[] = "[global]\nsize=4m\nioengine=psync\n"
+				   "[pre]\nmode=precondition\nfill_passes=1\n"
+				   "max_rounds=3\nround_time=200ms\n";
+
+	snprintf(plan, sizeof(plan), "%s/pre.ini", dir);
+	fixture_write(plan, text, strlen(text));
+	snprintf(fn, sizeof(fn), "--filename=%s/pre.dat", dir);
+	run_iochar(&po, dir, 0, ARGS("plan", plan, fn, "--out", "pre"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "pre", "-o", "pre.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/pre/results.json", dir);
+	json_object *r = json_object_from_file(p);
+	assert_non_null(r);
+	json_object *set = json_object_array_get_idx(
+		jget(json_object_array_get_idx(jget(r, "steps"), 0), "sets"), 0);
+	unsigned rounds = (unsigned)json_object_array_length(jget(set, "rounds_iops"));
+	assert_true(rounds >= 1);
+	snprintf(p, sizeof(p), "%s/pre.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_drawn(html, "rounds", 1, rounds);
+	expect_has(html, "after");
+	free(html);
+	json_object_put(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +419,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_report_content, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rerun_command, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_of_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_precondition_rounds, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
