@@ -128,8 +128,12 @@ static void bar_chart(struct report_ctx *r, bool iops)
 			if (v->verdict != CMP_MISSING)
 				chart_bar(&c, k, s, t->nr_sets, v->value, tips[k]);
 		}
-		chart_line(&c, s, true, xs, ls, nc, tp);
+		/* one set: the line in a colour of its own; several: each
+		 * set's line in its bars' colour */
+		chart_line(&c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
 	}
+	if (t->nr_sets == 1)
+		chart_legend_add(&c, 0, false, iops ? "best IOPS" : "best MB/s");
 	for (unsigned s = 0; s < t->nr_sets && t->nr_sets > 1; s++) {
 		bool drawn = false; /* only the sets that have a bar here */
 		for (unsigned k = 0; k < nc; k++)
@@ -137,8 +141,8 @@ static void bar_chart(struct report_ctx *r, bool iops)
 		if (drawn)
 			chart_legend_add(&c, s, false, t->sets[s].name);
 	}
-	chart_legend_add(&c, 0, true, t->nr_sets > 1 ? "latency of each (right axis)"
-						      : "latency (right axis)");
+	chart_legend_add(&c, t->nr_sets > 1 ? 0 : 1, true,
+			 t->nr_sets > 1 ? "latency of each (right axis)" : "latency (right axis)");
 	free(xs);
 	free(ls);
 	free(tips);
@@ -200,8 +204,8 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 			yhi = fmax(yhi, xy[2 * i + 1]);
 		}
 	}
-	if (st->latency_limit_ns) /* show the limit */
-		yhi = fmax(yhi, (double)st->latency_limit_ns);
+	if (st->latency_limit_ns) /* show the limit, inside the frame */
+		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
 	qsort(xy, n, 2 * sizeof(double), cmp_double);
 	for (unsigned i = 0; i < n; i++) {
 		xs[i] = xy[2 * i];
@@ -234,9 +238,12 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	if (st->latency_limit_ns) {
 		/* the limit as a dashed horizontal rule */
 		double ly = chart_px_y(&c, &y, (double)st->latency_limit_ns);
-		if (ly >= c.top && ly <= c.bottom)
+		if (ly >= c.top && ly <= c.bottom) {
 			fprintf(c.f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				c.left, ly, c.right, ly);
+			fprintf(c.f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
+				c.right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
+		}
 	}
 	figure_begin(r);
 	finish(r, &c);
