@@ -17,6 +17,8 @@ static const struct command {
 	{"precondition", cmd_plan, "fill, then random writes to steady state"},
 	{"inventory", cmd_inventory, "the machine: CPU, memory, disks, PCIe, NICs"},
 	{"vd", cmd_vd, "RAID virtual drives: vd rebuild --vd=DEF --replace=N"},
+	{"report", cmd_report, "HTML report of results (charts, environment, parameters)"},
+	{"compare", cmd_compare, "compare result sets: difference and whether it beats noise"},
 	{NULL, NULL, NULL},
 };
 

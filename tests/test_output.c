@@ -272,7 +272,7 @@ static void check_stats_blocks(json_object *o, const struct worker_stats *st,
 static void test_json_top_level(void **state)
 {
 	static const char *const keys[] = {
-	    "iochar_version", "start_unix_ms",	"partial", "elapsed_ns",
+	    "iochar_version", "format_version", "start_unix_ms", "partial", "elapsed_ns",
 	    "ramp_ns",	      "latency_origin", "options", "read",
 	    "write",	      "total",		"cpu",	   "intervals",
 	    "workers",	      "environment",

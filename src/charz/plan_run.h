@@ -3,8 +3,9 @@
  * and the summary table at the end.
  *
  * Results directory layout:
- *     results.json    {"iochar_version", "plan", "source", "complete",
- *                      "environment", "steps": [...]}, rewritten after each step
+ *     results.json    {"iochar_version", "format_version", "plan", "source",
+ *                      "complete", "nr_steps", "environment", "steps": [...]},
+ *                      rewritten after each step
  *     results.csv     one row per step, target and point
  *     steps/NNN.json  one step, written atomically when it finishes
  *     steps/NNN.csv, steps/NNN.txt, steps/NNN.key

@@ -145,6 +145,7 @@ static int write_results_json(const struct results_dir *rd, bool complete)
 	jw_init(&w, af.f, 2);
 	jw_object_begin(&w);
 	jw_kv_string(&w, "iochar_version", IOCHAR_VERSION);
+	jw_kv_uint(&w, "format_version", IOCHAR_FORMAT_VERSION);
 	jw_kv_string(&w, "plan", rd->plan->name);
 	jw_kv_string(&w, "source", rd->plan->source ? rd->plan->source : "");
 	jw_kv_bool(&w, "complete", complete);

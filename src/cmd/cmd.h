@@ -19,5 +19,8 @@ int cmd_plan(int argc, char **argv);
 int cmd_inventory(int argc, char **argv);
 /* vd rebuild: regenerate a RAID virtual drive's member (cmd/vd.c). */
 int cmd_vd(int argc, char **argv);
+/* The HTML report, and the comparison, of result sets (src/report). */
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -294,6 +294,7 @@ void json_emit_environment(struct jw *w, const struct environment *e)
 static void emit_header(struct jw *w, const struct run_result *r)
 {
 	jw_kv_string(w, "iochar_version", summary_version(r));
+	jw_kv_uint(w, "format_version", IOCHAR_FORMAT_VERSION);
 	jw_kv_int(w, "start_unix_ms", r->start_unix_ms);
 	jw_kv_bool(w, "partial", r->partial);
 	jw_kv_uint(w, "elapsed_ns", r->elapsed_ns);

@@ -1,0 +1,81 @@
+/* report_args.c - see report_args.h. */
+#include "cmd/report_args.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "report/results_read.h"
+
+/* The value of "--name=V", "--name V" or "-o V" at argv[*i]; NULL if
+ * argv[*i] is not that option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+			     const char *shortname, bool *missing)
+{
+	size_t n = strlen(name);
+	const char *s = argv[*i];
+	*missing = false;
+	if (!strncmp(s, name, n) && s[n] == '=')
+		return s + n + 1;
+	if (!strcmp(s, name) || (shortname && !strcmp(s, shortname))) {
+		if (*i + 1 >= argc) {
+			*missing = true;
+			return NULL;
+		}
+		return argv[++*i];
+	}
+	return NULL;
+}
+
+int report_args_parse(int argc, char **argv, struct report_args *a,
+		      struct ioc_err *err)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		bool missing;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			a->help = 1;
+			return 0;
+		}
+		if ((v = opt_value(argc, argv, &i, "--output", "-o", &missing)) || missing) {
+			if (missing)
+				return err_usage(err, EINVAL, "%s: needs a file name", argv[i]);
+			a->output = v;
+			continue;
+		}
+		if ((v = opt_value(argc, argv, &i, "--output-format", NULL, &missing)) || missing) {
+			if (missing)
+				return err_usage(err, EINVAL, "%s: needs normal, json or csv", argv[i]);
+			a->format = v;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return err_usage(err, EINVAL, "%s: unknown option; see '%s --help'",
+					 argv[i], argv[0]);
+		if (a->nr_inputs >= REPORT_MAX_SETS)
+			return err_usage(err, E2BIG, "%s: at most %d result sets", argv[i],
+					 REPORT_MAX_SETS);
+		a->inputs[a->nr_inputs++] = argv[i];
+	}
+	return 0;
+}
+
+void report_args_free_sets(struct rs_set *sets, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		rs_set_free(&sets[i]);
+}
+
+int report_args_load(const struct report_args *a, struct rs_set *sets,
+		     struct ioc_err *err)
+{
+	memset(sets, 0, a->nr_inputs * sizeof(*sets));
+	for (unsigned i = 0; i < a->nr_inputs; i++) {
+		int ret = results_read(a->inputs[i], &sets[i], err);
+		if (ret) {
+			report_args_free_sets(sets, i + 1);
+			return ret;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* report_args.h - the command line shared by `iochar report` and `iochar
+ * compare`: result sets (directories or run JSON files), an output file,
+ * an output format. */
+#ifndef IOCHAR_CMD_REPORT_ARGS_H
+#define IOCHAR_CMD_REPORT_ARGS_H
+
+#include "report/results_model.h"
+#include "util/err.h"
+
+#define REPORT_MAX_SETS 16
+
+struct report_args {
+	const char *inputs[REPORT_MAX_SETS];
+	unsigned nr_inputs;
+	const char *output;         /* -o / --output; NULL: none given */
+	const char *format;         /* --output-format; NULL: none given */
+	int help;
+};
+
+/* Parse argv (argv[0] the command). 0 or -EINVAL with a usage message. */
+int report_args_parse(int argc, char **argv, struct report_args *a,
+		      struct ioc_err *err);
+
+/* Read every input into sets[0..a->nr_inputs) (zeroed first); on failure
+ * all are freed. 0 or -errno with a message. */
+int report_args_load(const struct report_args *a, struct rs_set *sets,
+		     struct ioc_err *err);
+
+void report_args_free_sets(struct rs_set *sets, unsigned n);
+
+#endif

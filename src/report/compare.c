@@ -1,0 +1,173 @@
+/* compare.c - matching and the noise rule; see compare.h. */
+#define _GNU_SOURCE /* asprintf */
+#include "report/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void compare_interval_stats(const struct rs_point *p, double *mean, double *sd,
+			    unsigned *n)
+{
+	unsigned k = p->nr_iv >= 3 ? p->nr_iv - 1 : p->nr_iv;
+	double sum = 0, sq = 0;
+	unsigned used = 0;
+
+	for (unsigned i = 0; i < k; i++) {
+		if (!isfinite(p->iv[i].iops))
+			continue;
+		sum += p->iv[i].iops;
+		used++;
+	}
+	*n = used;
+	*mean = used ? sum / used : NAN;
+	for (unsigned i = 0; i < k; i++)
+		if (isfinite(p->iv[i].iops))
+			sq += (p->iv[i].iops - *mean) * (p->iv[i].iops - *mean);
+	*sd = used >= 2 ? sqrt(sq / (used - 1)) : NAN;
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	switch (v) {
+	case CMP_REFERENCE:
+		return "reference";
+	case CMP_SIGNIFICANT:
+		return "significant";
+	case CMP_WITHIN_NOISE:
+		return "within noise";
+	case CMP_UNKNOWN:
+		return "unknown";
+	case CMP_MISSING:
+		break;
+	}
+	return "missing";
+}
+
+static char *workload_key(const struct rs_step *st, unsigned ts)
+{
+	char *k = NULL;
+	int n = st->nr_sets > 1 ? asprintf(&k, "%s #%u", st->label, ts + 1)
+				: asprintf(&k, "%s", st->label);
+	return n < 0 ? NULL : k;
+}
+
+static int find_row(const struct cmp_table *t, const char *key)
+{
+	for (unsigned i = 0; i < t->nr_rows; i++)
+		if (!strcmp(t->rows[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+static void fill_value(struct cmp_value *v, const struct rs_step *st,
+		       const struct rs_point *p, bool iops)
+{
+	v->value = iops ? p->total.iops : p->total.bw_bytes;
+	v->lat_ns = rs_point_latency(st, p);
+	v->p99_ns = (double)p->total.lat.pct[RS_P99];
+	v->iodepth = p->iodepth;
+	v->numjobs = p->numjobs;
+	compare_interval_stats(p, &v->iv_mean, &v->iv_sd, &v->iv_n);
+	v->diff_pct = v->noise_pct = NAN;
+}
+
+/* Add set si's workloads to t: a row per new key. */
+static int add_set(struct cmp_table *t, unsigned si)
+{
+	const struct rs_set *s = &t->sets[si];
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct rs_step *st = &s->steps[i];
+		for (unsigned k = 0; k < st->nr_sets; k++) {
+			const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
+			if (!p)
+				continue;
+			char *key = workload_key(st, k);
+			if (!key)
+				return -ENOMEM;
+			int r = find_row(t, key);
+			if (r < 0) {
+				struct cmp_row *rows = realloc(t->rows, (t->nr_rows + 1) * sizeof(*rows));
+				if (rows)
+					t->rows = rows;
+				struct cmp_value *v = rows ? calloc(t->nr_sets, sizeof(*v)) : NULL;
+				if (!v) {
+					free(key);
+					return -ENOMEM;
+				}
+				r = (int)t->nr_rows++;
+				t->rows[r] = (struct cmp_row){
+					.key = key, .label = st->label,
+					.lat_stat = st->latency_stat ? st->latency_stat : "mean",
+					.iops = rs_step_is_random(st), .v = v};
+				for (unsigned j = 0; j < t->nr_sets; j++)
+					v[j] = (struct cmp_value){
+						.verdict = CMP_MISSING, .value = NAN,
+						.lat_ns = NAN, .p99_ns = NAN, .iv_mean = NAN,
+						.iv_sd = NAN, .diff_pct = NAN, .noise_pct = NAN};
+			} else {
+				free(key);
+				if (t->rows[r].v[si].verdict != CMP_MISSING)
+					continue; /* the first of a repeated label */
+			}
+			t->rows[r].v[si].verdict = CMP_UNKNOWN;
+			fill_value(&t->rows[r].v[si], st, p, t->rows[r].iops);
+		}
+	}
+	return 0;
+}
+
+static void judge(struct cmp_row *row, unsigned nr_sets)
+{
+	int ref = -1;
+	for (unsigned i = 0; i < nr_sets; i++) {
+		struct cmp_value *v = &row->v[i];
+		if (v->verdict == CMP_MISSING)
+			continue;
+		if (ref < 0) {
+			ref = (int)i;
+			v->verdict = CMP_REFERENCE;
+			continue;
+		}
+		const struct cmp_value *a = &row->v[ref];
+		v->diff_pct = a->value != 0 ? (v->value - a->value) / a->value * 100 : NAN;
+		if (a->iv_n >= 2 && v->iv_n >= 2 && a->iv_mean > 0) {
+			double se = sqrt(a->iv_sd * a->iv_sd / a->iv_n +
+					 v->iv_sd * v->iv_sd / v->iv_n);
+			v->noise_pct = COMPARE_K * se / a->iv_mean * 100;
+		}
+		if (!isfinite(v->diff_pct) || !isfinite(v->noise_pct))
+			v->verdict = CMP_UNKNOWN;
+		else
+			v->verdict = fabs(v->diff_pct) > v->noise_pct ? CMP_SIGNIFICANT
+								      : CMP_WITHIN_NOISE;
+	}
+}
+
+int compare_build(const struct rs_set *sets, unsigned n, struct cmp_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->sets = sets;
+	t->nr_sets = n;
+	for (unsigned i = 0; i < n; i++) {
+		int ret = add_set(t, i);
+		if (ret) {
+			compare_free(t);
+			return ret;
+		}
+	}
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		judge(&t->rows[r], n);
+	return 0;
+}
+
+void compare_free(struct cmp_table *t)
+{
+	for (unsigned r = 0; t && r < t->nr_rows; r++) {
+		free(t->rows[r].key);
+		free(t->rows[r].v);
+	}
+	if (t)
+		free(t->rows);
+}

@@ -1,0 +1,173 @@
+/* compare_write.c - the compare table as text, JSON and CSV. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "output/json_writer.h"
+#include "report/compare.h"
+#include "report/numfmt.h"
+
+static char *value_str(char *buf, const struct cmp_row *r, double v)
+{
+	char t[NUMFMT_MAX];
+	if (!r->iops)
+		return numfmt_bw(buf, v);
+	snprintf(buf, NUMFMT_MAX, "%s IOPS", numfmt_iops(t, v));
+	return buf;
+}
+
+int compare_write_text(const struct cmp_table *t, FILE *f)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX], c[NUMFMT_MAX], d[NUMFMT_MAX];
+
+	fprintf(f, "sets:");
+	for (unsigned i = 0; i < t->nr_sets; i++)
+		fprintf(f, " %s=%s%s", t->sets[i].name, t->sets[i].path,
+			i ? "" : " (reference)");
+	fprintf(f, "\nnoise: %.0f x the combined standard error of the per-second IOPS\n\n",
+		COMPARE_K);
+	fprintf(f, "%-34s %-16s %16s %11s %8s %9s %9s  %s\n", "workload", "set", "value",
+		"latency", "QDxjobs", "diff", "noise", "verdict");
+	if (!t->nr_rows)
+		fputs("(no workload with figures in any set: precondition steps or unfinished ones)\n", f);
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		const struct cmp_row *row = &t->rows[r];
+		for (unsigned i = 0; i < t->nr_sets; i++) {
+			const struct cmp_value *v = &row->v[i];
+			fprintf(f, "%-34.34s %-16.16s ", i ? "" : row->key, t->sets[i].name);
+			if (v->verdict == CMP_MISSING) {
+				fprintf(f, "%16s %11s %8s %9s %9s  %s\n", "-", "-", "-", "-", "-",
+					"missing");
+				continue;
+			}
+			char qd[32];
+			snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
+			snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
+			fprintf(f, "%16s %11s %8s %9s %10s  %s\n", value_str(a, row, v->value),
+				numfmt_lat(b, v->lat_ns), qd,
+				v->verdict == CMP_REFERENCE ? "" : numfmt_pct(c, v->diff_pct),
+				isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict));
+		}
+	}
+	unsigned only = 0;
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		unsigned have = 0, last = 0;
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			if (t->rows[r].v[i].verdict != CMP_MISSING) {
+				have++;
+				last = i;
+			}
+		if (have == 1 && t->nr_sets > 1) {
+			fprintf(f, "%s%s only in %s", only++ ? "; " : "\n", t->rows[r].key,
+				t->sets[last].name);
+		}
+	}
+	if (only)
+		fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int compare_write_json(const struct cmp_table *t, FILE *f)
+{
+	struct jw w;
+	jw_init(&w, f, 2);
+	jw_object_begin(&w);
+	jw_kv_string(&w, "iochar_version", IOCHAR_VERSION);
+	jw_kv_double(&w, "noise_k", COMPARE_K);
+	jw_key(&w, "sets");
+	jw_array_begin(&w);
+	for (unsigned i = 0; i < t->nr_sets; i++) {
+		jw_object_begin(&w);
+		jw_kv_string(&w, "name", t->sets[i].name);
+		jw_kv_string(&w, "path", t->sets[i].path);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	jw_key(&w, "workloads");
+	jw_array_begin(&w);
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		const struct cmp_row *row = &t->rows[r];
+		jw_object_begin(&w);
+		jw_kv_string(&w, "workload", row->key);
+		jw_kv_string(&w, "metric", row->iops ? "iops" : "bw_bytes");
+		jw_kv_string(&w, "latency_stat", row->lat_stat);
+		jw_key(&w, "values");
+		jw_array_begin(&w);
+		for (unsigned i = 0; i < t->nr_sets; i++) {
+			const struct cmp_value *v = &row->v[i];
+			jw_object_begin(&w);
+			jw_kv_string(&w, "set", t->sets[i].name);
+			jw_kv_string(&w, "verdict", cmp_verdict_name(v->verdict));
+			if (v->verdict != CMP_MISSING) {
+				jw_kv_double(&w, "value", v->value);
+				jw_kv_double(&w, "latency_ns", v->lat_ns);
+				jw_kv_double(&w, "p99_ns", v->p99_ns);
+				jw_kv_uint(&w, "iodepth", v->iodepth);
+				jw_kv_uint(&w, "numjobs", v->numjobs);
+				jw_kv_uint(&w, "intervals", v->iv_n);
+				jw_kv_double(&w, "interval_iops_mean", v->iv_mean);
+				jw_kv_double(&w, "interval_iops_stdev", v->iv_sd);
+				jw_kv_double(&w, "diff_pct", v->diff_pct);
+				jw_kv_double(&w, "noise_pct", v->noise_pct);
+			}
+			jw_object_end(&w);
+		}
+		jw_array_end(&w);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	jw_object_end(&w);
+	return jw_finish(&w);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.3f", v);
+	else
+		fputc(',', f);
+}
+
+int compare_write_csv(const struct cmp_table *t, FILE *f)
+{
+	fputs("workload,set,metric,value,latency_stat,latency_ns,p99_ns,iodepth,numjobs,"
+	      "intervals,diff_pct,noise_pct,verdict\n", f);
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		const struct cmp_row *row = &t->rows[r];
+		for (unsigned i = 0; i < t->nr_sets; i++) {
+			const struct cmp_value *v = &row->v[i];
+			bool m = v->verdict == CMP_MISSING;
+			csv_field(f, row->key);
+			fputc(',', f);
+			csv_field(f, t->sets[i].name);
+			fprintf(f, ",%s", row->iops ? "iops" : "bw_bytes");
+			csv_num(f, m ? NAN : v->value);
+			fprintf(f, ",%s", row->lat_stat);
+			csv_num(f, m ? NAN : v->lat_ns);
+			csv_num(f, m ? NAN : v->p99_ns);
+			if (m)
+				fputs(",,,", f);
+			else
+				fprintf(f, ",%u,%u,%u", v->iodepth, v->numjobs, v->iv_n);
+			csv_num(f, v->diff_pct);
+			csv_num(f, v->noise_pct);
+			fprintf(f, ",%s\n", cmp_verdict_name(v->verdict));
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}

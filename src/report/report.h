@@ -1,0 +1,25 @@
+/* report.h - the HTML report of one or more result sets: one
+ * self-contained page (inline CSS and SVG, no script, nothing fetched),
+ * readable with JavaScript off and printable.
+ *
+ * Sections, in order: the result sets; the summary table (workload, best
+ * IOPS or MB/s, latency there, iodepth x jobs); bar charts of IOPS and
+ * MB/s per workload with latency on a second axis; with several sets, the
+ * comparison (compare.h); latency-versus-throughput curves of search and
+ * curve steps with the chosen point marked; latency percentiles (log
+ * scale); per-second series; scaling with its saturation point; the
+ * environment of each set; and every step's parameters with an equivalent
+ * `iochar run` command line. Every chart is an <svg class="chart"
+ * data-chart=KIND data-points=N> (svg_chart.h).
+ */
+#ifndef IOCHAR_REPORT_REPORT_H
+#define IOCHAR_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "report/results_model.h"
+
+/* Write the page for sets[0..n) to f. 0 or -errno (-ENOMEM, -EIO). */
+int report_write_html(const struct rs_set *sets, unsigned n, FILE *f);
+
+#endif

@@ -1,0 +1,133 @@
+/* report_page.c - the HTML page around the report's sections: head, inline
+ * style sheet (screen and print), the list of result sets, and the order
+ * of the sections (report.h). */
+#include <errno.h>
+#include <stdio.h>
+
+#include "report/report.h"
+#include "report/report_parts.h"
+#include "report/svg_chart.h"
+
+static const char style[] =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;"
+	"margin:24px auto;max-width:1100px;padding:0 16px;color:#1a1a1a;background:#fff;"
+	"line-height:1.4}\n"
+	"h1{font-size:1.6em;margin-bottom:4px}h2{border-bottom:2px solid #0072B2;"
+	"padding-bottom:2px;margin-top:2em}h3{margin-top:1.4em}h4{margin:1em 0 .3em}\n"
+	"table{border-collapse:collapse;margin:8px 0;font-size:.92em}\n"
+	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
+	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
+	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig{color:#b34700;font-weight:600}"
+	"td.missing{color:#777;font-style:italic}\n"
+	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
+	"span.none{color:#888}\n"
+	"figure{margin:16px 0;break-inside:avoid;page-break-inside:avoid}\n"
+	"figcaption{font-size:.88em;color:#444;max-width:760px}\n"
+	"svg.chart{width:100%;max-width:760px;height:auto;display:block;background:#fff}\n"
+	"svg .grid{stroke:#e2e2e2;stroke-width:1}svg .frame{fill:none;stroke:#555;stroke-width:1}\n"
+	"svg text{font-family:system-ui,Helvetica,Arial,sans-serif;fill:#1a1a1a}\n"
+	"svg .tick{font-size:11px}svg .axis-label{font-size:12.5px;font-weight:600}\n"
+	"svg .chart-title{font-size:15px;font-weight:700}svg .legend{font-size:12px}\n"
+	"svg .mark-label{font-size:12px;font-weight:600;fill:#b34700}\n"
+	"svg .limit{stroke:#D55E00;stroke-width:1.5;stroke-dasharray:6 4}\n"
+	"pre{background:#f4f4f4;padding:6px 8px;overflow-x:auto;white-space:pre-wrap;"
+	"word-break:break-all;font-size:.85em}\n"
+	"nav ol{columns:2}\n"
+	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
+	"h2{break-after:avoid;page-break-after:avoid}pre{white-space:pre-wrap}"
+	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}}\n";
+
+struct section {
+	const char *id, *title;
+	void (*draw)(struct report_ctx *r);
+	bool several_only;
+};
+
+static void sets_list(struct report_ctx *r)
+{
+	FILE *f = r->f;
+	fputs("<table class=\"sets\"><thead><tr><th>set</th><th>path</th><th>plan</th>"
+	      "<th>steps</th><th>iochar</th><th>complete</th></tr></thead><tbody>\n", f);
+	for (unsigned s = 0; s < r->nr_sets; s++) {
+		const struct rs_set *set = &r->sets[s];
+		fputs("<tr><td>", f);
+		html_escape(f, set->name);
+		fputs("</td><td>", f);
+		html_escape(f, set->path);
+		fputs("</td><td>", f);
+		html_escape(f, set->is_run ? "(a single run)" : set->plan);
+		fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
+			set->nr_steps_planned);
+		html_escape(f, set->iochar_version);
+		fprintf(f, "</td><td>%s</td></tr>\n", set->complete ? "yes" : "no: partial results");
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static const struct section sections[] = {
+	{"sets", "Result sets", sets_list, false},
+	{"summary", "Summary", report_summary_table, false},
+	{"bars", "Best figure per workload", report_bar_charts, false},
+	{"compare", "Comparison", report_compare_table, true},
+	{"curves", "Latency versus throughput", report_curve_charts, false},
+	{"percentiles", "Latency percentiles", report_percentile_charts, false},
+	{"series", "Per-second series", report_series_charts, false},
+	{"scaling", "Scaling over targets", report_scaling_charts, false},
+	{"environment", "Environment", report_environment, false},
+	{"parameters", "Parameters of every step", report_parameters, false},
+};
+#define NR_SECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+/* Sections with nothing to show are left out (a plan without curves). */
+static bool section_empty(const struct report_ctx *r, const struct section *s)
+{
+	for (unsigned i = 0; i < r->nr_sets; i++)
+		for (unsigned k = 0; k < r->sets[i].nr_steps; k++) {
+			const struct rs_step *st = &r->sets[i].steps[k];
+			if (s->draw == report_curve_charts &&
+			    (st->mode == RS_SEARCH || st->mode == RS_CURVE))
+				return false;
+			if (s->draw == report_scaling_charts && st->scaling.present)
+				return false;
+		}
+	return s->draw == report_curve_charts || s->draw == report_scaling_charts;
+}
+
+int report_write_html(const struct rs_set *sets, unsigned n, FILE *f)
+{
+	struct report_ctx r = {.f = f, .sets = sets, .nr_sets = n};
+	int ret = compare_build(sets, n, &r.cmp);
+	if (ret)
+		return ret;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+	      "<meta name=\"generator\" content=\"iochar " IOCHAR_VERSION "\"><title>iochar report: ",
+	      f);
+	for (unsigned s = 0; s < n; s++) {
+		html_escape(f, s ? ", " : "");
+		html_escape(f, sets[s].name);
+	}
+	fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<h1>iochar report</h1>\n"
+		   "<p>Generated by iochar %s from %u result set%s.</p>\n",
+		style, IOCHAR_VERSION, n, n == 1 ? "" : "s");
+	fputs("<nav><h2>Contents</h2><ol>", f);
+	for (size_t i = 0; i < NR_SECTIONS; i++) {
+		if ((sections[i].several_only && n < 2) || section_empty(&r, &sections[i]))
+			continue;
+		fprintf(f, "<li><a href=\"#%s\">%s</a></li>", sections[i].id, sections[i].title);
+	}
+	fputs("</ol></nav>\n", f);
+	for (size_t i = 0; i < NR_SECTIONS; i++) {
+		if ((sections[i].several_only && n < 2) || section_empty(&r, &sections[i]))
+			continue;
+		fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n", sections[i].id, sections[i].title);
+		sections[i].draw(&r);
+		fputs("</section>\n", f);
+	}
+	fputs("</body></html>\n", f);
+	compare_free(&r.cmp);
+	if (r.ret)
+		return r.ret;
+	return ferror(f) ? -EIO : 0;
+}

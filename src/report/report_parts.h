@@ -1,0 +1,44 @@
+/* report_parts.h - the sections of the HTML report (report.h), shared
+ * between the files that draw them. Internal to src/report. */
+#ifndef IOCHAR_REPORT_REPORT_PARTS_H
+#define IOCHAR_REPORT_REPORT_PARTS_H
+
+#include <stdio.h>
+
+#include "report/compare.h"
+#include "report/results_model.h"
+
+struct report_ctx {
+	FILE *f;
+	const struct rs_set *sets;
+	unsigned nr_sets;
+	struct cmp_table cmp;       /* workloads matched over the sets */
+	int ret;                    /* first chart error */
+};
+
+/* report_charts.c */
+void report_bar_charts(struct report_ctx *r);
+void report_curve_charts(struct report_ctx *r);
+void report_percentile_charts(struct report_ctx *r);
+void report_series_charts(struct report_ctx *r);
+void report_scaling_charts(struct report_ctx *r);
+
+/* report_tables.c */
+void report_summary_table(struct report_ctx *r);
+void report_compare_table(struct report_ctx *r);
+void report_parameters(struct report_ctx *r);
+
+/* report_env.c: the environment JSON as nested tables. */
+void report_environment(struct report_ctx *r);
+
+/* report_cmdline.c: an `iochar run` command line that repeats the
+ * headline point p of step st on target set ts, shell-quoted; malloc'd
+ * (NULL on ENOMEM). */
+char *report_run_cmdline(const struct rs_step *st, const struct rs_tset *ts,
+			 const struct rs_point *p);
+
+/* "label" or "label #N" for target set k of several; into buf. */
+const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
+				 size_t len);
+
+#endif

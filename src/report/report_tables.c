@@ -1,0 +1,220 @@
+/* report_tables.c - the report's tables: the summary in the papers' form,
+ * the comparison of several sets, and every step's parameters with a
+ * command line that repeats it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/numfmt.h"
+#include "report/report_parts.h"
+#include "report/svg_chart.h"
+
+static void td(FILE *f, const char *cls, const char *text)
+{
+	if (cls)
+		fprintf(f, "<td class=\"%s\">", cls);
+	else
+		fputs("<td>", f);
+	html_escape(f, text);
+	fputs("</td>", f);
+}
+
+static const char *read_pct(const struct rs_job *j, char *buf)
+{
+	if (!j->rw)
+		return "";
+	if (!strcmp(j->rw, "rw") || !strcmp(j->rw, "randrw"))
+		snprintf(buf, NUMFMT_MAX, "%u", j->rwmixread);
+	else
+		snprintf(buf, NUMFMT_MAX, "%s", strstr(j->rw, "read") ? "100" : "0");
+	return buf;
+}
+
+static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step *st,
+			unsigned k)
+{
+	const struct rs_tset *ts = &st->sets[k];
+	const struct rs_point *p = rs_tset_headline(st, ts);
+	char a[NUMFMT_MAX], wl[300];
+	bool rnd = rs_step_is_random(st);
+
+	fputs("<tr>", f);
+	td(f, NULL, set->name);
+	td(f, NULL, report_workload_name(st, k, wl, sizeof(wl)));
+	td(f, NULL, rs_mode_name(st->mode));
+	td(f, NULL, st->job.rw ? st->job.rw : "");
+	td(f, "num", numfmt_size(a, (double)st->job.bs));
+	td(f, "num", read_pct(&st->job, a));
+	if (!p) {
+		if (st->mode == RS_PRECONDITION && ts->nr_rounds) {
+			char b[NUMFMT_MAX + 8];
+			snprintf(b, sizeof(b), "%s IOPS",
+				 numfmt_iops(a, ts->rounds_iops[ts->nr_rounds - 1]));
+			td(f, "num", b);
+			fprintf(f, "<td colspan=\"5\">%s after %u rounds</td>",
+				ts->steady ? "steady state" : "not steady", ts->nr_rounds);
+		} else {
+			fprintf(f, "<td colspan=\"6\">%s</td>",
+				st->mode == RS_SEARCH && ts->done ? "nothing inside the limit"
+								  : "not finished");
+		}
+		fputs("</tr>\n", f);
+		return;
+	}
+	if (rnd) {
+		char b[NUMFMT_MAX + 8];
+		snprintf(b, sizeof(b), "%s IOPS", numfmt_iops(a, p->total.iops));
+		td(f, "num best", b);
+	} else {
+		td(f, "num best", numfmt_bw(a, p->total.bw_bytes));
+	}
+	td(f, "num", rnd ? numfmt_bw(a, p->total.bw_bytes) : numfmt_iops(a, p->total.iops));
+	td(f, "num", numfmt_lat(a, p->total.lat.mean));
+	td(f, "num", numfmt_lat(a, (double)p->total.lat.pct[RS_P99]));
+	snprintf(wl, sizeof(wl), "%u \xc3\x97 %u", p->iodepth, p->numjobs);
+	td(f, "num", wl);
+	if (st->latency_limit_ns) {
+		/* judged here from the figures: only searches set "inside" */
+		bool met = rs_point_latency(st, p) <= (double)st->latency_limit_ns;
+		snprintf(wl, sizeof(wl), "%s %s: %s", st->latency_stat ? st->latency_stat : "mean",
+			 numfmt_lat(a, (double)st->latency_limit_ns), met ? "met" : "missed");
+		td(f, met ? NULL : "bad", wl);
+	} else {
+		td(f, NULL, "");
+	}
+	fputs("</tr>\n", f);
+}
+
+void report_summary_table(struct report_ctx *r)
+{
+	FILE *f = r->f;
+	fputs("<table class=\"summary\"><thead><tr><th>set</th><th>workload</th><th>mode</th>"
+	      "<th>rw</th><th>bs</th><th>read %</th><th>best</th><th>MB/s or IOPS there</th>"
+	      "<th>mean latency</th><th>p99 latency</th><th>iodepth \xc3\x97 jobs</th>"
+	      "<th>latency limit</th></tr></thead><tbody>\n", f);
+	for (unsigned s = 0; s < r->nr_sets; s++)
+		for (unsigned i = 0; i < r->sets[s].nr_steps; i++)
+			for (unsigned k = 0; k < r->sets[s].steps[i].nr_sets; k++)
+				summary_row(f, &r->sets[s], &r->sets[s].steps[i], k);
+	fputs("</tbody></table>\n", f);
+}
+
+void report_compare_table(struct report_ctx *r)
+{
+	const struct cmp_table *t = &r->cmp;
+	FILE *f = r->f;
+	char a[NUMFMT_MAX], b[NUMFMT_MAX + 8];
+
+	fprintf(f, "<p>Each workload against the first set that has it. A difference is "
+		   "<em>significant</em> when it exceeds the noise band: %.0f \xc3\x97 the combined "
+		   "standard error of the two sets' per-second IOPS (Welch); fewer than 2 "
+		   "seconds on either side leaves it unknown.</p>\n", COMPARE_K);
+	fputs("<table class=\"compare\"><thead><tr><th>workload</th>", f);
+	for (unsigned s = 0; s < t->nr_sets; s++) {
+		fputs("<th>", f);
+		html_escape(f, t->sets[s].name);
+		fputs(s ? "</th><th>diff</th><th>noise</th><th>verdict</th>" : "</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (unsigned i = 0; i < t->nr_rows; i++) {
+		const struct cmp_row *row = &t->rows[i];
+		fputs("<tr>", f);
+		td(f, NULL, row->key);
+		for (unsigned s = 0; s < t->nr_sets; s++) {
+			const struct cmp_value *v = &row->v[s];
+			if (v->verdict == CMP_MISSING) {
+				td(f, "missing", "missing");
+				if (s)
+					fputs("<td></td><td></td><td></td>", f);
+				continue;
+			}
+			if (row->iops)
+				snprintf(b, sizeof(b), "%s IOPS", numfmt_iops(a, v->value));
+			else
+				numfmt_bw(b, v->value);
+			td(f, "num", b);
+			if (!s)
+				continue;
+			td(f, "num", v->verdict == CMP_REFERENCE ? "" : numfmt_pct(a, v->diff_pct));
+			if (isfinite(v->noise_pct))
+				snprintf(b, sizeof(b), "\xc2\xb1%.1f %%", v->noise_pct);
+			else
+				snprintf(b, sizeof(b), "\xe2\x80\x93");
+			td(f, "num", b);
+			td(f, v->verdict == CMP_SIGNIFICANT ? "sig" : NULL, cmp_verdict_name(v->verdict));
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void param_row(FILE *f, const char *k, const char *v)
+{
+	fputs("<tr><th>", f);
+	html_escape(f, k);
+	fputs("</th><td>", f);
+	html_escape(f, v);
+	fputs("</td></tr>", f);
+}
+
+static void step_params(FILE *f, const struct rs_set *set, const struct rs_step *st)
+{
+	char a[NUMFMT_MAX], buf[128];
+
+	fputs("<div class=\"step\"><h4>", f);
+	html_escape(f, set->name);
+	fputs(": ", f);
+	html_escape(f, st->label);
+	fputs("</h4><table class=\"kv\">", f);
+	param_row(f, "mode", rs_mode_name(st->mode));
+	param_row(f, "targets", st->targets_use ? st->targets_use : "each");
+	if (st->latency_limit_ns) {
+		snprintf(buf, sizeof(buf), "%s %s", st->latency_stat ? st->latency_stat : "mean",
+			 numfmt_lat(a, (double)st->latency_limit_ns));
+		param_row(f, "latency limit", buf);
+	}
+	param_row(f, "rw", st->job.rw ? st->job.rw : "");
+	snprintf(buf, sizeof(buf), "%s (%s bytes)", numfmt_size(a, (double)st->job.bs),
+		 numfmt_thousands(a, (double)st->job.bs));
+	param_row(f, "bs", buf);
+	param_row(f, "ioengine", st->job.ioengine ? st->job.ioengine : "");
+	param_row(f, "direct", st->job.direct ? "1 (O_DIRECT: device figures)"
+					      : "0 (page cache: buffered figures)");
+	if (st->partial || st->error)
+		param_row(f, "partial", st->error ? st->error : "yes");
+	fputs("</table>", f);
+	for (unsigned k = 0; k < st->nr_sets; k++) {
+		const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
+		char *cmd = report_run_cmdline(st, &st->sets[k], p);
+		if (!cmd)
+			continue;
+		fputs("<pre class=\"cmd\">", f);
+		html_escape(f, cmd);
+		fputs("</pre>", f);
+		free(cmd);
+	}
+	fputs("</div>\n", f);
+}
+
+void report_parameters(struct report_ctx *r)
+{
+	FILE *f = r->f;
+	fputs("<p>Each step's job as it ran, and an <code>iochar run</code> command line "
+	      "that repeats its headline point (a search's best iodepth \xc3\x97 jobs, a "
+	      "curve's maximum) on the same targets.</p>\n", f);
+	for (unsigned s = 0; s < r->nr_sets; s++) {
+		const struct rs_set *set = &r->sets[s];
+		for (unsigned i = 0; i < set->nr_steps; i++)
+			step_params(f, set, &set->steps[i]);
+		if (set->source && *set->source) {
+			fputs("<h4>Plan ", f);
+			html_escape(f, set->plan);
+			fputs(" (", f);
+			html_escape(f, set->name);
+			fputs("): <code>iochar plan FILE</code> with this text runs it again</h4><pre class=\"plan\">", f);
+			html_escape(f, set->source);
+			fputs("</pre>\n", f);
+		}
+	}
+}

@@ -1,0 +1,57 @@
+/* results_json.h - reading iochar's JSON back with json-c: text to tree
+ * with a message that says where it broke, and typed member lookups whose
+ * failures name the file and the member ("steps[2].sets[0].best.iops:
+ * expected a number"). Every failure is a usage error (exit 2).
+ */
+#ifndef IOCHAR_REPORT_RESULTS_JSON_H
+#define IOCHAR_REPORT_RESULTS_JSON_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* Where a lookup is: the file, and the path of the object inside it. */
+struct rj_ctx {
+	const char *file;
+	const char *where;         /* "" at the top level */
+	struct ioc_err *err;
+};
+
+/* Parse len bytes of text as one JSON value followed by nothing but white
+ * space. *out is owned by the caller (json_object_put). 0 or -EINVAL with
+ * "FILE: truncated ..." / "FILE: not JSON ..." in err. */
+int rj_parse(const char *text, size_t len, const char *file,
+	     json_object **out, struct ioc_err *err);
+
+/* "FILE: WHERE.key: what" as a usage error; returns -EINVAL. */
+int rj_fail(const struct rj_ctx *c, const char *key, const char *what);
+
+/* Member key of o of the given type. Missing or of another type: an error
+ * (required) or NULL with no error (optional; a JSON null is absent). */
+json_object *rj_member(const struct rj_ctx *c, json_object *o, const char *key,
+		       json_type type, bool required, int *ret);
+
+/* Typed members. A missing optional member leaves *out untouched. Numbers:
+ * an integer member must be a non-negative integer; a double member may be
+ * any number, or null (NaN). Strings are strdup'd into *out (NULL stays
+ * NULL when absent and optional). Each returns 0 or -errno with a message. */
+int rj_u64(const struct rj_ctx *c, json_object *o, const char *key,
+	   bool required, uint64_t *out);
+int rj_uint(const struct rj_ctx *c, json_object *o, const char *key,
+	    bool required, unsigned *out);
+int rj_double(const struct rj_ctx *c, json_object *o, const char *key,
+	      bool required, double *out);
+int rj_bool(const struct rj_ctx *c, json_object *o, const char *key,
+	    bool required, bool *out);
+int rj_str(const struct rj_ctx *c, json_object *o, const char *key,
+	   bool required, char **out);
+
+/* A child context for member key (or key[idx] when idx >= 0); the path is
+ * written into buf. */
+struct rj_ctx rj_child(const struct rj_ctx *c, const char *key, int idx,
+		       char *buf, size_t len);
+
+#endif

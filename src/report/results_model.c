@@ -1,0 +1,126 @@
+/* results_model.c - see results_model.h. */
+#include "report/results_model.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const double rs_pct_value[RS_NR_PCT] = {50, 90, 95, 99, 99.9, 99.99};
+const char *const rs_pct_key[RS_NR_PCT] = {"p50",  "p90",   "p95",
+					   "p99", "p99_9", "p99_99"};
+
+const char *rs_mode_name(enum rs_mode m)
+{
+	switch (m) {
+	case RS_SEARCH:
+		return "search";
+	case RS_CURVE:
+		return "curve";
+	case RS_PRECONDITION:
+		return "precondition";
+	case RS_FIXED:
+		break;
+	}
+	return "fixed";
+}
+
+bool rs_step_is_random(const struct rs_step *st)
+{
+	return st->job.rw && !strncmp(st->job.rw, "rand", 4);
+}
+
+const struct rs_point *rs_tset_headline(const struct rs_step *st,
+					const struct rs_tset *ts)
+{
+	switch (st->mode) {
+	case RS_FIXED:
+		return ts->nr_points ? &ts->points[0] : NULL;
+	case RS_SEARCH:
+		return ts->best >= 0 && (unsigned)ts->best < ts->nr_points
+			       ? &ts->points[ts->best]
+			       : NULL;
+	case RS_CURVE:
+		return ts->has_max ? &ts->max : NULL;
+	case RS_PRECONDITION:
+		break;
+	}
+	return NULL;
+}
+
+double rs_point_latency(const struct rs_step *st, const struct rs_point *p)
+{
+	const char *s = st->latency_stat ? st->latency_stat : "mean";
+	if (!strcmp(s, "p99"))
+		return (double)p->total.lat.pct[RS_P99];
+	if (!strcmp(s, "p99.9"))
+		return (double)p->total.lat.pct[RS_P99_9];
+	return p->total.lat.mean;
+}
+
+static void free_strv(char **v, unsigned n)
+{
+	for (unsigned i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void free_tset(struct rs_tset *ts)
+{
+	free_strv(ts->targets, ts->nr_targets);
+	for (unsigned i = 0; i < ts->nr_points; i++)
+		free(ts->points[i].iv);
+	free(ts->points);
+	free(ts->max.iv);
+	for (unsigned i = 0; i < ts->nr_curve; i++)
+		free(ts->curve[i].p.iv);
+	free(ts->curve);
+	free(ts->rounds_iops);
+}
+
+void rs_job_free(struct rs_job *j)
+{
+	free(j->name);
+	free(j->filename);
+	free(j->rw);
+	free(j->ioengine);
+	free(j->rate_process);
+	free(j->random_distribution);
+	free(j->cpus_allowed);
+	free_strv(j->files, j->nr_files);
+	memset(j, 0, sizeof(*j));
+}
+
+static void free_step(struct rs_step *st)
+{
+	free(st->section);
+	free(st->label);
+	free(st->targets_use);
+	free(st->latency_stat);
+	free(st->error);
+	rs_job_free(&st->job);
+	for (unsigned i = 0; st->sets && i < st->nr_sets; i++)
+		free_tset(&st->sets[i]);
+	free(st->sets);
+	free(st->scaling.targets);
+	free(st->scaling.iops);
+	free(st->scaling.bw_bytes);
+	free(st->scaling.message);
+}
+
+void rs_set_free(struct rs_set *s)
+{
+	if (!s)
+		return;
+	free(s->path);
+	free(s->name);
+	free(s->iochar_version);
+	free(s->plan);
+	free(s->source);
+	if (s->environment)
+		json_object_put(s->environment);
+	for (unsigned i = 0; s->steps && i < s->nr_steps; i++)
+		free_step(&s->steps[i]);
+	free(s->steps);
+	memset(s, 0, sizeof(*s));
+}

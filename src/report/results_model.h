@@ -1,0 +1,153 @@
+/* results_model.h - what `iochar report` and `compare` know of a result
+ * set: a plan results directory or one `iochar run --output-format=json`
+ * file, read back into plain structs (results_read.h fills them).
+ *
+ * A run file becomes a set with one fixed step. Every string is malloc'd
+ * and owned by the set; rs_set_free releases everything. The environment
+ * is kept as the parsed JSON tree (json-c), because the report renders it
+ * generically: whatever members it gains show up without a change here.
+ */
+#ifndef IOCHAR_REPORT_RESULTS_MODEL_H
+#define IOCHAR_REPORT_RESULTS_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct json_object;
+
+enum { RS_P50, RS_P90, RS_P95, RS_P99, RS_P99_9, RS_P99_99, RS_NR_PCT };
+
+/* The percentiles of rs_lat.pct, as numbers (50, 90, ... 99.99) and as
+ * the JSON keys ("p50", ... "p99_99"). */
+extern const double rs_pct_value[RS_NR_PCT];
+extern const char *const rs_pct_key[RS_NR_PCT];
+
+struct rs_lat {
+	double mean, stdev;        /* ns; NaN when the file said null */
+	uint64_t min, max;
+	uint64_t pct[RS_NR_PCT];   /* ns */
+};
+
+struct rs_dir {
+	uint64_t ios, bytes;
+	double iops, bw_bytes;
+	struct rs_lat lat;
+};
+
+/* One second of a point's measured phase, all directions together. */
+struct rs_interval {
+	double iops;
+	double lat_mean_ns;
+};
+
+/* One measured run: the figures of a fixed step, a search probe, a curve
+ * point. */
+struct rs_point {
+	unsigned iodepth, numjobs;
+	uint64_t rate_iops, elapsed_ns;
+	bool partial, inside;
+	struct rs_dir read, write, total;
+	struct rs_interval *iv;
+	unsigned nr_iv;
+};
+
+struct rs_curve_point {
+	unsigned pct;
+	double asked_iops;
+	bool reached;
+	struct rs_point p;
+};
+
+/* The outcome of a step on one target set. */
+struct rs_tset {
+	char **targets;
+	unsigned nr_targets;
+	bool done;
+	/* fixed: points[0]; search: every probe, best the chosen one (-1:
+	 * none inside the limit); precondition: the fill passes */
+	struct rs_point *points;
+	unsigned nr_points;
+	int best;
+	/* curve: the maximum run, then the percentages */
+	bool has_max;
+	struct rs_point max;
+	struct rs_curve_point *curve;
+	unsigned nr_curve;
+	/* precondition */
+	double *rounds_iops;
+	unsigned nr_rounds;
+	bool steady;
+};
+
+/* The job parameters of a step (the "options" object). */
+struct rs_job {
+	char *name, *filename, *rw, *ioengine, *rate_process;
+	char *random_distribution, *cpus_allowed; /* filename, cpus: NULL if unset */
+	char **files;
+	unsigned nr_files;
+	uint64_t size, offset, bs, runtime_ns, ramp_ns, rate_iops, randseed;
+	unsigned rwmixread, iodepth, numjobs;
+	bool time_based, direct;
+};
+
+struct rs_scaling {
+	bool present;
+	bool metric_iops;          /* else bw_bytes */
+	unsigned nr;
+	unsigned *targets;         /* number of targets of each point */
+	double *iops, *bw_bytes;
+	int saturation;            /* index into the points; -1: none */
+	char *message;
+};
+
+enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION };
+
+struct rs_step {
+	unsigned index;
+	char *section, *label, *targets_use, *latency_stat;
+	enum rs_mode mode;
+	uint64_t latency_limit_ns;
+	struct rs_job job;
+	bool partial;
+	char *error;               /* NULL: none */
+	struct rs_tset *sets;
+	unsigned nr_sets;
+	struct rs_scaling scaling;
+};
+
+struct rs_set {
+	char *path;                /* as given */
+	char *name;                /* short name for tables: the last component */
+	bool is_run;               /* a single run file, not a plan directory */
+	char *iochar_version;
+	unsigned format_version;
+	char *plan, *source;       /* plan name and text ("" for a run) */
+	bool complete;
+	unsigned nr_steps_planned;
+	struct json_object *environment; /* owned; NULL if absent */
+	struct rs_step *steps;
+	unsigned nr_steps;
+};
+
+const char *rs_mode_name(enum rs_mode m);
+
+/* Is step's workload random (its headline is IOPS) or sequential (MB/s)? */
+bool rs_step_is_random(const struct rs_step *st);
+
+/* The point a step's figures stand for on set ts: the fixed run, the
+ * search's best, the curve's maximum; NULL if there is none (a search that
+ * found nothing inside its limit, a precondition step). */
+const struct rs_point *rs_tset_headline(const struct rs_step *st,
+					const struct rs_tset *ts);
+
+/* The latency figure the step is judged by (its latency_stat: mean, p99
+ * or p99.9) of p's total, ns. */
+double rs_point_latency(const struct rs_step *st, const struct rs_point *p);
+
+/* Release the strings of j and zero it. */
+void rs_job_free(struct rs_job *j);
+
+/* Release everything s owns; s itself is not freed. s may be NULL. */
+void rs_set_free(struct rs_set *s);
+
+#endif

@@ -1,0 +1,490 @@
+/* results_parse.c - iochar's JSON trees (a results.json, one steps/NNN.json,
+ * a run JSON) into the structs of results_model.h. Every member the report
+ * uses is checked for presence and type, so a damaged file is refused with
+ * the member that is wrong, never half drawn. Layouts: docs/output.md. */
+#include "report/results_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/json_parts.h"
+#include "report/results_json.h"
+
+#define WHERE_MAX 256
+
+static void *alloc_array(const struct rj_ctx *c, size_t n, size_t size, int *ret)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		*ret = err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+	return p;
+}
+
+static int parse_lat(const struct rj_ctx *pc, json_object *o, struct rs_lat *l)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *v = rj_member(pc, o, "lat_ns", json_type_object, true, &ret);
+	if (!v)
+		return ret;
+	struct rj_ctx c = rj_child(pc, "lat_ns", -1, buf, sizeof(buf));
+	if ((ret = rj_double(&c, v, "mean", true, &l->mean)) ||
+	    (ret = rj_double(&c, v, "stdev", true, &l->stdev)) ||
+	    (ret = rj_u64(&c, v, "min", true, &l->min)) ||
+	    (ret = rj_u64(&c, v, "max", true, &l->max)))
+		return ret;
+	for (int i = 0; i < RS_NR_PCT; i++)
+		if ((ret = rj_u64(&c, v, rs_pct_key[i], true, &l->pct[i])))
+			return ret;
+	return 0;
+}
+
+int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
+		     struct rs_dir *d)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *v = rj_member(pc, o, key, json_type_object, true, &ret);
+	if (!v)
+		return ret;
+	struct rj_ctx c = rj_child(pc, key, -1, buf, sizeof(buf));
+	if ((ret = rj_u64(&c, v, "ios", true, &d->ios)) ||
+	    (ret = rj_u64(&c, v, "bytes", true, &d->bytes)) ||
+	    (ret = rj_double(&c, v, "iops", true, &d->iops)) ||
+	    (ret = rj_double(&c, v, "bw_bytes", true, &d->bw_bytes)))
+		return ret;
+	return parse_lat(&c, v, &d->lat);
+}
+
+/* A step point's "intervals": [{t_s, iops, lat_mean_ns}]. */
+static int parse_step_intervals(const struct rj_ctx *pc, json_object *o,
+				struct rs_point *p)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *a = rj_member(pc, o, "intervals", json_type_array, false, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	p->iv = alloc_array(pc, n, sizeof(*p->iv), &ret);
+	if (!p->iv)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx c = rj_child(pc, "intervals", (int)i, buf, sizeof(buf));
+		if (!json_object_is_type(e, json_type_object))
+			return rj_fail(&c, NULL, "expected an object");
+		if ((ret = rj_double(&c, e, "iops", true, &p->iv[i].iops)) ||
+		    (ret = rj_double(&c, e, "lat_mean_ns", true, &p->iv[i].lat_mean_ns)))
+			return ret;
+		p->nr_iv = (unsigned)i + 1;
+	}
+	return 0;
+}
+
+static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *p)
+{
+	int ret;
+	if (!json_object_is_type(o, json_type_object))
+		return rj_fail(c, NULL, "expected an object");
+	if ((ret = rj_uint(c, o, "iodepth", true, &p->iodepth)) ||
+	    (ret = rj_uint(c, o, "numjobs", true, &p->numjobs)) ||
+	    (ret = rj_u64(c, o, "rate_iops", false, &p->rate_iops)) ||
+	    (ret = rj_u64(c, o, "elapsed_ns", true, &p->elapsed_ns)) ||
+	    (ret = rj_bool(c, o, "partial", false, &p->partial)) ||
+	    (ret = rj_bool(c, o, "inside", false, &p->inside)) ||
+	    (ret = results_parse_dir(c, o, "read", &p->read)) ||
+	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
+	    (ret = results_parse_dir(c, o, "total", &p->total)))
+		return ret;
+	return parse_step_intervals(c, o, p);
+}
+
+static int parse_point_member(const struct rj_ctx *pc, json_object *o,
+			      const char *key, struct rs_point *p, bool *have)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *v = rj_member(pc, o, key, json_type_object, false, &ret);
+	*have = false;
+	if (!v)
+		return ret;
+	struct rj_ctx c = rj_child(pc, key, -1, buf, sizeof(buf));
+	*have = true;
+	return parse_point(&c, v, p);
+}
+
+static int parse_point_array(const struct rj_ctx *pc, json_object *o,
+			     const char *key, bool required, struct rs_point **pts,
+			     unsigned *nr)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *a = rj_member(pc, o, key, json_type_array, required, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	/* one spare slot: a search's best appended when it is not among them */
+	*pts = alloc_array(pc, n + 1, sizeof(**pts), &ret);
+	if (!*pts)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		struct rj_ctx c = rj_child(pc, key, (int)i, buf, sizeof(buf));
+		*nr = (unsigned)i + 1;
+		if ((ret = parse_point(&c, json_object_array_get_idx(a, i), &(*pts)[i])))
+			return ret;
+	}
+	return 0;
+}
+
+static int parse_strv(const struct rj_ctx *pc, json_object *o, const char *key,
+		      bool required, char ***v, unsigned *nr)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *a = rj_member(pc, o, key, json_type_array, required, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	*v = alloc_array(pc, n, sizeof(**v), &ret);
+	if (!*v)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx c = rj_child(pc, key, (int)i, buf, sizeof(buf));
+		if (!json_object_is_type(e, json_type_string))
+			return rj_fail(&c, NULL, "expected a string");
+		(*v)[i] = strdup(json_object_get_string(e));
+		if (!(*v)[i])
+			return err_set(c.err, ENOMEM, "%s: out of memory", c.file);
+		*nr = (unsigned)i + 1;
+	}
+	return 0;
+}
+
+static bool same_point(const struct rs_point *a, const struct rs_point *b)
+{
+	return a->iodepth == b->iodepth && a->numjobs == b->numjobs &&
+	       a->total.ios == b->total.ios && a->elapsed_ns == b->elapsed_ns;
+}
+
+static int parse_search(const struct rj_ctx *c, json_object *o, struct rs_tset *ts)
+{
+	struct rs_point best;
+	bool have = false;
+	int ret;
+
+	ts->best = -1;
+	memset(&best, 0, sizeof(best));
+	ret = parse_point_array(c, o, "points", true, &ts->points, &ts->nr_points);
+	if (!ret)
+		ret = parse_point_member(c, o, "best", &best, &have);
+	if (ret || !have) {
+		free(best.iv);
+		return ret;
+	}
+	for (unsigned i = 0; i < ts->nr_points; i++)
+		if (same_point(&ts->points[i], &best)) {
+			ts->best = (int)i;
+			free(best.iv);
+			return 0;
+		}
+	ts->points[ts->nr_points] = best; /* the spare slot */
+	ts->best = (int)ts->nr_points++;
+	return 0;
+}
+
+static int parse_curve(const struct rj_ctx *pc, json_object *o, struct rs_tset *ts)
+{
+	char buf[WHERE_MAX];
+	int ret = parse_point_member(pc, o, "max", &ts->max, &ts->has_max);
+	if (ret)
+		return ret;
+	json_object *a = rj_member(pc, o, "curve", json_type_array, false, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	ts->curve = alloc_array(pc, n, sizeof(*ts->curve), &ret);
+	if (!ts->curve)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx c = rj_child(pc, "curve", (int)i, buf, sizeof(buf));
+		struct rs_curve_point *cp = &ts->curve[i];
+		bool have = false;
+		ts->nr_curve = (unsigned)i + 1;
+		if (!json_object_is_type(e, json_type_object))
+			return rj_fail(&c, NULL, "expected an object");
+		if ((ret = rj_uint(&c, e, "pct", true, &cp->pct)) ||
+		    (ret = rj_double(&c, e, "asked_iops", true, &cp->asked_iops)) ||
+		    (ret = rj_bool(&c, e, "reached", true, &cp->reached)) ||
+		    (ret = parse_point_member(&c, e, "point", &cp->p, &have)))
+			return ret;
+		if (!have)
+			return rj_fail(&c, "point", "missing");
+	}
+	return 0;
+}
+
+static int parse_precond(const struct rj_ctx *pc, json_object *o, struct rs_tset *ts)
+{
+	char buf[WHERE_MAX];
+	int ret = parse_point_array(pc, o, "fill", false, &ts->points, &ts->nr_points);
+	if (!ret)
+		ret = rj_bool(pc, o, "steady", false, &ts->steady);
+	if (ret)
+		return ret;
+	json_object *a = rj_member(pc, o, "rounds_iops", json_type_array, false, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	ts->rounds_iops = alloc_array(pc, n, sizeof(double), &ret);
+	if (!ts->rounds_iops)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx c = rj_child(pc, "rounds_iops", (int)i, buf, sizeof(buf));
+		if (!e)
+			ts->rounds_iops[i] = NAN;
+		else if (json_object_is_type(e, json_type_double) ||
+			 json_object_is_type(e, json_type_int))
+			ts->rounds_iops[i] = json_object_get_double(e);
+		else
+			return rj_fail(&c, NULL, "expected a number");
+		ts->nr_rounds = (unsigned)i + 1;
+	}
+	return 0;
+}
+
+static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
+		      struct rs_tset *ts)
+{
+	bool have = false;
+	int ret;
+
+	ts->best = -1;
+	if (!json_object_is_type(o, json_type_object))
+		return rj_fail(c, NULL, "expected an object");
+	if ((ret = parse_strv(c, o, "targets", true, &ts->targets, &ts->nr_targets)) ||
+	    (ret = rj_bool(c, o, "done", true, &ts->done)))
+		return ret;
+	switch (mode) {
+	case RS_FIXED:
+		ts->points = alloc_array(c, 1, sizeof(*ts->points), &ret);
+		if (!ts->points)
+			return ret;
+		ret = parse_point_member(c, o, "fixed", ts->points, &have);
+		ts->nr_points = have;
+		ts->best = have ? 0 : -1;
+		return ret;
+	case RS_SEARCH:
+		return parse_search(c, o, ts);
+	case RS_CURVE:
+		return parse_curve(c, o, ts);
+	case RS_PRECONDITION:
+		return parse_precond(c, o, ts);
+	}
+	return 0;
+}
+
+int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j)
+{
+	int ret;
+	if ((ret = rj_str(c, o, "name", true, &j->name)) ||
+	    (ret = rj_str(c, o, "filename", false, &j->filename)) ||
+	    (ret = parse_strv(c, o, "files", false, &j->files, &j->nr_files)) ||
+	    (ret = rj_u64(c, o, "size", true, &j->size)) ||
+	    (ret = rj_u64(c, o, "offset", false, &j->offset)) ||
+	    (ret = rj_u64(c, o, "bs", true, &j->bs)) ||
+	    (ret = rj_str(c, o, "rw", true, &j->rw)) ||
+	    (ret = rj_uint(c, o, "rwmixread", true, &j->rwmixread)) ||
+	    (ret = rj_uint(c, o, "iodepth", true, &j->iodepth)) ||
+	    (ret = rj_uint(c, o, "numjobs", true, &j->numjobs)) ||
+	    (ret = rj_u64(c, o, "runtime_ns", true, &j->runtime_ns)) ||
+	    (ret = rj_u64(c, o, "ramp_ns", false, &j->ramp_ns)) ||
+	    (ret = rj_bool(c, o, "time_based", false, &j->time_based)) ||
+	    (ret = rj_str(c, o, "ioengine", true, &j->ioengine)) ||
+	    (ret = rj_bool(c, o, "direct", false, &j->direct)) ||
+	    (ret = rj_u64(c, o, "rate_iops", false, &j->rate_iops)) ||
+	    (ret = rj_str(c, o, "rate_process", false, &j->rate_process)) ||
+	    (ret = rj_str(c, o, "random_distribution", false, &j->random_distribution)) ||
+	    (ret = rj_str(c, o, "cpus_allowed", false, &j->cpus_allowed)) ||
+	    (ret = rj_u64(c, o, "randseed", false, &j->randseed)))
+		return ret;
+	return 0;
+}
+
+static int parse_mode(const struct rj_ctx *c, json_object *o, enum rs_mode *m)
+{
+	static const struct { const char *name; enum rs_mode m; } modes[] = {
+		{"fixed", RS_FIXED}, {"search", RS_SEARCH},
+		{"curve", RS_CURVE}, {"precondition", RS_PRECONDITION},
+	};
+	int ret;
+	json_object *v = rj_member(c, o, "mode", json_type_string, true, &ret);
+	if (!v)
+		return ret;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(json_object_get_string(v), modes[i].name)) {
+			*m = modes[i].m;
+			return 0;
+		}
+	return rj_fail(c, "mode", "not fixed, search, curve or precondition");
+}
+
+static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scaling *sc)
+{
+	char buf[WHERE_MAX], buf2[WHERE_MAX];
+	char *metric = NULL;
+	int ret;
+	json_object *so = rj_member(pc, o, "scaling", json_type_object, false, &ret);
+	if (!so)
+		return ret;
+	struct rj_ctx c = rj_child(pc, "scaling", -1, buf, sizeof(buf));
+	ret = rj_str(&c, so, "metric", true, &metric);
+	sc->metric_iops = metric && !strcmp(metric, "iops");
+	free(metric);
+	if (ret || (ret = rj_str(&c, so, "message", false, &sc->message)))
+		return ret;
+	json_object *a = rj_member(&c, so, "points", json_type_array, true, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	sc->targets = alloc_array(&c, n, sizeof(unsigned), &ret);
+	sc->iops = alloc_array(&c, n, sizeof(double), &ret);
+	sc->bw_bytes = alloc_array(&c, n, sizeof(double), &ret);
+	if (ret)
+		return ret;
+	sc->present = true;
+	sc->saturation = -1;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx ec = rj_child(&c, "points", (int)i, buf2, sizeof(buf2));
+		if (!json_object_is_type(e, json_type_object))
+			return rj_fail(&ec, NULL, "expected an object");
+		if ((ret = rj_uint(&ec, e, "targets", true, &sc->targets[i])) ||
+		    (ret = rj_double(&ec, e, "iops", true, &sc->iops[i])) ||
+		    (ret = rj_double(&ec, e, "bw_bytes", true, &sc->bw_bytes[i])))
+			return ret;
+		sc->nr = (unsigned)i + 1;
+	}
+	unsigned sat = 0;
+	bool have = json_object_object_get_ex(so, "saturation_targets", NULL);
+	if (have && (ret = rj_uint(&c, so, "saturation_targets", false, &sat)))
+		return ret;
+	for (unsigned i = 0; have && i < sc->nr; i++)
+		if (sc->targets[i] == sat) {
+			sc->saturation = (int)i;
+			break;
+		}
+	return 0;
+}
+
+int results_parse_step(json_object *o, const char *file, const char *where,
+		       struct rs_step *st, struct ioc_err *err)
+{
+	struct rj_ctx c = {.file = file, .where = where, .err = err};
+	char buf[WHERE_MAX];
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (!json_object_is_type(o, json_type_object))
+		return rj_fail(&c, NULL, "expected an object (a step)");
+	if ((ret = rj_uint(&c, o, "index", true, &st->index)) ||
+	    (ret = rj_str(&c, o, "section", false, &st->section)) ||
+	    (ret = rj_str(&c, o, "label", true, &st->label)) ||
+	    (ret = parse_mode(&c, o, &st->mode)) ||
+	    (ret = rj_str(&c, o, "targets_use", false, &st->targets_use)) ||
+	    (ret = rj_u64(&c, o, "latency_limit_ns", false, &st->latency_limit_ns)) ||
+	    (ret = rj_str(&c, o, "latency_stat", false, &st->latency_stat)) ||
+	    (ret = rj_bool(&c, o, "partial", false, &st->partial)) ||
+	    (ret = rj_str(&c, o, "error", false, &st->error)))
+		return ret;
+	json_object *jo = rj_member(&c, o, "options", json_type_object, true, &ret);
+	if (!jo)
+		return ret;
+	struct rj_ctx jc = rj_child(&c, "options", -1, buf, sizeof(buf));
+	if ((ret = results_parse_job(&jc, jo, &st->job)))
+		return ret;
+	json_object *a = rj_member(&c, o, "sets", json_type_array, true, &ret);
+	if (!a)
+		return ret;
+	size_t n = json_object_array_length(a);
+	st->sets = alloc_array(&c, n, sizeof(*st->sets), &ret);
+	if (!st->sets)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		struct rj_ctx sc = rj_child(&c, "sets", (int)i, buf, sizeof(buf));
+		st->nr_sets = (unsigned)i + 1;
+		ret = parse_tset(&sc, json_object_array_get_idx(a, i), st->mode,
+				 &st->sets[i]);
+		if (ret)
+			return ret;
+	}
+	return parse_scaling(&c, o, &st->scaling);
+}
+
+/* The members every iochar document starts with; anything without them
+ * is someone else's JSON. */
+int results_parse_header(const struct rj_ctx *c, json_object *root, struct rs_set *s)
+{
+	int ret;
+
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "iochar_version", NULL))
+		return err_usage(c->err, EINVAL,
+				 "%s: not iochar's results (no \"iochar_version\")", c->file);
+	if ((ret = rj_str(c, root, "iochar_version", true, &s->iochar_version)))
+		return ret;
+	s->format_version = 1; /* files from before the member existed */
+	if ((ret = rj_uint(c, root, "format_version", false, &s->format_version)))
+		return ret;
+	if (s->format_version > IOCHAR_FORMAT_VERSION)
+		return err_usage(c->err, EINVAL,
+				 "%s: format_version %u is newer than this iochar reads (%d); use iochar %s or later",
+				 c->file, s->format_version, IOCHAR_FORMAT_VERSION,
+				 s->iochar_version);
+	json_object *env = rj_member(c, root, "environment", json_type_object, false, &ret);
+	if (ret)
+		return ret;
+	if (env)
+		s->environment = json_object_get(env);
+	return 0;
+}
+
+int results_parse_plan(json_object *root, const char *file, bool with_steps,
+		       struct rs_set *s, struct ioc_err *err)
+{
+	struct rj_ctx c = {.file = file, .where = "", .err = err};
+	char buf[WHERE_MAX];
+	int ret;
+
+	if ((ret = results_parse_header(&c, root, s)))
+		return ret;
+	if (!json_object_object_get_ex(root, "steps", NULL))
+		return err_usage(err, EINVAL,
+				 "%s: not a plan's results.json (no \"steps\")", file);
+	if ((ret = rj_str(&c, root, "plan", true, &s->plan)) ||
+	    (ret = rj_str(&c, root, "source", false, &s->source)) ||
+	    (ret = rj_bool(&c, root, "complete", false, &s->complete)) ||
+	    (ret = rj_uint(&c, root, "nr_steps", false, &s->nr_steps_planned)))
+		return ret;
+	json_object *a = rj_member(&c, root, "steps", json_type_array, true, &ret);
+	if (!a || !with_steps)
+		return ret;
+	size_t n = json_object_array_length(a);
+	s->steps = alloc_array(&c, n, sizeof(*s->steps), &ret);
+	if (!s->steps)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		struct rj_ctx sc = rj_child(&c, "steps", (int)i, buf, sizeof(buf));
+		s->nr_steps = (unsigned)i + 1;
+		ret = results_parse_step(json_object_array_get_idx(a, i), file, sc.where,
+					 &s->steps[i], err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* results_parse.h - iochar's JSON documents (json-c trees) into the
+ * structs of results_model.h. Failures are usage errors whose one-line
+ * message names the file and the member that is wrong.
+ */
+#ifndef IOCHAR_REPORT_RESULTS_PARSE_H
+#define IOCHAR_REPORT_RESULTS_PARSE_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+#include "report/results_json.h"
+#include "report/results_model.h"
+#include "util/err.h"
+
+/* results.json of a plan: the header members (version, plan, source,
+ * complete, environment) into s, and with with_steps its "steps" array
+ * too. s must be zeroed; on failure it holds what was read (free it). */
+int results_parse_plan(json_object *root, const char *file, bool with_steps,
+		       struct rs_set *s, struct ioc_err *err);
+
+/* One step object (steps/NNN.json, or an element of "steps"); where is
+ * its path for messages ("" or "steps[3]"). st is zeroed first. */
+int results_parse_step(json_object *o, const char *file, const char *where,
+		       struct rs_step *st, struct ioc_err *err);
+
+/* The JSON of `iochar run --output-format=json`: one fixed step whose
+ * label names the jobs; its point has the run's totals and per-second
+ * series (reads and writes together). s must be zeroed. */
+int results_parse_run(json_object *root, const char *file, struct rs_set *s,
+		      struct ioc_err *err);
+
+/* Shared pieces. */
+int results_parse_header(const struct rj_ctx *c, json_object *root,
+			 struct rs_set *s);
+int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
+		      struct rs_dir *d);
+int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j);
+
+#endif

@@ -1,0 +1,177 @@
+/* results_read.c - see results_read.h. */
+#include "report/results_read.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/results_parse.h"
+
+/* The whole of path, NUL-terminated, malloc'd into *text. */
+static int slurp(const char *path, char **text, size_t *len, struct ioc_err *err)
+{
+	struct stat st;
+	FILE *f = fopen(path, "rbe");
+	int ret = 0;
+
+	*text = NULL;
+	if (!f)
+		return err_usage(err, errno, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return err_usage(err, EINVAL, "%s: not a regular file", path);
+	}
+	if ((unsigned long long)st.st_size > RESULTS_FILE_MAX) {
+		fclose(f);
+		return err_usage(err, EFBIG, "%s: larger than %llu bytes: not iochar's results",
+				 path, RESULTS_FILE_MAX);
+	}
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
+		fclose(f);
+		return err_set(err, ENOMEM, "%s: out of memory", path);
+	}
+	*len = fread(*text, 1, (size_t)st.st_size, f);
+	if (ferror(f))
+		ret = err_usage(err, EIO, "%s: read error", path);
+	else if (*len == 0)
+		ret = err_usage(err, EINVAL, "%s: empty (truncated?)", path);
+	fclose(f);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+		return ret;
+	}
+	(*text)[*len] = '\0';
+	return 0;
+}
+
+static int parse_file(const char *path, json_object **root, struct ioc_err *err)
+{
+	char *text;
+	size_t len;
+	int ret = slurp(path, &text, &len, err);
+	if (ret)
+		return ret;
+	ret = rj_parse(text, len, path, root, err);
+	free(text);
+	return ret;
+}
+
+static int set_names(struct rs_set *s, const char *path, struct ioc_err *err)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return err_set(err, ENOMEM, "out of memory");
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	s->path = strdup(path);
+	s->name = strdup(basename(copy));
+	free(copy);
+	if (!s->path || !s->name)
+		return err_set(err, ENOMEM, "out of memory");
+	n = strlen(s->name);
+	if (n > 5 && !strcmp(s->name + n - 5, ".json"))
+		s->name[n - 5] = '\0';
+	return 0;
+}
+
+/* A document: plan results (it has "steps") or a run. */
+static int parse_doc(json_object *root, const char *file, struct rs_set *s,
+		     struct ioc_err *err)
+{
+	if (json_object_is_type(root, json_type_object) &&
+	    json_object_object_get_ex(root, "steps", NULL))
+		return results_parse_plan(root, file, true, s, err);
+	return results_parse_run(root, file, s, err);
+}
+
+int results_read_text(const char *text, size_t len, const char *file,
+		      struct rs_set *s, struct ioc_err *err)
+{
+	json_object *root = NULL;
+	memset(s, 0, sizeof(*s));
+	int ret = set_names(s, file, err);
+	if (!ret)
+		ret = rj_parse(text, len, file, &root, err);
+	if (!ret)
+		ret = parse_doc(root, file, s, err);
+	json_object_put(root);
+	return ret;
+}
+
+/* steps/NNN.json for every step of the plan that has finished. */
+static int read_step_files(const char *dir, unsigned nr_planned, struct rs_set *s,
+			   struct ioc_err *err)
+{
+	char path[4200];
+	struct stat st;
+
+	s->steps = calloc(nr_planned ? nr_planned : 1, sizeof(*s->steps));
+	if (!s->steps)
+		return err_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; i < nr_planned; i++) {
+		json_object *root = NULL;
+		snprintf(path, sizeof(path), "%s/steps/%03u.json", dir, i);
+		if (stat(path, &st) < 0 && errno == ENOENT)
+			continue; /* not run (yet) */
+		int ret = parse_file(path, &root, err);
+		if (!ret)
+			ret = results_parse_step(root, path, "", &s->steps[s->nr_steps++],
+						 err);
+		json_object_put(root);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int read_dir(const char *dir, struct rs_set *s, struct ioc_err *err)
+{
+	char path[4200];
+	struct stat st;
+	json_object *root = NULL;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (stat(path, &st) < 0)
+		return err_usage(err, ENOENT,
+				 "%s: no results.json: not an iochar results directory", dir);
+	int ret = parse_file(path, &root, err);
+	if (ret)
+		return ret;
+	/* the step files need the number of steps planned to find them */
+	snprintf(path, sizeof(path), "%s/steps", dir);
+	bool step_files = stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+			  json_object_object_get_ex(root, "nr_steps", NULL);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	ret = results_parse_plan(root, path, !step_files, s, err);
+	json_object_put(root);
+	if (ret || !step_files)
+		return ret;
+	return read_step_files(dir, s->nr_steps_planned, s, err);
+}
+
+int results_read(const char *path, struct rs_set *s, struct ioc_err *err)
+{
+	struct stat st;
+	json_object *root = NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (stat(path, &st) < 0)
+		return err_usage(err, errno, "%s: %s", path, strerror(errno));
+	int ret = set_names(s, path, err);
+	if (ret)
+		return ret;
+	if (S_ISDIR(st.st_mode))
+		return read_dir(path, s, err);
+	ret = parse_file(path, &root, err);
+	if (!ret)
+		ret = parse_doc(root, path, s, err);
+	json_object_put(root);
+	return ret;
+}

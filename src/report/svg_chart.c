@@ -1,0 +1,418 @@
+/* svg_chart.c - see svg_chart.h. */
+#include "report/svg_chart.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/numfmt.h"
+
+#define CHART_W 760.0
+#define CHART_H 380.0
+
+/* Okabe & Ito, "Color Universal Design": distinguishable with every common
+ * colour-vision deficiency (the yellow is left out: too pale on white). */
+static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
+				      "#CC79A7", "#56B4E9", "#000000"};
+#define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
+static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
+
+static const char *colour(unsigned s)
+{
+	return palette[s % NR_COLOURS];
+}
+
+static const char *dash(unsigned s)
+{
+	return dashes[(s / NR_COLOURS + s) % 4];
+}
+
+void html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/* Heckbert's nice numbers: 1, 2, 5 or 10 times a power of ten. */
+static double nice_num(double x, bool round)
+{
+	double e = floor(log10(x)), f = x / pow(10, e), nf;
+	if (round)
+		nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+	else
+		nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+	return nf * pow(10, e);
+}
+
+static void fit_log(struct axis *a, double lo, double hi)
+{
+	if (!(hi > 0) || !isfinite(hi))
+		hi = 1;
+	if (!(lo > 0) || !isfinite(lo) || lo > hi)
+		lo = hi / 10;
+	double e0 = floor(log10(lo)), e1 = ceil(log10(hi));
+	if (e1 <= e0)
+		e1 = e0 + 1;
+	double step = ceil((e1 - e0) / 15);
+	a->min = pow(10, e0);
+	a->max = pow(10, e1);
+	a->nr_ticks = 0;
+	for (double e = e0; e <= e1 + 1e-9 && a->nr_ticks < 16; e += step)
+		a->ticks[a->nr_ticks++] = pow(10, e);
+}
+
+void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
+{
+	if (a->kind == AXIS_CATEGORY) {
+		a->min = -0.5;
+		a->max = a->nr_cats ? a->nr_cats - 0.5 : 0.5;
+		a->nr_ticks = 0;
+		return;
+	}
+	if (a->kind == AXIS_LOG) {
+		fit_log(a, lo, hi);
+		return;
+	}
+	if (!isfinite(lo))
+		lo = 0;
+	if (!isfinite(hi))
+		hi = lo + 1;
+	if (from_zero && lo > 0)
+		lo = 0;
+	if (hi <= lo)
+		hi = lo + (lo != 0 ? fabs(lo) * 0.1 : 1);
+	double step = nice_num(nice_num(hi - lo, false) / 4, true);
+	if (!(step > 0) || !isfinite(step))
+		step = 1;
+	a->min = floor(lo / step) * step;
+	a->max = ceil(hi / step) * step;
+	if (a->max <= a->min)
+		a->max = a->min + step;
+	a->nr_ticks = 0;
+	for (double t = a->min; t <= a->max + step * 1e-6 && a->nr_ticks < 16; t += step)
+		a->ticks[a->nr_ticks++] = fabs(t) < step * 1e-9 ? 0 : t;
+}
+
+int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
+		struct axis *x, struct axis *y, struct axis *y2)
+{
+	memset(c, 0, sizeof(*c));
+	c->out = out;
+	c->kind = kind;
+	c->title = title;
+	c->x = x;
+	c->y = y;
+	c->y2 = y2;
+	c->w = CHART_W;
+	c->h = CHART_H;
+	c->left = 84;
+	c->right = CHART_W - (y2 ? 84 : 24);
+	c->top = 44;
+	c->bottom = CHART_H - (x->kind == AXIS_CATEGORY && x->nr_cats > 4 ? 100 : 58);
+	c->f = open_memstream(&c->body, &c->body_len);
+	return c->f ? 0 : -ENOMEM;
+}
+
+static double frac(const struct axis *a, double v)
+{
+	if (a->kind == AXIS_LOG) {
+		if (!(v > 0))
+			return -1;
+		return (log10(v) - log10(a->min)) / (log10(a->max) - log10(a->min));
+	}
+	return (v - a->min) / (a->max - a->min);
+}
+
+double chart_px_x(const struct chart *c, double v)
+{
+	return c->left + frac(c->x, v) * (c->right - c->left);
+}
+
+double chart_px_y(const struct chart *c, const struct axis *a, double v)
+{
+	return c->bottom - frac(a, v) * (c->bottom - c->top);
+}
+
+/* "1.00 µs" -> "1 µs", "2.50M" -> "2.5M": ticks are round numbers. */
+static void trim_zeros(char *buf)
+{
+	char *dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	char *end = dot + 1;
+	while (*end >= '0' && *end <= '9')
+		end++;
+	char *z = end;
+	while (z > dot + 1 && z[-1] == '0')
+		z--;
+	if (z == dot + 1)
+		z = dot;
+	memmove(z, end, strlen(end) + 1);
+}
+
+static void tick_label(const struct axis *a, double v, char *buf)
+{
+	if (a->fmt)
+		a->fmt(buf, v);
+	else
+		snprintf(buf, NUMFMT_MAX, "%g", v);
+	trim_zeros(buf);
+}
+
+static void y_axis(struct chart *c, const struct axis *a, bool right)
+{
+	char buf[NUMFMT_MAX];
+	double x = right ? c->right : c->left;
+
+	for (unsigned i = 0; i < a->nr_ticks; i++) {
+		double y = chart_px_y(c, a, a->ticks[i]);
+		if (!right)
+			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				c->left, y, c->right, y);
+		tick_label(a, a->ticks[i], buf);
+		fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+			right ? x + 6 : x - 6, y + 4, right ? "start" : "end");
+		html_escape(c->f, buf);
+		fputs("</text>", c->f);
+	}
+	double mid = (c->top + c->bottom) / 2, lx = right ? c->w - 14 : 16;
+	fprintf(c->f, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(%d %.1f %.1f)\">",
+		lx, mid, right ? 90 : -90, lx, mid);
+	html_escape(c->f, a->label);
+	fputs("</text>", c->f);
+}
+
+static void x_axis(struct chart *c)
+{
+	char buf[NUMFMT_MAX];
+	const struct axis *a = c->x;
+	bool tilt = a->kind == AXIS_CATEGORY && a->nr_cats > 4;
+
+	if (a->kind == AXIS_CATEGORY) {
+		for (unsigned i = 0; i < a->nr_cats; i++) {
+			double x = chart_px_x(c, i), y = c->bottom + 16;
+			if (tilt)
+				fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-30 %.1f %.1f)\">",
+					x, y, x, y);
+			else
+				fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+					x, y);
+			html_escape(c->f, a->cats[i]);
+			fputs("</text>", c->f);
+		}
+	} else {
+		for (unsigned i = 0; i < a->nr_ticks; i++) {
+			double x = chart_px_x(c, a->ticks[i]);
+			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				x, c->top, x, c->bottom);
+			tick_label(a, a->ticks[i], buf);
+			fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+				x, c->bottom + 16);
+			html_escape(c->f, buf);
+			fputs("</text>", c->f);
+		}
+	}
+	fprintf(c->f, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		(c->left + c->right) / 2, c->h - 10);
+	html_escape(c->f, a->label);
+	fputs("</text>", c->f);
+}
+
+void chart_axes(struct chart *c)
+{
+	y_axis(c, c->y, false);
+	if (c->y2)
+		y_axis(c, c->y2, true);
+	x_axis(c);
+	fprintf(c->f, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+		c->left, c->top, c->right - c->left, c->bottom - c->top);
+}
+
+static double clampy(const struct chart *c, double y)
+{
+	return y < c->top ? c->top : y > c->bottom ? c->bottom : y;
+}
+
+void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
+	       const char *tip)
+{
+	double band = (c->right - c->left) / (c->x->max - c->x->min);
+	double group = band * 0.8, bw = group / (nr ? nr : 1);
+	double x = chart_px_x(c, cat) - group / 2 + s * bw;
+	double y0 = chart_px_y(c, c->y, c->y->kind == AXIS_LOG ? c->y->min : 0);
+	double y = isfinite(v) ? clampy(c, chart_px_y(c, c->y, v)) : y0;
+
+	y0 = clampy(c, y0);
+	fprintf(c->f, "<rect class=\"dp bar s%u\" fill=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">",
+		s, colour(s), x + 1, fmin(y, y0), bw > 2 ? bw - 2 : bw, fabs(y0 - y));
+	if (tip) {
+		fputs("<title>", c->f);
+		html_escape(c->f, tip);
+		fputs("</title>", c->f);
+	}
+	fputs("</rect>", c->f);
+	c->points++;
+}
+
+static bool drawable(const struct axis *a, double v)
+{
+	return isfinite(v) && (a->kind != AXIS_LOG || v > 0);
+}
+
+void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n, const char *const *tips)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	unsigned drawn = 0;
+
+	if (c->halo) {
+		/* a white outline keeps the line readable over bars */
+		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
+		for (unsigned i = 0, k = 0; i < n; i++)
+			if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
+				fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
+					clampy(c, chart_px_y(c, ya, ys[i])));
+		fputs("\"/>", c->f);
+	}
+	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
+		s, colour(s), dash(s));
+	for (unsigned i = 0; i < n; i++)
+		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
+			fprintf(c->f, "%s%.1f,%.1f", drawn++ ? " " : "", chart_px_x(c, xs[i]),
+				clampy(c, chart_px_y(c, ya, ys[i])));
+	fputs("\"/>", c->f);
+	for (unsigned i = 0; i < n; i++) {
+		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
+			continue;
+		fprintf(c->f, "<circle class=\"dp pt s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
+			s, chart_px_x(c, xs[i]), clampy(c, chart_px_y(c, ya, ys[i])),
+			c->halo ? "4.5" : "3.5", c->halo ? "#fff" : colour(s), colour(s));
+		if (tips && tips[i]) {
+			fputs("<title>", c->f);
+			html_escape(c->f, tips[i]);
+			fputs("</title>", c->f);
+		}
+		fputs("</circle>", c->f);
+		c->points++;
+	}
+}
+
+void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	if (!drawable(c->x, x) || !drawable(ya, y))
+		return;
+	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
+	fprintf(c->f, "<circle class=\"chosen\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.5\"/>",
+		px, py);
+	fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+		px + (px > (c->left + c->right) / 2 ? -12 : 12), py - 10,
+		px > (c->left + c->right) / 2 ? "end" : "start");
+	html_escape(c->f, label);
+	fputs("</text>", c->f);
+}
+
+void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name)
+{
+	if (c->nr_legend >= CHART_MAX_LEGEND)
+		return;
+	c->legend[c->nr_legend] = name;
+	c->legend_style[c->nr_legend] = line;
+	c->legend_series[c->nr_legend] = (int)s;
+	c->nr_legend++;
+}
+
+#define LEGEND_ROW 18.0
+
+/* Width of a legend entry: swatch and text (an estimate: no font metrics
+ * without a browser). */
+static double legend_width(const char *name)
+{
+	return 6.8 * (double)strlen(name) + 40;
+}
+
+/* Rows the legend needs below the chart, laid out left to right. */
+static unsigned legend_rows(const struct chart *c)
+{
+	double x = c->left;
+	unsigned rows = c->nr_legend ? 1 : 0;
+	for (unsigned i = 0; i < c->nr_legend; i++) {
+		double tw = legend_width(c->legend[i]);
+		if (x + tw > c->w - 10 && x > c->left) {
+			rows++;
+			x = c->left;
+		}
+		x += tw;
+	}
+	return rows;
+}
+
+static void legend(struct chart *c, FILE *f)
+{
+	double x = c->left, y = c->h + LEGEND_ROW - 4;
+	for (unsigned i = 0; i < c->nr_legend; i++) {
+		unsigned s = (unsigned)c->legend_series[i];
+		double tw = legend_width(c->legend[i]);
+		if (x + tw > c->w - 10 && x > c->left) {
+			y += LEGEND_ROW;
+			x = c->left;
+		}
+		fputs("<g class=\"legend-item\">", f);
+		if (c->legend_style[i])
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>",
+				x, y - 4, x + 22, y - 4, colour(s), dash(s));
+		else
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>",
+				x + 4, y - 9, colour(s));
+		fprintf(f, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", x + 27, y);
+		html_escape(f, c->legend[i]);
+		fputs("</text></g>", f);
+		x += tw;
+	}
+}
+
+int chart_end(struct chart *c)
+{
+	FILE *f = c->out;
+	int ret = 0;
+
+	if (fclose(c->f) != 0)
+		ret = -ENOMEM;
+	c->f = NULL;
+	if (!ret) {
+		/* the legend goes below the x axis, as many rows as it needs */
+		double h = c->h + legend_rows(c) * LEGEND_ROW + 6;
+		fprintf(f, "<svg class=\"chart\" data-chart=\"%s\" data-points=\"%u\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
+			c->kind, c->points, c->w, h);
+		html_escape(f, c->title);
+		fputs("\"><title>", f);
+		html_escape(f, c->title);
+		fprintf(f, "</title><text class=\"chart-title\" x=\"%.1f\" y=\"22\" text-anchor=\"middle\">",
+			c->w / 2);
+		html_escape(f, c->title);
+		fputs("</text>", f);
+		fwrite(c->body, 1, c->body_len, f);
+		legend(c, f);
+		fputs("</svg>\n", f);
+	}
+	free(c->body);
+	c->body = NULL;
+	return ret ? ret : ferror(f) ? -EIO : 0;
+}

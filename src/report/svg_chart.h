@@ -1,0 +1,95 @@
+/* svg_chart.h - small inline-SVG charts for the HTML report: axes with nice
+ * ticks (linear, log, categories), grouped bars, lines with point markers,
+ * a marked point, a legend. Layout-free: the report decides what to draw.
+ *
+ * A chart is drawn into memory and written out by chart_end as one
+ * <svg class="chart" data-chart=KIND data-points=N> element, where N is
+ * the number of data marks drawn (each bar and each line point carries
+ * class "dp"), so tests can count what was drawn. Colours are the
+ * Okabe-Ito palette (colour-blind safe); lines also differ in dash and
+ * marker shape. No script, no external resource.
+ */
+#ifndef IOCHAR_REPORT_SVG_CHART_H
+#define IOCHAR_REPORT_SVG_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum axis_kind { AXIS_LINEAR, AXIS_LOG, AXIS_CATEGORY };
+
+/* Formats a tick value (numfmt.h functions fit). */
+typedef char *(*axis_fmt)(char *buf, double v);
+
+struct axis {
+	enum axis_kind kind;
+	const char *label;          /* with its unit */
+	axis_fmt fmt;               /* NULL: %g */
+	double min, max;            /* set by axis_fit */
+	double ticks[16];
+	unsigned nr_ticks;
+	const char *const *cats;    /* AXIS_CATEGORY */
+	unsigned nr_cats;
+};
+
+#define CHART_MAX_LEGEND 16
+
+struct chart {
+	FILE *out;
+	FILE *f;                    /* the body, in memory */
+	char *body;
+	size_t body_len;
+	const char *kind, *title;
+	double w, h;
+	double left, right, top, bottom; /* plot area, px */
+	struct axis *x, *y, *y2;
+	unsigned points;
+	bool halo;                  /* lines get a white outline, hollow markers */
+	const char *legend[CHART_MAX_LEGEND];
+	int legend_style[CHART_MAX_LEGEND]; /* 0 bar, 1 line; series index = slot */
+	int legend_series[CHART_MAX_LEGEND];
+	unsigned nr_legend;
+};
+
+/* Fit a numeric axis to the data range [lo, hi] with about 5 nice ticks.
+ * Linear axes start at 0 when from_zero; log axes span whole decades. */
+void axis_fit(struct axis *a, double lo, double hi, bool from_zero);
+
+/* Start a chart of kind (data-chart attribute: "bars", "curve", ...).
+ * The axes must outlive the chart; y2 may be NULL. 0 or -ENOMEM. */
+int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
+		struct axis *x, struct axis *y, struct axis *y2);
+
+/* Grid, ticks, tick labels and axis titles. */
+void chart_axes(struct chart *c);
+
+/* Pixel position of a value on x, y or (second) y2. */
+double chart_px_x(const struct chart *c, double v);
+double chart_px_y(const struct chart *c, const struct axis *a, double v);
+
+/* A bar of series s (of nr) in category cat, height v on y; tip is its
+ * tooltip text. */
+void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
+	       const char *tip);
+
+/* A line of series s through n points (xs on x; for a category axis, the
+ * category index), ys on y or y2; each point gets a marker with tips[i]
+ * (may be NULL); with c->halo set, a white outline and hollow markers
+ * keep it readable over bars. Points that are not finite (or <= 0 on a log axis) are
+ * skipped. */
+void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n, const char *const *tips);
+
+/* A highlighted point (the chosen one) with a text label. */
+void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label);
+
+/* Add a legend entry for series s, drawn as a bar swatch or a line. */
+void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name);
+
+/* Write the chart to out and release it. 0 or -EIO. */
+int chart_end(struct chart *c);
+
+/* Write s with <, >, &, " escaped. */
+void html_escape(FILE *f, const char *s);
+
+#endif

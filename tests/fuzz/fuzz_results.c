@@ -1,0 +1,83 @@
+/* fuzz_results.c - libFuzzer target for the results reader
+ * (report/results_read.h) and what is drawn from what it reads.
+ *
+ * The input is one document: a plan's results.json (with its steps) or a
+ * run JSON. Besides the sanitizers, the target checks the reader's
+ * contract: a refusal is a usage error with a one-line message naming the
+ * file; an accepted set renders as a whole HTML page, and compares with
+ * itself in every format, whatever numbers it holds (NaN, huge, zero).
+ *
+ *     make fuzz && build-fuzz/fuzz_results tests/fuzz/corpus/results
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/report.h"
+#include "report/results_read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: contract broken: %s\n",        \
+				__FILE__, __LINE__, #cond);                    \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+
+static void render(const struct rs_set *set)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f);
+	int ret = report_write_html(set, 1, f);
+	CHECK(fclose(f) == 0);
+	if (ret != -ENOMEM) {
+		CHECK(ret == 0);
+		CHECK(len > 15 && !strcmp(buf + len - 15, "</body></html>\n"));
+	}
+	free(buf);
+
+	struct rs_set two[2] = {*set, *set};
+	struct cmp_table t;
+	if (compare_build(two, 2, &t))
+		return;
+	f = open_memstream(&buf, &len);
+	CHECK(f);
+	CHECK(compare_write_text(&t, f) == 0);
+	CHECK(compare_write_json(&t, f) == 0);
+	CHECK(compare_write_csv(&t, f) == 0);
+	CHECK(fclose(f) == 0);
+	free(buf);
+	/* a set against itself never differs beyond its noise */
+	for (unsigned r = 0; r < t.nr_rows; r++)
+		CHECK(t.rows[r].v[1].verdict != CMP_SIGNIFICANT);
+	compare_free(&t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ioc_err err = {0};
+	struct rs_set s;
+
+	int ret = results_read_text((const char *)data, size, "in.json", &s, &err);
+	if (ret) {
+		CHECK(ret < 0);
+		if (ret != -ENOMEM) {
+			CHECK(err.usage == 1);
+			CHECK(!strncmp(err.msg, "in.json: ", 9));
+			CHECK(!strchr(err.msg, '\n'));
+		}
+	} else {
+		render(&s);
+	}
+	rs_set_free(&s);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* report_fixture.h - result sets for the report and compare tests: a real
+ * small plan run with the null engine (fixed, search, curve and scaling
+ * steps on two targets, a few seconds), and synthetic results.json files
+ * whose per-second IOPS have a known mean and spread. */
+#ifndef IOCHAR_TESTS_REPORT_FIXTURE_H
+#define IOCHAR_TESTS_REPORT_FIXTURE_H
+
+#include <stddef.h>
+
+/* Run the small plan into DIR/NAME with iochar; fails the test on error. */
+void fixture_plan(const char *dir, const char *name);
+
+/* One synthetic workload: nr_iv per-second IOPS samples alternating
+ * mean*(1+cov) and mean*(1-cov) (sample stdev ~ mean*cov), plus (with
+ * 2 or more) a short last second far off; headline IOPS = mean. */
+struct synth_workload {
+	const char *label;
+	double mean, cov;
+	unsigned nr_iv;
+};
+
+/* Write DIR/NAME/results.json (steps inline, no steps/ directory) holding
+ * one fixed random-read step per workload. */
+void fixture_synthetic(const char *dir, const char *name,
+		       const struct synth_workload *w, unsigned n);
+
+/* Read a whole file (NUL-terminated, malloc'd); fails the test if absent. */
+char *fixture_slurp(const char *path, size_t *len);
+
+/* Write text to path. */
+void fixture_write(const char *path, const char *text, size_t len);
+
+#endif

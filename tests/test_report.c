@@ -1,0 +1,425 @@
+/* test_report.c - `iochar report` end to end: bad inputs are refused with
+ * one line naming the file (exit 2, no report left behind); the report of
+ * a real plan has every chart with as many data points as the results
+ * hold, nothing fetched from anywhere; its command lines run; run JSON
+ * files are read too. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "report_fixture.h"
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static int setup(void **state)
+{
+	*state = tmpdir_make();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tmpdir_remove(*state);
+	return 0;
+}
+
+static unsigned dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	unsigned n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* iochar report INPUT -o DIR/out/r.html must fail with exit 2 and one
+ * line holding want, leaving DIR/out empty. */
+static void expect_refused(const char *dir, const char *input, const char *want)
+{
+	char out[4400], outdir[4200];
+	struct proc_out po;
+	snprintf(outdir, sizeof(outdir), "%s/out", dir);
+	mkdir(outdir, 0755);
+	snprintf(out, sizeof(out), "%s/r.html", outdir);
+	run_iochar(&po, dir, 0, ARGS("report", input, "-o", out));
+	expect_exit(&po, 2);
+	if (count_lines(po.err) != 1)
+		fail_msg("%s: want one line, got: %s", input, po.err);
+	expect_has(po.err, want);
+	assert_int_equal(dir_entries(outdir), 0);
+	proc_out_free(&po);
+	/* compare refuses it alike */
+	run_iochar(&po, dir, 0, ARGS("compare", input, input));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, want);
+	proc_out_free(&po);
+}
+
+static void make_dir_with(const char *dir, const char *name, const char *results,
+			  size_t len)
+{
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/%s/results.json", dir, name);
+	fixture_write(p, results, len);
+}
+
+static void test_bad_inputs(void **state)
+{
+	const char *dir = *state;
+	char p[4400], good[4400];
+	size_t len;
+
+	expect_refused(dir, "no-such-dir", "no-such-dir: No such file or directory");
+	snprintf(p, sizeof(p), "%s/empty", dir);
+	mkdir(p, 0755);
+	expect_refused(dir, "empty", "empty: no results.json: not an iochar results directory");
+
+	/* a real results directory, then damaged copies of its files */
+	fixture_plan(dir, "good");
+	snprintf(good, sizeof(good), "%s/good/results.json", dir);
+	char *text = fixture_slurp(good, &len);
+	make_dir_with(dir, "trunc", text, len / 2);
+	expect_refused(dir, "trunc", "trunc/results.json: truncated");
+	make_dir_with(dir, "garbage", "{\"iochar_version\": [1,,]}", 25);
+	expect_refused(dir, "garbage", "garbage/results.json: not JSON");
+	make_dir_with(dir, "zero", "", 0);
+	expect_refused(dir, "zero", "zero/results.json: empty");
+	make_dir_with(dir, "foreign", "{\"name\": \"x\", \"steps\": []}", 26);
+	expect_refused(dir, "foreign", "foreign/results.json: not iochar's results");
+
+	char *newer = strdup(text);
+	char *v = strstr(newer, "\"format_version\": 1");
+	assert_non_null(v);
+	v[strlen("\"format_version\": ")] = '9';
+	make_dir_with(dir, "newer", newer, len);
+	expect_refused(dir, "newer", "newer/results.json: format_version 9 is newer");
+	free(newer);
+
+	/* a step file cut short: the directory is refused, naming the step */
+	snprintf(p, sizeof(p), "cp -R %s/good %s/badstep", dir, dir);
+	assert_int_equal(system(p), 0);
+	snprintf(p, sizeof(p), "%s/badstep/steps/001.json", dir);
+	char *step = fixture_slurp(p, &len);
+	fixture_write(p, step, len - 10);
+	free(step);
+	expect_refused(dir, "badstep", "badstep/steps/001.json: truncated");
+
+	/* a member of the wrong type, named with its path */
+	snprintf(p, sizeof(p), "%s/badstep/steps/001.json", dir);
+	const char *bad_member =
+		"{\"index\": 1, \"label\": \"x\", \"mode\": \"fixed\", \"options\": {}, \"sets\": []}";
+	fixture_write(p, bad_member, strlen(bad_member));
+	expect_refused(dir, "badstep", "badstep/steps/001.json: options.name: missing");
+
+	/* run JSON files */
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	const char *run_bad = "{\"iochar_version\": \"0.1.0\", \"options\": [], \"total\": 5}";
+	fixture_write(p, run_bad, strlen(run_bad));
+	expect_refused(dir, "run.json", "run.json: options: no job");
+	fixture_write(p, "[1, 2]", 6);
+	expect_refused(dir, "run.json", "run.json: not iochar's results");
+	free(text);
+}
+
+/* Sum of what the report must draw, counted from results.json itself. */
+struct expect {
+	unsigned bars_charts, bars_points;
+	unsigned curve_charts, curve_points;
+	unsigned pct_points, series_charts, series_points;
+	unsigned scaling_charts, scaling_points;
+};
+
+static void count_expected(json_object *r, struct expect *e)
+{
+	json_object *steps = jget(r, "steps");
+	bool any_iops = false, any_bw = false;
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < json_object_array_length(steps); i++) {
+		json_object *st = json_object_array_get_idx(steps, i);
+		const char *mode = json_object_get_string(jget(st, "mode"));
+		bool rnd = !strncmp(json_object_get_string(jget(st, "options.rw")), "rand", 4);
+		json_object *sets = jget(st, "sets");
+		for (size_t k = 0; k < json_object_array_length(sets); k++) {
+			json_object *set = json_object_array_get_idx(sets, k), *head = NULL;
+			if (!strcmp(mode, "fixed"))
+				head = jget(set, "fixed");
+			else if (!strcmp(mode, "search")) {
+				head = jget(set, "best");
+				e->curve_charts++;
+				e->curve_points += json_object_array_length(jget(set, "points"));
+			} else if (!strcmp(mode, "curve")) {
+				head = jget(set, "max");
+				e->curve_charts++;
+				e->curve_points += 1 + json_object_array_length(jget(set, "curve"));
+			}
+			if (!head)
+				continue;
+			/* a bar and its latency point */
+			e->bars_points += 2;
+			any_iops |= rnd;
+			any_bw |= !rnd;
+			e->pct_points += 6;
+			e->series_charts++;
+			e->series_points += 2 * json_object_array_length(jget(head, "intervals"));
+		}
+		json_object *sc;
+		if (json_object_object_get_ex(st, "scaling", &sc)) {
+			e->scaling_charts++;
+			e->scaling_points += json_object_array_length(jget(sc, "points"));
+		}
+	}
+	e->bars_charts = any_iops + any_bw;
+}
+
+struct drawn {
+	unsigned charts, points;
+};
+
+/* Every <svg class="chart" data-chart=KIND data-points=N>: N must equal
+ * the data marks inside it; sums per kind. */
+static struct drawn count_drawn(const char *html, const char *kind)
+{
+	struct drawn d = {0, 0};
+	char want[64];
+	snprintf(want, sizeof(want), "data-chart=\"%s\" data-points=\"", kind);
+	for (const char *p = strstr(html, want); p; p = strstr(p + 1, want)) {
+		unsigned n = (unsigned)strtoul(p + strlen(want), NULL, 10);
+		const char *end = strstr(p, "</svg>");
+		assert_non_null(end);
+		unsigned marks = 0;
+		for (const char *q = strstr(p, "class=\"dp "); q && q < end;
+		     q = strstr(q + 1, "class=\"dp "))
+			marks++;
+		if (marks != n)
+			fail_msg("%s chart says %u points, draws %u", kind, n, marks);
+		d.charts++;
+		d.points += n;
+	}
+	return d;
+}
+
+static void expect_drawn(const char *html, const char *kind, unsigned charts,
+			 unsigned points)
+{
+	struct drawn d = count_drawn(html, kind);
+	if (d.charts != charts || d.points != points)
+		fail_msg("%s: %u charts with %u points, want %u with %u", kind, d.charts,
+			 d.points, charts, points);
+}
+
+static void test_report_content(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+	struct expect e;
+
+	fixture_plan(dir, "res");
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "r.html"));
+	expect_exit(&po, 0);
+	expect_has(po.err, "r.html");
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/res/results.json", dir);
+	json_object *r = json_object_from_file(p);
+	assert_non_null(r);
+	count_expected(r, &e);
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	char *html = fixture_slurp(p, NULL);
+
+	/* the plan has every kind of chart */
+	assert_true(e.curve_charts >= 2 && e.scaling_charts == 1 && e.bars_charts == 2);
+	expect_drawn(html, "bars", e.bars_charts, e.bars_points);
+	expect_drawn(html, "curve", e.curve_charts, e.curve_points);
+	/* seven workloads a chart, one colour each */
+	expect_drawn(html, "percentiles", (e.pct_points / 6 + 6) / 7, e.pct_points);
+	expect_drawn(html, "series", e.series_charts, e.series_points);
+	expect_drawn(html, "scaling", e.scaling_charts, e.scaling_points);
+	/* the chosen points and the saturation are marked */
+	struct drawn c = count_drawn(html, "curve");
+	unsigned chosen = 0;
+	for (const char *q = strstr(html, "class=\"chosen\""); q; q = strstr(q + 1, "class=\"chosen\""))
+		chosen++;
+	assert_true(chosen >= c.charts);
+	json_object *steps = jget(r, "steps"), *sc = NULL;
+	for (size_t i = 0; i < json_object_array_length(steps) && !sc; i++)
+		json_object_object_get_ex(json_object_array_get_idx(steps, i), "scaling", &sc);
+	assert_non_null(sc);
+	expect_has(html, json_object_get_string(jget(sc, "message")));
+	json_object *sat = NULL;
+	if (json_object_object_get_ex(sc, "saturation_targets", &sat) && sat)
+		expect_has(html, "saturates at");
+
+	/* self-contained: nothing to fetch, no script */
+	assert_null(strstr(html, "http://"));
+	assert_null(strstr(html, "https://"));
+	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, " src="));
+	assert_null(strstr(html, "@import"));
+	expect_has(html, "@media print");
+
+	/* the summary table, the environment rendered from its JSON, the plan */
+	expect_has(html, "<table class=\"summary\">");
+	const char *host = json_object_get_string(jget(r, "environment.hostname"));
+	expect_has(html, "<th>hostname</th>");
+	expect_has(html, host);
+	expect_has(html, "<th>logical_block_size</th>");
+	expect_has(html, "[crv]");
+	/* one section per step's parameters with a command line per target set */
+	unsigned cmds = 0;
+	for (const char *q = strstr(html, "<pre class=\"cmd\">"); q;
+	     q = strstr(q + 1, "<pre class=\"cmd\">"))
+		cmds++;
+	unsigned want = 0;
+	for (size_t i = 0; i < json_object_array_length(steps); i++)
+		want += json_object_array_length(jget(json_object_array_get_idx(steps, i), "sets"));
+	assert_int_equal(cmds, want);
+	json_object_put(r);
+	free(html);
+}
+
+/* The command line shown for a fixed step runs and does what the step did. */
+static void test_rerun_command(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+
+	fixture_plan(dir, "res");
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "r.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	const char *cmd = strstr(html, "<pre class=\"cmd\">iochar run");
+	assert_non_null(cmd);
+	cmd += strlen("<pre class=\"cmd\">iochar run");
+	const char *end = strstr(cmd, "</pre>");
+	assert_non_null(end);
+	char *line = strndup(cmd, (size_t)(end - cmd));
+	expect_has(line, "--ioengine=null");
+	expect_has(line, "--rw=randread");
+	expect_has(line, "--runtime=300ms");
+	expect_has(line, "--time_based");
+	assert_null(strchr(line, '&')); /* no HTML escapes in a plain command */
+	char sh[9000], bin[4096];
+	assert_non_null(realpath(iochar_path(), bin));
+	snprintf(sh, sizeof(sh), "cd %s && %s run%s --output-format=json > rerun.json", dir,
+		 bin, line);
+	assert_int_equal(system(sh), 0);
+	snprintf(p, sizeof(p), "%s/rerun.json", dir);
+	json_object *o = json_object_from_file(p);
+	assert_non_null(o);
+	json_object *job = json_object_array_get_idx(jget(o, "options"), 0);
+	assert_string_equal(json_object_get_string(jget(job, "rw")), "randread");
+	assert_int_equal(jget_u64(job, "runtime_ns"), 300000000);
+	assert_int_equal(jget_u64(job, "size"), 4u << 20);
+	assert_int_equal(jget_u64(o, "format_version"), 1);
+	json_object_put(o);
+	free(line);
+	free(html);
+}
+
+/* Run JSON files are result sets too; several make a comparison. */
+static void test_report_of_runs(void **state)
+{
+	const char *dir = *state;
+	char p[4400], fn[4400];
+	struct proc_out po;
+
+	snprintf(fn, sizeof(fn), "--filename=%s/f", dir);
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "--output=%s/run%d.json", dir, i);
+		run_iochar(&po, dir, 0, ARGS("run", fn, "--ioengine=null", "--size=1m",
+					     "--rw=randread", "--runtime=300ms", "--time_based",
+					     i ? "--iodepth=4" : "--iodepth=1",
+					     "--output-format=json", p));
+		expect_exit(&po, 0);
+		proc_out_free(&po);
+	}
+	run_iochar(&po, dir, 0, ARGS("report", "run0.json", "run1.json", "-o", "runs.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/runs.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	/* one workload, a bar and a latency point per run */
+	expect_drawn(html, "bars", 1, 4);
+	expect_drawn(html, "percentiles", 2, 12);
+	expect_has(html, "<section id=\"compare\">");
+	expect_has(html, "<td>job0 (randread 4K)</td>");
+	expect_has(html, "(a single run)");
+	free(html);
+
+	/* usage errors: no -o, no input; nothing written */
+	run_iochar(&po, dir, 0, ARGS("report", "run0.json"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "-o OUT.html is required");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "-o", "x.html"));
+	expect_exit(&po, 2);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/x.html", dir);
+	assert_int_not_equal(access(p, F_OK), 0);
+}
+
+/* A precondition step has no best point: its rounds get their chart. */
+static void test_precondition_rounds(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], fn[4300], p[4400];
+	struct proc_out po;
+	static const char text[] = "[global]\nsize=4m\nioengine=psync\n"
+				   "[pre]\nmode=precondition\nfill_passes=1\n"
+				   "max_rounds=3\nround_time=200ms\n";
+
+	snprintf(plan, sizeof(plan), "%s/pre.ini", dir);
+	fixture_write(plan, text, strlen(text));
+	snprintf(fn, sizeof(fn), "--filename=%s/pre.dat", dir);
+	run_iochar(&po, dir, 0, ARGS("plan", plan, fn, "--out", "pre"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "pre", "-o", "pre.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/pre/results.json", dir);
+	json_object *r = json_object_from_file(p);
+	assert_non_null(r);
+	json_object *set = json_object_array_get_idx(
+		jget(json_object_array_get_idx(jget(r, "steps"), 0), "sets"), 0);
+	unsigned rounds = (unsigned)json_object_array_length(jget(set, "rounds_iops"));
+	assert_true(rounds >= 1);
+	snprintf(p, sizeof(p), "%s/pre.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_drawn(html, "rounds", 1, rounds);
+	expect_has(html, "after");
+	free(html);
+	json_object_put(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_bad_inputs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_content, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rerun_command, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_of_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_precondition_rounds, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
