@@ -129,7 +129,11 @@ static void test_search_json(void **state)
 	proc_out_free(&po);
 }
 
-/* Every curve point's achieved rate within 2 % of the one asked. */
+/* Every curve point's achieved rate within 5 % of the one asked. The rate
+ * logic itself is exact to a few I/Os (open loop: late I/Os are issued as
+ * soon as the worker runs again); the margin is for the last tens of
+ * milliseconds of a 1 s point, lost when a loaded 2-core CI machine
+ * deschedules the worker just before the point ends. */
 static void check_curve_rates(json_object *r)
 {
 	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
@@ -139,7 +143,7 @@ static void check_curve_rates(json_object *r)
 		json_object *pt = json_object_array_get_idx(c, i);
 		double asked = jget_double(pt, "asked_iops");
 		double got = jget_double(pt, "point.iops");
-		if (fabs(got - asked) > 0.02 * asked)
+		if (fabs(got - asked) > 0.05 * asked)
 			fail_msg("curve point %zu: asked %.0f IOPS, got %.0f", i, asked, got);
 		assert_true(json_object_get_boolean(jget(pt, "reached")));
 	}
