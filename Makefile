@@ -24,7 +24,7 @@ ifeq ($(WERROR),1)
 CFLAGS  += -Werror
 endif
 LDFLAGS += -pthread $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
-LDLIBS  := -luring -laio -lblkid -lm
+LDLIBS  := -luring -laio -lblkid -ljson-c -lm
 TEST_LIBS := -lcmocka -ljson-c
 
 

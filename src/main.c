@@ -15,6 +15,7 @@ static const struct command {
 	{"search", cmd_plan, "best iodepth and numjobs inside a latency limit"},
 	{"curve", cmd_plan, "latency-versus-load curve: max, then % of it"},
 	{"precondition", cmd_plan, "fill, then random writes to steady state"},
+	{"net", cmd_net, "TCP throughput, iperf3-compatible (net server|client)"},
 	{NULL, NULL, NULL},
 };
 
