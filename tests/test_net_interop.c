@@ -137,7 +137,7 @@ static void test_iperf3_client_forward(void **state)
 
 static void test_iperf3_client_reverse(void **state)
 {
-	const char *extra[] = {"-t", "1", "-P", "3", "-R", "-l", "64K", NULL};
+	const char *extra[] = {"-t", "2", "-P", "3", "-R", "-l", "64K", NULL};
 
 	if (!need_iperf3())
 		skip();
@@ -204,7 +204,7 @@ static void test_iperf3_server_forward(void **state)
 
 static void test_iperf3_server_reverse(void **state)
 {
-	const char *extra[] = {"-t", "1", "-P", "3", "-R", "-l", "64K", NULL};
+	const char *extra[] = {"-t", "2", "-P", "3", "-R", "-l", "64K", NULL};
 
 	if (!need_iperf3())
 		skip();

@@ -54,7 +54,7 @@ static int setup(void **state)
 			      n->addr_a, n->addr_b) != 4) {
 		line[strcspn(line, "\n")] = '\0';
 		snprintf(n->skip_why, sizeof(n->skip_why),
-			 "cannot make network namespaces here (%s)", line);
+			 "cannot make network namespaces here (%.80s)", line);
 		return 0;
 	}
 	n->up = true;

@@ -347,6 +347,11 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	}
 	int rc = wait_end(&t);
 	net_pool_stop(t.pool, true);
+	/* As iperf3's server does at TEST_END: the data stops here. A client
+	 * blocked reading a stream sees the end and gets to its results. */
+	for (unsigned i = 0; i < t.n; i++)
+		if (t.streams[i].sender)
+			shutdown(t.streams[i].fd, SHUT_WR);
 	net_pool_cpu(t.pool, &pu, &ps);
 	u1 = thread_cpu_s(&s1);
 	if (rc)

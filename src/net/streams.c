@@ -1,6 +1,7 @@
 /* streams.c - the worker threads that move a test's data. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #define NET_RECV_MIN (256u * 1024)
 #define NET_BURST 16     /* ops on one stream before visiting the next */
 #define NET_ZC_REAP 32   /* zero-copy sends between reaping completions */
+#define NET_FINISH_MS 2000 /* longest wait to complete the last block */
 
 struct worker {
 	struct net_pool *pool;
@@ -120,6 +122,30 @@ static void drain(struct net_pool *p, struct net_stream *s, char *rbuf,
 	}
 }
 
+/* Send what is left of the last block, so the stream ends on a multiple
+ * of len: iperf3 reads whole blocks and would wait forever for the rest
+ * of a partial one. Bounded: a peer that stops reading costs at most
+ * NET_FINISH_MS. */
+static void finish_block(struct net_stream *s, const char *sbuf, uint32_t len)
+{
+	uint64_t deadline = clock_ns() + NET_FINISH_MS * 1000000ull;
+	uint32_t left = (uint32_t)(len - s->bytes % len) % len;
+
+	while (left && clock_ns() < deadline) {
+		ssize_t n = send(s->fd, sbuf, left, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n > 0) {
+			left -= (uint32_t)n;
+			__atomic_store_n(&s->bytes, s->bytes + (uint64_t)n,
+					 __ATOMIC_RELAXED);
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
+			break;
+		struct pollfd pf = {s->fd, POLLOUT, 0};
+		poll(&pf, 1, 10);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -187,7 +213,9 @@ static void *worker_main(void *arg)
 		if (ended[i])
 			continue;
 		s->end_ns = p->stop_ns ? p->stop_ns : clock_ns();
-		if (p->drain && !s->sender)
+		if (s->sender)
+			finish_block(s, sbuf, p->o.len);
+		else if (p->drain)
 			drain(p, s, rbuf, rlen);
 	}
 	goto out;
