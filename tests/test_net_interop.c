@@ -259,6 +259,71 @@ static void test_iochar_both_bidir_out(void **state)
 	json_object_put(j);
 }
 
+
+/* Zero-copy sending on both ends (the kernel copies on loopback, but the
+ * MSG_ZEROCOPY path and its completion reaping run). */
+static void test_iochar_zerocopy(void **state)
+{
+	struct files *f = *state;
+	unsigned port = nh_free_port();
+	char ports[16];
+	const char *srv[] = {iochar_path(), "net", "server", "-p", ports,
+			     "-1", "-Z", NULL};
+	const char *cli[] = {iochar_path(), "net", "client", "127.0.0.1",
+			     "-p", ports, "-t", "1", "--bidir", "-Z", "-J",
+			     "--threads", "1", NULL};
+
+	snprintf(ports, sizeof(ports), "%u", port);
+	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
+	assert_true(nh_wait_listen(port, 5000));
+	pid_t c = nh_spawn(cli, f->b_out, f->b_err);
+	assert_int_equal(nh_wait(c, RUN_MS), 0);
+	assert_int_equal(nh_wait(s, RUN_MS), 0);
+	json_object *j = load_json(f->b_out);
+	assert_true(json_object_get_boolean(jget(j, "params.zerocopy")));
+	assert_int_equal(jget_u64(j, "params.threads"), 1);
+	json_object *dirs = jget(j, "directions");
+	for (int i = 0; i < 2; i++) {
+		json_object *d = json_object_array_get_idx(dirs, i);
+		assert_true(jget_u64(d, "receiver_bytes") > 100000);
+		assert_true(nh_within((double)jget_u64(d, "sender_bytes"),
+				      (double)jget_u64(d, "receiver_bytes"), 5));
+	}
+	json_object_put(j);
+}
+
+/* Bad command lines are refused with status 2 before any connection. */
+static void test_cli_usage(void **state)
+{
+	static const char *const bad[][8] = {
+		{"net", "client", NULL},
+		{"net", "client", "127.0.0.1", "-P", "0", NULL},
+		{"net", "client", "127.0.0.1", "-P", "129", NULL},
+		{"net", "client", "127.0.0.1", "-t", "0", NULL},
+		{"net", "client", "127.0.0.1", "-R", "--bidir", NULL},
+		{"net", "client", "127.0.0.1", "-l", "lots", NULL},
+		{"net", "client", "127.0.0.1", "--output-format=xml", NULL},
+		{"net", "client", "127.0.0.1", "--bogus", NULL},
+		{"net", "server", "--max-streams", "0", NULL},
+		{"net", "server", "-p", "70000", NULL},
+		{"net", "server", "--bind", "300.1.1.1", NULL},
+		{"net", "server", "extra", NULL},
+		{"net", "sideways", NULL},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct proc_out po;
+		run_iochar(&po, NULL, 0, bad[i]);
+		if (po.status != 2)
+			fail_msg("case %zu: exit %d, stderr %s", i, po.status,
+				 po.err);
+		expect_has(po.err, "iochar");
+		assert_int_equal(strlen(po.out), 0);
+		proc_out_free(&po);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +332,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iperf3_server_forward, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iperf3_server_reverse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iochar_both_bidir_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iochar_zerocopy, setup, teardown),
+		cmocka_unit_test(test_cli_usage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

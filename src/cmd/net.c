@@ -57,7 +57,7 @@ static void help_server(FILE *f)
 		"usage: iochar net server [OPTIONS]\n\n"
 		"Serves iperf3-compatible TCP tests (from `iochar net client` or a\n"
 		"stock `iperf3 -c`), several at once, each isolated.\n\n"
-		"  -B, --bind ADDR       address to listen on (127.0.0.1)\n"
+		"  -B, --bind ADDR       IPv4 or IPv6 address to listen on (127.0.0.1)\n"
 		"  -p, --port N          port (5201; 0 = any free port)\n"
 		"  -1, --one-off         exit after one test\n"
 		"      --tests N         exit after N tests\n"

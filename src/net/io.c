@@ -285,7 +285,8 @@ int net_listen(const char *addr, uint16_t port, int backlog, int *fd,
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
 				 .ai_family = AF_UNSPEC,
-				 .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+				 .ai_flags = AI_PASSIVE | AI_NUMERICSERV |
+					     AI_NUMERICHOST};
 	struct addrinfo *res;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);

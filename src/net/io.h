@@ -54,8 +54,8 @@ int net_sockopts_apply(int fd, const struct net_sockopts *o,
 int net_connect(const char *host, uint16_t port, int timeout_ms,
 		const struct net_sockopts *o, int *fd, struct ioc_err *err);
 
-/* Listen on addr:port (addr an IPv4 or IPv6 literal or a name; port 0 =
- * any). *port_out (may be NULL) receives the bound port. */
+/* Listen on addr:port: addr an IPv4 or IPv6 literal (no name lookup),
+ * port 0 = any. *port_out (may be NULL) receives the bound port. */
 int net_listen(const char *addr, uint16_t port, int backlog, int *fd,
 	       uint16_t *port_out, struct ioc_err *err);
 
