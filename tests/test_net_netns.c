@@ -43,6 +43,9 @@ static int setup(void **state)
 			 "network namespaces need root");
 		return 0;
 	}
+	/* namespaces of an earlier run that was killed before its teardown */
+	if (system("tests/net/netns.sh sweep - >/dev/null 2>&1") != 0)
+		printf("note: sweeping stale namespaces failed\n");
 	snprintf(cmd, sizeof(cmd), "tests/net/netns.sh up %s 2>&1", n->tag);
 	p = popen(cmd, "r");
 	if (!p)

@@ -6,6 +6,9 @@
 #     tests/net/netns.sh up TAG         create ioc-TAG-a and ioc-TAG-b
 #     tests/net/netns.sh mtu TAG MTU    set the MTU on both veth ends
 #     tests/net/netns.sh down TAG       delete both (their veth goes too)
+#     tests/net/netns.sh sweep -        delete ioc-tPID-* / ioc-bPID-* left
+#                                       by a test or bench run that was
+#                                       killed (its PID is gone)
 #
 # `up` prints "NS_A NS_B ADDR_A ADDR_B". TAG should be unique to the
 # caller (e.g. its PID). Needs root; exits 3 when namespaces cannot be
@@ -33,6 +36,17 @@ addr_a=$base.$((last + 1))
 addr_b=$base.$((last + 2))
 
 case $cmd in
+sweep)
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+		case $ns in
+		ioc-[tb][0-9]*-[ab]) ;;
+		*) continue ;;
+		esac
+		pid=${ns#ioc-?}
+		pid=${pid%-?}
+		[ -d "/proc/$pid" ] || ip netns del "$ns" 2>/dev/null || true
+	done
+	;;
 up)
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "netns: not root" >&2
