@@ -64,6 +64,17 @@ static void unlink_session(struct server *srv, struct session *ss)
 		}
 }
 
+void session_release(struct server *srv, struct session *ss)
+{
+	pthread_mutex_lock(&srv->lock);
+	if (!ss->released) {
+		ss->released = true;
+		srv->active_tests--;
+		srv->tests_done++;
+	}
+	pthread_mutex_unlock(&srv->lock);
+}
+
 static void run_new_test(struct conn *c, const char *cookie)
 {
 	struct server *srv = c->srv;
@@ -85,11 +96,10 @@ static void run_new_test(struct conn *c, const char *cookie)
 	pthread_mutex_unlock(&srv->lock);
 
 	session_run(srv, ss, c->fd, c->peer);
+	session_release(srv, ss);
 
 	pthread_mutex_lock(&srv->lock);
 	unlink_session(srv, ss);
-	srv->active_tests--;
-	srv->tests_done++;
 	for (unsigned i = 0; i < ss->nr_fds; i++)
 		if (ss->fds[i] >= 0)
 			close(ss->fds[i]);

@@ -16,6 +16,7 @@ struct session {
 	struct session *next;
 	char cookie[NET_COOKIE_SIZE];
 	bool accepting;         /* waiting for data connections */
+	bool released;          /* no longer counted as running */
 	int *fds;               /* data connections received, in order */
 	unsigned nr_fds, want;
 	pthread_cond_t cond;    /* signalled when a data connection came */
@@ -35,6 +36,12 @@ struct server {
 /* One line "iochar net server: <peer>: <message>" to the log. */
 void server_log(struct server *srv, const char *peer, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Stop counting ss as a running test (once; later calls do nothing).
+ * Called before the last message a client waits for (ACCESS_DENIED,
+ * DISPLAY_RESULTS), so a client that starts its next test right away
+ * finds the slot free. */
+void session_release(struct server *srv, struct session *ss);
 
 /* Run the test whose control connection is ctrl (cookie already read,
  * ss registered in srv). Closes nothing it did not get; returns when the

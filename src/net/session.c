@@ -106,6 +106,7 @@ static int get_params(struct test *t)
 	}
 	no = check_caps(t->srv, &t->p, why, sizeof(why));
 	if (no) {
+		session_release(t->srv, t->ss);
 		net_send_state(t->ctrl, NET_ACCESS_DENIED, 1000);
 		server_log(t->srv, t->peer, "denied: %s", no);
 		return -EACCES;
@@ -181,6 +182,7 @@ static int setup_streams(struct test *t)
 		/* bidir: the client's sending streams come first */
 		s->sender = t->p.bidir ? i >= t->p.parallel : t->p.reverse;
 		if (net_sockopts_apply(s->fd, &so, &err)) {
+			session_release(t->srv, t->ss);
 			net_send_state(t->ctrl, NET_ACCESS_DENIED, 1000);
 			server_log(t->srv, t->peer, "denied: %s", err.msg);
 			return -EINVAL;
@@ -264,7 +266,10 @@ static int finish(struct test *t, double user_s, double sys_s)
 		return -ENOMEM;
 	rc = net_send_json(t->ctrl, j, t->idle, &err);
 	json_object_put(j);
-	if (rc || (rc = net_send_state(t->ctrl, NET_DISPLAY_RESULTS, t->idle)))
+	if (rc)
+		goto io;
+	session_release(t->srv, t->ss);
+	if ((rc = net_send_state(t->ctrl, NET_DISPLAY_RESULTS, t->idle)))
 		goto io;
 	/* IPERF_DONE ends it; a client that just closes is done too. */
 	rc = net_recv_state(t->ctrl, &st, t->idle);
