@@ -287,12 +287,22 @@ static void test_disconnect_mid_test(void **state)
 {
 	struct srv *s = *state;
 	const char *argv[] = {iochar_path(), "net", "client", "127.0.0.1",
-			      "-p", s->ports, "-t", "5", "-P", "2", NULL};
-	pid_t c = nh_spawn(argv, NULL, NULL);
-	char *log = NULL;
+			      "-p", s->ports, "-t", "5", "-P", "2", "-i",
+			      "0.2", NULL};
+	pid_t c = nh_spawn(argv, s->cli_out, NULL);
+	char *log = NULL, *out = NULL;
 	bool seen = false;
 
-	usleep(1200 * 1000);
+	/* kill it once data flows: its first interval line */
+	for (int i = 0; i < 250 && !seen; i++) {
+		free(out);
+		out = nh_slurp(s->cli_out);
+		seen = strstr(out, "[SUM]") != NULL;
+		usleep(20000);
+	}
+	free(out);
+	assert_true(seen);
+	seen = false;
 	kill(c, SIGKILL);
 	assert_int_equal(nh_wait(c, 3000), 128 + SIGKILL);
 	for (int i = 0; i < 150 && !seen; i++) {
