@@ -416,6 +416,38 @@ static void test_max_tests(void **state)
 	assert_int_equal(client(s, b), 0);
 }
 
+
+/* Many streams both ways: the server must give each data connection the
+ * role and id of the client's stream it is, whatever order its threads
+ * take them over in. Each stream's two counts must agree. */
+static void test_bidir_many_streams(void **state)
+{
+	struct srv *s = *state;
+	const char *extra[] = {"-t", "1", "-P", "4", "--bidir", "--threads",
+			       "1", NULL};
+	int rc = client(s, extra);
+
+	if (rc != 0) {
+		char *e = nh_slurp(s->cli_err);
+		fail_msg("client failed (%d): %s", rc, e);
+	}
+	char *out = nh_slurp(s->cli_out);
+	json_object *j = json_tokener_parse(out);
+	assert_non_null(j);
+	json_object *streams = jget(j, "streams");
+	assert_int_equal(json_object_array_length(streams), 8);
+	for (size_t i = 0; i < 8; i++) {
+		json_object *st = json_object_array_get_idx(streams, i);
+		uint64_t mine = jget_u64(st, "bytes");
+		uint64_t peer = jget_u64(st, "peer_bytes");
+		if (mine < 10000 || !nh_within((double)mine, (double)peer, 5))
+			fail_msg("stream %zu: %s", i,
+				 json_object_to_json_string(st));
+	}
+	json_object_put(j);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest robust[] = {
@@ -427,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_disconnect_mid_test),
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_bidir_many_streams),
 	};
 	const struct CMUnitTest secret[] = {
 		cmocka_unit_test(test_secret),

@@ -16,6 +16,7 @@
 #include "util/clock.h"
 
 #define NET_CLIENT_JSON_MAX (1u << 20) /* a server's results message */
+#define NET_DRAIN_BUF (256u * 1024)
 
 struct client {
 	const struct net_client_opts *o;
@@ -215,6 +216,50 @@ static int run_test(struct client *c, struct ioc_err *err)
 	return rc;
 }
 
+/* Between TEST_END and the server's answer, keep reading the streams the
+ * server sends on, as iperf3's client does: the server sends until it
+ * reads TEST_END and counts all of it, and a sender blocked on a full
+ * socket buffer would otherwise hold up the results. The pool is stopped;
+ * bytes read here still count. Bounded by the control timeout. */
+static void drain_until_ctrl(struct client *c)
+{
+	uint64_t deadline = clock_ns() + (uint64_t)c->timeout * 1000000ull;
+	struct pollfd *pf = calloc(c->n + 1, sizeof(*pf));
+	char *buf = malloc(NET_DRAIN_BUF);
+	unsigned np = 1;
+
+	if (!pf || !buf)
+		goto out;
+	pf[0] = (struct pollfd){c->ctrl, POLLIN, 0};
+	for (unsigned i = 0; i < c->n; i++)
+		if (!c->streams[i].sender && c->streams[i].fd >= 0)
+			pf[np++] = (struct pollfd){c->streams[i].fd, POLLIN, 0};
+	if (np == 1)
+		goto out;
+	while (clock_ns() < deadline) {
+		if (poll(pf, np, net_ms_left(deadline)) <= 0 || pf[0].revents)
+			break;
+		for (unsigned k = 1; k < np; k++) {
+			if (!(pf[k].revents & POLLIN)) {
+				if (pf[k].revents)
+					pf[k].fd = -1; /* closed or failed */
+				continue;
+			}
+			ssize_t n = recv(pf[k].fd, buf, NET_DRAIN_BUF, MSG_DONTWAIT);
+			if (n <= 0) {
+				pf[k].fd = -1;
+				continue;
+			}
+			for (unsigned i = 0; i < c->n; i++)
+				if (c->streams[i].fd == pf[k].fd)
+					c->streams[i].bytes += (uint64_t)n;
+		}
+	}
+out:
+	free(pf);
+	free(buf);
+}
+
 static int exchange(struct client *c, double user_s, double sys_s,
 		    struct ioc_err *err)
 {
@@ -222,13 +267,14 @@ static int exchange(struct client *c, double user_s, double sys_s,
 	json_object *j = NULL;
 	int rc;
 
+	if ((rc = net_send_state(c->ctrl, NET_TEST_END, c->timeout)))
+		return err_set(err, -rc, "sending TEST_END: %s", strerror(-rc));
+	drain_until_ctrl(c);
+	if ((rc = expect_state(c, NET_EXCHANGE_RESULTS, c->timeout, err)))
+		return rc;
 	rc = net_result_build(c->r, c->streams, c->n, true, user_s, sys_s, NULL);
 	if (rc)
 		return err_set(err, -rc, "out of memory");
-	if ((rc = net_send_state(c->ctrl, NET_TEST_END, c->timeout)))
-		return err_set(err, -rc, "sending TEST_END: %s", strerror(-rc));
-	if ((rc = expect_state(c, NET_EXCHANGE_RESULTS, c->timeout, err)))
-		return rc;
 	if (net_result_exchange(c->r, &mine))
 		return err_set(err, ENOMEM, "out of memory");
 	j = net_exchange_to_json(&mine);

@@ -17,6 +17,9 @@ struct conn {
 	struct server *srv;
 	pthread_t thread;
 	int fd;
+	uint64_t seq;           /* accept order: the order the client opened
+				 * its streams in, which sets their roles and
+				 * ids; threads may hand them over in any order */
 	bool done;              /* under srv->lock */
 	char peer[64];
 };
@@ -104,6 +107,7 @@ static void run_new_test(struct conn *c, const char *cookie)
 		if (ss->fds[i] >= 0)
 			close(ss->fds[i]);
 	free(ss->fds);
+	free(ss->seqs);
 	pthread_cond_destroy(&ss->cond);
 	free(ss);
 }
@@ -134,6 +138,7 @@ static void *conn_main(void *arg)
 	pthread_mutex_lock(&srv->lock);
 	struct session *ss = find_session(srv, cookie);
 	if (ss && ss->accepting && ss->nr_fds < ss->want) {
+		ss->seqs[ss->nr_fds] = c->seq;
 		ss->fds[ss->nr_fds++] = c->fd;
 		keep_fd = true;
 		pthread_cond_signal(&ss->cond);
@@ -184,7 +189,8 @@ static void reap(struct server *srv, struct conn **list, bool all)
 	}
 }
 
-static void accept_one(struct server *srv, int lfd, struct conn **list)
+static void accept_one(struct server *srv, int lfd, struct conn **list,
+		       uint64_t *seq)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -211,6 +217,7 @@ static void accept_one(struct server *srv, int lfd, struct conn **list)
 		goto fail;
 	c->srv = srv;
 	c->fd = fd;
+	c->seq = (*seq)++;
 	memcpy(c->peer, peer, sizeof(peer));
 	if (pthread_create(&c->thread, NULL, conn_main, c)) {
 		free(c);
@@ -233,6 +240,7 @@ int net_server_run(const struct net_server_opts *o, struct ioc_err *err)
 			     .log = o->log ? o->log : stderr};
 	const char *bind = o->bind ? o->bind : "127.0.0.1";
 	struct conn *conns = NULL;
+	uint64_t seq = 0;
 	uint16_t port;
 	int lfd, rc;
 
@@ -259,7 +267,7 @@ int net_server_run(const struct net_server_opts *o, struct ioc_err *err)
 		if (all_done)
 			break;
 		if (poll(&pf, 1, 200) > 0)
-			accept_one(&srv, lfd, &conns);
+			accept_one(&srv, lfd, &conns, &seq);
 		reap(&srv, &conns, false);
 	}
 	close(lfd);

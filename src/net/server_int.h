@@ -17,7 +17,8 @@ struct session {
 	char cookie[NET_COOKIE_SIZE];
 	bool accepting;         /* waiting for data connections */
 	bool released;          /* no longer counted as running */
-	int *fds;               /* data connections received, in order */
+	int *fds;               /* data connections received */
+	uint64_t *seqs;         /* their accept order (see struct conn) */
 	unsigned nr_fds, want;
 	pthread_cond_t cond;    /* signalled when a data connection came */
 };

@@ -130,10 +130,11 @@ static int get_streams(struct test *t)
 		t->streams[i].fd = -1;
 	pthread_mutex_lock(&srv->lock);
 	ss->fds = calloc(t->n, sizeof(int));
+	ss->seqs = calloc(t->n, sizeof(uint64_t));
 	ss->want = t->n;
-	ss->accepting = ss->fds != NULL;
+	ss->accepting = ss->fds && ss->seqs;
 	pthread_mutex_unlock(&srv->lock);
-	if (!ss->fds)
+	if (!ss->accepting)
 		return -ENOMEM;
 	if ((rc = net_send_state(t->ctrl, NET_CREATE_STREAMS, t->idle))) {
 		server_log(srv, t->peer, "dropped: %s", strerror(-rc));
@@ -164,6 +165,21 @@ out:
 	return rc;
 }
 
+/* Put the data connections back in the order they were accepted, which
+ * is the order the client opened them in (one after the other). */
+static void sort_by_accept(struct session *ss)
+{
+	for (unsigned i = 1; i < ss->nr_fds; i++)
+		for (unsigned k = i; k > 0 && ss->seqs[k - 1] > ss->seqs[k]; k--) {
+			uint64_t sq = ss->seqs[k];
+			int fd = ss->fds[k];
+			ss->seqs[k] = ss->seqs[k - 1];
+			ss->fds[k] = ss->fds[k - 1];
+			ss->seqs[k - 1] = sq;
+			ss->fds[k - 1] = fd;
+		}
+}
+
 static int setup_streams(struct test *t)
 {
 	struct net_sockopts so = {
@@ -174,6 +190,7 @@ static int setup_streams(struct test *t)
 	};
 	struct ioc_err err = {0};
 
+	sort_by_accept(t->ss); /* no handover after get_streams */
 	for (unsigned i = 0; i < t->n; i++) {
 		struct net_stream *s = &t->streams[i];
 		s->fd = t->ss->fds[i];
@@ -337,9 +354,14 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 		server_log(srv, peer, "dropped: connection closed");
 		goto out;
 	}
+	/* Senders stop by themselves at the agreed length, as the client's
+	 * timer does, not when TEST_END is read: a loaded machine that is
+	 * slow to read it must not count extra seconds of sending. */
 	po = (struct net_pool_opts){.threads = srv->o->threads,
 				    .len = t.p.len,
-				    .zerocopy = srv->o->zerocopy};
+				    .zerocopy = srv->o->zerocopy,
+				    .send_until_ns = clock_ns() +
+						     (uint64_t)t.p.duration * 1000000000ull};
 	u0 = thread_cpu_s(&s0);
 	if (net_pool_start(&t.pool, t.streams, t.n, &po, &err)) {
 		server_log(srv, peer, "dropped: %s", err.msg);

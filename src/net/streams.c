@@ -101,8 +101,13 @@ static int stream_burst(struct net_pool *p, struct net_stream *s, char *sbuf,
 		if (errno == EAGAIN)
 			return 0;
 		if (errno == ENOBUFS && (flags & MSG_ZEROCOPY)) {
+			/* Over the optmem limit: too many zero-copy sends not
+			 * yet completed. Reap, and copy this once rather than
+			 * spin (the kernel's msg_zerocopy advice). */
 			zc_reap(s->fd);
-			return 1;
+			flags &= ~MSG_ZEROCOPY;
+			k--;
+			continue;
 		}
 		stream_end(p, s, -errno);
 		return -1;
@@ -184,10 +189,19 @@ static void *worker_main(void *arg)
 		bool any = false;
 
 		for (unsigned i = 0; i < w->n; i++) {
+			struct net_stream *s = &p->streams[w->idx[i]];
 			if (!ready[i] || ended[i])
 				continue;
-			int r = stream_burst(p, &p->streams[w->idx[i]], sbuf,
-					     rbuf, rlen, &zc_count);
+			if (s->sender && p->o.send_until_ns &&
+			    clock_ns() >= p->o.send_until_ns) {
+				/* the agreed length is over: end on a whole block */
+				s->end_ns = p->o.send_until_ns;
+				finish_block(s, sbuf, p->o.len);
+				ended[i] = true;
+				live--;
+				continue;
+			}
+			int r = stream_burst(p, s, sbuf, rbuf, rlen, &zc_count);
 			if (r < 0) {
 				ended[i] = true;
 				live--;
@@ -198,7 +212,14 @@ static void *worker_main(void *arg)
 		if (any || !live)
 			continue;
 		struct epoll_event evs[64];
-		int ne = epoll_wait(ep, evs, 64, -1);
+		int tmo = -1;
+		if (p->o.send_until_ns) {
+			uint64_t now = clock_ns();
+			tmo = now >= p->o.send_until_ns
+				      ? 0
+				      : (int)((p->o.send_until_ns - now) / 1000000 + 1);
+		}
+		int ne = epoll_wait(ep, evs, 64, tmo);
 		for (int e = 0; e < ne; e++) {
 			if (evs[e].data.u64 == UINT64_MAX)
 				continue;

@@ -34,6 +34,8 @@ struct net_pool_opts {
 	unsigned threads;     /* 0: min(streams, online CPUs) */
 	uint32_t len;         /* bytes per write */
 	bool zerocopy;        /* MSG_ZEROCOPY sends (SO_ZEROCOPY must be set) */
+	uint64_t send_until_ns; /* monotonic; senders end here by themselves
+				 * (last block completed); 0 = until stopped */
 };
 
 struct net_pool;
