@@ -5,8 +5,8 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config liburing-dev libaio-dev libblkid-dev
       libcmocka-dev libjson-c-dev fio util-linux e2fsprogs fdisk
-      clang libclang-rt-14-dev valgrind # these three: fuzz.sh, valgrind.sh
-      iperf3 iproute2) # iochar net: interop tests, namespaces, bench/net.sh
+      clang libclang-rt-14-dev valgrind) # the last three: fuzz.sh, valgrind.sh
+PKGS+=(iperf3 iproute2) # iochar net: interop tests, namespaces, bench/net.sh
 
 missing=()
 for p in "${PKGS[@]}"; do
