@@ -403,11 +403,23 @@ static void test_max_tests(void **state)
 {
 	struct srv *s = *state;
 	const char *a[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
-			   s->ports, "-t", "2", "--secret", "open sesame", NULL};
+			   s->ports, "-t", "2", "-i", "0.2", "--secret",
+			   "open sesame", NULL};
 	const char *b[] = {"-t", "1", "--secret", "open sesame", NULL};
-	pid_t pa = nh_spawn(a, NULL, NULL);
+	char out_a[128], *text = NULL;
+	bool running = false;
 
-	usleep(700 * 1000);
+	snprintf(out_a, sizeof(out_a), "%s/a.out", s->dir);
+	pid_t pa = nh_spawn(a, out_a, NULL);
+	/* the first test is running once its first interval is out */
+	for (int i = 0; i < 250 && !running; i++) {
+		free(text);
+		text = nh_slurp(out_a);
+		running = strstr(text, "[SUM]") != NULL;
+		usleep(20000);
+	}
+	free(text);
+	assert_true(running);
 	assert_int_equal(client(s, b), 1);
 	assert_int_equal(nh_wait(pa, RUN_MS), 0);
 	char *log = nh_slurp(s->log);

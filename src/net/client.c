@@ -5,6 +5,8 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 
 #define NET_CLIENT_JSON_MAX (1u << 20) /* a server's results message */
 #define NET_DRAIN_BUF (256u * 1024)
+#define NET_ACK_WAIT_MS 1000
 
 struct client {
 	const struct net_client_opts *o;
@@ -216,6 +219,24 @@ static int run_test(struct client *c, struct ioc_err *err)
 	return rc;
 }
 
+/* Before TEST_END, give what this end wrote a moment to reach the
+ * server (nothing left unsent or unacknowledged): a server that stops
+ * reading at TEST_END, as iperf3's does, would otherwise not count data
+ * still in flight. The test's time is already taken; bounded. */
+static void wait_acked(struct client *c)
+{
+	uint64_t deadline = clock_ns() + NET_ACK_WAIT_MS * 1000000ull;
+
+	for (unsigned i = 0; i < c->n; i++) {
+		int q = 0;
+		if (!c->streams[i].sender || c->streams[i].fd < 0)
+			continue;
+		while (ioctl(c->streams[i].fd, SIOCOUTQ, &q) == 0 && q > 0 &&
+		       clock_ns() < deadline)
+			usleep(1000);
+	}
+}
+
 /* Between TEST_END and the server's answer, keep reading the streams the
  * server sends on, as iperf3's client does: the server sends until it
  * reads TEST_END and counts all of it, and a sender blocked on a full
@@ -267,6 +288,7 @@ static int exchange(struct client *c, double user_s, double sys_s,
 	json_object *j = NULL;
 	int rc;
 
+	wait_acked(c);
 	if ((rc = net_send_state(c->ctrl, NET_TEST_END, c->timeout)))
 		return err_set(err, -rc, "sending TEST_END: %s", strerror(-rc));
 	drain_until_ctrl(c);
