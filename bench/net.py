@@ -16,6 +16,7 @@ Every process is bounded (test time + 20 s) and killed by PID if it
 overruns. Raw numbers: bench/out/net-<timestamp>.json (git-ignored).
 
     bench/net.sh [--rounds N] [--time S] [--streams 1,4] [--veth] [--len SIZE]
+                 [--threads N]
 """
 import argparse
 import json
@@ -73,7 +74,8 @@ def wait_child(proc, limit):
         time.sleep(0.01)
 
 
-def run_pair(tool, iochar, streams, secs, length, ns=None, addr="127.0.0.1"):
+def run_pair(tool, iochar, streams, secs, length, ns=None, addr="127.0.0.1",
+             threads=0):
     """One test of tool ("iochar" or "iperf3"). ns = (ns_client, ns_server)
     to run inside network namespaces. Returns a dict of figures."""
     port = 5201 if ns else free_port()
@@ -83,6 +85,9 @@ def run_pair(tool, iochar, streams, secs, length, ns=None, addr="127.0.0.1"):
         srv = pre_s + [iochar, "net", "server", "-B", addr, "-p", str(port), "-1"]
         cli = pre_c + [iochar, "net", "client", addr, "-p", str(port), "-J",
                        "-t", str(secs), "-P", str(streams), "-l", length]
+        if threads:
+            srv += ["--threads", str(threads)]
+            cli += ["--threads", str(threads)]
     else:
         srv = pre_s + ["iperf3", "-s", "-B", addr, "-p", str(port), "-1"]
         cli = pre_c + ["iperf3", "-c", addr, "-p", str(port), "-J",
@@ -156,6 +161,8 @@ def main():
     ap.add_argument("--streams", default="1,4")
     ap.add_argument("--len", default="128K", help="bytes per write, both tools")
     ap.add_argument("--veth", action="store_true", help="also MTU 1500/9000 over veth (root)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="iochar stream threads per end (0 = its default)")
     ap.add_argument("--iochar", default=os.path.join(ROOT, "build", "iochar"))
     a = ap.parse_args()
     if not shutil.which("iperf3"):
@@ -164,7 +171,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iochar-bench-net-")
     iochar = os.path.join(tmp, "iochar")
     shutil.copy2(a.iochar, iochar)
-    out = {"rounds": a.rounds, "time": a.time, "len": a.len, "cases": {},
+    out = {"rounds": a.rounds, "time": a.time, "len": a.len,
+           "threads": a.threads, "cases": {},
            "iperf3": subprocess.run(["iperf3", "--version"], capture_output=True,
                                     text=True).stdout.splitlines()[0]}
     rows = []
@@ -174,7 +182,7 @@ def main():
             for r in range(a.rounds):
                 order = ["iochar", "iperf3"] if r % 2 == 0 else ["iperf3", "iochar"]
                 for tool in order:
-                    res = run_pair(tool, iochar, p, a.time, a.len)
+                    res = run_pair(tool, iochar, p, a.time, a.len, threads=a.threads)
                     runs[tool].append(res)
                     print(f"loopback P={p} round {r + 1} {tool}: " +
                           (f"{res['gbps']:.3f} Gbit/s, {res['cpu_s_per_gbit']:.4f} CPU s/Gbit"
@@ -196,7 +204,8 @@ def main():
                             order = ["iochar", "iperf3"] if r % 2 == 0 else ["iperf3", "iochar"]
                             for tool in order:
                                 res = run_pair(tool, iochar, 4, a.time, a.len,
-                                               ns=(ns_a, ns_b), addr=addr_b)
+                                               ns=(ns_a, ns_b), addr=addr_b,
+                                               threads=a.threads)
                                 runs[tool].append(res)
                                 print(f"veth MTU {mtu} P=4 round {r + 1} {tool}: " +
                                       (f"{res['gbps']:.3f} Gbit/s, retr {res['retransmits']}, "

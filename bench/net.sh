@@ -2,7 +2,7 @@
 # net.sh - build iochar if needed, check iperf3, run bench/net.py (iochar
 # net against iperf3 on loopback, alternating, medians; --veth adds the
 # MTU 1500/9000 namespace case, as root). Arguments go to net.py:
-#   --rounds N  --time S  --streams 1,4  --len SIZE  --veth
+#   --rounds N  --time S  --streams 1,4  --len SIZE  --veth  --threads N
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$(dirname "$here")"
