@@ -12,6 +12,9 @@ int cmd_run(int argc, char **argv);
 /* Read a target back and check the units a verify=1 run wrote. */
 int cmd_verify(int argc, char **argv);
 
+/* net server / net client: TCP throughput, iperf3-compatible. */
+int cmd_net(int argc, char **argv);
+
 /* plan, search, curve and precondition (argv[0] tells which). */
 int cmd_plan(int argc, char **argv);
 

@@ -1,0 +1,155 @@
+/* result.c - turning finished streams and the peer's results into one
+ * test's figures. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/result.h"
+
+static const struct net_peer_stream *peer_stream(const struct net_exchange *pe,
+						 unsigned id)
+{
+	for (unsigned i = 0; pe && i < pe->nr_streams; i++)
+		if (pe->streams[i].id == id)
+			return &pe->streams[i];
+	return NULL;
+}
+
+int net_result_build(struct net_result *r, const struct net_stream *s,
+		     unsigned n, bool client, double user_s, double sys_s,
+		     const struct net_exchange *peer)
+{
+	double secs = 0;
+
+	free(r->streams);
+	r->streams = calloc(n ? n : 1, sizeof(*r->streams));
+	if (!r->streams)
+		return -ENOMEM;
+	r->nr_streams = n;
+	memset(r->dir, 0, sizeof(r->dir));
+	for (int d = 0; d < 2; d++)
+		r->dir[d].retransmits = -1;
+	for (unsigned i = 0; i < n; i++) {
+		struct net_stream_result *sr = &r->streams[i];
+		const struct net_peer_stream *ps = peer_stream(peer, s[i].id);
+		uint64_t end = s[i].end_ns ? s[i].end_ns : s[i].start_ns;
+
+		sr->id = s[i].id;
+		sr->sender = s[i].sender;
+		sr->dir = (s[i].sender == client) ? NET_C2S : NET_S2C;
+		sr->bytes = net_stream_bytes(&s[i]);
+		sr->seconds = (double)(end - s[i].start_ns) / 1e9;
+		sr->err = s[i].err;
+		sr->retransmits = -1;
+		if (s[i].fd >= 0)
+			net_tcpinfo_sample(s[i].fd, &sr->tcp);
+		if (sr->sender && sr->tcp.valid)
+			sr->retransmits = sr->tcp.total_retrans;
+		if (ps) {
+			sr->peer_known = true;
+			sr->peer_bytes = ps->bytes;
+			if (!sr->sender)
+				sr->retransmits = ps->retransmits;
+		}
+		if (sr->seconds > secs)
+			secs = sr->seconds;
+
+		struct net_dir_total *t = &r->dir[sr->dir];
+		t->used = true;
+		t->streams++;
+		if (sr->sender) {
+			t->sender_bytes += sr->bytes;
+			t->receiver_bytes += sr->peer_bytes;
+		} else {
+			t->receiver_bytes += sr->bytes;
+			t->sender_bytes += sr->peer_bytes;
+		}
+		if (sr->retransmits >= 0)
+			t->retransmits = (t->retransmits < 0 ? 0 : t->retransmits) +
+					 sr->retransmits;
+	}
+	r->seconds = secs;
+	for (int d = 0; d < 2; d++) {
+		struct net_dir_total *t = &r->dir[d];
+		t->seconds = secs;
+		if (secs > 0) {
+			t->sender_bps = (double)t->sender_bytes * 8 / secs;
+			t->receiver_bps = (double)t->receiver_bytes * 8 / secs;
+		}
+	}
+	r->cpu_local.known = true;
+	r->cpu_local.user_s = user_s;
+	r->cpu_local.system_s = sys_s;
+	if (secs > 0) {
+		r->cpu_local.user_pct = 100 * user_s / secs;
+		r->cpu_local.system_pct = 100 * sys_s / secs;
+		r->cpu_local.total_pct = 100 * (user_s + sys_s) / secs;
+	}
+	if (peer) {
+		r->cpu_remote.known = true;
+		r->cpu_remote.total_pct = peer->cpu_total;
+		r->cpu_remote.user_pct = peer->cpu_user;
+		r->cpu_remote.system_pct = peer->cpu_system;
+		r->cpu_remote.user_s = peer->cpu_user * secs / 100;
+		r->cpu_remote.system_s = peer->cpu_system * secs / 100;
+		memcpy(r->congestion_remote, peer->congestion_used,
+		       sizeof(r->congestion_remote));
+	}
+	return 0;
+}
+
+int net_result_exchange(const struct net_result *r, struct net_exchange *ex)
+{
+	bool sends = false;
+
+	memset(ex, 0, sizeof(*ex));
+	ex->streams = calloc(r->nr_streams ? r->nr_streams : 1,
+			     sizeof(*ex->streams));
+	if (!ex->streams)
+		return -ENOMEM;
+	ex->nr_streams = r->nr_streams;
+	ex->cpu_total = r->cpu_local.total_pct;
+	ex->cpu_user = r->cpu_local.user_pct;
+	ex->cpu_system = r->cpu_local.system_pct;
+	memcpy(ex->congestion_used, r->congestion, sizeof(ex->congestion_used));
+	for (unsigned i = 0; i < r->nr_streams; i++) {
+		const struct net_stream_result *sr = &r->streams[i];
+		struct net_peer_stream *ps = &ex->streams[i];
+
+		sends |= sr->sender;
+		ps->id = sr->id;
+		ps->bytes = sr->bytes;
+		ps->retransmits = sr->sender && sr->tcp.valid
+					  ? (int64_t)sr->tcp.total_retrans : -1;
+		ps->start_time = 0;
+		ps->end_time = sr->seconds;
+	}
+	/* iperf3: -1 from a pure receiver, else whether TCP_INFO has them. */
+	ex->sender_has_retransmits = sends ? 1 : -1;
+	return 0;
+}
+
+double net_result_bps(const struct net_result *r)
+{
+	double bps = 0;
+
+	for (int d = 0; d < 2; d++)
+		if (r->dir[d].used)
+			bps += r->dir[d].receiver_bps;
+	return bps;
+}
+
+void net_result_free(struct net_result *r)
+{
+	if (!r)
+		return;
+	free(r->streams);
+	r->streams = NULL;
+	for (unsigned i = 0; i < r->nr_intervals; i++) {
+		free(r->intervals[i].stream_bytes);
+		free(r->intervals[i].stream_tcp);
+	}
+	free(r->intervals);
+	r->intervals = NULL;
+	r->nr_intervals = 0;
+}

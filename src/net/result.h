@@ -1,0 +1,113 @@
+/* result.h - the figures of one network test, as either end saw them,
+ * and their output: text, the JSON document, a results directory.
+ *
+ * Directions: dir[0] is client to server, dir[1] server to client (used
+ * with -R or --bidir). For each, "sender" figures are what the sending end
+ * counted as written, "receiver" figures what the receiving end read; one
+ * of the two comes from the peer's exchanged results.
+ */
+#ifndef IOCHAR_NET_RESULT_H
+#define IOCHAR_NET_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "inventory/environment.h"
+#include "net/exchange.h"
+#include "net/iface.h"
+#include "net/params.h"
+#include "net/streams.h"
+#include "net/tcpinfo.h"
+#include "output/json_writer.h"
+#include "util/err.h"
+
+enum { NET_C2S = 0, NET_S2C = 1 };
+
+struct net_stream_result {
+	unsigned id;
+	bool sender;          /* this end wrote on it */
+	int dir;              /* NET_C2S or NET_S2C */
+	uint64_t bytes;       /* this end's count */
+	uint64_t peer_bytes;  /* the other end's count, if peer_known */
+	bool peer_known;
+	double seconds;       /* this end's time moving data */
+	int64_t retransmits;  /* by the sending end; -1 = unknown */
+	struct net_tcpinfo tcp; /* this end's last TCP_INFO sample */
+	int err;              /* this end's I/O error on it (-errno), 0 */
+};
+
+struct net_dir_total {
+	bool used;
+	unsigned streams;
+	uint64_t sender_bytes, receiver_bytes;
+	double seconds;
+	double sender_bps, receiver_bps;
+	int64_t retransmits;  /* -1 = unknown */
+};
+
+struct net_cpu {
+	bool known;
+	double user_s, system_s;          /* CPU seconds over the test */
+	double total_pct, user_pct, system_pct; /* of one CPU, as iperf3 */
+};
+
+struct net_interval {
+	double start, end;    /* seconds from the test start */
+	uint64_t bytes;       /* all streams, this end's count */
+	uint64_t *stream_bytes;        /* per stream (nr_streams), owned */
+	struct net_tcpinfo *stream_tcp; /* per stream, owned */
+};
+
+struct net_result {
+	struct net_params params;  /* as run (the secret blanked) */
+	char role[8];              /* "client" or "server" */
+	char local_addr[64], peer_addr[64];
+	char peer_version[32];     /* server: the client's client_version */
+	double seconds;            /* test length on this end */
+	unsigned threads;          /* stream threads on this end */
+	bool zerocopy;
+	unsigned nr_streams;
+	struct net_stream_result *streams;  /* owned */
+	struct net_dir_total dir[2];
+	struct net_cpu cpu_local, cpu_remote;
+	char congestion[NET_CONG_MAX], congestion_remote[NET_CONG_MAX];
+	unsigned path_mtu;
+	struct net_iface iface;    /* of the first data connection */
+	unsigned nr_intervals;
+	struct net_interval *intervals; /* owned */
+};
+
+/* Fill r's streams, totals and CPU from the finished streams s (n of
+ * them), this end's CPU seconds, and the peer's results (NULL if none).
+ * client: this end is the client. 0 or -ENOMEM. */
+int net_result_build(struct net_result *r, const struct net_stream *s,
+		     unsigned n, bool client, double user_s, double sys_s,
+		     const struct net_exchange *peer);
+
+/* This end's results message for the peer, from r. */
+int net_result_exchange(const struct net_result *r, struct net_exchange *ex);
+
+/* Sum of receiver bits per second over the directions used. */
+double net_result_bps(const struct net_result *r);
+
+/* Free what r owns; r may be NULL. */
+void net_result_free(struct net_result *r);
+
+/* The JSON document ({"iochar_version", "kind": "net", ...}, schema in
+ * docs/net.md) for r; env may be NULL. */
+void net_result_json(struct jw *w, const struct net_result *r,
+		     const struct environment *env);
+
+/* Human-readable summary: per stream and per direction. */
+void net_result_text(FILE *f, const struct net_result *r);
+
+/* One interval line per stream and a sum line (text mode, -i). */
+void net_interval_text(FILE *f, const struct net_result *r, unsigned i);
+
+/* Write dir/results.json (dir created if missing), atomically.
+ * 0 or -errno + message. */
+int net_result_write_dir(const char *dir, const struct net_result *r,
+			 const struct environment *env, struct ioc_err *err);
+
+#endif

@@ -1,0 +1,395 @@
+/* session.c - one test on the server: parameters checked against the
+ * caps, streams collected, data moved until the client's TEST_END, results
+ * exchanged. Every wait is bounded; every way out logs one line. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "net/exchange.h"
+#include "net/io.h"
+#include "net/result.h"
+#include "net/server_int.h"
+#include "net/streams.h"
+#include "output/json_writer.h"
+#include "util/clock.h"
+
+struct test {
+	struct server *srv;
+	struct session *ss;
+	const char *peer;
+	int ctrl;
+	int idle;                 /* ms */
+	struct net_params p;
+	struct net_stream *streams;
+	unsigned n;
+	struct net_pool *pool;
+	struct net_result r;
+};
+
+static double thread_cpu_s(double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+}
+
+/* Equal without an early exit, so timing tells nothing about the secret. */
+static bool secret_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned char d = la != lb;
+
+	for (size_t i = 0; i < la; i++)
+		d |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+	return d == 0;
+}
+
+/* Why the parameters are refused, or NULL. */
+static const char *check_caps(const struct server *srv,
+			      const struct net_params *p, char *buf, size_t len)
+{
+	const struct net_caps *c = &srv->caps;
+	unsigned streams = p->parallel * (p->bidir ? 2 : 1);
+
+	if (srv->o->secret && !secret_equal(p->secret, srv->o->secret))
+		return p->secret[0] ? "wrong secret" : "no secret presented";
+	if (p->udp || p->sctp)
+		return "only TCP tests are served";
+	if (p->bytes || p->blocks)
+		return "only timed tests (-t) are served, not -n or -k";
+	if (p->reverse && p->bidir)
+		return "reverse and bidirectional together";
+	if (p->parallel < 1 || streams > c->max_streams)
+		snprintf(buf, len, "%u streams asked, limit %u", streams,
+			 c->max_streams);
+	else if (p->duration < 1 || p->duration > c->max_duration)
+		snprintf(buf, len, "duration %u s asked, limit 1 to %u s",
+			 p->duration, c->max_duration);
+	else if (p->len < 1 || p->len > c->max_len)
+		snprintf(buf, len, "write size %u asked, limit %u", p->len,
+			 c->max_len);
+	else if (p->window > c->max_window)
+		snprintf(buf, len, "window %u asked, limit %u", p->window,
+			 c->max_window);
+	else
+		return NULL;
+	return buf;
+}
+
+static int get_params(struct test *t)
+{
+	struct ioc_err err = {0};
+	json_object *j = NULL;
+	char why[128];
+	const char *no;
+	int rc;
+
+	if ((rc = net_send_state(t->ctrl, NET_PARAM_EXCHANGE, t->idle))) {
+		server_log(t->srv, t->peer, "dropped: %s", strerror(-rc));
+		return rc;
+	}
+	rc = net_recv_json(t->ctrl, t->srv->caps.max_json, t->idle, &j, &err);
+	if (!rc)
+		rc = net_params_from_json(j, &t->p, &err);
+	json_object_put(j);
+	if (rc) {
+		server_log(t->srv, t->peer, "dropped: parameters: %s", err.msg);
+		return rc;
+	}
+	no = check_caps(t->srv, &t->p, why, sizeof(why));
+	if (no) {
+		session_release(t->srv, t->ss);
+		net_send_state(t->ctrl, NET_ACCESS_DENIED, 1000);
+		server_log(t->srv, t->peer, "denied: %s", no);
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* Wait for the client's data connections (handed over by server.c). */
+static int get_streams(struct test *t)
+{
+	struct server *srv = t->srv;
+	struct session *ss = t->ss;
+	struct timespec ts;
+	int rc = 0;
+
+	t->n = t->p.parallel * (t->p.bidir ? 2 : 1);
+	t->streams = calloc(t->n, sizeof(*t->streams));
+	if (!t->streams)
+		return -ENOMEM;
+	for (unsigned i = 0; i < t->n; i++)
+		t->streams[i].fd = -1;
+	pthread_mutex_lock(&srv->lock);
+	ss->fds = calloc(t->n, sizeof(int));
+	ss->seqs = calloc(t->n, sizeof(uint64_t));
+	ss->want = t->n;
+	ss->accepting = ss->fds && ss->seqs;
+	pthread_mutex_unlock(&srv->lock);
+	if (!ss->accepting)
+		return -ENOMEM;
+	if ((rc = net_send_state(t->ctrl, NET_CREATE_STREAMS, t->idle))) {
+		server_log(srv, t->peer, "dropped: %s", strerror(-rc));
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += t->idle / 1000;
+	ts.tv_nsec += (long)(t->idle % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&srv->lock);
+	while (ss->nr_fds < ss->want && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&ss->cond, &srv->lock, &ts);
+	ss->accepting = false;
+	unsigned got = ss->nr_fds;
+	pthread_mutex_unlock(&srv->lock);
+	if (got < t->n) {
+		server_log(srv, t->peer,
+			   "dropped: %u of %u data connections within %d ms",
+			   got, t->n, t->idle);
+		rc = -ETIMEDOUT;
+		goto out;
+	}
+	rc = 0;
+out:
+	return rc;
+}
+
+/* Put the data connections back in the order they were accepted, which
+ * is the order the client opened them in (one after the other). */
+static void sort_by_accept(struct session *ss)
+{
+	for (unsigned i = 1; i < ss->nr_fds; i++)
+		for (unsigned k = i; k > 0 && ss->seqs[k - 1] > ss->seqs[k]; k--) {
+			uint64_t sq = ss->seqs[k];
+			int fd = ss->fds[k];
+			ss->seqs[k] = ss->seqs[k - 1];
+			ss->fds[k] = ss->fds[k - 1];
+			ss->seqs[k - 1] = sq;
+			ss->fds[k - 1] = fd;
+		}
+}
+
+static int setup_streams(struct test *t)
+{
+	struct net_sockopts so = {
+		.window = t->p.window,
+		.nodelay = t->p.nodelay,
+		.congestion = t->p.congestion,
+		.zerocopy = t->srv->o->zerocopy,
+	};
+	struct ioc_err err = {0};
+
+	sort_by_accept(t->ss); /* no handover after get_streams */
+	for (unsigned i = 0; i < t->n; i++) {
+		struct net_stream *s = &t->streams[i];
+		s->fd = t->ss->fds[i];
+		t->ss->fds[i] = -1;
+		s->id = net_stream_id(i);
+		/* bidir: the client's sending streams come first */
+		s->sender = t->p.bidir ? i >= t->p.parallel : t->p.reverse;
+		if (net_sockopts_apply(s->fd, &so, &err)) {
+			session_release(t->srv, t->ss);
+			net_send_state(t->ctrl, NET_ACCESS_DENIED, 1000);
+			server_log(t->srv, t->peer, "denied: %s", err.msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* From TEST_RUNNING until the client's TEST_END (0), or a drop. */
+static int wait_end(struct test *t)
+{
+	const atomic_bool *stop = t->srv->o->stop;
+	uint64_t limit = clock_ns() + (uint64_t)t->p.duration * 1000000000ull +
+			 (uint64_t)t->idle * 1000000ull + 2000000000ull;
+
+	for (;;) {
+		struct pollfd pf = {t->ctrl, POLLIN, 0};
+		int n, st, rc;
+
+		if (stop && atomic_load(stop)) {
+			net_send_state(t->ctrl, NET_SERVER_TERMINATE, 1000);
+			server_log(t->srv, t->peer, "test ended: server stopping");
+			return -EINTR;
+		}
+		if (clock_ns() > limit) {
+			server_log(t->srv, t->peer,
+				   "dropped: no TEST_END %d ms after the test's end",
+				   t->idle);
+			return -ETIMEDOUT;
+		}
+		n = poll(&pf, 1, 200);
+		if (n <= 0)
+			continue;
+		rc = net_recv_state(t->ctrl, &st, t->idle);
+		if (rc) {
+			server_log(t->srv, t->peer,
+				   "dropped: client disconnected mid-test");
+			return rc;
+		}
+		if (st == NET_TEST_END)
+			return 0;
+		if (st == NET_CLIENT_TERMINATE) {
+			server_log(t->srv, t->peer, "client ended the test early");
+			return -ECANCELED;
+		}
+		server_log(t->srv, t->peer, "dropped: unexpected %s (%d) mid-test",
+			   net_state_name(st), st);
+		return -EPROTO;
+	}
+}
+
+static int finish(struct test *t, double user_s, double sys_s)
+{
+	struct ioc_err err = {0};
+	struct net_exchange mine, peer;
+	json_object *j = NULL;
+	int rc, st;
+
+	if (net_result_build(&t->r, t->streams, t->n, false, user_s, sys_s,
+			     NULL))
+		return -ENOMEM;
+	if ((rc = net_send_state(t->ctrl, NET_EXCHANGE_RESULTS, t->idle)))
+		goto io;
+	rc = net_recv_json(t->ctrl, t->srv->caps.max_json, t->idle, &j, &err);
+	if (!rc)
+		rc = net_exchange_from_json(j, t->n * 2 + 16, &peer, &err);
+	json_object_put(j);
+	if (rc) {
+		server_log(t->srv, t->peer, "dropped: client results: %s",
+			   err.msg);
+		return rc;
+	}
+	rc = net_result_build(&t->r, t->streams, t->n, false, user_s, sys_s,
+			      &peer);
+	net_exchange_free(&peer);
+	if (rc || net_result_exchange(&t->r, &mine))
+		return -ENOMEM;
+	j = net_exchange_to_json(&mine);
+	net_exchange_free(&mine);
+	if (!j)
+		return -ENOMEM;
+	rc = net_send_json(t->ctrl, j, t->idle, &err);
+	json_object_put(j);
+	if (rc)
+		goto io;
+	session_release(t->srv, t->ss);
+	if ((rc = net_send_state(t->ctrl, NET_DISPLAY_RESULTS, t->idle)))
+		goto io;
+	/* IPERF_DONE ends it; a client that just closes is done too. */
+	rc = net_recv_state(t->ctrl, &st, t->idle);
+	if (rc == 0 && st != NET_IPERF_DONE)
+		server_log(t->srv, t->peer, "expected IPERF_DONE, got %s (%d)",
+			   net_state_name(st), st);
+	return 0;
+io:
+	server_log(t->srv, t->peer, "dropped: %s",
+		   rc == -ECONNRESET ? "connection closed" : strerror(-rc));
+	return rc;
+}
+
+static void report(struct test *t)
+{
+	struct server *srv = t->srv;
+	const struct net_result *r = &t->r;
+
+	server_log(srv, t->peer,
+		   "test done: %u stream(s)%s, %.2f s, %.3f Gbit/s received, "
+		   "%.3f Gbit/s sent",
+		   t->p.parallel, t->p.bidir ? " each way" : "", r->seconds,
+		   (r->dir[NET_C2S].used ? r->dir[NET_C2S].receiver_bps : 0) / 1e9,
+		   (r->dir[NET_S2C].used ? r->dir[NET_S2C].sender_bps : 0) / 1e9);
+	if (srv->o->json) {
+		struct jw w;
+		pthread_mutex_lock(&srv->lock);
+		jw_init(&w, srv->o->json, 0);
+		net_result_json(&w, r, NULL);
+		jw_finish(&w);
+		fflush(srv->o->json);
+		pthread_mutex_unlock(&srv->lock);
+	}
+}
+
+void session_run(struct server *srv, struct session *ss, int ctrl,
+		 const char *peer)
+{
+	struct test t = {.srv = srv, .ss = ss, .peer = peer, .ctrl = ctrl,
+			 .idle = (int)srv->caps.idle_ms};
+	struct net_pool_opts po;
+	struct ioc_err err = {0};
+	double u0, s0, u1, s1, pu = 0, ps = 0;
+
+	if (get_params(&t) || get_streams(&t) || setup_streams(&t))
+		goto out;
+	snprintf(t.r.role, sizeof(t.r.role), "server");
+	snprintf(t.r.peer_addr, sizeof(t.r.peer_addr), "%s", peer);
+	{
+		struct sockaddr_storage ls;
+		socklen_t ll = sizeof(ls);
+		if (getsockname(ctrl, (struct sockaddr *)&ls, &ll) == 0)
+			net_addr_str(&ls, t.r.local_addr, sizeof(t.r.local_addr));
+	}
+	snprintf(t.r.peer_version, sizeof(t.r.peer_version), "%s",
+		 t.p.client_version);
+	t.r.params = t.p;
+	memset(t.r.params.secret, 0, sizeof(t.r.params.secret));
+	t.r.zerocopy = srv->o->zerocopy;
+	net_iface_of_socket(t.streams[0].fd, &t.r.iface);
+	t.r.path_mtu = net_path_mtu(t.streams[0].fd);
+	net_tcp_congestion(t.streams[0].fd, t.r.congestion,
+			   sizeof(t.r.congestion));
+	if (net_send_state(ctrl, NET_TEST_START, t.idle)) {
+		server_log(srv, peer, "dropped: connection closed");
+		goto out;
+	}
+	/* Senders stop by themselves at the agreed length, as the client's
+	 * timer does, not when TEST_END is read: a loaded machine that is
+	 * slow to read it must not count extra seconds of sending. */
+	po = (struct net_pool_opts){.threads = srv->o->threads,
+				    .len = t.p.len,
+				    .zerocopy = srv->o->zerocopy,
+				    .send_until_ns = clock_ns() +
+						     (uint64_t)t.p.duration * 1000000000ull};
+	u0 = thread_cpu_s(&s0);
+	if (net_pool_start(&t.pool, t.streams, t.n, &po, &err)) {
+		server_log(srv, peer, "dropped: %s", err.msg);
+		goto out;
+	}
+	t.r.threads = net_pool_threads(t.pool);
+	if (net_send_state(ctrl, NET_TEST_RUNNING, t.idle)) {
+		server_log(srv, peer, "dropped: connection closed");
+		goto out;
+	}
+	int rc = wait_end(&t);
+	net_pool_stop(t.pool, true);
+	/* As iperf3's server does at TEST_END: the data stops here. A client
+	 * blocked reading a stream sees the end and gets to its results. */
+	for (unsigned i = 0; i < t.n; i++)
+		if (t.streams[i].sender)
+			shutdown(t.streams[i].fd, SHUT_WR);
+	net_pool_cpu(t.pool, &pu, &ps);
+	u1 = thread_cpu_s(&s1);
+	if (rc)
+		goto out;
+	if (finish(&t, pu + u1 - u0, ps + s1 - s0) == 0)
+		report(&t);
+out:
+	net_pool_free(t.pool);
+	for (unsigned i = 0; t.streams && i < t.n; i++)
+		if (t.streams[i].fd >= 0)
+			close(t.streams[i].fd);
+	free(t.streams);
+	net_result_free(&t.r);
+}

@@ -1,0 +1,377 @@
+/* streams.c - the worker threads that move a test's data. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net/streams.h"
+#include "util/clock.h"
+
+#ifndef MSG_ZEROCOPY
+#define MSG_ZEROCOPY 0x4000000
+#endif
+
+#define NET_RECV_MIN (256u * 1024)
+#define NET_BURST 16     /* ops on one stream before visiting the next */
+#define NET_ZC_REAP 32   /* zero-copy sends between reaping completions */
+#define NET_FINISH_MS 2000 /* longest wait to complete the last block */
+
+struct worker {
+	struct net_pool *pool;
+	pthread_t thread;
+	bool started;
+	unsigned *idx;       /* indices into pool->streams */
+	unsigned n;
+	double user_s, sys_s;
+};
+
+struct net_pool {
+	struct net_stream *streams;
+	unsigned n;
+	struct net_pool_opts o;
+	struct worker *w;
+	unsigned nw;
+	int stop_fd;         /* eventfd: written once to wake every worker */
+	int stop;            /* read with __atomic */
+	bool drain;
+	bool stopped;
+	unsigned done;       /* streams ended by themselves; __atomic */
+	uint64_t stop_ns;
+};
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void zc_reap(int fd)
+{
+	char control[256];
+
+	for (int i = 0; i < 64; i++) {
+		struct msghdr msg = {.msg_control = control,
+				     .msg_controllen = sizeof(control)};
+		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+	}
+}
+
+static void stream_end(struct net_pool *p, struct net_stream *s, int err)
+{
+	if (err && !s->err)
+		s->err = err;
+	if (!err)
+		s->eof = true;
+	s->end_ns = clock_ns();
+	__atomic_fetch_add(&p->done, 1, __ATOMIC_RELAXED);
+}
+
+/* Up to NET_BURST ops on s. Returns 1 if it can go on, 0 on EAGAIN, -1
+ * when the stream ended. */
+static int stream_burst(struct net_pool *p, struct net_stream *s, char *sbuf,
+			char *rbuf, size_t rlen, unsigned *zc_count)
+{
+	int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+
+	if (s->sender && p->o.zerocopy)
+		flags |= MSG_ZEROCOPY;
+	for (int k = 0; k < NET_BURST; k++) {
+		ssize_t n = s->sender ? send(s->fd, sbuf, p->o.len, flags)
+				      : recv(s->fd, rbuf, rlen, MSG_DONTWAIT);
+		if (n > 0) {
+			__atomic_store_n(&s->bytes, s->bytes + (uint64_t)n,
+					 __ATOMIC_RELAXED);
+			if ((flags & MSG_ZEROCOPY) && ++*zc_count % NET_ZC_REAP == 0)
+				zc_reap(s->fd);
+			continue;
+		}
+		if (n == 0) {
+			stream_end(p, s, 0);
+			return -1;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN)
+			return 0;
+		if (errno == ENOBUFS && (flags & MSG_ZEROCOPY)) {
+			/* Over the optmem limit: too many zero-copy sends not
+			 * yet completed. Reap, and copy this once rather than
+			 * spin (the kernel's msg_zerocopy advice). */
+			zc_reap(s->fd);
+			flags &= ~MSG_ZEROCOPY;
+			k--;
+			continue;
+		}
+		stream_end(p, s, -errno);
+		return -1;
+	}
+	return 1;
+}
+
+static void drain(struct net_pool *p, struct net_stream *s, char *rbuf,
+		  size_t rlen)
+{
+	for (int k = 0; k < 4096; k++) {
+		ssize_t n = recv(s->fd, rbuf, rlen, MSG_DONTWAIT);
+		if (n <= 0)
+			break;
+		__atomic_store_n(&s->bytes, s->bytes + (uint64_t)n,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+/* Send what is left of the last block, so the stream ends on a multiple
+ * of len: iperf3 reads whole blocks and would wait forever for the rest
+ * of a partial one. Bounded: a peer that stops reading costs at most
+ * NET_FINISH_MS. */
+static void finish_block(struct net_stream *s, const char *sbuf, uint32_t len)
+{
+	uint64_t deadline = clock_ns() + NET_FINISH_MS * 1000000ull;
+	uint32_t left = (uint32_t)(len - s->bytes % len) % len;
+
+	while (left && clock_ns() < deadline) {
+		ssize_t n = send(s->fd, sbuf, left, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n > 0) {
+			left -= (uint32_t)n;
+			__atomic_store_n(&s->bytes, s->bytes + (uint64_t)n,
+					 __ATOMIC_RELAXED);
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
+			break;
+		struct pollfd pf = {s->fd, POLLOUT, 0};
+		poll(&pf, 1, 10);
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct net_pool *p = w->pool;
+	size_t rlen = p->o.len > NET_RECV_MIN ? p->o.len : NET_RECV_MIN;
+	char *sbuf = NULL, *rbuf = NULL;
+	bool *ready = calloc(w->n, sizeof(bool));
+	bool *ended = calloc(w->n, sizeof(bool));
+	struct rusage r0, r1;
+	unsigned zc_count = 0, live = w->n;
+	int ep = -1;
+
+	getrusage(RUSAGE_THREAD, &r0);
+	if (!ready || !ended || posix_memalign((void **)&sbuf, 4096, p->o.len) ||
+	    posix_memalign((void **)&rbuf, 4096, rlen))
+		goto fail;
+	/* Not all zeros, so no link compresses it; same idea as iperf3. */
+	for (uint32_t i = 0; i < p->o.len; i++)
+		sbuf[i] = (char)(i * 2654435761u >> 24);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		goto fail;
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = UINT64_MAX};
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, p->stop_fd, &ev) < 0)
+		goto fail;
+	for (unsigned i = 0; i < w->n; i++) {
+		struct net_stream *s = &p->streams[w->idx[i]];
+		ev.events = EPOLLET | (s->sender ? EPOLLOUT : EPOLLIN);
+		ev.data.u64 = i;
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, s->fd, &ev) < 0)
+			goto fail;
+		ready[i] = true;
+	}
+
+	while (live && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		bool any = false;
+
+		for (unsigned i = 0; i < w->n; i++) {
+			struct net_stream *s = &p->streams[w->idx[i]];
+			if (!ready[i] || ended[i])
+				continue;
+			if (s->sender && p->o.send_until_ns &&
+			    clock_ns() >= p->o.send_until_ns) {
+				/* the agreed length is over: end on a whole block */
+				s->end_ns = p->o.send_until_ns;
+				finish_block(s, sbuf, p->o.len);
+				ended[i] = true;
+				live--;
+				continue;
+			}
+			int r = stream_burst(p, s, sbuf, rbuf, rlen, &zc_count);
+			if (r < 0) {
+				ended[i] = true;
+				live--;
+			}
+			ready[i] = r > 0;
+			any |= r > 0;
+		}
+		if (any || !live)
+			continue;
+		struct epoll_event evs[64];
+		int tmo = -1;
+		if (p->o.send_until_ns) {
+			uint64_t now = clock_ns();
+			tmo = now >= p->o.send_until_ns
+				      ? 0
+				      : (int)((p->o.send_until_ns - now) / 1000000 + 1);
+		}
+		int ne = epoll_wait(ep, evs, 64, tmo);
+		for (int e = 0; e < ne; e++) {
+			if (evs[e].data.u64 == UINT64_MAX)
+				continue;
+			unsigned i = (unsigned)evs[e].data.u64;
+			ready[i] = true;
+			if ((evs[e].events & EPOLLERR) && p->o.zerocopy)
+				zc_reap(p->streams[w->idx[i]].fd);
+		}
+	}
+	for (unsigned i = 0; i < w->n; i++) {
+		struct net_stream *s = &p->streams[w->idx[i]];
+		if (ended[i])
+			continue;
+		s->end_ns = p->stop_ns ? p->stop_ns : clock_ns();
+		if (s->sender)
+			finish_block(s, sbuf, p->o.len);
+		else if (p->drain)
+			drain(p, s, rbuf, rlen);
+	}
+	goto out;
+fail:
+	for (unsigned i = 0; i < w->n; i++) {
+		struct net_stream *s = &p->streams[w->idx[i]];
+		if (!ended || !ended[i])
+			stream_end(p, s, -ENOMEM);
+	}
+out:
+	if (ep >= 0)
+		close(ep);
+	free(sbuf);
+	free(rbuf);
+	free(ready);
+	free(ended);
+	getrusage(RUSAGE_THREAD, &r1);
+	w->user_s = tv_s(r1.ru_utime) - tv_s(r0.ru_utime);
+	w->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime);
+	return NULL;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int net_pool_start(struct net_pool **out, struct net_stream *streams,
+		   unsigned n, const struct net_pool_opts *o,
+		   struct ioc_err *err)
+{
+	struct net_pool *p = calloc(1, sizeof(*p));
+	unsigned nw;
+	int rc;
+
+	*out = NULL;
+	if (!p)
+		return err_set(err, ENOMEM, "out of memory");
+	nw = o->threads ? o->threads : online_cpus();
+	if (nw > n)
+		nw = n ? n : 1;
+	p->streams = streams;
+	p->n = n;
+	p->o = *o;
+	if (!p->o.len)
+		p->o.len = 128 * 1024;
+	p->nw = nw;
+	p->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	p->w = calloc(nw, sizeof(*p->w));
+	if (p->stop_fd < 0 || !p->w) {
+		rc = err_set(err, ENOMEM, "cannot set up the stream threads");
+		goto fail;
+	}
+	for (unsigned t = 0; t < nw; t++) {
+		struct worker *w = &p->w[t];
+		w->pool = p;
+		w->idx = calloc(n / nw + 1, sizeof(unsigned));
+		if (!w->idx) {
+			rc = err_set(err, ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	uint64_t now = clock_ns();
+	for (unsigned i = 0; i < n; i++) {
+		struct worker *w = &p->w[i % nw];
+		w->idx[w->n++] = i;
+		streams[i].start_ns = now;
+		streams[i].end_ns = 0;
+		streams[i].bytes = 0;
+		streams[i].err = 0;
+		streams[i].eof = false;
+	}
+	for (unsigned t = 0; t < nw; t++) {
+		rc = pthread_create(&p->w[t].thread, NULL, worker_main, &p->w[t]);
+		if (rc) {
+			rc = err_set(err, rc, "cannot start a stream thread: %s",
+				     strerror(rc));
+			goto fail;
+		}
+		p->w[t].started = true;
+	}
+	*out = p;
+	return 0;
+fail:
+	net_pool_free(p);
+	return rc;
+}
+
+void net_pool_stop(struct net_pool *p, bool drain_rx)
+{
+	uint64_t one = 1;
+
+	if (!p || p->stopped)
+		return;
+	p->stop_ns = clock_ns();
+	p->drain = drain_rx;
+	__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+	if (write(p->stop_fd, &one, sizeof(one)) < 0) {
+		/* the counter cannot overflow from one write; nothing to do */
+	}
+	for (unsigned t = 0; t < p->nw; t++)
+		if (p->w[t].started)
+			pthread_join(p->w[t].thread, NULL);
+	p->stopped = true;
+}
+
+bool net_pool_all_done(const struct net_pool *p)
+{
+	return __atomic_load_n(&p->done, __ATOMIC_RELAXED) >= p->n;
+}
+
+void net_pool_cpu(const struct net_pool *p, double *user_s, double *sys_s)
+{
+	*user_s = *sys_s = 0;
+	for (unsigned t = 0; t < p->nw; t++) {
+		*user_s += p->w[t].user_s;
+		*sys_s += p->w[t].sys_s;
+	}
+}
+
+unsigned net_pool_threads(const struct net_pool *p)
+{
+	return p->nw;
+}
+
+void net_pool_free(struct net_pool *p)
+{
+	if (!p)
+		return;
+	net_pool_stop(p, false);
+	for (unsigned t = 0; p->w && t < p->nw; t++)
+		free(p->w[t].idx);
+	free(p->w);
+	if (p->stop_fd >= 0)
+		close(p->stop_fd);
+	free(p);
+}
