@@ -46,6 +46,8 @@ void vd_io_host_done(struct vd_io *io, struct vd_op *op)
 	op->host->result = op->error ? op->error : (int64_t)op->len;
 	if (fast_ns() >= io->measure_start && !op->error)
 		io->stats->host_ios[op->dir]++;
+	if (!atomic_load_explicit(&io->vd->host_started, memory_order_relaxed))
+		atomic_store_explicit(&io->vd->host_started, true, memory_order_release);
 	io->done[io->nr_done++] = op->host;
 }
 
