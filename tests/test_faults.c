@@ -3,7 +3,9 @@
  * marked partial, the exit status is 1, and nothing hangs or crashes.
  * Faults: ENOSPC on a small tmpfs (while laying out, and mid-run), a
  * loop device whose backing store fills up (EIO or ENOSPC), a loop device that
- * shrinks to nothing mid-run, and a file truncated under a reader. */
+ * shrinks to nothing mid-run, a file truncated under a reader, and a VD
+ * member truncated under a reader (the error names the member: index and
+ * path). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -273,6 +275,27 @@ static void test_file_truncated_under_reader(void **state)
 	expect_ordered_failure(f, wait_bounded(pid), "t.dat", "short transfer");
 }
 
+static void test_vd_member_truncated(void **state)
+{
+	struct fixture *f = *state;
+	char m1[4300], vd[13000], want[4400];
+
+	snprintf(m1, sizeof(m1), "%s/m1", f->dir);
+	snprintf(vd, sizeof(vd), "--vd=raid5,strip=16k,members=%s/m0:%s:%s/m2",
+		 f->dir, m1, f->dir);
+	/* lay the VD out first, so the reader below only reads */
+	pid_t pid = spawn(f, (const char *const[]){"run", vd, "--size=2m", "--rw=read",
+						   "--ioengine=psync", "--runtime=1", NULL});
+	assert_int_equal(wait_bounded(pid), 0);
+	pid = spawn(f, (const char *const[]){"run", vd, "--rw=randread", "--ioengine=psync",
+					     "--time_based", "--runtime=20",
+					     "--output-format=json", NULL});
+	usleep(500 * 1000);
+	assert_int_equal(truncate(m1, 4096), 0);
+	snprintf(want, sizeof(want), "of the --vd drive: member 1 (%s): read of", m1);
+	expect_ordered_failure(f, wait_bounded(pid), want, "short transfer");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +304,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_eio_from_loop_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loop_device_disappears, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_truncated_under_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vd_member_truncated, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("faults", tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_vd_cli.c - `iochar run --vd=...` end to end: every bad VD input is
  * one line naming the problem, exit 2, and no member created or changed;
  * members of different sizes run on the smallest and say so; a good run
- * reports per-member accounting and the amplification in its JSON.
+ * reports per-member accounting and the amplification in its JSON; a
+ * plan step over several VDs reports each VD's figures (per_target).
  */
 #define _GNU_SOURCE
 /* clang-format off */
@@ -325,7 +326,35 @@ static void test_plan_several_vds(void **state)
 	json_object *step = json_object_array_get_idx(jget(j, "steps"), 0);
 	json_object *set = json_object_array_get_idx(jget(step, "sets"), 0);
 	assert_true(jget_double(set, "fixed.iops") > 0);
+	/* one per_target entry per VD, labelled with its definition, whose
+	 * I/Os add up to the step's */
+	json_object *pt = jget(set, "fixed.per_target");
+	assert_int_equal(json_object_array_length(pt), 3);
+	uint64_t sum = 0;
+	for (int v = 0; v < 3; v++) {
+		json_object *e = json_object_array_get_idx(pt, (size_t)v);
+		char want[4200];
+		snprintf(want, sizeof(want), "raid5,strip=64k,members=%s/p%d0:%s/p%d1:%s/p%d2",
+			 dir, v, dir, v, dir, v);
+		assert_string_equal(json_object_get_string(jget(e, "target")), want);
+		assert_true(jget_u64(e, "total.ios") > 0);
+		sum += jget_u64(e, "total.ios");
+	}
+	assert_int_equal(sum, jget_u64(set, "fixed.total.ios"));
 	json_object_put(j);
+	/* and the CSV: a row per VD, then their total */
+	snprintf(res, sizeof(res), "%s/results.csv", out);
+	f = fopen(res, "r");
+	assert_non_null(f);
+	char line[16384];
+	unsigned vd_rows = 0, total_rows = 0;
+	while (fgets(line, sizeof(line), f)) {
+		vd_rows += strstr(line, ",\"raid5,strip=64k,members=") != NULL;
+		total_rows += strstr(line, "\"total of 3\"") != NULL;
+	}
+	fclose(f);
+	assert_int_equal(vd_rows, 3);
+	assert_int_equal(total_rows, 1);
 }
 
 int main(void)

@@ -5,8 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vd/def.h"
+
 static void call_free(struct measure_call *c)
 {
+	for (unsigned i = 0; c->vd_labels && i < c->nr_vds; i++)
+		free(c->vd_labels[i]);
+	free(c->vd_labels);
 	free(c->per_target);
 	free(c->iv_iops);
 	free(c->iv_lat_mean_ns);
@@ -55,7 +60,30 @@ static int make_jobs(const struct measure_ctx *ctx, const struct job_spec *job,
 	return 0;
 }
 
-static int keep_call(struct measure_ctx *ctx, const struct run_result *r)
+/* A VD step: the runner made one job per VD of job->vd (';'), in order;
+ * label their per_target entries with the definitions. */
+static int label_vds(struct measure_call *c, const struct job_spec *job,
+		     unsigned nr_jobs)
+{
+	unsigned n = vd_list_count(job->vd);
+
+	if (n != nr_jobs)
+		return 0; /* not one job per VD: leave them unlabelled */
+	if (!(c->vd_labels = calloc(n, sizeof(*c->vd_labels))))
+		return -ENOMEM;
+	c->nr_vds = n;
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = strlen(job->vd) + 1;
+		if (!(c->vd_labels[i] = malloc(len)))
+			return -ENOMEM;
+		if (vd_list_item(job->vd, i, c->vd_labels[i], len))
+			c->vd_labels[i][0] = '\0';
+	}
+	return 0;
+}
+
+static int keep_call(struct measure_ctx *ctx, const struct job_spec *job,
+		     const struct run_result *r)
 {
 	if (ctx->nr_calls == ctx->cap) {
 		unsigned cap = ctx->cap ? ctx->cap * 2 : 16;
@@ -82,6 +110,10 @@ static int keep_call(struct measure_ctx *ctx, const struct run_result *r)
 			return -ENOMEM;
 		}
 		c->per_target[j] = s.total;
+	}
+	if (!ctx->nr_targets && job->vd[0] && label_vds(c, job, r->nr_jobs)) {
+		call_free(c);
+		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < niv; i++) {
 		const struct interval *iv = &r->total.intervals.v[i];
@@ -130,7 +162,7 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	out->rate_iops = job->rate_iops;
 	out->elapsed_ns = r.elapsed_ns;
 	out->partial = r.partial;
-	if (summary_stats(&r.total, r.elapsed_ns, &out->s) || keep_call(ctx, &r)) {
+	if (summary_stats(&r.total, r.elapsed_ns, &out->s) || keep_call(ctx, job, &r)) {
 		ret = err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}

@@ -12,6 +12,10 @@
 /* What one measure call left beside its point. */
 struct measure_call {
 	struct dir_summary *per_target; /* nr_targets entries (each target's total); owned */
+	/* A step on VDs (vd=, no targets): one entry per VD, labelled with its
+	 * definition; NULL for a step on targets (labelled by the set's). */
+	char **vd_labels;               /* nr_vds entries; owned */
+	unsigned nr_vds;
 	double *iv_iops;                /* per-second total IOPS; owned */
 	double *iv_lat_mean_ns;         /* per-second mean latency; owned */
 	unsigned nr_iv;

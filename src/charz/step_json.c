@@ -27,9 +27,10 @@ static void emit_point(struct jw *w, const struct point *p,
 	if (c) {
 		jw_key(w, "per_target");
 		jw_array_begin(w);
-		for (unsigned t = 0; t < s->nr_targets; t++) {
+		unsigned n = c->vd_labels ? c->nr_vds : s->nr_targets;
+		for (unsigned t = 0; t < n; t++) {
 			jw_object_begin(w);
-			jw_kv_string(w, "target", s->targets[t]);
+			jw_kv_string(w, "target", c->vd_labels ? c->vd_labels[t] : s->targets[t]);
 			json_emit_dir(w, "total", &c->per_target[t]);
 			jw_object_end(w);
 		}

@@ -57,13 +57,15 @@ static void csv_point(FILE *f, const struct step_outcome *o,
 		      const struct point *p, unsigned call)
 {
 	const struct measure_call *c = call < s->mctx.nr_calls ? &s->mctx.calls[call] : NULL;
+	unsigned n = c && c->vd_labels ? c->nr_vds : s->nr_targets;
 	if (c)
-		for (unsigned t = 0; t < s->nr_targets; t++)
-			csv_row(f, o, label, s->targets[t], p, &c->per_target[t]);
-	if (!c || s->nr_targets != 1) {
+		for (unsigned t = 0; t < n; t++)
+			csv_row(f, o, label, c->vd_labels ? c->vd_labels[t] : s->targets[t], p,
+				&c->per_target[t]);
+	if (!c || n != 1) {
 		char all[32];
-		if (s->nr_targets)
-			snprintf(all, sizeof(all), "total of %u", s->nr_targets);
+		if (n)
+			snprintf(all, sizeof(all), "total of %u", n);
 		else
 			snprintf(all, sizeof(all), "(no target)");
 		csv_row(f, o, label, all, p, &p->s.total);

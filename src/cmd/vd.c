@@ -71,6 +71,11 @@ static void *rebuild_main(void *arg)
 	struct vd_def def = rb->m->def;
 
 	def.failed_mask &= ~(1ull << rb->member);
+	/* under load, start once the workload completes its first I/O (at
+	 * most 5 s), so a short rebuild cannot end before it is measured */
+	for (int i = 0; rb->vd && i < 5000 &&
+			!atomic_load_explicit(&rb->vd->host_started, memory_order_acquire); i++)
+		usleep(1000);
 	rb->start_ns = clock_ns();
 	rb->ret = vd_sync_open(&s, &def, rb->m->member_bytes, false, &rb->err);
 	if (!rb->ret) {

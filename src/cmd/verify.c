@@ -5,6 +5,11 @@
  *                   [--verify_fatal] [--output-format=normal|json]
  *     iochar verify --journal=FILE [--filename=PATH[:PATH]] [--verify_fatal]
  *                   [--output-format=normal|json]
+ *     iochar verify --vd=DEF [--bs=] [--size=] [--offset=] | [--journal=FILE]
+ *
+ * --vd reads a RAID virtual drive back through its layout (degraded too,
+ * with failed=), as the run with the same --vd, size= and offset= wrote
+ * it (cmd/verify_vd.h).
  *
  * --filename, --bs, --size and --offset mean what they mean to `iochar
  * run` (the same option rows parse them), so the run's options name the
@@ -23,6 +28,7 @@
 #include "cli/units.h"
 #include "cmd/cmd.h"
 #include "cmd/verify_journal.h"
+#include "cmd/verify_vd.h"
 #include "output/json_writer.h"
 #include "output/output.h"
 #include "target/target.h"
@@ -31,8 +37,9 @@
 #include "verify/scan.h"
 
 /* The job options this command takes: they describe the region. */
-static const char *const region_keys[] = {"filename", "bs", "size", "offset",
-					  NULL};
+static const char *const region_keys[] = {"filename", "vd", "bs", "size",
+					  "offset", NULL};
+#define JOURNAL_OWNS_FROM 2 /* bs, size, offset: with --journal, its own */
 
 struct verify_args {
 	struct job_spec spec; /* filename, bs, size, offset */
@@ -58,7 +65,9 @@ static void print_help(void)
 	    "                     [--output-format=normal|json]\n"
 	    "       iochar verify --journal=FILE [--filename=PATH[:PATH]]\n"
 	    "                     [--verify_fatal] "
-	    "[--output-format=normal|json]\n\n"
+	    "[--output-format=normal|json]\n"
+	    "       iochar verify --vd=DEF [--bs=4k] [--size=SIZE] "
+	    "[--offset=SIZE] | [--journal=FILE] ...\n\n"
 	    "Reads the region back (as `iochar run` with the same options\n"
 	    "lays it out) and checks every unit written by a run with\n"
 	    "verify=1: CRC32C and offset. Units without an iochar header\n"
@@ -72,6 +81,11 @@ static void print_help(void)
 	    "sector, never a sector mixing both. Lost, torn, corrupted and\n"
 	    "misplaced units are listed on stderr. --filename replaces the\n"
 	    "journal's paths (as many, in order).\n\n"
+	    "With --vd (the run's --vd definition, failed= included), the\n"
+	    "blocks are read through the virtual drive: lost members are\n"
+	    "rebuilt from parity or mirrors; a failure also names the member\n"
+	    "the block lives on. With --journal, --vd replaces the journal's\n"
+	    "VD (e.g. to add failed=).\n\n"
 	    "Exit status: 0 no failure, 1 failures or a read error,\n"
 	    "2 bad input.\n");
 }
@@ -124,7 +138,7 @@ static int parse_one(struct verify_args *a, int argc, char **argv, int *i,
 		return err_usage(
 		    err, EINVAL,
 		    "verify: unknown option '--%s'; accepted: --filename, "
-		    "--bs, --size, --offset, --journal, --verify_fatal, "
+		    "--vd, --bs, --size, --offset, --journal, --verify_fatal, "
 		    "--output-format",
 		    key);
 	return options_apply(&a->spec, key, v, err);
@@ -147,8 +161,12 @@ static int parse_args(int argc, char **argv, struct verify_args *a,
 		if (ret)
 			return ret;
 	}
+	if (a->spec.nr_files && a->spec.vd[0])
+		return err_usage(err, EINVAL,
+				 "verify: give either --filename or --vd, not "
+				 "both");
 	if (a->journal) {
-		for (unsigned i = 1; region_keys[i]; i++)
+		for (unsigned i = JOURNAL_OWNS_FROM; region_keys[i]; i++)
 			if (options_is_set(&a->spec, region_keys[i]))
 				return err_usage(
 				    err, EINVAL,
@@ -157,10 +175,10 @@ static int parse_args(int argc, char **argv, struct verify_args *a,
 				    region_keys[i]);
 		return 0;
 	}
-	if (a->spec.nr_files == 0)
+	if (a->spec.nr_files == 0 && !a->spec.vd[0])
 		return err_usage(err, EINVAL,
-				 "verify: --filename is required (or "
-				 "--journal)");
+				 "verify: --filename is required (or --vd, "
+				 "or --journal)");
 	uint32_t unit = vblock_unit_len(a->spec.bs);
 	if (!unit)
 		return err_usage(err, EINVAL,
@@ -171,6 +189,31 @@ static int parse_args(int argc, char **argv, struct verify_args *a,
 		    err, EINVAL,
 		    "verify: offset=%llu: must be a multiple of 512",
 		    (unsigned long long)a->spec.offset);
+	return 0;
+}
+
+/* The VD's range, as `iochar run` lays a VD job out (core/validate.c). */
+static int region_of_vd(const struct job_spec *s, struct verify_vd **vd,
+			struct target_result *t, struct ioc_err *err)
+{
+	uint64_t cap;
+	int ret = verify_vd_open(s->vd, s->size, s->offset, vd, &cap, err);
+
+	if (ret)
+		return ret;
+	uint64_t room = cap - s->offset;
+	uint64_t len = s->size && s->size < room ? s->size : room;
+	len -= len % s->bs;
+	if (len == 0)
+		return err_usage(err, EINVAL,
+				 "verify: the VD (%llu bytes from offset %llu) "
+				 "holds no whole block of bs=%llu",
+				 (unsigned long long)room,
+				 (unsigned long long)s->offset,
+				 (unsigned long long)s->bs);
+	t->path = s->vd;
+	t->start = s->offset;
+	t->len = len;
 	return 0;
 }
 
@@ -284,7 +327,8 @@ static int emit_json(const struct target_result *t, unsigned n,
 /* Scan every target; a read error on one is recorded and the next still
  * checked. Returns true when any target could not be read. */
 static bool scan_all(const struct verify_args *a, struct target_result *t,
-		     unsigned n, struct verify_counts *total)
+		     unsigned n, struct verify_vd *vd,
+		     struct verify_counts *total)
 {
 	uint64_t printed = 0;
 	bool io_error = false;
@@ -300,6 +344,8 @@ static bool scan_all(const struct verify_args *a, struct target_result *t,
 		    .report = stderr,
 		    .printed = &printed,
 		};
+		if (vd)
+			verify_vd_hook(vd, &p);
 		t[i].error = vscan_target(&p, &t[i].c, &err);
 		if (t[i].error) {
 			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
@@ -319,6 +365,7 @@ int cmd_verify(int argc, char **argv)
 	struct ioc_err err = {0};
 	struct verify_counts total = {0};
 	struct target_result *t = NULL;
+	struct verify_vd *vd = NULL;
 	int status = EXIT_USAGE;
 
 	for (int i = 1; i < argc; i++)
@@ -332,24 +379,28 @@ int cmd_verify(int argc, char **argv)
 		    verify_journal_main(a.journal, &a.spec, a.fatal, a.format);
 		goto out;
 	}
-	if (!ret && !(t = calloc(a.spec.nr_files, sizeof(*t))))
+	unsigned n = a.spec.vd[0] ? 1 : a.spec.nr_files;
+	if (!ret && !(t = calloc(n, sizeof(*t))))
 		ret = err_set(&err, ENOMEM, "out of memory");
-	for (unsigned i = 0; !ret && i < a.spec.nr_files; i++)
+	if (!ret && a.spec.vd[0])
+		ret = region_of_vd(&a.spec, &vd, &t[0], &err);
+	for (unsigned i = 0; !ret && !vd && i < n; i++)
 		ret = region_of(&a.spec, i, &t[i], &err);
 	if (ret) {
 		fprintf(stderr, "iochar: %s\n", err.msg);
 		status = err.usage ? EXIT_USAGE : 1;
 		goto out;
 	}
-	bool io_error = scan_all(&a, t, a.spec.nr_files, &total);
+	bool io_error = scan_all(&a, t, n, vd, &total);
 	if (a.format == OUTPUT_JSON)
-		ret = emit_json(t, a.spec.nr_files, &total);
+		ret = emit_json(t, n, &total);
 	else
-		emit_text(t, a.spec.nr_files, &total);
+		emit_text(t, n, &total);
 	if (ret || fflush(stdout))
 		fprintf(stderr, "iochar: writing results: %s\n", strerror(EIO));
 	status = io_error || total.failures || ret ? 1 : 0;
 out:
+	verify_vd_close(vd);
 	free(t);
 	job_spec_free(&a.spec);
 	return status;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/verify_vd.h"
 #include "output/json_writer.h"
 #include "target/target.h"
 #include "verify/crc32c.h"
@@ -32,6 +33,7 @@ struct jscan {
 	struct journal_counts *c;
 	uint64_t *printed;
 	bool fatal;
+	struct verify_vd *vd; /* the target is this VD; NULL: a file */
 };
 
 static int check_unit(void *arg, const uint8_t *unit, uint32_t len,
@@ -48,9 +50,11 @@ static int check_unit(void *arg, const uint8_t *unit, uint32_t len,
 	if (k == JK_OK || k == JK_UNVERIFIED)
 		return 0;
 	uint64_t n = (*js->printed)++;
-	if (n < VREPORT_MAX_LINES)
+	if (n < VREPORT_MAX_LINES) {
 		journal_print_failure(stderr, js->path, &v);
-	else if (n == VREPORT_MAX_LINES)
+		if (js->vd)
+			verify_vd_where(js->vd, stderr, offset);
+	} else if (n == VREPORT_MAX_LINES)
 		vreport_print_cap(stderr, js->path);
 	return js->fatal ? 1 : 0;
 }
@@ -193,7 +197,8 @@ static int emit_json(const char *journal, const struct journal_replay *r,
 /* Scan every target; a read error on one is recorded and the next still
  * checked. Returns true when any target could not be read. */
 static bool scan_all(const struct journal_replay *r, struct jtarget *t,
-		     bool fatal, struct journal_counts *total)
+		     bool fatal, struct verify_vd *vd,
+		     struct journal_counts *total)
 {
 	const struct journal_info *info = journal_replay_info(r);
 	uint64_t printed = 0;
@@ -209,6 +214,7 @@ static bool scan_all(const struct journal_replay *r, struct jtarget *t,
 		    .c = &t[i].c,
 		    .printed = &printed,
 		    .fatal = fatal,
+		    .vd = vd,
 		};
 		struct vscan p = {
 		    .path = t[i].path,
@@ -220,6 +226,10 @@ static bool scan_all(const struct journal_replay *r, struct jtarget *t,
 		    .report = stderr,
 		    .printed = &printed,
 		};
+		if (vd) { /* reads only: failures go through check_unit */
+			verify_vd_hook(vd, &p);
+			p.where = NULL;
+		}
 		t[i].error = vscan_target(&p, &ignored, &err);
 		if (t[i].error) {
 			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
@@ -233,11 +243,47 @@ static bool scan_all(const struct journal_replay *r, struct jtarget *t,
 	return io_error;
 }
 
+/* The journal's target is a VD (the run's --vd): its definition, or
+ * --vd's in its place. Opened into *vd. */
+static int pick_vd(const struct journal_info *info, const struct job_spec *spec,
+		   struct jtarget *t, struct verify_vd **vd, struct ioc_err *err)
+{
+	bool journal_vd = info->nr_files == 1 &&
+			  strncmp(info->files[0], VERIFY_VD_PREFIX,
+				  strlen(VERIFY_VD_PREFIX)) == 0;
+	uint64_t cap;
+
+	if (spec->nr_files && journal_vd)
+		return err_usage(err, EINVAL,
+				 "verify: the journal's target is a VD: give "
+				 "--vd=DEF in its place, not --filename");
+	if (!journal_vd && info->nr_files != 1)
+		return err_usage(err, EINVAL,
+				 "verify: --vd, but the journal has %u "
+				 "targets, not one VD",
+				 info->nr_files);
+	t[0].path = spec->vd[0] ? spec->vd
+				: info->files[0] + strlen(VERIFY_VD_PREFIX);
+	int ret = verify_vd_open(t[0].path, info->region, info->offset, vd,
+				 &cap, err);
+	if (!ret && cap < info->offset + info->region)
+		ret = err_usage(err, EINVAL,
+				"verify: the VD holds %" PRIu64
+				" bytes, less than the journal's region "
+				"[%" PRIu64 ", +%" PRIu64 ")",
+				cap, info->offset, info->region);
+	return ret;
+}
+
 /* Which paths to read: the journal's, or filename's in their place. */
 static int pick_targets(const struct journal_info *info,
 			const struct job_spec *spec, struct jtarget *t,
-			struct ioc_err *err)
+			struct verify_vd **vd, struct ioc_err *err)
 {
+	if (spec->vd[0] || (info->nr_files == 1 &&
+			    strncmp(info->files[0], VERIFY_VD_PREFIX,
+				    strlen(VERIFY_VD_PREFIX)) == 0))
+		return pick_vd(info, spec, t, vd, err);
 	if (spec->nr_files && spec->nr_files != info->nr_files)
 		return err_usage(err, EINVAL,
 				 "verify: --filename names %u files, the "
@@ -258,6 +304,7 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 {
 	struct journal_replay *r = NULL;
 	struct jtarget *t = NULL;
+	struct verify_vd *vd = NULL;
 	struct journal_counts total = {0};
 	struct ioc_err err = {0};
 	int ret = journal_replay_file(journal, &r, &err);
@@ -265,9 +312,10 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 	if (!ret && !(t = calloc(journal_replay_info(r)->nr_files, sizeof(*t))))
 		ret = err_set(&err, ENOMEM, "out of memory");
 	if (!ret)
-		ret = pick_targets(journal_replay_info(r), spec, t, &err);
+		ret = pick_targets(journal_replay_info(r), spec, t, &vd, &err);
 	if (ret) {
 		fprintf(stderr, "iochar: %s\n", err.msg);
+		verify_vd_close(vd);
 		free(t);
 		journal_replay_free(r);
 		return err.usage ? EXIT_USAGE : 1;
@@ -279,7 +327,7 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 			" damaged records before its end were skipped; blocks "
 			"they named may be reported wrongly\n",
 			journal, st->bad_records);
-	bool io_error = scan_all(r, t, fatal, &total);
+	bool io_error = scan_all(r, t, fatal, vd, &total);
 	if (format == OUTPUT_JSON)
 		ret = emit_json(journal, r, t, &total);
 	else
@@ -287,6 +335,7 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 	if (ret || fflush(stdout))
 		fprintf(stderr, "iochar: writing results: %s\n", strerror(EIO));
 	int status = io_error || total.failures || ret ? 1 : 0;
+	verify_vd_close(vd);
 	free(t);
 	journal_replay_free(r);
 	return status;

@@ -161,9 +161,6 @@ static int layout_vd(const struct job_spec *job, struct job_layout *out,
 		return err_usage(err, EINVAL,
 				 "job %s: give either filename= or --vd (its members are the targets), not both",
 				 job->name);
-	if (job->journal[0])
-		return err_usage(err, EINVAL, "job %s: journal= does not work through --vd yet",
-				 job->name);
 	out->vd = malloc(sizeof(*out->vd));
 	if (!out->vd)
 		return err_set(err, ENOMEM, "out of memory");

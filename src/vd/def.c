@@ -1,7 +1,9 @@
 /* def.c - parsing and checking a VD definition (see def.h). */
+#define _GNU_SOURCE
 #include "vd/def.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,4 +298,28 @@ int vd_list_item(const char *text, unsigned i, char *out, size_t len)
 	memcpy(out, p, n);
 	out[n] = '\0';
 	return 0;
+}
+
+char *vd_def_format(const struct vd_def *def)
+{
+	size_t cap = 128 + (size_t)def->nr_members * (PATH_MAX + 1) + 4 * VD_MAX_MEMBERS;
+	char *out = malloc(cap), real[PATH_MAX];
+	size_t n;
+
+	if (!out)
+		return NULL;
+	n = (size_t)snprintf(out, cap, "%s,strip=%llu,members=", vd_level_name(def->level),
+			     (unsigned long long)def->strip);
+	for (unsigned i = 0; i < def->nr_members; i++) {
+		const char *p = realpath(def->members[i], real) ? real : def->members[i];
+		n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? ":" : "", p);
+	}
+	if (def->level == VD_RAID10)
+		n += (size_t)snprintf(out + n, cap - n, ",spans=%u", def->spans);
+	for (unsigned i = 0, first = 1; i < def->nr_members; i++)
+		if (vd_member_failed(def, i)) {
+			n += (size_t)snprintf(out + n, cap - n, "%s%u", first ? ",failed=" : ":", i);
+			first = 0;
+		}
+	return out;
 }

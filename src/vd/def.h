@@ -67,6 +67,12 @@ unsigned vd_list_count(const char *text);
 /* Copy the i-th VD of text into out (len bytes). 0, or -E2BIG / -EINVAL. */
 int vd_list_item(const char *text, unsigned i, char *out, size_t len);
 
+/* The layout part of def as text vd_def_parse takes back: level, strip,
+ * members (each made absolute when it resolves), spans, failed. Policies
+ * are left out: they do not change where blocks live. Returns a malloc'd
+ * string (free()), or NULL when out of memory. */
+char *vd_def_format(const struct vd_def *def);
+
 /* "raid5" ... */
 const char *vd_level_name(enum vd_level level);
 

@@ -8,6 +8,7 @@
 #include "vd/engine.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ void vd_io_host_done(struct vd_io *io, struct vd_op *op)
 	op->host->result = op->error ? op->error : (int64_t)op->len;
 	if (fast_ns() >= io->measure_start && !op->error)
 		io->stats->host_ios[op->dir]++;
+	if (!atomic_load_explicit(&io->vd->host_started, memory_order_relaxed))
+		atomic_store_explicit(&io->vd->host_started, true, memory_order_release);
 	io->done[io->nr_done++] = op->host;
 }
 
@@ -103,6 +106,10 @@ static void mio_complete(struct vd_io *io, struct io_unit *u, uint64_t now)
 	if (u->result != (int64_t)u->len) {
 		if (!op->error)
 			op->error = u->result < 0 ? (int)u->result : -EIO;
+		if (!io->failed.set)
+			io->failed.set = true, io->failed.member = u->file,
+			io->failed.dir = u->dir, io->failed.off = u->offset,
+			io->failed.len = u->len, io->failed.result = u->result;
 	} else if (now >= io->measure_start) {
 		struct dir_stats *ds = &io->stats->member[u->file].dir[u->dir];
 		ds->ios++;
@@ -435,6 +442,21 @@ struct vd_stats *vd_engine_take_stats(void *state)
 	struct vd_stats *s = io->stats;
 	io->stats = vd_stats_new(io->n); /* keep counting safely, unseen */
 	return s;
+}
+
+bool vd_engine_member_error(void *state, char *buf, size_t len)
+{
+	struct vd_io *io = state;
+
+	if (!io || !io->failed.set)
+		return false;
+	int64_t r = io->failed.result;
+	snprintf(buf, len, "member %u (%s): %s of %llu bytes at offset %llu: %s",
+		 io->failed.member, io->vd->def.members[io->failed.member],
+		 io->failed.dir == DIR_READ ? "read" : "write",
+		 (unsigned long long)io->failed.len, (unsigned long long)io->failed.off,
+		 r < 0 ? strerror((int)-r) : "short transfer");
+	return true;
 }
 
 const struct engine_ops vd_engine_ops = {

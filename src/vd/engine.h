@@ -40,4 +40,9 @@ void vd_engine_measure_from(void *state, uint64_t ns);
  * before cleanup; NULL afterwards or when state is NULL. */
 struct vd_stats *vd_engine_take_stats(void *state);
 
+/* The first member I/O of this instance that failed, as "member N (PATH):
+ * read of LEN bytes at offset OFF: REASON" in buf; false when none did
+ * (the host I/O failed for another reason, or none failed). */
+bool vd_engine_member_error(void *state, char *buf, size_t len);
+
 #endif

@@ -46,6 +46,14 @@ struct vd_io {
 	struct vd_ra ra;           /* read-ahead cache (def.readahead) */
 	struct vd_wb wb;           /* write-back cache (def.write = back) */
 	unsigned internal;         /* destage / read-ahead ops in flight */
+
+	struct {                   /* the first member I/O that failed */
+		bool set;
+		unsigned member;
+		enum io_dir dir;
+		uint64_t off, len;
+		int64_t result;    /* -errno, or the bytes moved */
+	} failed;
 };
 
 /* Queue helpers. */

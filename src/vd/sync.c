@@ -101,8 +101,10 @@ static int read_row(struct vd_sync *s, uint64_t r, struct ioc_err *err)
 			continue;
 		}
 		if ((ret = io_all(false, s->fds[m], slot(s, j), g->strip, r * g->strip,
-				  s->def->members[m], err)))
+				  s->def->members[m], err))) {
+			err_prefix(err, "--vd member %u", m);
 			return ret;
+		}
 	}
 	void *bufs[VD_MAX_MEMBERS];
 	for (unsigned j = 0; j < g->k + g->np; j++)
@@ -273,5 +275,71 @@ int vd_sync_rebuild_rows(struct vd_sync *s, unsigned m, int fd, uint64_t from,
 				vd_level_name(g->level));
 	}
 	s->lost = saved;
+	return ret;
+}
+
+/* The member (first live copy) and member offset of the piece at off. */
+static bool piece_home(const struct vd_sync *s, const struct vd_piece *p,
+		       unsigned *member, uint64_t *moff)
+{
+	const struct vd_geom *g = &s->geom;
+
+	if (g->level == VD_JBOD) {
+		*member = p->idx;
+		*moff = p->in_strip;
+		return !lost(s, *member);
+	}
+	*moff = p->row * g->strip + p->in_strip;
+	*member = vd_geom_data_member(g, p->row, p->idx);
+	if (g->level == VD_RAID1 || g->level == VD_RAID10) {
+		unsigned nr = g->level == VD_RAID1 ? g->n : 2;
+		for (unsigned c = 0; c < nr; c++)
+			if (!lost(s, *member + c)) {
+				*member += c;
+				return true;
+			}
+		return false;
+	}
+	return !lost(s, *member);
+}
+
+bool vd_sync_locate(const struct vd_sync *s, uint64_t off, unsigned *member,
+		    uint64_t *moff)
+{
+	struct vd_piece p;
+
+	vd_geom_piece(&s->geom, off, 1, &p);
+	return piece_home(s, &p, member, moff);
+}
+
+int vd_sync_read(struct vd_sync *s, void *buf, uint64_t off, uint64_t len,
+		 struct ioc_err *err)
+{
+	const struct vd_geom *g = &s->geom;
+	uint64_t done = 0;
+	int ret = 0;
+
+	if (off + len > g->capacity || off + len < off)
+		return err_set(err, EINVAL, "VD read [%llu, +%llu) past its end (%llu bytes)",
+			       (unsigned long long)off, (unsigned long long)len,
+			       (unsigned long long)g->capacity);
+	while (done < len && !ret) {
+		struct vd_piece p;
+		unsigned m;
+		uint64_t moff;
+		uint8_t *to = (uint8_t *)buf + done;
+
+		vd_geom_piece(g, off + done, len - done, &p);
+		if (piece_home(s, &p, &m, &moff)) {
+			ret = io_all(false, s->fds[m], to, p.len, moff, s->def->members[m], err);
+			if (ret)
+				err_prefix(err, "--vd member %u", m);
+		} else if (g->np && !(ret = read_row(s, p.row, err)))
+			memcpy(to, slot(s, p.idx) + p.in_strip, p.len);
+		else if (!g->np)
+			ret = err_set(err, EIO, "VD offset %llu: member %u lost and no copy left",
+				      (unsigned long long)(off + done), m);
+		done += p.len;
+	}
 	return ret;
 }

@@ -48,4 +48,19 @@ int vd_sync_scrub(struct vd_sync *s, uint64_t from, uint64_t to, uint64_t *bad,
 int vd_sync_rebuild_rows(struct vd_sync *s, unsigned m, int fd, uint64_t from,
 			 uint64_t to, struct ioc_err *err);
 
+/* Read VD bytes [off, off+len) into buf, as a host read through the VD
+ * sees them: pieces on live members read directly, pieces on lost ones
+ * rebuilt from parity (the whole row read) or read from a live mirror
+ * copy. For `iochar verify --vd`; plain pread (page cache). 0 or -errno
+ * with a message naming the member (index and path). */
+int vd_sync_read(struct vd_sync *s, void *buf, uint64_t off, uint64_t len,
+		 struct ioc_err *err);
+
+/* Where VD byte off lives: its member and the offset on it (the first
+ * live copy for mirrors; the data member even when lost). Returns true
+ * when that member is live (the byte is read from it), false when a read
+ * rebuilds it from the others. */
+bool vd_sync_locate(const struct vd_sync *s, uint64_t off, unsigned *member,
+		    uint64_t *moff);
+
 #endif

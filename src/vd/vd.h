@@ -35,6 +35,9 @@ struct vd {
 	_Atomic uint32_t *gens;
 	int rebuild_member;
 	_Atomic uint64_t rebuild_cursor;
+	/* Set by the first host I/O completed (set once, then only read):
+	 * a rebuild under load starts when the workload is really running. */
+	atomic_bool host_started;
 };
 
 /* Is member m unusable at stripe row r, with fail_mask the lost members? */

@@ -2,11 +2,13 @@
 #include "verify/jobs.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "verify/block.h"
 #include "verify/journal.h"
+#include "vd/def.h"
 
 static int check_one(const struct verify_job *vj, struct ioc_err *err)
 {
@@ -68,8 +70,30 @@ static const char *shared_region(const struct verify_job *v,
 	return NULL;
 }
 
+/* Is path a member of a VD of job o? */
+static bool vd_member(const struct job_spec *o, const char *path)
+{
+	struct vd_def *def;
+	struct ioc_err ignored = {0};
+	char one[sizeof(o->vd)];
+	bool hit = false;
+
+	if (!o->vd[0] || !(def = malloc(sizeof(*def))))
+		return false;
+	for (unsigned i = 0; !hit && i < vd_list_count(o->vd); i++) {
+		if (vd_list_item(o->vd, i, one, sizeof(one)) ||
+		    vd_def_parse(one, def, &ignored))
+			continue;
+		for (unsigned m = 0; !hit && m < def->nr_members; m++)
+			hit = same_file(def->members[m], path);
+	}
+	free(def);
+	return hit;
+}
+
 /* journal=: on a verifying job, one per job, never one of the run's
- * targets, and never over a file that is not an iochar journal. */
+ * targets (VD members included), and never over a file that is not an
+ * iochar journal. */
 static int check_journal(const struct verify_job *jobs, unsigned nr, unsigned a,
 			 struct ioc_err *err)
 {
@@ -97,6 +121,12 @@ static int check_journal(const struct verify_job *jobs, unsigned nr, unsigned a,
 				    "job %s: journal=%s is a target of job "
 				    "%s; the journal needs a file of its own",
 				    j->name, j->journal, o->name);
+		if (vd_member(o, j->journal))
+			return err_usage(
+			    err, EINVAL,
+			    "job %s: journal=%s is a --vd member of job %s; "
+			    "the journal needs a file of its own",
+			    j->name, j->journal, o->name);
 	}
 	snprintf(what, sizeof(what), "job %s: journal", j->name);
 	return journal_probe(what, j->journal, err);

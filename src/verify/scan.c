@@ -86,9 +86,11 @@ static void report(const struct vscan *p, const struct vfailure *f)
 
 	if (!p->report)
 		return;
-	if (n < VREPORT_MAX_LINES)
+	if (n < VREPORT_MAX_LINES) {
 		vreport_print(p->report, p->path, f);
-	else if (n == VREPORT_MAX_LINES)
+		if (p->where)
+			p->where(p->where_arg, p->report, f->offset);
+	} else if (n == VREPORT_MAX_LINES)
 		vreport_print_cap(p->report, p->path);
 }
 
@@ -143,9 +145,9 @@ int vscan_target(const struct vscan *p, struct verify_counts *c,
 {
 	uint64_t pos = p->start, end = p->start + p->len;
 	void *buf = NULL;
-	int ret = 0, fd = open_target(p->path, err);
+	int ret = 0, fd = p->read ? -1 : open_target(p->path, err);
 
-	if (fd < 0)
+	if (fd < 0 && !p->read)
 		return fd;
 	if (posix_memalign(&buf, SCAN_ALIGN, SCAN_CHUNK)) {
 		ret = err_set(err, ENOMEM, "out of memory");
@@ -156,8 +158,10 @@ int vscan_target(const struct vscan *p, struct verify_counts *c,
 		uint64_t stop = (pos + SCAN_CHUNK) / SCAN_ALIGN * SCAN_ALIGN;
 		if (stop <= pos || stop > end)
 			stop = end < pos + SCAN_CHUNK ? end : pos + SCAN_CHUNK;
-		ret =
-		    read_full(fd, p->path, buf, (size_t)(stop - pos), pos, err);
+		ret = p->read ? p->read(p->read_arg, buf, (size_t)(stop - pos),
+					pos, err)
+			      : read_full(fd, p->path, buf, (size_t)(stop - pos),
+					  pos, err);
 		if (!ret)
 			ret = check_chunk(p, buf, pos, stop - pos, c, err);
 		pos = stop;
@@ -166,6 +170,7 @@ int vscan_target(const struct vscan *p, struct verify_counts *c,
 		ret = 0;
 out:
 	free(buf);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }

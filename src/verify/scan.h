@@ -34,8 +34,21 @@ typedef int (*vscan_expect_fn)(void *arg, uint64_t offset, struct vexpect *exp,
 typedef int (*vscan_unit_fn)(void *arg, const uint8_t *unit, uint32_t len,
 			     uint64_t offset, struct ioc_err *err);
 
+/* Read len bytes of the target at offset off into buf, whole (e.g. through
+ * a virtual drive). 0 or -errno with a message in err. */
+typedef int (*vscan_read_fn)(void *arg, void *buf, size_t len, uint64_t off,
+			     struct ioc_err *err);
+
+/* Write more about where the unit at offset lives (e.g. the VD member)
+ * after its failure line: one line to out. */
+typedef void (*vscan_where_fn)(void *arg, FILE *out, uint64_t offset);
+
 struct vscan {
-	const char *path;
+	const char *path; /* opened and read; with read, only a label */
+	vscan_read_fn read; /* NULL: read path */
+	void *read_arg;
+	vscan_where_fn where; /* NULL: nothing more to say */
+	void *where_arg;
 	uint64_t start, len;	/* the range; start a multiple of 512 */
 	uint32_t unit;		/* unit where no header says otherwise */
 	vscan_expect_fn expect; /* NULL: self-describing check */

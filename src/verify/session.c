@@ -12,6 +12,7 @@
 
 #include "verify/block.h"
 #include "verify/journal.h"
+#include "vd/def.h"
 #include "verify/report.h"
 #include "verify/vmap.h"
 
@@ -55,6 +56,29 @@ static uint32_t new_run_id(void)
 	return id;
 }
 
+/* A VD job's one journal target: "vd=" and its layout, members absolute
+ * (vd_def_format), which `iochar verify --journal` reads back through. */
+static int journal_vd_target(const char *text, struct journal_info *info,
+			     struct ioc_err *err)
+{
+	struct vd_def *def = malloc(sizeof(*def));
+	char *f = NULL;
+	int ret = def ? vd_def_parse(text, def, err)
+		      : err_set(err, ENOMEM, "out of memory");
+
+	if (!ret && !(f = vd_def_format(def)))
+		ret = err_set(err, ENOMEM, "out of memory");
+	if (!ret && !(info->files[0] = malloc(strlen(f) + 4)))
+		ret = err_set(err, ENOMEM, "out of memory");
+	if (!ret) {
+		sprintf(info->files[0], "vd=%s", f);
+		info->nr_files = 1;
+	}
+	free(f);
+	free(def);
+	return ret;
+}
+
 /* The journal's header: what `iochar verify --journal` must know. Target
  * paths are made absolute where they resolve, so the check can run from
  * another directory. */
@@ -74,6 +98,8 @@ static int journal_open(struct verify_session *s, uint64_t region,
 	int ret = 0;
 
 	snprintf(info.job, sizeof(info.job), "%s", job->name);
+	if (job->vd[0]) /* the target is the VD: its blocks are VD bytes */
+		ret = journal_vd_target(job->vd, &info, err);
 	for (unsigned i = 0; i < job->nr_files && !ret; i++) {
 		char real[PATH_MAX];
 		const char *p =
