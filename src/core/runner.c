@@ -73,6 +73,9 @@ void run_result_free(struct run_result *r)
 		stats_free(&r->workers[i].stats);
 	free(r->workers);
 	stats_free(&r->total);
+	for (unsigned i = 0; i < r->nr_hosts; i++)
+		stats_free(&r->hosts[i].stats);
+	free(r->hosts);
 	environment_free(&r->env);
 	memset(r, 0, sizeof(*r));
 }
@@ -317,6 +320,13 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 			wa.planned_ns = planned;
 	}
 	ret = start_workers(w, nr_workers, err, &started);
+	if (!ret && hooks && hooks->before_start) {
+		pthread_mutex_lock(&gate.mu);
+		while (gate.ready < started)
+			pthread_cond_wait(&gate.cv, &gate.mu);
+		pthread_mutex_unlock(&gate.mu);
+		ret = hooks->before_start(hooks->start_arg, err);
+	}
 	if (ret) /* let the started ones through the gate, to stop at once */
 		atomic_store(wa.stop, true);
 	start_gate_open(&gate, started);

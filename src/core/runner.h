@@ -29,6 +29,12 @@ struct runner_hooks {
 	/* When set by anyone (e.g. a signal handler), workers stop soon and
 	 * the result is marked partial. May be NULL. */
 	atomic_bool *stop;
+	/* Called once every worker is set up and waiting to start, right
+	 * before they are let go (a run over many hosts holds them here until
+	 * every host is ready). Nonzero (-errno, message in err) stops the run
+	 * before any I/O. May be NULL. */
+	int (*before_start)(void *start_arg, struct ioc_err *err);
+	void *start_arg;
 };
 
 /* Check jobs against their targets without writing anything: paths exist
