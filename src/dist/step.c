@@ -340,6 +340,12 @@ static void tick_relay(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	s->hooks->tick(s->hooks->arg, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns);
 }
 
+static void fill_relay(void *arg, const char *path, uint64_t done, uint64_t total)
+{
+	const struct step *s = arg;
+	s->hooks->fill_progress(s->hooks->arg, path, done, total);
+}
+
 /* Rank 0, after the watcher: every rank's figures into out, the start
  * skew, and the verdict for all. */
 static int root_conclude(struct step *s, const struct job_spec *jobs,
@@ -367,6 +373,11 @@ static int root_conclude(struct step *s, const struct job_spec *jobs,
 		h->clock_error_ns = d->clock_error_ns[r];
 		if (r > 0) {
 			struct peer *p = &s->peers[r];
+			if (d->lost[r]) {
+				h->error = -EHOSTDOWN;
+				snprintf(h->error_msg, sizeof(h->error_msg),
+					 "lost: stopped responding during the run");
+			}
 			if (!p->done || p->done_len < sizeof(mh) + sizeof(int64_t))
 				continue;
 			memcpy(&mh, p->done_msg, sizeof(mh));
@@ -455,9 +466,10 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 		.user_stop = hooks ? hooks->stop : NULL,
 	};
 	struct runner_hooks h = {
+		/* the caller's hooks, relayed: their arg is s */
 		.tick = hooks && hooks->tick ? tick_relay : NULL,
-		.fill_progress = hooks ? hooks->fill_progress : NULL,
-		.arg = hooks ? hooks->arg : NULL,
+		.fill_progress = hooks && hooks->fill_progress ? fill_relay : NULL,
+		.arg = &s,
 		.stop = &s.stop,
 		.before_start = at_barrier,
 		.start_arg = &s,
@@ -466,10 +478,6 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 	pthread_t watcher;
 	int ret;
 
-	if (h.tick)
-		h.arg = &s;
-	if (h.fill_progress) /* the status line's arg; tick_relay gets s */
-		h.fill_progress = hooks->fill_progress;
 	if (d->rank == 0 && !(s.peers = calloc((size_t)d->size, sizeof(*s.peers))))
 		return err_set(err, ENOMEM, "out of memory");
 	ret = pthread_create(&watcher, NULL, d->rank == 0 ? root_watch : rank_watch, &s);
