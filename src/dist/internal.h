@@ -82,4 +82,8 @@ int merge_cluster(struct run_result *own, struct run_result *peers,
 		  struct host_result *hosts_in, unsigned nr,
 		  const struct job_spec *jobs, unsigned nr_jobs);
 
+/* IOCHAR_DIST_HIST_DIR set: write this rank's total latency histogram
+ * there (dump.c), for tests that check the exact merge. */
+void dist_dump_hist(const struct dist *d, const struct run_result *r);
+
 #endif

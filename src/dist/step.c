@@ -491,6 +491,7 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 		run_result_free(out); /* stopped at the barrier: nothing ran */
 		memset(out, 0, sizeof(*out));
 	}
+	dist_dump_hist(d, out);
 	int fret = finish_local(&s, ret, &local, out);
 	if (fret) /* cannot even report: say so, the others time out on us */
 		ret = fret;
