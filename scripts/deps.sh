@@ -5,7 +5,8 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config liburing-dev libaio-dev libblkid-dev
       libcmocka-dev libjson-c-dev fio util-linux e2fsprogs fdisk
-      clang libclang-rt-14-dev valgrind) # the last three: fuzz.sh, valgrind.sh
+      clang libclang-rt-14-dev valgrind # these three: fuzz.sh, valgrind.sh
+      libopenmpi-dev openmpi-bin) # runs over many hosts (docs/mpi.md)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -236,7 +236,8 @@ int cmd_plan(int argc, char **argv)
 	int ret = dist_start(&d, &err);
 
 	if (ret) {
-		fprintf(stderr, "iochar: %s\n", err.msg);
+		if (err.msg[0])
+			fprintf(stderr, "iochar: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;
 	}
 	bool root = dist_is_root(d);

@@ -118,7 +118,8 @@ int cmd_run(int argc, char **argv)
 
 	int ret = dist_start(&d, &err);
 	if (ret) {
-		fprintf(stderr, "iochar: %s\n", err.msg);
+		if (err.msg[0])
+			fprintf(stderr, "iochar: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;
 	}
 	bool root = dist_is_root(d);

@@ -37,7 +37,8 @@ bool dist_launched(unsigned *size);
 /* Join the run when launched by mpirun: *out is the handle, to be passed
  * to dist_finish. When not launched by a launcher, *out is NULL, MPI is
  * not touched and the command runs as on one host. A build without MPI
- * refuses a launch of more than one rank (err->usage, -ENOTSUP). Also
+ * refuses a launch of more than one rank (err->usage, -ENOTSUP; the
+ * message is set on rank 0 only, so that it is printed once). Also
  * measures each rank's clock offset from rank 0 (a ping-pong). */
 int dist_start(struct dist **out, struct ioc_err *err);
 

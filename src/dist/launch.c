@@ -65,6 +65,11 @@ int dist_start(struct dist **out, struct ioc_err *err)
 #ifndef IOCHAR_MPI
 	if (size == 1)
 		return 0; /* one rank: nothing to coordinate */
+	const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+	if (rank && strcmp(rank, "0")) { /* rank 0 says it, once */
+		err->usage = 1;
+		return -ENOTSUP;
+	}
 	return err_usage(err, ENOTSUP,
 			 "started by mpirun with %u ranks, but distributed runs need the "
 			 "MPI build of iochar (install libopenmpi-dev and rebuild)", size);
