@@ -378,6 +378,66 @@ static void test_killed_rank_ends_run_in_order(void **state)
 	json_object_put(o);
 }
 
+/* Rank 1's target fails mid-run (its file cut short under the reader):
+ * every rank stops at once, rank 0 names rank 1 and its error, keeps the
+ * others' figures, and every rank exits 1 (mpirun too: nobody was lost). */
+static void test_failed_target_on_one_rank_stops_all(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' run "
+		 "--ioengine=psync --rw=randread --bs=4k --filename=%s/t-%%r --size=8m "
+		 "--runtime=60 --time_based --output-format=json >out.json 2>err; "
+		 "echo $? >rc", dir, bin, dir);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/t-1", dir);
+	struct stat st;
+	for (int i = 0; i < 600 && !(stat(path, &st) == 0 && st.st_size == 8 << 20); i++)
+		usleep(100000);
+	assert_int_equal(st.st_size, 8 << 20);
+	sleep(1);
+	assert_int_equal(truncate(path, 4096), 0);
+	time_t t0 = time(NULL);
+	int wst;
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_true(time(NULL) - t0 < 45); /* long before the 60 s runtime */
+	snprintf(path, sizeof(path), "%s/rc", dir);
+	char *rc = slurp(path);
+	int status = atoi(rc);
+	free(rc);
+	if (status != 1)
+		fail_with(dir, "mpirun did not exit 1");
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	expect_has(err, "short transfer");
+	free(err);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	assert_true(json_object_get_boolean(jget(o, "partial")));
+	json_object *hosts = jget(o, "hosts");
+	assert_int_equal(json_object_array_length(hosts), 3);
+	json_object *h1 = json_object_array_get_idx(hosts, 1);
+	assert_false(json_object_get_boolean(jget(h1, "lost")));
+	expect_has(json_object_get_string(jget(h1, "error")), "short transfer");
+	uint64_t sum = 0;
+	for (int r = 0; r < 3; r++) {
+		json_object *h = json_object_array_get_idx(hosts, r);
+		assert_true(jget_u64(h, "total.ios") > 0);
+		sum += jget_u64(h, "total.ios");
+	}
+	assert_int_equal(sum, jget_u64(o, "total.ios"));
+	json_object_put(o);
+}
+
 /* MPMD: two ranks given different options are refused before any I/O. */
 static void test_mismatched_options_refused(void **state)
 {
@@ -461,6 +521,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mismatched_options_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guard_refusal_on_one_rank_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_build_without_mpi_refuses_ranks, setup, teardown),

@@ -10,7 +10,7 @@
  *                                    rank silent past the timeout: STOP to
  *                                    every rank still running (why)
  *   DONE (status, result)   ---->    every rank DONE or lost: watcher ends
- *   VERDICT                 <----    merged; the step's outcome, same for all
+  *   VERDICT                 <----    merged; the step's outcome, same for all
  *
  * Nothing waits without a deadline, so a rank killed mid-step is found by
  * its silence and the others end the step in order, their figures kept.
@@ -29,11 +29,17 @@
 
 enum local_state { LOCAL_PREP, LOCAL_READY, LOCAL_DONE };
 
+/* Between runs a rank may be busy for a while (rank 0 writes the step's
+ * results, a rank lays out its files): before the first message of a run,
+ * silence is allowed this many timeouts. */
+#define FIRST_CONTACT 6
+
 #define DONE_BY_STOP   1 /* this rank stopped because rank 0 said so */
 #define DONE_BY_SIGNAL 2 /* a signal on this rank stopped it */
 
 struct peer {
 	uint64_t last_ns;      /* when rank 0 last heard from it */
+	bool heard;            /* in this step: until then, a longer wait */
 	bool ready, done;
 	void *done_msg;        /* its DONE: msg_head + release time + result */
 	size_t done_len;
@@ -118,6 +124,7 @@ static void root_take(struct step *s, int tag)
 			continue;
 		}
 		p->last_ns = clock_ns();
+		p->heard = true;
 		if (tag == TAG_READY)
 			p->ready = true;
 		if (tag == TAG_DONE && len >= sizeof(struct msg_head)) {
@@ -166,7 +173,8 @@ static void *root_watch(void *arg)
 			struct peer *p = &s->peers[r];
 			if (d->lost[r])
 				continue;
-			if (!p->done && now > p->last_ns && now - p->last_ns > d->timeout_ns) {
+			if (!p->done && now > p->last_ns &&
+			    now - p->last_ns > (p->heard ? 1 : FIRST_CONTACT) * d->timeout_ns) {
 				char why[160];
 				d->lost[r] = true;
 				snprintf(why, sizeof(why),
@@ -239,12 +247,14 @@ static void *rank_watch(void *arg)
 	struct step *s = arg;
 	struct dist *d = s->d;
 	uint64_t last0 = clock_ns(), next_hb = 0;
-	bool ready_sent = false, done_sent = false;
+	bool ready_sent = false, done_sent = false, heard0 = false;
 
 	for (;;) {
 		uint64_t now = clock_ns();
 		unsigned in_flight = comm_progress();
+		uint64_t before = last0;
 		rank_take(s, &last0);
+		heard0 |= last0 != before;
 		if (s->user_stop && atomic_load(s->user_stop))
 			atomic_store(&s->stop, true);
 		pthread_mutex_lock(&s->mu);
@@ -262,7 +272,7 @@ static void *rank_watch(void *arg)
 		}
 		if (done_sent && !in_flight)
 			break;
-		if (now > last0 && now - last0 > d->timeout_ns) {
+		if (now > last0 && now - last0 > (heard0 ? 1 : FIRST_CONTACT) * d->timeout_ns) {
 			char why[IOC_ERR_MAX];
 			d->lost[0] = true;
 			s->root_lost = true;
@@ -478,6 +488,8 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 	pthread_t watcher;
 	int ret;
 
+	memset(out, 0, sizeof(*out));
+
 	if (d->rank == 0 && !(s.peers = calloc((size_t)d->size, sizeof(*s.peers))))
 		return err_set(err, ENOMEM, "out of memory");
 	ret = pthread_create(&watcher, NULL, d->rank == 0 ? root_watch : rank_watch, &s);
@@ -524,35 +536,4 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 		memset(out, 0, sizeof(*out));
 	}
 	return ret;
-}
-
-int dist_share(struct dist *d, void *buf, size_t len, struct ioc_err *err)
-{
-	if (!d || d->size == 1)
-		return 0;
-	size_t n = sizeof(uint32_t) + len;
-	char *m = malloc(n);
-	void *in = NULL;
-	size_t in_len = 0;
-	int ret;
-	if (!m)
-		return err_set(err, ENOMEM, "out of memory");
-	memcpy(m, &d->seq, sizeof(uint32_t));
-	if (d->rank == 0) {
-		memcpy(m + sizeof(uint32_t), buf, len);
-		ret = dist_post_all(d, TAG_SHARE, m, n);
-		free(m);
-		return ret ? err_set(err, EIO, "MPI: cannot send the figures to the ranks") : 0;
-	}
-	free(m);
-	ret = dist_wait_msg(d, 0, TAG_SHARE, d->seq, d->timeout_ns, &in, &in_len);
-	if (ret || in_len != n) {
-		free(in);
-		d->lost[0] = true;
-		return err_set(err, EHOSTDOWN, "rank 0 (%s): lost: no figures after the run",
-			       d->hosts[0]);
-	}
-	memcpy(buf, (char *)in + sizeof(uint32_t), len);
-	free(in);
-	return 0;
 }
