@@ -87,6 +87,42 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
  * -errno with a message. */
 int dist_share(struct dist *d, void *buf, size_t len, struct ioc_err *err);
 
+/* Net mesh support (pairs.c). A callback run on one pair of ranks at a
+ * time: `peer` is the other rank, client is true on the pair's first rank
+ * and false on its second (the server, which should listen before it
+ * tells the client where, with dist_send). Returns 0 or -errno with a
+ * message in err. */
+typedef int (*dist_pair_fn)(void *arg, int peer, bool client, struct ioc_err *err);
+
+/* Every ordered pair (a, b), a != b, in order (a major), or with ring
+ * only (r, r + 1 mod size): both ranks of the pair call fn, the others
+ * wait; then all meet (through rank 0, with deadlines: pair_ns, the
+ * longest a pair may take, plus the timeout) and go on together, so one
+ * pair's traffic never overlaps another's. The first failure ends the
+ * sweep on every rank with the same error, naming the rank. A collective.
+ * Returns 0 or -errno with a message. */
+int dist_pairs(struct dist *d, bool ring, uint64_t pair_ns, dist_pair_fn fn,
+	       void *arg, struct ioc_err *err);
+
+/* Every rank meets the others and learns the first failing rank's status
+ * (local_ret, local_err), named: a barrier with an outcome and a deadline
+ * (wait_ns plus the timeout). 0 or the same -errno on every rank. */
+int dist_sync(struct dist *d, uint64_t wait_ns, int local_ret,
+	      const struct ioc_err *local_err, struct ioc_err *err);
+
+/* Bytes between two ranks (inside a pair's callback): dist_recv waits up
+ * to the timeout for exactly len bytes from `from`. 0 or -errno + message. */
+int dist_send(struct dist *d, int to, const void *buf, size_t len,
+	      struct ioc_err *err);
+int dist_recv(struct dist *d, int from, void *buf, size_t len,
+	      struct ioc_err *err);
+
+/* Every rank's len bytes at mine, in rank order, into rank 0's all (size
+ * * len bytes; other ranks' all is untouched and may be NULL), with a
+ * deadline: e.g. the mesh's matrix rows. 0 or -errno + message. */
+int dist_gather(struct dist *d, const void *mine, size_t len, void *all,
+		struct ioc_err *err);
+
 /* End the run: rank 0 passes its exit status to every rank once its
  * output is written (so no rank exits, and mpirun ends the job, before
  * that), and every rank returns that status. Leaves MPI and frees d.

@@ -26,6 +26,10 @@ enum dist_tag {
 	TAG_VERDICT,            /* 0 -> rank: the step's outcome */
 	TAG_SHARE,              /* 0 -> rank: dist_share's bytes */
 	TAG_END,                /* 0 -> rank: the exit status */
+	TAG_SYNC,               /* rank -> 0: arrived, with a status (pairs.c) */
+	TAG_SYNC_GO,            /* 0 -> rank: go on, with the common status */
+	TAG_P2P,                /* between two ranks: dist_send / dist_recv */
+	TAG_GATHER,             /* rank -> 0: dist_gather's bytes */
 };
 
 struct dist {
