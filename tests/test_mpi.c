@@ -246,7 +246,7 @@ static void test_run_4_ranks_merges_exactly(void **state)
 	run_ranks(state, 4);
 }
 
-/* A plan with a fixed step and a curve on a file per rank (%r): one
+/* A plan with a fixed step, a curve and a search on a file per rank (%r): one
  * results directory, every point with per-host figures that add up. */
 static void test_plan_4_ranks(void **state)
 {
@@ -258,7 +258,9 @@ static void test_plan_4_ranks(void **state)
 	assert_non_null(f);
 	fprintf(f, "[global]\nioengine=psync\nsize=4m\nbs=4k\nruntime=300ms\n"
 		   "time_based=1\nfilename=%s/f-%%r\n[rr]\nrw=randread\n"
-		   "[cv]\nrw=randread\nmode=curve\npoints=50,100\n", dir);
+		   "[cv]\nrw=randread\nmode=curve\npoints=50,100\n"
+		   "[se]\nrw=randread\nmode=search\nlatency_limit=1s\nmax_iodepth=4\n"
+		   "max_numjobs=2\n", dir);
 	fclose(f);
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 4 '%s' plan p.ini "
 		    "--out res >out 2>err", dir, bin);
@@ -272,7 +274,7 @@ static void test_plan_4_ranks(void **state)
 	json_object *o = load_json(path);
 	assert_true(json_object_get_boolean(jget(o, "complete")));
 	json_object *steps = jget(o, "steps");
-	assert_int_equal(json_object_array_length(steps), 2);
+	assert_int_equal(json_object_array_length(steps), 3);
 	json_object *fixed = jget(json_object_array_get_idx(
 					  jget(json_object_array_get_idx(steps, 0), "sets"), 0),
 				  "fixed");
@@ -294,6 +296,12 @@ static void test_plan_4_ranks(void **state)
 	assert_true(jget_double(json_object_array_get_idx(curve, 1), "asked_iops") <= max_iops * 1.01);
 	assert_int_equal(json_object_array_length(
 				 jget(json_object_array_get_idx(curve, 0), "point.per_host")), 4);
+	/* the search took the same path on every rank (else they would
+	 * have parted ways and timed out): done, its best has every host */
+	json_object *sset = json_object_array_get_idx(
+		jget(json_object_array_get_idx(steps, 2), "sets"), 0);
+	assert_true(json_object_get_boolean(jget(sset, "done")));
+	assert_int_equal(json_object_array_length(jget(sset, "best.per_host")), 4);
 	json_object_put(o);
 	/* only rank 0 writes results: no stray directories elsewhere */
 	snprintf(path, sizeof(path), "%s/results", dir);
