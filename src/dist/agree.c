@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/comm.h"
 #include "dist/dist.h"
 #include "dist/internal.h"
 
@@ -46,9 +45,10 @@ int dist_agree(struct dist *d, const char *what, int local_ret,
 	all = calloc((size_t)d->size, sizeof(*all));
 	if (!all)
 		return err_set(err, ENOMEM, "out of memory");
-	if (comm_allgather(&mine, sizeof(mine), all)) {
+	/* parsing and validating may take a while on some ranks (devices) */
+	if ((ret = dist_allgather(d, &mine, sizeof(mine), all, 6 * d->timeout_ns, err))) {
 		free(all);
-		return err_set(err, EIO, "MPI: cannot compare the ranks' jobs");
+		return ret;
 	}
 	memset(err, 0, sizeof(*err));
 	/* versions first: a different binary may parse the same text apart */

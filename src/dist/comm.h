@@ -44,9 +44,4 @@ bool comm_probe(int from, int tag, int *src, size_t *len);
  * len bytes. 0 or -EIO. */
 int comm_take(int src, int tag, void *buf, size_t len);
 
-/* Every rank's `len` bytes at `mine`, in rank order, into all (size *
- * len bytes), on every rank. A blocking collective: used only at start,
- * before any I/O. 0 or -EIO. */
-int comm_allgather(const void *mine, size_t len, void *all);
-
 #endif

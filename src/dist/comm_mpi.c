@@ -107,14 +107,4 @@ int comm_take(int src, int tag, void *buf, size_t len)
 		return -EIO;
 	return 0;
 }
-
-int comm_allgather(const void *mine, size_t len, void *all)
-{
-	if (len > INT_MAX)
-		return -E2BIG;
-	if (MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
-			  MPI_COMM_WORLD) != MPI_SUCCESS)
-		return -EIO;
-	return 0;
-}
 #endif

@@ -39,9 +39,4 @@ int comm_take(int src, int tag, void *buf, size_t len)
 {
 	return -ENOTSUP;
 }
-
-int comm_allgather(const void *mine, size_t len, void *all)
-{
-	return -ENOTSUP;
-}
 #endif

@@ -30,6 +30,7 @@ enum dist_tag {
 	TAG_SYNC_GO,            /* 0 -> rank: go on, with the common status */
 	TAG_P2P,                /* between two ranks: dist_send / dist_recv */
 	TAG_GATHER,             /* rank -> 0: dist_gather's bytes */
+	TAG_ALL,                /* 0 -> rank: dist_allgather's result */
 };
 
 struct dist {
@@ -57,6 +58,13 @@ struct msg_head {
  * progressing meanwhile. 0, -ETIMEDOUT, -ENOMEM or -EIO. */
 int dist_wait_msg(struct dist *d, int from, int tag, uint32_t seq,
 		  uint64_t timeout_ns, void **buf, size_t *len);
+
+/* Every rank's len bytes at mine, in rank order, into all (size * len)
+ * on every rank, through rank 0 with deadlines (wait_ns per message): a
+ * rank that never sends is named in err instead of hanging everyone, as
+ * MPI_Allgather would. 0 or -errno with a message. */
+int dist_allgather(struct dist *d, const void *mine, size_t len, void *all,
+		   uint64_t wait_ns, struct ioc_err *err);
 
 /* Send the same bytes to every rank but 0 that is not lost. */
 int dist_post_all(struct dist *d, int tag, const void *buf, size_t len);

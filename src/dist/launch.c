@@ -32,6 +32,9 @@ int64_t dist_wall_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
+/* At start ranks may be slow to arrive (MPI_Init on a loaded host). */
+#define START_WAITS 6
+
 static void dist_free(struct dist *d)
 {
 	if (!d)
@@ -92,10 +95,8 @@ int dist_start(struct dist **out, struct ioc_err *err)
 		goto fail;
 	}
 	gethostname(me, sizeof(me) - 1);
-	if (comm_allgather(me, sizeof(me), d->hosts)) {
-		ret = err_set(err, EIO, "MPI: cannot exchange hostnames");
+	if ((ret = dist_allgather(d, me, sizeof(me), d->hosts, START_WAITS * d->timeout_ns, err)))
 		goto fail;
-	}
 	if ((ret = dist_clock_sync(d, err)))
 		goto fail;
 	*out = d;

@@ -146,6 +146,52 @@ int dist_gather(struct dist *d, const void *mine, size_t len, void *all,
 	return 0;
 }
 
+int dist_allgather(struct dist *d, const void *mine, size_t len, void *all,
+		   uint64_t wait_ns, struct ioc_err *err)
+{
+	uint32_t seq = ++d->seq;
+	size_t total = (size_t)d->size * len;
+	char *m = malloc(sizeof(seq) + (total > len ? total : len));
+	void *b = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	if (!m)
+		return err_set(err, ENOMEM, "out of memory");
+	memcpy(m, &seq, sizeof(seq));
+	if (d->rank != 0) {
+		memcpy(m + sizeof(seq), mine, len);
+		if (comm_post(0, TAG_GATHER, m, sizeof(seq) + len) ||
+		    dist_wait_msg(d, 0, TAG_ALL, seq, wait_ns, &b, &n) ||
+		    n != sizeof(seq) + total)
+			ret = err_set(err, EHOSTDOWN, "rank 0: no answer at start (lost?)");
+		else
+			memcpy(all, (char *)b + sizeof(seq), total);
+		free(b);
+		free(m);
+		return ret;
+	}
+	memcpy(all, mine, len);
+	for (int r = 1; r < d->size && !ret; r++) {
+		if (dist_wait_msg(d, r, TAG_GATHER, seq, wait_ns, &b, &n) ||
+		    n != sizeof(seq) + len) {
+			d->lost[r] = true;
+			ret = err_set(err, EHOSTDOWN, "rank %d: did not answer at start (lost?)", r);
+		} else {
+			memcpy((char *)all + (size_t)r * len, (char *)b + sizeof(seq), len);
+		}
+		free(b);
+		b = NULL;
+	}
+	if (!ret) {
+		memcpy(m + sizeof(seq), all, total);
+		ret = dist_post_all(d, TAG_ALL, m, sizeof(seq) + total)
+			      ? err_set(err, EIO, "MPI: cannot answer the ranks at start") : 0;
+	}
+	free(m);
+	return ret;
+}
+
 int dist_pairs(struct dist *d, bool ring, uint64_t pair_ns, dist_pair_fn fn,
 	       void *arg, struct ioc_err *err)
 {
