@@ -315,23 +315,36 @@ static int finish_local(struct step *s, int ret, const struct ioc_err *err,
 	void *res = NULL;
 	size_t res_len = 0;
 
+	int fail = 0;
 	snprintf(h.msg, sizeof(h.msg), "%s", err->msg);
 	if (s->stopped_by_root)
 		h.flags |= DONE_BY_STOP;
 	if (s->user_stop && atomic_load(s->user_stop))
 		h.flags |= DONE_BY_SIGNAL;
 	if (s->d->rank != 0 && r->nr_workers && wire_pack(r, &res, &res_len))
-		return -ENOMEM;
+		fail = -ENOMEM;
 	size_t len = sizeof(h) + sizeof(int64_t) + res_len;
-	char *m = malloc(len);
-	if (!m) {
+	char *m = fail ? NULL : malloc(len);
+	if (!m) { /* report the failure without figures; never leave the
+		   * watcher waiting for a LOCAL_DONE that does not come */
 		free(res);
-		return -ENOMEM;
+		res = NULL;
+		res_len = 0;
+		fail = -ENOMEM;
+		h.status = fail;
+		h.flags &= ~DONE_BY_STOP;
+		snprintf(h.msg, sizeof(h.msg), "out of memory reporting its figures");
+		len = sizeof(h) + sizeof(int64_t);
+		m = malloc(len); /* NULL: an empty DONE, and rank 0 times out on us */
+		if (!m)
+			len = 0;
 	}
-	memcpy(m, &h, sizeof(h));
-	memcpy(m + sizeof(h), &s->release_wall_ns, sizeof(int64_t));
-	if (res_len)
-		memcpy(m + sizeof(h) + sizeof(int64_t), res, res_len);
+	if (m) {
+		memcpy(m, &h, sizeof(h));
+		memcpy(m + sizeof(h), &s->release_wall_ns, sizeof(int64_t));
+		if (res_len)
+			memcpy(m + sizeof(h) + sizeof(int64_t), res, res_len);
+	}
 	free(res);
 	pthread_mutex_lock(&s->mu);
 	s->own = h;
@@ -339,7 +352,7 @@ static int finish_local(struct step *s, int ret, const struct ioc_err *err,
 	s->done_len = len;
 	s->local = LOCAL_DONE;
 	pthread_mutex_unlock(&s->mu);
-	return 0;
+	return fail;
 }
 
 static void tick_relay(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
@@ -505,7 +518,7 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 	}
 	dist_dump_hist(d, out);
 	int fret = finish_local(&s, ret, &local, out);
-	if (fret) /* cannot even report: say so, the others time out on us */
+	if (fret) /* reported without figures */
 		ret = fret;
 	pthread_join(watcher, NULL);
 
@@ -514,7 +527,6 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 		if (s.fail_rank >= 0) {
 			memset(err, 0, sizeof(*err));
 			ret = err_set(err, s.fail_code, "%s", s.fail_msg);
-			err->usage = s.fail_code == EINVAL && local.usage;
 		} else if (cret) {
 			ret = cret;
 		} else {
