@@ -24,123 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
 #include "harness.h"
+#include "mpi_harness.h"
 #include "stats/hist.h"
-
-#define RUN_TIMEOUT "timeout -k 5 90 "
-
-static char bin[4096];
-
-static bool file_exists(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return strdup("");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(m);
-	fclose(f);
-	return buf;
-}
-
-/* mpirun usable and iochar built with MPI? Otherwise print why and skip. */
-static void need_mpi(void)
-{
-	if (system("command -v mpirun >/dev/null 2>&1") != 0) {
-		printf("SKIP: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)\n");
-		skip();
-	}
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "ldd '%s' | grep -q libmpi", bin);
-	if (system(cmd) != 0) {
-		printf("SKIP: %s was built without MPI\n", bin);
-		skip();
-	}
-}
-
-static int setup(void **state)
-{
-	if (iochar_path()[0] != '/') {
-		if (!realpath(iochar_path(), bin))
-			return -1;
-	} else {
-		snprintf(bin, sizeof(bin), "%s", iochar_path());
-	}
-	/* tests run as root in CI; Open MPI refuses root without these */
-	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-	setenv("OMPI_MCA_btl", "self,vader,tcp", 1);
-	setenv("OMPI_MCA_btl_tcp_if_include", "lo", 1);
-	setenv("OMPI_MCA_oob_tcp_if_include", "lo", 1);
-	setenv("IOCHAR_DIST_TIMEOUT_MS", "3000", 1);
-	/* Under ASan: keep Open MPI's and PMIx's plugins loaded and unwind
-	 * allocations fully, so that their leaks are attributed to them
-	 * (tests/lsan-mpi.supp) instead of to "<unknown module>". */
-	setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
-	setenv("PMIX_MCA_mca_base_component_disable_dlclose", "1", 1);
-	char asan[4096];
-	snprintf(asan, sizeof(asan), "%s%sfast_unwind_on_malloc=0",
-		 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
-		 getenv("ASAN_OPTIONS") ? ":" : "");
-	setenv("ASAN_OPTIONS", asan, 1);
-	/* Open MPI's own allocations outlive MPI_Finalize by design */
-	char supp[4400], file[4096];
-	if (realpath("tests/lsan-mpi.supp", file)) {
-		snprintf(supp, sizeof(supp), "suppressions=%s:print_suppressions=0", file);
-		setenv("LSAN_OPTIONS", supp, 1);
-	}
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
-/* Run a shell command line; returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[16384];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static json_object *load_json(const char *path)
-{
-	json_object *o = json_object_from_file(path);
-	if (!o)
-		fail_msg("%s: not JSON", path);
-	return o;
-}
-
-static void fail_with(const char *dir, const char *what)
-{
-	static char text[16384];
-	char p[4200];
-	snprintf(p, sizeof(p), "%s/err", dir);
-	char *err = slurp(p);
-	snprintf(text, sizeof(text), "%s", err);
-	free(err);
-	fail_msg("%s\nstderr:\n%s", what, text);
-}
 
 /* Every rank's dumped histogram merged: the histogram of all I/Os. */
 static void merge_dumps(const char *dir, int ranks, struct hist *all)
@@ -197,7 +83,7 @@ static void run_ranks(void **state, int ranks)
 		    "mpirun --oversubscribe -np %d '%s' run --ioengine=null --rw=randread "
 		    "--bs=4k --size=1g --runtime=400ms --time_based --output-format=json "
 		    ">out.json 2>err",
-		    dir, dir, ranks, bin);
+		    dir, dir, ranks, mpi_bin);
 	if (rc != 0)
 		fail_with(dir, "mpirun iochar run failed");
 	char path[4200];
@@ -263,7 +149,7 @@ static void test_plan_4_ranks(void **state)
 		   "max_numjobs=2\n", dir);
 	fclose(f);
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 4 '%s' plan p.ini "
-		    "--out res >out 2>err", dir, bin);
+		    "--out res >out 2>err", dir, mpi_bin);
 	if (rc != 0)
 		fail_with(dir, "mpirun iochar plan failed");
 	for (int r = 0; r < 4; r++) {
@@ -327,7 +213,7 @@ static void test_killed_rank_ends_run_in_order(void **state)
 		 "-np 1 sh -c \"'%s' %s >out.json 2>err; echo \\$? >rc0\" : "
 		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
 		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
-		 dir, bin, args, bin, args, bin, args);
+		 dir, mpi_bin, args, mpi_bin, args, mpi_bin, args);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -400,7 +286,7 @@ static void test_failed_target_on_one_rank_stops_all(void **state)
 		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' run "
 		 "--ioengine=psync --rw=randread --bs=4k --filename=%s/t-%%r --size=8m "
 		 "--runtime=60 --time_based --output-format=json >out.json 2>err; "
-		 "echo $? >rc", dir, bin, dir);
+		 "echo $? >rc", dir, mpi_bin, dir);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -456,7 +342,7 @@ static void test_mismatched_options_refused(void **state)
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe "
 		    "-np 1 '%s' run --ioengine=psync --filename=%s/a-%%r --size=1m --bs=4k : "
 		    "-np 1 '%s' run --ioengine=psync --filename=%s/a-%%r --size=1m --bs=8k "
-		    ">out 2>err", dir, bin, dir, bin, dir);
+		    ">out 2>err", dir, mpi_bin, dir, mpi_bin, dir);
 	assert_int_not_equal(rc, 0);
 	snprintf(path, sizeof(path), "%s/err", dir);
 	char *err = slurp(path);
@@ -481,7 +367,7 @@ static void test_guard_refusal_on_one_rank_writes_nothing(void **state)
 	uint64_t before = file_hash(path);
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' run "
 		    "--ioengine=psync --rw=write --filename=%s/w-%%r --size=1m --bs=4k "
-		    ">out 2>err", dir, bin, dir);
+		    ">out 2>err", dir, mpi_bin, dir);
 	assert_int_equal(rc, 2);
 	snprintf(path, sizeof(path), "%s/err", dir);
 	char *err = slurp(path);
@@ -523,121 +409,17 @@ static void test_build_without_mpi_refuses_ranks(void **state)
 	assert_int_equal(rc, 0);
 }
 
-/* ---- rank mode: this binary started by mpirun runs a pair sweep ---- */
-
-struct pair_log {
-	int n;
-	int a[64], b[64]; /* (client, server) in the order this rank saw them */
-};
-
-/* Client sends its rank, server checks it came from the peer and
- * answers; MPI_PAIRS_FAIL=R makes rank R fail as a client. */
-static int pair_cb(void *arg, int peer, bool client, struct ioc_err *err)
-{
-	struct dist *d = ((void **)arg)[0];
-	struct pair_log *log = ((void **)arg)[1];
-	int me = dist_rank(d), got = -1, ret;
-	const char *fail = getenv("MPI_PAIRS_FAIL");
-
-	if (client && fail && atoi(fail) == me)
-		return err_set(err, EIO, "client %d -> %d: made to fail", me, peer);
-	if (client) {
-		ret = dist_send(d, peer, &me, sizeof(me), err);
-		if (!ret)
-			ret = dist_recv(d, peer, &got, sizeof(got), err);
-		if (!ret && got != peer)
-			ret = err_set(err, EPROTO, "answer from %d, want %d", got, peer);
-	} else {
-		ret = dist_recv(d, peer, &got, sizeof(got), err);
-		if (!ret && got != peer)
-			ret = err_set(err, EPROTO, "token from %d, want %d", got, peer);
-		if (!ret)
-			ret = dist_send(d, peer, &me, sizeof(me), err);
-	}
-	if (!ret && log->n < 64) {
-		log->a[log->n] = client ? me : peer;
-		log->b[log->n] = client ? peer : me;
-		log->n++;
-	}
-	return ret;
-}
-
-static int rank_main(void)
-{
-	struct dist *d = NULL;
-	struct ioc_err err = {0};
-	int status = 0;
-
-	if (dist_start(&d, &err) || !d) {
-		fprintf(stderr, "rank: %s\n", err.msg);
-		return 2;
-	}
-	for (int ring = 0; ring < 2 && !status; ring++) {
-		struct pair_log log = {0};
-		void *arg[2] = {d, &log};
-		int ret = dist_pairs(d, ring, 1000000000ull, pair_cb, arg, &err);
-		struct pair_log *all = calloc((size_t)dist_size(d), sizeof(*all));
-		if (!ret)
-			ret = dist_gather(d, &log, sizeof(log), all, &err);
-		if (ret) {
-			if (dist_is_root(d))
-				printf("error: %s\n", err.msg);
-			status = 1;
-		} else if (dist_is_root(d)) {
-			printf("%s:", ring ? "ring" : "mesh");
-			for (int r = 0; r < dist_size(d); r++)
-				for (int i = 0; i < all[r].n; i++)
-					if (all[r].a[i] == r) /* each pair once, by its client */
-						printf(" %d-%d", all[r].a[i], all[r].b[i]);
-			printf("\n");
-		}
-		free(all);
-	}
-	return dist_finish(d, status);
-}
-
-static void test_pairs_in_order(void **state)
-{
-	const char *dir = *state;
-	char self[4096], path[4200];
-	need_mpi();
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	assert_true(n > 0);
-	self[n] = '\0';
-	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' >out 2>err",
-		    dir, self);
-	if (rc != 0)
-		fail_with(dir, "pair sweep failed");
-	snprintf(path, sizeof(path), "%s/out", dir);
-	char *out = slurp(path);
-	/* clients in rank order; each rank's own pairs in the sweep's order */
-	expect_has(out, "mesh: 0-1 0-2 1-0 1-2 2-0 2-1\n");
-	expect_has(out, "ring: 0-1 1-2 2-0\n");
-	free(out);
-	rc = sh("cd '%s' && MPI_PAIRS_FAIL=1 " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' "
-		">out 2>err", dir, self);
-	assert_int_not_equal(rc, 0);
-	out = slurp(path);
-	expect_has(out, "error: rank 1 (");
-	expect_has(out, "made to fail");
-	free(out);
-}
-
 int main(void)
 {
-	unsigned ranks;
-	if (dist_launched(&ranks))
-		return rank_main();
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_run_3_ranks_merges_exactly, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plan_4_ranks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mismatched_options_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_guard_refusal_on_one_rank_writes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_build_without_mpi_refuses_ranks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pairs_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_3_ranks_merges_exactly, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_mismatched_options_refused, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_guard_refusal_on_one_rank_writes_nothing, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_build_without_mpi_refuses_ranks, mpi_setup, mpi_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
