@@ -41,26 +41,6 @@ void inv_pci_of_path(const char *real, char *addr, size_t len)
 	}
 }
 
-/* "[mq-deadline] kyber none" -> "mq-deadline"; a lone "none" as is. */
-static void parse_scheduler(const char *line, char *out, size_t len)
-{
-	const char *open = strchr(line, '['), *close;
-
-	if (!open) {
-		if (!strchr(line, ' '))
-			inv_copy(out, len, line);
-		return;
-	}
-	close = strchr(open, ']');
-	if (!close)
-		return;
-	size_t n = (size_t)(close - open - 1);
-	if (n >= len)
-		n = len - 1;
-	memcpy(out, open + 1, n);
-	out[n] = '\0';
-}
-
 /* SCSI unit serial number: VPD page 0x80, a 4-byte header whose last byte
  * is the length, then the (space-padded) serial. */
 static void scsi_serial(const char *root, const char *name, char *out,
@@ -136,7 +116,7 @@ static void block_queue(const char *root, struct inv_block *b)
 		b->rotational = v != 0;
 	if (sysfs_read(root, buf, sizeof(buf), "/sys/block/%s/queue/scheduler",
 		       n) == 0)
-		parse_scheduler(buf, b->scheduler, sizeof(b->scheduler));
+		inv_parse_scheduler(buf, b->scheduler, sizeof(b->scheduler));
 	if (sysfs_read_u64(root, &v, "/sys/block/%s/queue/nr_requests", n) == 0)
 		b->nr_requests = (unsigned)v;
 	if (sysfs_list(root, &q, &nq, "/sys/block/%s/mq", n) == 0) {

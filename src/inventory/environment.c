@@ -8,6 +8,7 @@
  * overlay): the field then stays empty, and nothing here fails the run.
  */
 #include "inventory/environment.h"
+#include "inventory/sysfs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,117 +31,36 @@
 #define IOCHAR_VERSION "unknown"
 #endif
 
-/* Copy src into dst (size bytes), cutting it if needed. */
-static void copy_str(char *dst, size_t size, const char *src)
-{
-	size_t n = 0;
-
-	while (n + 1 < size && src[n]) {
-		dst[n] = src[n];
-		n++;
-	}
-	dst[n] = '\0';
-}
-
-/* Strip leading and trailing white space in place. */
-static char *trim(char *s)
-{
-	size_t n;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
-/* First line of a small file (a sysfs attribute), trimmed into buf.
- * Returns 0 or -errno. */
-static int read_attr(const char *path, char *buf, size_t len)
-{
-	char line[512];
-	FILE *f = fopen(path, "re");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (fgets(line, sizeof(line), f))
-		copy_str(buf, len, trim(line));
-	else
-		ret = -EIO;
-	fclose(f);
-	return ret;
-}
-
-static int read_attr_u64(const char *path, uint64_t *out)
-{
-	char buf[64], *end;
-	int ret = read_attr(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 10);
-	if (errno || end == buf)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* The host fields, from the inventory (the one reader of the machine). */
 static void env_host(struct environment *env)
 {
 	const struct inventory *inv = env->inv;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	copy_str(env->hostname, sizeof(env->hostname), inv->os.hostname);
-	copy_str(env->kernel, sizeof(env->kernel), inv->os.kernel);
-	copy_str(env->machine, sizeof(env->machine), inv->os.machine);
-	copy_str(env->cpu_model, sizeof(env->cpu_model), inv->cpu.model);
+	inv_copy(env->hostname, sizeof(env->hostname), inv->os.hostname);
+	inv_copy(env->kernel, sizeof(env->kernel), inv->os.kernel);
+	inv_copy(env->machine, sizeof(env->machine), inv->os.machine);
+	inv_copy(env->cpu_model, sizeof(env->cpu_model), inv->cpu.model);
 	env->cpus = inv->cpu.threads ? inv->cpu.threads
 				     : (cpus > 0 ? (unsigned)cpus : 0);
 	env->mem_bytes = inv->mem.total_bytes;
-	copy_str(env->iochar_version, sizeof(env->iochar_version),
+	inv_copy(env->iochar_version, sizeof(env->iochar_version),
 		 IOCHAR_VERSION);
-}
-
-/* "[mq-deadline] kyber none" -> "mq-deadline"; a lone "none" as is. */
-static void parse_scheduler(const char *line, char *out, size_t len)
-{
-	const char *open = strchr(line, '['), *close;
-
-	if (!open) {
-		if (!strchr(line, ' '))
-			copy_str(out, len, line);
-		return;
-	}
-	close = strchr(open, ']');
-	if (!close)
-		return;
-	size_t n = (size_t)(close - open - 1);
-	if (n >= len)
-		n = len - 1;
-	memcpy(out, open + 1, n);
-	out[n] = '\0';
 }
 
 /* Queue and identity attributes of the disk whose sysfs directory is disk. */
 static void target_disk_attrs(struct target_env *t, const char *disk)
 {
-	char path[PATH_MAX + 64], buf[ENV_STR];
+	char buf[ENV_STR];
 	uint64_t v;
 
-	snprintf(path, sizeof(path), "%s/device/model", disk);
-	read_attr(path, t->model, sizeof(t->model));
-	snprintf(path, sizeof(path), "%s/queue/scheduler", disk);
-	if (read_attr(path, buf, sizeof(buf)) == 0)
-		parse_scheduler(buf, t->scheduler, sizeof(t->scheduler));
-	snprintf(path, sizeof(path), "%s/queue/logical_block_size", disk);
-	if (read_attr_u64(path, &v) == 0 && v <= UINT_MAX)
+	sysfs_read("", t->model, sizeof(t->model), "%s/device/model", disk);
+	if (sysfs_read("", buf, sizeof(buf), "%s/queue/scheduler", disk) == 0)
+		inv_parse_scheduler(buf, t->scheduler, sizeof(t->scheduler));
+	if (sysfs_read_u64("", &v, "%s/queue/logical_block_size", disk) == 0 &&
+	    v <= UINT_MAX)
 		t->logical_block_size = (unsigned)v;
-	snprintf(path, sizeof(path), "%s/queue/rotational", disk);
-	if (read_attr_u64(path, &v) == 0)
+	if (sysfs_read_u64("", &v, "%s/queue/rotational", disk) == 0)
 		t->rotational = v != 0;
 }
 
@@ -155,14 +75,13 @@ static void target_sysfs(struct target_env *t, dev_t dev, uint64_t *sectors)
 		 minor(dev));
 	if (!realpath(link, dir))
 		return;
-	copy_str(disk, sizeof(disk), dir);
-	copy_str(t->device, sizeof(t->device), basename(disk));
-	snprintf(path, sizeof(path), "%s/size", dir);
-	if (read_attr_u64(path, sectors) != 0)
+	inv_copy(disk, sizeof(disk), dir);
+	inv_copy(t->device, sizeof(t->device), basename(disk));
+	if (sysfs_read_u64("", sectors, "%s/size", dir) != 0)
 		*sectors = 0;
 	snprintf(path, sizeof(path), "%s/partition", dir);
 	if (access(path, F_OK) == 0) {
-		copy_str(disk, sizeof(disk), dir);
+		inv_copy(disk, sizeof(disk), dir);
 		target_disk_attrs(t, dirname(disk));
 	} else {
 		target_disk_attrs(t, dir);
@@ -243,7 +162,7 @@ static void mountinfo_line(char *line, dev_t dev, const char *path,
 	    (m.dev_match == best->dev_match && m.prefix <= best->prefix))
 		return;
 	*best = m;
-	copy_str(fstype, len, type);
+	inv_copy(fstype, len, type);
 }
 
 /* Filesystem type of the mount holding path (device dev), from
@@ -285,7 +204,7 @@ static void fstype_statfs(const char *path, char *out, size_t len)
 		return;
 	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++) {
 		if ((unsigned long)sf.f_type == fs_magics[i].magic) {
-			copy_str(out, len, fs_magics[i].name);
+			inv_copy(out, len, fs_magics[i].name);
 			return;
 		}
 	}
@@ -300,15 +219,15 @@ static int stat_or_parent(const char *path, struct stat *st, char *at,
 {
 	char tmp[PATH_MAX];
 
-	copy_str(at, len, path);
+	inv_copy(at, len, path);
 	*exists = true;
 	if (stat(path, st) == 0)
 		return 0;
 	if (errno != ENOENT)
 		return -errno;
 	*exists = false;
-	copy_str(tmp, sizeof(tmp), path);
-	copy_str(at, len, dirname(tmp)); /* may return a static "." */
+	inv_copy(tmp, sizeof(tmp), path);
+	inv_copy(at, len, dirname(tmp)); /* may return a static "." */
 	return stat(at, st) == 0 ? 0 : -errno;
 }
 
@@ -319,7 +238,7 @@ static void target_collect(struct target_env *t, const char *path)
 	struct stat st;
 	bool exists;
 
-	copy_str(t->path, sizeof(t->path), path);
+	inv_copy(t->path, sizeof(t->path), path);
 	if (!path[0] || stat_or_parent(path, &st, at, sizeof(at), &exists) != 0)
 		return;
 	t->is_block = exists && S_ISBLK(st.st_mode);
@@ -331,7 +250,7 @@ static void target_collect(struct target_env *t, const char *path)
 	if (exists && S_ISREG(st.st_mode))
 		t->size = (uint64_t)st.st_size;
 	if (!realpath(at, real))
-		copy_str(real, sizeof(real), at);
+		inv_copy(real, sizeof(real), at);
 	if (fstype_mountinfo(st.st_dev, real, t->fstype, sizeof(t->fstype)))
 		fstype_statfs(at, t->fstype, sizeof(t->fstype));
 }

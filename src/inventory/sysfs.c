@@ -24,6 +24,25 @@ void inv_copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+void inv_parse_scheduler(const char *line, char *out, size_t len)
+{
+	const char *open = strchr(line, '['), *close;
+
+	if (!open) {
+		if (!strchr(line, ' '))
+			inv_copy(out, len, line);
+		return;
+	}
+	close = strchr(open, ']');
+	if (!close)
+		return;
+	size_t n = (size_t)(close - open - 1);
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, open + 1, n);
+	out[n] = '\0';
+}
+
 void inv_list_add(char *list, size_t size, const char *name)
 {
 	size_t have = strlen(list), add = strlen(name);

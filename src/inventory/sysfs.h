@@ -46,6 +46,10 @@ void sysfs_list_free(char **names, unsigned nr);
 /* Copy src into dst of size bytes, cut if needed. */
 void inv_copy(char *dst, size_t size, const char *src);
 
+/* The active scheduler of a queue/scheduler line: "[mq-deadline] kyber
+ * none" -> "mq-deadline"; a lone "none" as is; out untouched otherwise. */
+void inv_parse_scheduler(const char *line, char *out, size_t len);
+
 /* Append name to a space-separated list held in size bytes (dropped, not
  * cut, when it does not fit). */
 void inv_list_add(char *list, size_t size, const char *name);
