@@ -350,7 +350,7 @@ static void test_plan_several_vds(void **state)
 	unsigned vd_rows = 0, total_rows = 0;
 	while (fgets(line, sizeof(line), f)) {
 		vd_rows += strstr(line, ",\"raid5,strip=64k,members=") != NULL;
-		total_rows += strstr(line, "\"total of 3\"") != NULL;
+		total_rows += strstr(line, ",total of 3,") != NULL;
 	}
 	fclose(f);
 	assert_int_equal(vd_rows, 3);

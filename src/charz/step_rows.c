@@ -6,21 +6,11 @@
 #include <string.h>
 
 #include "charz/outcome.h"
+#include "util/csv.h"
 
 const char step_csv_header[] =
 	"step,label,mode,point,target,rw,bs,read_pct,iodepth,numjobs,"
 	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met\n";
-
-static void csv_quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static unsigned read_pct(const struct job_spec *j)
 {
@@ -38,9 +28,9 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 	double lim = (double)st->latency_limit_ns / 1e3;
 	double lat = point_latency(p, st->latency_stat);
 	fprintf(f, "%u,", o->index);
-	csv_quoted(f, st->label);
+	csv_field(f, st->label);
 	fprintf(f, ",%s,%s,", step_mode_name(st->mode), point);
-	csv_quoted(f, target);
+	csv_field(f, target);
 	fprintf(f, ",%s,%llu,%u,%u,%u,%.1f,%.3f,%.1f,%.1f,%.1f,", rw_name(j->rw),
 		(unsigned long long)j->bs, read_pct(j), p->iodepth, p->numjobs,
 		d->iops, d->bw_bytes / 1e6, d->lat.mean / 1e3,

@@ -15,32 +15,18 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
-
-static void field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+#include "util/csv.h"
 
 static void row(FILE *f, const char *sec, const char *name, const char *key,
 		const char *val)
 {
-	field(f, sec);
+	csv_field(f, sec);
 	fputc(',', f);
-	field(f, name);
+	csv_field(f, name);
 	fputc(',', f);
-	field(f, key);
+	csv_field(f, key);
 	fputc(',', f);
-	field(f, val);
+	csv_field(f, val);
 	fputc('\n', f);
 }
 

@@ -12,30 +12,12 @@
 
 #include "output/formats.h"
 #include "output/summary.h"
+#include "util/csv.h"
 
 static const char csv_header[] =
     "scope,job,clone,dir,ios,bytes,iops,bw_bytes,lat_mean_ns,"
     "lat_stdev_ns,lat_min_ns,lat_max_ns,lat_p50_ns,lat_p90_ns,"
     "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns\n";
-
-/* Write s (at most len bytes, up to a NUL) as one field. */
-static void csv_field(FILE *f, const char *s, size_t len)
-{
-	size_t n = strnlen(s, len);
-
-	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
-	    !memchr(s, '\r', n)) {
-		fwrite(s, 1, n, f);
-		return;
-	}
-	putc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
-			putc('"', f);
-		putc(s[i], f);
-	}
-	putc('"', f);
-}
 
 /* The columns after scope,job,clone. */
 static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
@@ -56,7 +38,7 @@ static void csv_rows(FILE *f, const char *scope, const char *job, size_t len,
 	for (int d = 0; d <= DIR_COUNT; d++) {
 		fputs(scope, f);
 		putc(',', f);
-		csv_field(f, job, len);
+		csv_field_n(f, job, len);
 		fprintf(f, ",%s", clone);
 		if (d < DIR_COUNT)
 			csv_figures(f, summary_dir_name(d), &s->dir[d]);

@@ -6,6 +6,7 @@
 #include "output/json_writer.h"
 #include "report/compare.h"
 #include "report/numfmt.h"
+#include "util/csv.h"
 
 static char *value_str(char *buf, const struct cmp_row *r, double v)
 {
@@ -118,21 +119,6 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 	jw_array_end(&w);
 	jw_object_end(&w);
 	return jw_finish(&w);
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void csv_num(FILE *f, double v)
