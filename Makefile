@@ -25,6 +25,18 @@ CFLAGS  += -Werror
 endif
 LDFLAGS += -pthread $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
 LDLIBS  := -luring -laio -lblkid -ljson-c -lm
+
+# MPI (docs/mpi.md): built in when Open MPI is found (pkg-config ompi-c, else
+# mpicc --showme); `make MPI=0` leaves it out, into build-nompi/.
+MPI ?= $(shell pkg-config --exists ompi-c 2>/dev/null || command -v mpicc >/dev/null 2>&1 && echo 1 || echo 0)
+ifeq ($(MPI),1)
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link)
+CFLAGS  += -DIOCHAR_MPI $(MPI_CFLAGS)
+LDLIBS  += $(MPI_LIBS)
+else ifeq ($(origin MPI),command line)
+BUILD   := $(BUILD)-nompi
+endif
 TEST_LIBS := -lcmocka -ljson-c
 
 
@@ -63,7 +75,7 @@ format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(wildcard tests/*.c tests/*.h)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-nompi build-san-nompi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -6,7 +6,8 @@ set -euo pipefail
 PKGS=(build-essential pkg-config liburing-dev libaio-dev libblkid-dev
       libcmocka-dev libjson-c-dev fio util-linux e2fsprogs fdisk
       clang libclang-rt-14-dev valgrind # these three: fuzz.sh, valgrind.sh
-      chromium python3) # the report's browser test (tests/browser/)
+      chromium python3 # the report's browser test (tests/browser/)
+      libopenmpi-dev openmpi-bin) # runs over many hosts (docs/mpi.md)
 PKGS+=(iperf3 iproute2) # iochar net: interop tests, namespaces, bench/net.sh
 
 missing=()

@@ -11,6 +11,8 @@ scripts/deps.sh
 jobs=$(nproc)
 echo "== build (warnings are errors)"
 make -s -j"$jobs" WERROR=1 tests
+echo "== build without MPI (make MPI=0: build-nompi/, checked by test_mpi)"
+make -s -j"$jobs" MPI=0 WERROR=1
 echo "== tests"
 make -s WERROR=1 check
 echo "== fuzzing the parsers (libFuzzer, 20 s each)"

@@ -2,6 +2,7 @@
 #include "charz/measure.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,8 @@ static void call_free(struct measure_call *c)
 	free(c->per_target);
 	free(c->iv_iops);
 	free(c->iv_lat_mean_ns);
+	free(c->per_host);
+	free(c->host_names);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -48,10 +51,35 @@ static int make_jobs(const struct measure_ctx *ctx, const struct job_spec *job,
 			free_jobs(jobs, i + 1);
 			return -ENOMEM;
 		}
-		if (job->rate_iops) /* the total, split over the targets */
-			jobs[i].rate_iops = (job->rate_iops + n - 1) / n;
+		if (job->rate_iops) { /* the total, split over ranks, then targets */
+			uint64_t rate = job->rate_iops, size = (uint64_t)dist_size(ctx->dist);
+			rate = rate / size + ((uint64_t)dist_rank(ctx->dist) < rate % size);
+			jobs[i].rate_iops = (rate + n - 1) / n;
+			if (!jobs[i].rate_iops)
+				jobs[i].rate_iops = 1;
+		}
 	}
 	*out = jobs;
+	return 0;
+}
+
+/* Each host's total, for the per-host breakdown of a cluster point. */
+static int keep_hosts(struct measure_call *c, const struct run_result *r)
+{
+	c->per_host = calloc(r->nr_hosts, sizeof(*c->per_host));
+	c->host_names = calloc(r->nr_hosts, sizeof(*c->host_names));
+	if (!c->per_host || !c->host_names)
+		return -ENOMEM;
+	for (unsigned h = 0; h < r->nr_hosts; h++) {
+		struct stats_summary s;
+		if (summary_stats(&r->hosts[h].stats, r->hosts[h].elapsed_ns, &s))
+			return -ENOMEM;
+		c->per_host[h] = s.total;
+		snprintf(c->host_names[h], sizeof(c->host_names[h]), "%s",
+			 r->hosts[h].host);
+	}
+	c->nr_hosts = r->nr_hosts;
+	c->start_skew_ns = r->start_skew_ns;
 	return 0;
 }
 
@@ -92,6 +120,10 @@ static int keep_call(struct measure_ctx *ctx, const struct run_result *r)
 		c->iv_lat_mean_ns[i] = ios ? (double)lat / (double)ios : 0;
 	}
 	c->nr_iv = niv;
+	if (r->nr_hosts && keep_hosts(c, r)) {
+		call_free(c);
+		return -ENOMEM;
+	}
 	ctx->nr_calls++;
 	return 0;
 }
@@ -121,9 +153,13 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 		return err_set(err, ENOMEM, "out of memory");
 	if (ctx->on_point)
 		ctx->on_point(ctx->on_point_arg, job);
-	ret = runner_run(jobs, n, ctx->hooks, &r, err);
+	if (ctx->dist)
+		ret = dist_run(ctx->dist, jobs, n, ctx->hooks, &r, err);
+	else
+		ret = runner_run(jobs, n, ctx->hooks, &r, err);
 	free_jobs(jobs, n);
-	if (ret)
+	/* a cluster run that failed keeps the other hosts' figures (rank 0) */
+	if (ret && !(ctx->dist && r.nr_hosts))
 		goto out;
 	out->iodepth = job->iodepth;
 	out->numjobs = job->numjobs;
@@ -135,6 +171,11 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 		goto out;
 	}
 	keep_env(ctx, &r);
+	if (ret)
+		goto out;
+	/* every rank continues from the cluster's figures, not its own */
+	if (ctx->dist && (ret = dist_share(ctx->dist, out, sizeof(*out), err)))
+		goto out;
 	if (r.partial && ctx->hooks && ctx->hooks->stop && atomic_load(ctx->hooks->stop))
 		ret = err_set(err, EINTR, "interrupted");
 out:

@@ -8,6 +8,7 @@
 
 #include "charz/point.h"
 #include "core/runner.h"
+#include "dist/dist.h"
 
 /* What one measure call left beside its point. */
 struct measure_call {
@@ -15,6 +16,11 @@ struct measure_call {
 	double *iv_iops;                /* per-second total IOPS; owned */
 	double *iv_lat_mean_ns;         /* per-second mean latency; owned */
 	unsigned nr_iv;
+	/* a run over many hosts (MPI): each host's total; NULL on one host */
+	struct dir_summary *per_host;   /* nr_hosts entries; owned */
+	char (*host_names)[64];         /* owned */
+	unsigned nr_hosts;
+	uint64_t start_skew_ns;
 };
 
 struct measure_ctx {
@@ -24,6 +30,7 @@ struct measure_ctx {
 	const struct runner_hooks *hooks; /* stop flag, progress; may be NULL */
 	void (*on_point)(void *arg, const struct job_spec *job); /* before each run; may be NULL */
 	void *on_point_arg;
+	struct dist *dist;              /* run on every MPI rank at once; NULL = here only */
 
 	/* out: one entry per call, in call order */
 	struct measure_call *calls;
@@ -34,7 +41,9 @@ struct measure_ctx {
 
 /* measure_fn over ctx (arg is a struct measure_ctx *). The job's files are
  * replaced by one target each; its rate_iops is the total for all targets
- * and is split evenly between them. Returns -EINTR with a message when
+ * (and, with ctx->dist, all ranks) and is split evenly between them. With
+ * ctx->dist every rank runs the point at once and gets the cluster's
+ * merged point (the same on every rank, so searches decide alike). Returns -EINTR with a message when
  * the run was stopped by the user. */
 int measure_run(void *arg, const struct job_spec *job, struct point *out,
 		struct ioc_err *err);

@@ -247,6 +247,7 @@ static int run_step(const struct plan *p, unsigned idx,
 		s->mctx.hooks = o->hooks;
 		s->mctx.on_point = on_point;
 		s->mctx.on_point_arg = &pr;
+		s->mctx.dist = o->dist;
 		out->nr_sets++;
 		ret = run_mode(st, s, err);
 		s->done = ret == 0;
@@ -278,6 +279,7 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	struct environment env;
 	const char *paths[JOB_MAX_FILES];
 	unsigned nr_paths = 0;
+	char *done = NULL;
 	int ret;
 
 	if ((ret = plan_validate(p, err)))
@@ -289,9 +291,18 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 		return err_set(err, ENOMEM, "out of memory");
 	if (o->out_dir && (ret = results_open(&rd, o->out_dir, p, &env, o->resume, err)))
 		goto out;
+	/* on many hosts, rank 0's results directory says what is left to do */
+	if (!(done = calloc(p->nr_steps ? p->nr_steps : 1, 1))) {
+		ret = err_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < p->nr_steps; i++)
+		done[i] = o->out_dir && o->resume && results_step_done(&rd, i);
+	if (o->dist && (ret = dist_share(o->dist, done, p->nr_steps ? p->nr_steps : 1, err)))
+		goto out;
 	for (unsigned i = 0; i < p->nr_steps && !ret; i++) {
 		struct step_outcome so;
-		if (o->out_dir && o->resume && results_step_done(&rd, i)) {
+		if (done[i]) {
 			if (o->progress)
 				fprintf(o->progress, "iochar: step %u of %u, %s: done earlier, kept\n",
 					i + 1, p->nr_steps, p->steps[i].label);
@@ -325,6 +336,7 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	if (o->out_dir && o->table)
 		results_print_table(&rd, o->table);
 out:
+	free(done);
 	environment_free(&env);
 	return ret;
 }

@@ -28,6 +28,8 @@ struct plan_run_opts {
 	FILE *table;           /* summary table at the end; NULL = none */
 	FILE *json;            /* each step's JSON as it finishes; NULL = none */
 	FILE *progress;        /* "step i of n" lines; NULL = none */
+	struct dist *dist;     /* every step on every MPI rank at once; NULL = here only.
+				* Only rank 0 should have out_dir, table and json. */
 };
 
 /* Check every step on every target set it will use, without side

@@ -34,6 +34,19 @@ static void emit_point(struct jw *w, const struct point *p,
 			jw_object_end(w);
 		}
 		jw_array_end(w);
+		if (c->nr_hosts) {
+			jw_kv_uint(w, "start_skew_ns", c->start_skew_ns);
+			jw_key(w, "per_host");
+			jw_array_begin(w);
+			for (unsigned h = 0; h < c->nr_hosts; h++) {
+				jw_object_begin(w);
+				jw_kv_string(w, "host", c->host_names[h]);
+				jw_kv_uint(w, "rank", h);
+				json_emit_dir(w, "total", &c->per_host[h]);
+				jw_object_end(w);
+			}
+			jw_array_end(w);
+		}
 		jw_key(w, "intervals");
 		jw_array_begin(w);
 		for (unsigned i = 0; i < c->nr_iv; i++) {

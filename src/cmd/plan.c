@@ -18,10 +18,12 @@
 
 #include "charz/plan.h"
 #include "charz/plan_run.h"
+#include "charz/results.h"
 #include "cli/run_config.h"
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
+#include "dist/dist.h"
 
 struct plan_args {
 	const char *plan;        /* name or file; NULL for the one-step commands */
@@ -135,21 +137,65 @@ static void print_help(const char *cmd)
 		       cmd, cmd);
 }
 
-static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
-		    struct ioc_err *err)
+/* The plan as text (every step's key), equal on every rank that was given
+ * the same plan and options: what dist_agree compares. *out malloc'd. */
+static int plan_text(const struct plan *p, char **out)
 {
-	char out[4096];
-	bool scratch;
-	struct status st;
-	int ret = apply_scratch(p, &scratch, err);
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+	if (!f)
+		return -ENOMEM;
+	int ret = fprintf(f, "plan %s\n", p->name) < 0 ? -ENOMEM : 0;
+	for (unsigned i = 0; i < p->nr_steps && !ret; i++) {
+		char *key = NULL;
+		ret = results_step_key(p, i, &key);
+		if (!ret)
+			fputs(key, f);
+		free(key);
+	}
+	if (fclose(f) || ret) {
+		free(*out);
+		*out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
 
+/* Targets per rank (%h, %r, a scratch file each), then validation: with
+ * dist_agree after it, nothing is written anywhere unless every rank's
+ * plan is valid and the same. */
+static int prepare(struct dist *d, struct plan *p, bool *scratch,
+		   struct ioc_err *err)
+{
+	int ret = apply_scratch(p, scratch, err);
+	for (unsigned i = 0; i < p->nr_steps && !ret; i++) {
+		struct job_spec *j = &p->steps[i].job;
+		if (*scratch && d) {
+			char path[128];
+			snprintf(path, sizeof(path), "iochar-data/scratch-r%d.dat", dist_rank(d));
+			if (job_spec_set_files(j, path))
+				ret = err_set(err, ENOMEM, "out of memory");
+		}
+		if (!ret)
+			ret = dist_expand_files(d, j, err);
+	}
 	if (!ret)
 		ret = plan_validate(p, err);
-	if (ret)
-		return ret;
-	if (scratch)
+	return ret;
+}
+
+static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
+		    struct dist *d, bool scratch, struct ioc_err *err)
+{
+	char out[4096];
+	struct status st;
+	bool root = dist_is_root(d);
+	int ret;
+
+	if (scratch && root)
 		fprintf(stderr, "iochar: no target given: using scratch file %s "
-				"(created and written if missing)\n", RUN_SCRATCH_FILE);
+				"(created and written if missing)\n",
+			p->nr_steps ? p->steps[0].job.files[0] : RUN_SCRATCH_FILE);
 	const char *dir = a->resume ? a->resume : a->out;
 	if (!dir && !strcmp(cmd, "plan")) {
 		default_out(out, sizeof(out), p);
@@ -157,22 +203,23 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 	}
 	status_init(&st);
 	struct runner_hooks hooks = {
-		.tick = status_tick,
-		.fill_progress = status_fill,
+		.tick = root ? status_tick : NULL,
+		.fill_progress = root ? status_fill : NULL,
 		.arg = &st,
 		.stop = signals_catch(),
 	};
 	struct plan_run_opts o = {
-		.out_dir = dir,
+		.out_dir = root ? dir : NULL,
 		.resume = a->resume != NULL,
 		.hooks = &hooks,
-		.table = a->json ? NULL : stdout,
-		.json = a->json ? stdout : NULL,
-		.progress = stderr,
+		.table = a->json || !root ? NULL : stdout,
+		.json = a->json && root ? stdout : NULL,
+		.progress = root ? stderr : NULL,
+		.dist = d,
 	};
 	ret = plan_run(p, &o, err);
 	status_clear(&st);
-	if (dir)
+	if (dir && root)
 		fprintf(stderr, "iochar: results in %s/\n", dir);
 	return ret;
 }
@@ -181,35 +228,54 @@ int cmd_plan(int argc, char **argv)
 {
 	const char *cmd = argv[0];
 	bool one_step = strcmp(cmd, "plan") != 0;
-	struct plan_args a;
+	struct plan_args a = {0};
 	struct plan p = {0};
-	struct ioc_err err = {0};
-	int ret = parse_args(argc, argv, one_step, &a, &err);
+	struct ioc_err err = {0}, local = {0};
+	struct dist *d = NULL;
+	bool scratch = false;
+	char *text = NULL;
+	int ret = dist_start(&d, &err);
 
+	if (ret) {
+		if (err.msg[0])
+			fprintf(stderr, "iochar: %s\n", err.msg);
+		return err.usage ? EXIT_USAGE : 1;
+	}
+	bool root = dist_is_root(d);
+	ret = parse_args(argc, argv, one_step, &a, &local);
 	if (!ret && a.help) {
-		print_help(cmd);
+		if (root)
+			print_help(cmd);
 		goto out;
 	}
 	if (!ret && a.list) {
-		list_builtins();
+		if (root)
+			list_builtins();
 		goto out;
 	}
 	if (!ret && one_step) {
-		char text[128];
-		snprintf(text, sizeof(text), "[%s]\nmode=%s\n", cmd, cmd);
-		ret = plan_parse(text, cmd, a.overrides, a.nr_overrides, &p, &err);
+		char t[128];
+		snprintf(t, sizeof(t), "[%s]\nmode=%s\n", cmd, cmd);
+		ret = plan_parse(t, cmd, a.overrides, a.nr_overrides, &p, &local);
 	} else if (!ret) {
-		ret = plan_load(a.plan, a.overrides, a.nr_overrides, &p, &err);
+		ret = plan_load(a.plan, a.overrides, a.nr_overrides, &p, &local);
 	}
+	if (!ret && plan_text(&p, &text))
+		ret = err_set(&local, ENOMEM, "out of memory");
 	if (!ret)
-		ret = run_plan(cmd, &a, &p, &err);
+		ret = prepare(d, &p, &scratch, &local);
+	ret = dist_agree(d, text ? text : "", ret, &local, &err);
+	if (!ret)
+		ret = run_plan(cmd, &a, &p, d, scratch, &err);
 out:
+	free(text);
 	free(a.overrides);
 	plan_free(&p);
-	if (!ret)
-		return 0;
-	fprintf(stderr, "iochar: %s\n", err.msg);
-	if (ret == -EINTR)
-		return EXIT_SIGNAL;
-	return err.usage ? EXIT_USAGE : 1;
+	int status = 0;
+	if (ret) {
+		if (root)
+			fprintf(stderr, "iochar: %s\n", err.msg);
+		status = ret == -EINTR ? EXIT_SIGNAL : err.usage ? EXIT_USAGE : 1;
+	}
+	return dist_finish(d, status);
 }

@@ -25,6 +25,22 @@ struct worker_result {
 	struct worker_stats stats;
 	int error;             /* 0, or -errno of the failure that stopped it */
 	char error_msg[256];
+	unsigned host;         /* index into run_result.hosts (0 on one host) */
+};
+
+/* One host (MPI rank) of a run over many hosts; filled by src/dist. */
+struct host_result {
+	char host[64];         /* its hostname */
+	int rank;
+	bool lost;             /* stopped responding: no figures from it */
+	int error;             /* 0, or -errno of what stopped it */
+	char error_msg[256];
+	uint64_t elapsed_ns;
+	uint64_t cpu_usr_ns, cpu_sys_ns;
+	int64_t start_offset_ns; /* its start minus the earliest host's (clocks corrected) */
+	int64_t clock_offset_ns; /* its wall clock minus rank 0's, as measured */
+	uint64_t clock_error_ns; /* bound of that measurement (half the best round trip) */
+	struct worker_stats stats; /* its workers merged */
 };
 
 struct run_result {
@@ -46,6 +62,12 @@ struct run_result {
 	struct verify_counts verify_counts; /* all workers merged */
 	struct environment env;
 	struct vd_stats **vd;          /* by job: member accounting of VD jobs, else NULL; owned */
+
+	/* A run over many hosts (MPI): one entry per rank, workers tagged with
+	 * theirs, totals over all of them. nr_hosts is 0 on one host. */
+	struct host_result *hosts; /* owned */
+	unsigned nr_hosts;
+	uint64_t start_skew_ns;    /* latest host's start minus the earliest's */
 };
 
 void run_result_free(struct run_result *r);

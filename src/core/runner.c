@@ -155,6 +155,9 @@ void run_result_free(struct run_result *r)
 	free(r->vd);
 	free(r->workers);
 	stats_free(&r->total);
+	for (unsigned i = 0; i < r->nr_hosts; i++)
+		stats_free(&r->hosts[i].stats);
+	free(r->hosts);
 	environment_free(&r->env);
 	memset(r, 0, sizeof(*r));
 }
@@ -437,6 +440,13 @@ static int run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 		if (vds[j])
 			hooks->vd_start(hooks->arg, j, vds[j]);
 	ret = start_workers(w, nr_workers, err, &started);
+	if (!ret && hooks && hooks->before_start) {
+		pthread_mutex_lock(&gate.mu);
+		while (gate.ready < started)
+			pthread_cond_wait(&gate.cv, &gate.mu);
+		pthread_mutex_unlock(&gate.mu);
+		ret = hooks->before_start(hooks->start_arg, err);
+	}
 	if (ret) /* let the started ones through the gate, to stop at once */
 		atomic_store(wa.stop, true);
 	start_gate_open(&gate, started);

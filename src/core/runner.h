@@ -37,6 +37,12 @@ struct runner_hooks {
 	 * May be NULL. */
 	void (*vd_start)(void *arg, unsigned job, struct vd *vd);
 	void (*vd_stop)(void *arg, unsigned job, struct vd *vd);
+	/* Called once every worker is set up and waiting to start, right
+	 * before they are let go (a run over many hosts holds them here until
+	 * every host is ready). Nonzero (-errno, message in err) stops the run
+	 * before any I/O. May be NULL. */
+	int (*before_start)(void *start_arg, struct ioc_err *err);
+	void *start_arg;
 };
 
 /* Check jobs against their targets without writing anything: paths exist

@@ -213,6 +213,8 @@ static int emit_worker(struct jw *w, const struct run_result *r,
 	jw_object_begin(w);
 	jw_kv_uint(w, "job", wr->job);
 	jw_kv_uint(w, "clone", wr->clone);
+	if (r->nr_hosts)
+		jw_kv_uint(w, "host", wr->host);
 	jw_key(w, "name");
 	if (wr->job < r->nr_jobs)
 		jw_string_n(w, r->jobs[wr->job].name,
@@ -321,6 +323,8 @@ int output_json_write(const struct run_result *r, FILE *f)
 		return ret;
 	emit_intervals(&w, r);
 	ret = emit_workers(&w, r);
+	if (!ret)
+		ret = json_emit_hosts(&w, r);
 	if (ret)
 		return ret;
 	json_emit_environment(&w, &r->env);

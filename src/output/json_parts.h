@@ -6,6 +6,7 @@
 
 #include "core/job.h"
 #include "inventory/environment.h"
+#include "core/result.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
 
@@ -26,5 +27,9 @@ void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s);
 
 /* "environment": {...}, a member of the current object. */
 void json_emit_environment(struct jw *w, const struct environment *e);
+
+/* A run over many hosts: "start_skew_ns" and "hosts" (one object per
+ * rank) into the current object; nothing on one host. 0 or -ENOMEM. */
+int json_emit_hosts(struct jw *w, const struct run_result *r);
 
 #endif

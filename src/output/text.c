@@ -240,6 +240,29 @@ static void text_environment(FILE *f, const struct run_result *r)
 	    e->machine, e->cpus, (int)sizeof(e->cpu_model), e->cpu_model, mem);
 }
 
+/* A run over many hosts: one line per host, then the start skew. */
+static int text_hosts(FILE *f, const struct run_result *r)
+{
+	for (unsigned i = 0; i < r->nr_hosts; i++) {
+		const struct host_result *h = &r->hosts[i];
+		struct stats_summary s;
+		int ret = summary_stats(&h->stats, h->elapsed_ns, &s);
+		if (ret)
+			return ret;
+		fprintf(f, "Host %s (rank %d):%s", h->host, h->rank, h->lost ? " " : "\n");
+		if (h->lost)
+			fprintf(f, "LOST: %s\n", h->error_msg);
+		else
+			text_rate_line(f, "total", &s.total);
+		if (!h->lost && h->error)
+			fprintf(f, "  error: %s\n", h->error_msg);
+	}
+	if (r->nr_hosts)
+		fprintf(f, "%u hosts; start skew %.3f ms (wall clocks, offsets corrected)\n",
+			r->nr_hosts, (double)r->start_skew_ns / 1e6);
+	return 0;
+}
+
 int output_text_write(const struct run_result *r, FILE *f)
 {
 	int ret = 0;
@@ -247,6 +270,8 @@ int output_text_write(const struct run_result *r, FILE *f)
 	text_environment(f, r);
 	for (unsigned j = 0; j < r->nr_jobs && !ret; j++)
 		ret = text_job(f, r, j);
+	if (!ret)
+		ret = text_hosts(f, r);
 	if (!ret)
 		ret = text_totals(f, r);
 	if (ret)

@@ -1,0 +1,129 @@
+/* mpi_harness.c - what the tests run under mpirun share (mpi_harness.h). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "mpi_harness.h"
+
+char mpi_bin[4096];
+
+bool file_exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return strdup("");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(m);
+	fclose(f);
+	return buf;
+}
+
+/* mpirun usable and iochar built with MPI? Otherwise print why and skip. */
+void need_mpi(void)
+{
+	if (system("command -v mpirun >/dev/null 2>&1") != 0) {
+		printf("SKIP: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)\n");
+		skip();
+	}
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "ldd '%s' | grep -q libmpi", mpi_bin);
+	if (system(cmd) != 0) {
+		printf("SKIP: %s was built without MPI\n", mpi_bin);
+		skip();
+	}
+}
+
+int mpi_setup(void **state)
+{
+	if (iochar_path()[0] != '/') {
+		if (!realpath(iochar_path(), mpi_bin))
+			return -1;
+	} else {
+		snprintf(mpi_bin, sizeof(mpi_bin), "%s", iochar_path());
+	}
+	/* tests run as root in CI; Open MPI refuses root without these */
+	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+	setenv("OMPI_MCA_btl", "self,vader,tcp", 1);
+	setenv("OMPI_MCA_btl_tcp_if_include", "lo", 1);
+	setenv("OMPI_MCA_oob_tcp_if_include", "lo", 1);
+	setenv("IOCHAR_DIST_TIMEOUT_MS", "3000", 1);
+	/* Under ASan: keep Open MPI's and PMIx's plugins loaded and unwind
+	 * allocations fully, so that their leaks are attributed to them
+	 * (tests/lsan-mpi.supp) instead of to "<unknown module>". */
+	setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
+	setenv("PMIX_MCA_mca_base_component_disable_dlclose", "1", 1);
+	char asan[4096];
+	snprintf(asan, sizeof(asan), "%s%sfast_unwind_on_malloc=0",
+		 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
+		 getenv("ASAN_OPTIONS") ? ":" : "");
+	setenv("ASAN_OPTIONS", asan, 1);
+	/* Open MPI's own allocations outlive MPI_Finalize by design */
+	char supp[4400], file[4096];
+	if (realpath("tests/lsan-mpi.supp", file)) {
+		snprintf(supp, sizeof(supp), "suppressions=%s:print_suppressions=0", file);
+		setenv("LSAN_OPTIONS", supp, 1);
+	}
+	*state = tmpdir_make();
+	return 0;
+}
+
+int mpi_teardown(void **state)
+{
+	tmpdir_remove(*state);
+	return 0;
+}
+
+/* Run a shell command line; returns its exit status. */
+int sh(const char *fmt, ...)
+{
+	char cmd[16384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+json_object *load_json(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+	if (!o)
+		fail_msg("%s: not JSON", path);
+	return o;
+}
+
+void fail_with(const char *dir, const char *what)
+{
+	static char text[16384];
+	char p[4200];
+	snprintf(p, sizeof(p), "%s/err", dir);
+	char *err = slurp(p);
+	snprintf(text, sizeof(text), "%s", err);
+	free(err);
+	fail_msg("%s\nstderr:\n%s", what, text);
+}
+

@@ -1,0 +1,39 @@
+/* mpi_harness.h - helpers for the tests that run iochar under mpirun
+ * (test_mpi.c, test_mpi_pairs.c): the environment Open MPI needs here
+ * (root allowed, loopback only, Open MPI's leaks attributed to it under
+ * ASan), a SKIP when mpirun or the MPI build is missing, shell commands
+ * and their output files. */
+#ifndef IOCHAR_TESTS_MPI_HARNESS_H
+#define IOCHAR_TESTS_MPI_HARNESS_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+#define RUN_TIMEOUT "timeout -k 5 90 "
+
+/* The iochar binary under test, absolute (set by mpi_setup). */
+extern char mpi_bin[4096];
+
+/* cmocka setup/teardown: the environment above and a fresh temporary
+ * directory in *state. */
+int mpi_setup(void **state);
+int mpi_teardown(void **state);
+
+/* SKIP (cmocka) unless mpirun exists and mpi_bin links libmpi. */
+void need_mpi(void);
+
+bool file_exists(const char *p);
+
+/* The whole file (malloc'd; "" when missing). */
+char *slurp(const char *path);
+
+/* Run a shell command line (printf-style); its exit status. */
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a JSON file, failing the test if it is not JSON. */
+json_object *load_json(const char *path);
+
+/* Fail the test with what, showing dir/err. */
+void fail_with(const char *dir, const char *what);
+
+#endif

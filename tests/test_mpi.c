@@ -1,0 +1,425 @@
+/* test_mpi.c - runs over many hosts, played by mpirun --oversubscribe
+ * with 3 and 4 ranks on this machine: totals are the sum of the ranks',
+ * merged percentiles are those of every rank's samples together (each rank
+ * dumps its histogram, IOCHAR_DIST_HIST_DIR), the start skew is measured,
+ * plans write one results directory with per-host figures, a rank killed
+ * mid-run ends the run in order with its host named, and ranks that
+ * disagree on the job, or whose target the guard refuses, stop everything
+ * before any I/O. SKIP when mpirun is missing or iochar was built without
+ * MPI. No timing thresholds beyond a loose bound on the skew (< 1 s). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "mpi_harness.h"
+#include "stats/hist.h"
+
+/* Every rank's dumped histogram merged: the histogram of all I/Os. */
+static void merge_dumps(const char *dir, int ranks, struct hist *all)
+{
+	hist_init(all);
+	for (int r = 0; r < ranks; r++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/hist-%d.txt", dir, r);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			fail_msg("rank %d wrote no histogram (%s)", r, path);
+		struct hist h;
+		unsigned long long count, min, max, sum, idx, n;
+		hist_init(&h);
+		assert_int_equal(fscanf(f, "count %llu min %llu max %llu sum %llu\n",
+					&count, &min, &max, &sum), 4);
+		h.count = count;
+		h.min = min;
+		h.max = max;
+		h.sum = sum;
+		while (fscanf(f, "%llu %llu\n", &idx, &n) == 2) {
+			assert_true(idx < HIST_BUCKETS);
+			h.buckets[idx] = n;
+		}
+		fclose(f);
+		assert_true(h.count > 0);
+		hist_merge(all, &h);
+	}
+}
+
+static void check_hosts_sum(json_object *o, int ranks)
+{
+	json_object *hosts = jget(o, "hosts");
+	assert_int_equal(json_object_array_length(hosts), ranks);
+	uint64_t sum = 0;
+	for (int r = 0; r < ranks; r++) {
+		json_object *h = json_object_array_get_idx(hosts, r);
+		assert_int_equal(jget_u64(h, "rank"), r);
+		assert_false(json_object_get_boolean(jget(h, "lost")));
+		assert_true(jget_u64(h, "total.ios") > 0);
+		sum += jget_u64(h, "total.ios");
+	}
+	assert_int_equal(sum, jget_u64(o, "total.ios"));
+	/* measured and reported; a loose bound only (2 cores, oversubscribed) */
+	assert_true(json_object_object_get_ex(o, "start_skew_ns", NULL));
+	assert_true(jget_u64(o, "start_skew_ns") < 1000000000ull);
+}
+
+static void run_ranks(void **state, int ranks)
+{
+	const char *dir = *state;
+	need_mpi();
+	int rc = sh("cd '%s' && IOCHAR_DIST_HIST_DIR='%s' " RUN_TIMEOUT
+		    "mpirun --oversubscribe -np %d '%s' run --ioengine=null --rw=randread "
+		    "--bs=4k --size=1g --runtime=400ms --time_based --output-format=json "
+		    ">out.json 2>err",
+		    dir, dir, ranks, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run failed");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	check_hosts_sum(o, ranks);
+
+	/* workers: every rank's, tagged, adding up to the total too */
+	json_object *workers = jget(o, "workers");
+	uint64_t wsum = 0;
+	bool seen[8] = {0};
+	for (size_t i = 0; i < json_object_array_length(workers); i++) {
+		json_object *w = json_object_array_get_idx(workers, i);
+		wsum += jget_u64(w, "total.ios");
+		uint64_t h = jget_u64(w, "host");
+		assert_true(h < (uint64_t)ranks);
+		seen[h] = true;
+	}
+	assert_int_equal(wsum, jget_u64(o, "total.ios"));
+	for (int r = 0; r < ranks; r++)
+		assert_true(seen[r]);
+
+	/* the merge is exact: rank 0's percentiles are those of all samples */
+	struct hist all;
+	merge_dumps(dir, ranks, &all);
+	assert_int_equal(all.count, jget_u64(o, "total.ios"));
+	assert_int_equal(all.min, jget_u64(o, "total.lat_ns.min"));
+	assert_int_equal(all.max, jget_u64(o, "total.lat_ns.max"));
+	static const struct { double p; const char *key; } pct[] = {
+		{50, "total.lat_ns.p50"}, {90, "total.lat_ns.p90"},
+		{99, "total.lat_ns.p99"}, {99.9, "total.lat_ns.p99_9"},
+		{99.99, "total.lat_ns.p99_99"},
+	};
+	for (unsigned i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		assert_int_equal(hist_percentile(&all, pct[i].p), jget_u64(o, pct[i].key));
+	json_object_put(o);
+}
+
+static void test_run_3_ranks_merges_exactly(void **state)
+{
+	run_ranks(state, 3);
+}
+
+static void test_run_4_ranks_merges_exactly(void **state)
+{
+	run_ranks(state, 4);
+}
+
+/* A plan with a fixed step, a curve and a search on a file per rank (%r): one
+ * results directory, every point with per-host figures that add up. */
+static void test_plan_4_ranks(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	snprintf(path, sizeof(path), "%s/p.ini", dir);
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "[global]\nioengine=psync\nsize=4m\nbs=4k\nruntime=300ms\n"
+		   "time_based=1\nfilename=%s/f-%%r\n[rr]\nrw=randread\n"
+		   "[cv]\nrw=randread\nmode=curve\npoints=50,100\n"
+		   "[se]\nrw=randread\nmode=search\nlatency_limit=1s\nmax_iodepth=4\n"
+		   "max_numjobs=2\n", dir);
+	fclose(f);
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 4 '%s' plan p.ini "
+		    "--out res >out 2>err", dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar plan failed");
+	for (int r = 0; r < 4; r++) {
+		snprintf(path, sizeof(path), "%s/f-%d", dir, r);
+		assert_true(file_exists(path)); /* each rank its own target */
+	}
+	snprintf(path, sizeof(path), "%s/res/results.json", dir);
+	json_object *o = load_json(path);
+	assert_true(json_object_get_boolean(jget(o, "complete")));
+	json_object *steps = jget(o, "steps");
+	assert_int_equal(json_object_array_length(steps), 3);
+	json_object *fixed = jget(json_object_array_get_idx(
+					  jget(json_object_array_get_idx(steps, 0), "sets"), 0),
+				  "fixed");
+	json_object *ph = jget(fixed, "per_host");
+	assert_int_equal(json_object_array_length(ph), 4);
+	uint64_t sum = 0;
+	for (int r = 0; r < 4; r++)
+		sum += jget_u64(json_object_array_get_idx(ph, r), "total.ios");
+	assert_int_equal(sum, jget_u64(fixed, "total.ios"));
+	assert_true(jget_u64(fixed, "start_skew_ns") < 1000000000ull);
+	/* the curve ran its max and both points on every rank */
+	json_object *cset = json_object_array_get_idx(
+		jget(json_object_array_get_idx(steps, 1), "sets"), 0);
+	assert_true(json_object_get_boolean(jget(cset, "done")));
+	json_object *curve = jget(cset, "curve");
+	assert_int_equal(json_object_array_length(curve), 2);
+	/* the rate asked of the cluster is what the max reached, in total */
+	double max_iops = jget_double(cset, "max.iops");
+	assert_true(jget_double(json_object_array_get_idx(curve, 1), "asked_iops") <= max_iops * 1.01);
+	assert_int_equal(json_object_array_length(
+				 jget(json_object_array_get_idx(curve, 0), "point.per_host")), 4);
+	/* the search took the same path on every rank (else they would
+	 * have parted ways and timed out): done, its best has every host */
+	json_object *sset = json_object_array_get_idx(
+		jget(json_object_array_get_idx(steps, 2), "sets"), 0);
+	assert_true(json_object_get_boolean(jget(sset, "done")));
+	assert_int_equal(json_object_array_length(jget(sset, "best.per_host")), 4);
+	json_object_put(o);
+	/* only rank 0 writes results: no stray directories elsewhere */
+	snprintf(path, sizeof(path), "%s/results", dir);
+	assert_false(file_exists(path));
+}
+
+/* SIGKILL one rank mid-run (by the PID it wrote): the others stop in
+ * order, rank 0 names the lost rank and host, keeps the others' figures
+ * and exits 1, all within the timeout. mpirun --enable-recovery keeps the
+ * survivors alive (without it mpirun itself kills every rank). */
+static void test_killed_rank_ends_run_in_order(void **state)
+{
+	const char *dir = *state;
+	char path[4200], cmd[32768];
+	need_mpi();
+	char args[1024];
+	/* a file per rank: rank 1's exists, full, only once its run began */
+	snprintf(args, sizeof(args), "run --ioengine=psync --rw=randread --bs=4k "
+		 "--filename=%s/k-%%r --size=1m --runtime=60 --time_based "
+		 "--output-format=json", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe --enable-recovery "
+		 "-np 1 sh -c \"'%s' %s >out.json 2>err; echo \\$? >rc0\" : "
+		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
+		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
+		 dir, mpi_bin, args, mpi_bin, args, mpi_bin, args);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	/* wait for rank 1 to be running, then kill it */
+	snprintf(path, sizeof(path), "%s/pid.1", dir);
+	long victim = 0;
+	for (int i = 0; i < 300 && victim <= 0; i++) {
+		char *s = slurp(path);
+		victim = strtol(s, NULL, 10);
+		free(s);
+		if (victim <= 0)
+			usleep(100000);
+	}
+	assert_true(victim > 0);
+	snprintf(path, sizeof(path), "%s/k-1", dir);
+	struct stat st_k;
+	for (int i = 0; i < 600 && !(stat(path, &st_k) == 0 && st_k.st_size == 1 << 20); i++)
+		usleep(100000);
+	assert_int_equal(st_k.st_size, 1 << 20);
+	sleep(1);
+	assert_int_equal(kill((pid_t)victim, SIGKILL), 0);
+	time_t t0 = time(NULL);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	/* ended after the 3 s silence, long before the 60 s runtime (the
+	 * bound is loose: sanitizer builds take seconds to exit) */
+	assert_true(time(NULL) - t0 < 45);
+
+	snprintf(path, sizeof(path), "%s/rc0", dir);
+	char *rc0 = slurp(path);
+	int status0 = atoi(rc0);
+	free(rc0);
+	if (status0 != 1)
+		fail_with(dir, "rank 0 did not exit 1");
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	expect_has(err, "lost");
+	free(err);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	assert_true(json_object_get_boolean(jget(o, "partial")));
+	json_object *hosts = jget(o, "hosts");
+	assert_int_equal(json_object_array_length(hosts), 3);
+	assert_true(json_object_get_boolean(jget(json_object_array_get_idx(hosts, 1), "lost")));
+	uint64_t kept = 0;
+	for (int r = 0; r < 3; r += 2) {
+		json_object *h = json_object_array_get_idx(hosts, r);
+		assert_false(json_object_get_boolean(jget(h, "lost")));
+		assert_true(jget_u64(h, "total.ios") > 0);
+		kept += jget_u64(h, "total.ios");
+	}
+	assert_int_equal(kept, jget_u64(o, "total.ios"));
+	json_object_put(o);
+}
+
+/* Rank 1's target fails mid-run (its file cut short under the reader):
+ * every rank stops at once, rank 0 names rank 1 and its error, keeps the
+ * others' figures, and every rank exits 1 (mpirun too: nobody was lost). */
+static void test_failed_target_on_one_rank_stops_all(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' run "
+		 "--ioengine=psync --rw=randread --bs=4k --filename=%s/t-%%r --size=8m "
+		 "--runtime=60 --time_based --output-format=json >out.json 2>err; "
+		 "echo $? >rc", dir, mpi_bin, dir);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/t-1", dir);
+	struct stat st;
+	for (int i = 0; i < 600 && !(stat(path, &st) == 0 && st.st_size == 8 << 20); i++)
+		usleep(100000);
+	assert_int_equal(st.st_size, 8 << 20);
+	sleep(1);
+	assert_int_equal(truncate(path, 4096), 0);
+	time_t t0 = time(NULL);
+	int wst;
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_true(time(NULL) - t0 < 45); /* long before the 60 s runtime */
+	snprintf(path, sizeof(path), "%s/rc", dir);
+	char *rc = slurp(path);
+	int status = atoi(rc);
+	free(rc);
+	if (status != 1)
+		fail_with(dir, "mpirun did not exit 1");
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	expect_has(err, "short transfer");
+	free(err);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	assert_true(json_object_get_boolean(jget(o, "partial")));
+	json_object *hosts = jget(o, "hosts");
+	assert_int_equal(json_object_array_length(hosts), 3);
+	json_object *h1 = json_object_array_get_idx(hosts, 1);
+	assert_false(json_object_get_boolean(jget(h1, "lost")));
+	expect_has(json_object_get_string(jget(h1, "error")), "short transfer");
+	uint64_t sum = 0;
+	for (int r = 0; r < 3; r++) {
+		json_object *h = json_object_array_get_idx(hosts, r);
+		assert_true(jget_u64(h, "total.ios") > 0);
+		sum += jget_u64(h, "total.ios");
+	}
+	assert_int_equal(sum, jget_u64(o, "total.ios"));
+	json_object_put(o);
+}
+
+/* MPMD: two ranks given different options are refused before any I/O. */
+static void test_mismatched_options_refused(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe "
+		    "-np 1 '%s' run --ioengine=psync --filename=%s/a-%%r --size=1m --bs=4k : "
+		    "-np 1 '%s' run --ioengine=psync --filename=%s/a-%%r --size=1m --bs=8k "
+		    ">out 2>err", dir, mpi_bin, dir, mpi_bin, dir);
+	assert_int_not_equal(rc, 0);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	expect_has(err, "different job");
+	free(err);
+	for (int r = 0; r < 2; r++) {
+		snprintf(path, sizeof(path), "%s/a-%d", dir, r);
+		assert_false(file_exists(path));
+	}
+}
+
+/* The guard refuses rank 1's target (a file iochar did not create): no
+ * rank writes anything, not even its own fresh file. */
+static void test_guard_refusal_on_one_rank_writes_nothing(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	snprintf(path, sizeof(path), "%s/w-1", dir);
+	make_file(path, 1 << 20);
+	uint64_t before = file_hash(path);
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' run "
+		    "--ioengine=psync --rw=write --filename=%s/w-%%r --size=1m --bs=4k "
+		    ">out 2>err", dir, mpi_bin, dir);
+	assert_int_equal(rc, 2);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	free(err);
+	snprintf(path, sizeof(path), "%s/w-1", dir);
+	assert_int_equal(file_hash(path), before);
+	for (int r = 0; r < 3; r += 2) {
+		snprintf(path, sizeof(path), "%s/w-%d", dir, r);
+		assert_false(file_exists(path));
+	}
+}
+
+/* A build without MPI (make MPI=0, build-nompi/) started by mpirun with
+ * several ranks says it needs the MPI build, exit 2; alone it runs. */
+static void test_build_without_mpi_refuses_ranks(void **state)
+{
+	const char *dir = *state;
+	const char *nompi = getenv("IOCHAR_NOMPI") ? getenv("IOCHAR_NOMPI") : "build-nompi/iochar";
+	char nb[4096], path[4200];
+	if (!realpath(nompi, nb)) {
+		printf("SKIP: no build without MPI at %s (make MPI=0)\n", nompi);
+		skip();
+	}
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' run "
+		    "--ioengine=null --size=1m >out 2>err", dir, nb);
+	assert_int_not_equal(rc, 0);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	/* one line, from rank 0 only */
+	unsigned said = 0;
+	for (const char *p = err; (p = strstr(p, "need the MPI build")); p++)
+		said++;
+	if (said != 1)
+		fail_msg("said %u times, want once:\n%s", said, err);
+	free(err);
+	rc = sh("cd '%s' && '%s' run --ioengine=null --size=1m >out 2>err", dir, nb);
+	assert_int_equal(rc, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_run_3_ranks_merges_exactly, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_mismatched_options_refused, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_guard_refusal_on_one_rank_writes_nothing, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_build_without_mpi_refuses_ranks, mpi_setup, mpi_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
