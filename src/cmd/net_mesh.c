@@ -204,8 +204,8 @@ static int serve_start(const struct mesh_ctx *x, struct serve *s, FILE *log,
 
 /* Wait for the server to have served its test, at most wait_ns; then
  * stop it. 0, or -errno when the test never came or was cut short. */
-static int serve_end(const struct mesh_ctx *x, struct serve *s, uint64_t wait_ns,
-		     struct ioc_err *err)
+static int serve_end(const struct mesh_ctx *x, struct serve *s, int peer,
+		     uint64_t wait_ns, struct ioc_err *err)
 {
 	uint64_t end = clock_ns() + wait_ns;
 	bool came;
@@ -218,8 +218,8 @@ static int serve_end(const struct mesh_ctx *x, struct serve *s, uint64_t wait_ns
 	if (s->th)
 		pthread_join(s->th, NULL);
 	if (!came && wait_ns)
-		return err_set(err, ETIMEDOUT, "server on %s port %u: no test from the client in time",
-			       x->addr, atomic_load(&s->port));
+		return err_set(err, ETIMEDOUT, "server on %s port %u: no test from rank %d (%s) in time",
+			       x->addr, atomic_load(&s->port), peer, dist_host(x->d, peer));
 	return 0;
 }
 
@@ -248,8 +248,11 @@ static int run_client(struct mesh_ctx *x, int peer, const struct mesh_where *w,
 		return err_set(err, EHOSTDOWN, "rank %d (%s): its server did not start",
 			       peer, dist_host(x->d, peer));
 	rc = net_client_run(&o, &r, err);
-	if (rc)
+	if (rc) { /* name the peer too: it may be the one that died */
+		err_prefix(err, "test to rank %d (%s) at %s port %u", peer,
+			   dist_host(x->d, peer), w->addr, w->port);
 		return rc;
+	}
 	net_mesh_cell_from(&x->row[peer], &r);
 	snprintf(x->row[peer].server, sizeof(x->row[peer].server), "%s", w->addr);
 	x->row[peer].port = w->port;
@@ -287,7 +290,7 @@ static int pair_fn(void *arg, int peer, bool client, struct ioc_err *err)
 		rc = src;
 		*err = e2;
 	}
-	int erc = serve_end(x, &s, rc ? 0 : pair_ns(x->c), rc ? &e2 : err);
+	int erc = serve_end(x, &s, peer, rc ? 0 : pair_ns(x->c), rc ? &e2 : err);
 	if (log)
 		fclose(log);
 	return rc ? rc : erc;
@@ -327,14 +330,14 @@ static int ring_all(struct mesh_ctx *x, struct ioc_err *err)
 	rc = dist_sync(d, 0, lrc, &local, err);
 	if (!rc) {
 		lrc = run_client(x, next, &peer, &local);
-		int erc = serve_end(x, &s, lrc ? 0 : pair_ns(x->c), &e2);
+		int erc = serve_end(x, &s, prev, lrc ? 0 : pair_ns(x->c), &e2);
 		if (!lrc && erc) {
 			lrc = erc;
 			local = e2;
 		}
 		rc = dist_sync(d, pair_ns(x->c), lrc, &local, err);
 	} else {
-		serve_end(x, &s, 0, &e2);
+		serve_end(x, &s, prev, 0, &e2);
 	}
 	if (log)
 		fclose(log);
