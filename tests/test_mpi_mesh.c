@@ -1,8 +1,8 @@
 /* test_mpi_mesh.c - `iochar net mesh` under mpirun --oversubscribe -np 3
  * on this machine, every server on 127.0.0.1: every ordered pair measured
  * once with bytes both ends, the ring's N pairs, the JSON and --out
- * results, a server that cannot bind ending the sweep with its rank and
- * host named, and the one-line refusal without mpirun. SKIP without
+ * results, a server that cannot bind or a killed rank ending the sweep
+ * with its rank and host named, and the one-line refusal without mpirun. SKIP without
  * mpirun or the MPI build. Tests run 1 s each pair. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -115,6 +118,73 @@ static void test_server_cannot_bind(void **state)
 	free(out);
 }
 
+/* Rank 1 killed while it serves the first pair (0 -> 1), under mpirun
+ * --enable-recovery (without it mpirun ends every rank itself): rank 0
+ * ends the sweep, names rank 1 and its host, exits 1, no matrix; all
+ * bounded by the pair's length plus the timeouts. */
+static void test_killed_rank_ends_mesh(void **state)
+{
+	const char *dir = *state;
+	char path[4200], cmd[16384], args[256];
+	need_mpi();
+	if (system("command -v ss >/dev/null 2>&1") != 0) {
+		printf("SKIP: ss not found (iproute2)\n");
+		skip();
+	}
+	snprintf(args, sizeof(args), "net mesh -t 3 --timeout 1000 -B 127.0.0.1");
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe --enable-recovery "
+		 "-np 1 sh -c \"'%s' %s >out 2>err; echo \\$? >rc0\" : "
+		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
+		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
+		 dir, mpi_bin, args, mpi_bin, args, mpi_bin, args);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/pid.1", dir);
+	long victim = 0;
+	for (int i = 0; i < 300 && victim <= 0; i++) {
+		char *s = slurp(path);
+		victim = strtol(s, NULL, 10);
+		free(s);
+		if (victim <= 0)
+			usleep(100000);
+	}
+	assert_true(victim > 0);
+	/* rank 1 listens on 127.0.0.1 once it serves the first pair (Open
+	 * MPI's own listeners are on the wildcard address) */
+	int listening = 1;
+	for (int i = 0; i < 600 && listening; i++) {
+		listening = sh("ss -Hltnp src 127.0.0.1 | grep -q 'pid=%ld,'", victim);
+		if (listening)
+			usleep(50000);
+	}
+	assert_int_equal(listening, 0);
+	assert_int_equal(kill((pid_t)victim, SIGKILL), 0);
+	time_t t0 = time(NULL);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(time(NULL) - t0 < 60); /* loose: sanitizer builds exit slowly */
+	snprintf(path, sizeof(path), "%s/rc0", dir);
+	char *rc0 = slurp(path);
+	int status0 = atoi(rc0);
+	free(rc0);
+	if (status0 != 1)
+		fail_with(dir, "rank 0 did not exit 1");
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "iochar: net mesh: ");
+	expect_has(err, "rank 1 (");
+	free(err);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	char *out = slurp(path);
+	assert_null(strstr(out, "Gbit/s"));
+	free(out);
+}
+
 /* Without mpirun: one line, exit 2. With one rank: exit 2 too. The build
  * without MPI under mpirun: that it needs the MPI build, once, exit 2. */
 static void test_needs_mpirun(void **state)
@@ -157,6 +227,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mesh_every_pair, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_ring, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_server_cannot_bind, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_killed_rank_ends_mesh, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_needs_mpirun, mpi_setup, mpi_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
