@@ -217,6 +217,8 @@ static int serve_end(const struct mesh_ctx *x, struct serve *s, int peer,
 	atomic_store(&s->stop, true);
 	if (s->th)
 		pthread_join(s->th, NULL);
+	if (!came && x->stop && atomic_load(x->stop))
+		return err_set(err, EINTR, "stopped by a signal");
 	if (!came && wait_ns)
 		return err_set(err, ETIMEDOUT, "server on %s port %u: no test from rank %d (%s) in time",
 			       x->addr, atomic_load(&s->port), peer, dist_host(x->d, peer));
@@ -271,7 +273,9 @@ static FILE *quiet_log(void)
 static int pair_fn(void *arg, int peer, bool client, struct ioc_err *err)
 {
 	struct mesh_ctx *x = arg;
-	struct mesh_where w = {0};
+	struct mesh_where w;
+
+	memset(&w, 0, sizeof(w)); /* padding too: it goes over MPI */
 
 	if (client) {
 		int rc = dist_recv(x->d, peer, &w, sizeof(w), err);
@@ -304,9 +308,12 @@ static int ring_all(struct mesh_ctx *x, struct ioc_err *err)
 	int n = dist_size(d), me = dist_rank(d);
 	int next = (me + 1) % n, prev = (me + n - 1) % n;
 	struct ioc_err none = {0}, local = {0}, e2 = {0};
-	struct mesh_where w = {0}, peer = {0};
+	struct mesh_where w, peer;
 	struct serve s;
 	int rc = dist_sync(d, 0, 0, &none, err);
+
+	memset(&w, 0, sizeof(w)); /* padding too: it goes over MPI */
+	memset(&peer, 0, sizeof(peer));
 
 	if (rc)
 		return rc;
