@@ -14,6 +14,8 @@ int cmd_verify(int argc, char **argv);
 
 /* net server / net client: TCP throughput, iperf3-compatible. */
 int cmd_net(int argc, char **argv);
+/* net mesh: every host pair's throughput over MPI (cmd/net_mesh.c). */
+int cmd_net_mesh(int argc, char **argv);
 
 /* plan, search, curve and precondition (argv[0] tells which). */
 int cmd_plan(int argc, char **argv);

@@ -364,6 +364,7 @@ int cmd_net(int argc, char **argv)
 		FILE *f = argc < 2 ? stderr : stdout;
 		fprintf(f, "usage: iochar net server [OPTIONS]\n"
 			   "       iochar net client HOST [OPTIONS]\n"
+			   "       mpirun -np N iochar net mesh [OPTIONS]\n"
 			   "'iochar net server --help' and 'iochar net client --help' "
 			   "list the options; docs/net.md has the rest.\n");
 		return argc < 2 ? EXIT_USAGE : 0;
@@ -372,7 +373,9 @@ int cmd_net(int argc, char **argv)
 		return cmd_net_server(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "client"))
 		return cmd_net_client(argc - 1, argv + 1);
-	fprintf(stderr, "iochar: net: unknown '%s'; use server or client\n",
+	if (!strcmp(argv[1], "mesh"))
+		return cmd_net_mesh(argc - 1, argv + 1);
+	fprintf(stderr, "iochar: net: unknown '%s'; use server, client or mesh\n",
 		argv[1]);
 	return EXIT_USAGE;
 }

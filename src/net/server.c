@@ -256,6 +256,8 @@ int net_server_run(const struct net_server_opts *o, struct ioc_err *err)
 		server_log(&srv, where, "listening%s",
 			   o->secret ? ", a secret is required" : "");
 	}
+	if (o->on_listen)
+		o->on_listen(o->listen_arg, port);
 	for (;;) {
 		struct pollfd pf = {lfd, POLLIN, 0};
 

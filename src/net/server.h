@@ -41,6 +41,10 @@ struct net_server_opts {
 	FILE *json;             /* each finished test's JSON, one per line;
 				 * NULL = none */
 	const atomic_bool *stop;  /* true: finish (may be NULL) */
+	/* Called once listening, with the port (the one picked when port
+	 * is 0), before any client is accepted; may be NULL. */
+	void (*on_listen)(void *arg, uint16_t port);
+	void *listen_arg;
 };
 
 /* Defaults: 128 streams, 3600 s, 4 tests, 8 MiB writes, 64 MiB window,
