@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "csv_table.h"
 #include "harness.h"
 #include "verify/block.h"
 #include "verify/journal.h"
@@ -325,6 +326,29 @@ static void test_finished_run(void **state)
 	assert_int_equal(jget_u64(r, "journal.intents"),
 			 jget_u64(r, "journal.dones"));
 	assert_int_equal(jget_u64(r, "journal.torn_tail"), 0);
+	proc_out_free(&po);
+	/* the CSV form of the same check carries the same counts */
+	static const char *const cols[] = {
+	    "checked_units", "failures", "lost", "torn", "corrupted",
+	    "misplaced", "acknowledged_units", "old_units", "new_units",
+	    "mixed_units", "unjournaled_units", "unverified_units"};
+	struct csv_table t;
+	char key[64];
+	run_iochar(&po, c->dir, 0,
+		   ARGS("verify", "--journal=journal", "--filename=data",
+			"--output-format=csv"));
+	expect_exit(&po, 0);
+	csv_table_parse(&t, po.out);
+	assert_int_equal(t.nr_rows, 2);
+	assert_string_equal(csv_get(&t, 0, "path"), "data");
+	assert_string_equal(csv_get(&t, 1, "scope"), "total");
+	for (unsigned i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		snprintf(key, sizeof(key), "verify.%s", cols[i]);
+		assert_int_equal(csv_get_u64(&t, 1, cols[i]), jget_u64(r, key));
+		assert_int_equal(csv_get_u64(&t, 0, cols[i]), jget_u64(r, key));
+	}
+	assert_true(csv_get_u64(&t, 1, "acknowledged_units") > 0);
+	csv_table_free(&t);
 	json_object_put(r);
 	proc_out_free(&po);
 	/* a second run rewrites the journal (it is iochar's own) */

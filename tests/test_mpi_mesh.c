@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csv_table.h"
 #include "harness.h"
 #include "mpi_harness.h"
 
@@ -94,6 +95,43 @@ static void test_ring(void **state)
 	expect_has(out, "\nGbit/s ");
 	expect_has(out, "\nretransmits ");
 	free(out);
+}
+
+/* --ring --output-format=csv: a header and one row per pair, the same
+ * pairs and counts as the --out JSON of the same run. */
+static void test_ring_csv(void **state)
+{
+	static const char *const cols[] = {"client", "server", "port", "streams",
+					   "sender_bytes", "receiver_bytes",
+					   "rtt_us"};
+	const char *dir = *state;
+	char path[4200];
+	struct csv_table t;
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' net mesh "
+		    "-t 1 -B 127.0.0.1 --ring --output-format=csv --out res >out.csv 2>err",
+		    dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "net mesh --ring --output-format=csv failed");
+	snprintf(path, sizeof(path), "%s/res/results.json", dir);
+	json_object *o = load_json(path);
+	check_pairs(o, "ring", 3, ring_pairs);
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	char *out = slurp(path);
+	assert_true(!strncmp(out, "client,server,client_host,", 26));
+	csv_table_parse(&t, out);
+	assert_int_equal(t.nr_rows, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		json_object *p = json_object_array_get_idx(jget(o, "pairs"), i);
+		for (unsigned k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+			assert_int_equal(csv_get_u64(&t, i, cols[k]), jget_u64(p, cols[k]));
+		assert_string_equal(csv_get(&t, i, "server_addr"), "127.0.0.1");
+		assert_string_equal(csv_get(&t, i, "client_host"),
+				    json_object_get_string(jget(p, "client_host")));
+	}
+	csv_table_free(&t);
+	free(out);
+	json_object_put(o);
 }
 
 /* Servers that cannot bind (an address not on this host): the first
@@ -226,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_mesh_every_pair, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_ring, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_ring_csv, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_server_cannot_bind, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_mesh, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_needs_mpirun, mpi_setup, mpi_teardown),

@@ -17,6 +17,7 @@
 
 #include <poll.h>
 
+#include "csv_table.h"
 #include "harness.h"
 #include "net/net_harness.h"
 #include "net/proto.h"
@@ -460,6 +461,102 @@ static void test_bidir_many_streams(void **state)
 	free(out);
 }
 
+/* Sum one column over the stream rows of direction dir, checking each
+ * total row of dir against it; returns the total row's index. */
+static unsigned check_dir_sums(const struct csv_table *t, const char *dir,
+			       unsigned want_streams)
+{
+	static const char *const cols[] = {"sender_bytes", "receiver_bytes"};
+	unsigned total = UINT32_MAX, streams = 0;
+
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		if (strcmp(csv_get(t, r, "direction"), dir))
+			continue;
+		if (!strcmp(csv_get(t, r, "scope"), "total")) {
+			assert_int_equal(total, UINT32_MAX);
+			total = r;
+		} else {
+			assert_string_equal(csv_get(t, r, "scope"), "stream");
+			streams++;
+		}
+	}
+	assert_int_not_equal(total, UINT32_MAX);
+	assert_int_equal(streams, want_streams);
+	assert_int_equal(csv_get_u64(t, total, "streams"), want_streams);
+	for (unsigned c = 0; c < 2; c++) {
+		uint64_t sum = 0;
+		for (unsigned r = 0; r < t->nr_rows; r++)
+			if (r != total && !strcmp(csv_get(t, r, "direction"), dir))
+				sum += csv_get_u64(t, r, cols[c]);
+		assert_true(sum > 10000);
+		assert_int_equal(sum, csv_get_u64(t, total, cols[c]));
+	}
+	return total;
+}
+
+/* --output-format=csv on both ends of a --bidir test: a header, one row
+ * per stream and direction plus one total row per direction; the stream
+ * rows add up to the totals, and both ends report the same totals (the
+ * counts are exchanged). A bad format is one line and exit 2. */
+static void test_csv(void **state)
+{
+	char dir[] = "/tmp/iochar-netcsv-XXXXXX", port[16];
+	char sout[96], slog[96], cout[96], cerr[96];
+	struct csv_table ct, st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sout, sizeof(sout), "%s/server.csv", dir);
+	snprintf(slog, sizeof(slog), "%s/server.log", dir);
+	snprintf(cout, sizeof(cout), "%s/client.csv", dir);
+	snprintf(cerr, sizeof(cerr), "%s/client.err", dir);
+	snprintf(port, sizeof(port), "%u", nh_free_port());
+	const char *sv[] = {iochar_path(), "net", "server", "-p", port,
+			    "--tests", "1", "--output-format=csv", NULL};
+	const char *cv[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
+			    port, "-t", "1", "-P", "2", "--bidir",
+			    "--output-format=csv", NULL};
+	pid_t sp = nh_spawn(sv, sout, slog);
+	assert_true(nh_wait_listen((unsigned)atoi(port), 5000));
+	int rc = nh_wait(nh_spawn(cv, cout, cerr), RUN_MS);
+	if (rc != 0)
+		fail_msg("client failed (%d): %s", rc, nh_slurp(cerr));
+	assert_int_equal(nh_wait(sp, RUN_MS), 0);
+
+	char *ctext = nh_slurp(cout), *stext = nh_slurp(sout);
+	assert_true(!strncmp(ctext, "role,local,peer,scope,", 22));
+	csv_table_parse(&ct, ctext);
+	csv_table_parse(&st, stext);
+	assert_int_equal(ct.nr_rows, 2 * 2 + 2);
+	assert_int_equal(st.nr_rows, 2 * 2 + 2);
+	assert_string_equal(csv_get(&ct, 0, "role"), "client");
+	assert_string_equal(csv_get(&st, 0, "role"), "server");
+	static const char *const dirs[] = {"client_to_server", "server_to_client"};
+	for (unsigned d = 0; d < 2; d++) {
+		unsigned a = check_dir_sums(&ct, dirs[d], 2);
+		unsigned b = check_dir_sums(&st, dirs[d], 2);
+		assert_int_equal(csv_get_u64(&ct, a, "sender_bytes"),
+				 csv_get_u64(&st, b, "sender_bytes"));
+		assert_int_equal(csv_get_u64(&ct, a, "receiver_bytes"),
+				 csv_get_u64(&st, b, "receiver_bytes"));
+	}
+	csv_table_free(&ct);
+	csv_table_free(&st);
+	free(ctext);
+	free(stext);
+
+	const char *bad[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
+			     port, "--output-format=xml", NULL};
+	assert_int_equal(nh_wait(nh_spawn(bad, cout, cerr), RUN_MS), 2);
+	char *e = nh_slurp(cerr);
+	expect_has(e, "--output-format=xml");
+	assert_int_equal(count_lines(e), 1);
+	free(e);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest robust[] = {
@@ -481,5 +578,9 @@ int main(void)
 					     setup, teardown);
 	rc |= cmocka_run_group_tests_name("net server: secret", secret,
 					  setup_secret, teardown);
+	const struct CMUnitTest csv[] = {
+		cmocka_unit_test(test_csv),
+	};
+	rc |= cmocka_run_group_tests_name("net: csv output", csv, NULL, NULL);
 	return rc;
 }

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csv_table.h"
 #include "harness.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -482,6 +483,58 @@ static void test_two_jobs_overlap_refused(void **state)
 	proc_out_free(&po);
 }
 
+/* --output-format=csv: a header, a row per target and a total row, with
+ * the same counts as the JSON of the same verify; a bad format is one
+ * line and exit 2. */
+static void test_verify_csv(void **state)
+{
+	static const char *const cols[] = {
+	    "checked_units", "failures", "corrupted", "misplaced", "stale",
+	    "never_written", "unverified_units"};
+	struct ctx *c = *state;
+	struct proc_out po;
+	struct csv_table t;
+	uint64_t offs[64];
+	char key[64];
+
+	write_verified(c, "4k");
+	assert_int_equal(find_units(c->path, offs, 64), 64);
+	flip_byte(c->path, offs[7] + 100);
+	copy_unit(c->path, offs[2], offs[30]);
+	json_object *r = verify_json(&po, c, 1, NULL);
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0,
+		   ARGS("verify", c->arg_file, "--output-format=csv", "--bs=4k"));
+	expect_exit(&po, 1);
+	expect_has(po.err, "kind=corrupted");
+	csv_table_parse(&t, po.out);
+	assert_int_equal(t.nr_rows, 2);
+	assert_string_equal(csv_get(&t, 0, "scope"), "target");
+	assert_string_equal(csv_get(&t, 0, "path"), c->path);
+	json_object *t0 = json_object_array_get_idx(jget(r, "targets"), 0);
+	assert_non_null(t0);
+	assert_int_equal(csv_get_u64(&t, 0, "offset"), jget_u64(t0, "offset"));
+	assert_int_equal(csv_get_u64(&t, 0, "bytes"), jget_u64(t0, "bytes"));
+	assert_string_equal(csv_get(&t, 1, "scope"), "total");
+	for (unsigned i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		snprintf(key, sizeof(key), "verify.%s", cols[i]);
+		assert_int_equal(csv_get_u64(&t, 1, cols[i]), jget_u64(r, key));
+		assert_int_equal(csv_get_u64(&t, 0, cols[i]), jget_u64(r, key));
+	}
+	assert_int_equal(csv_get_u64(&t, 1, "failures"), 2);
+	csv_table_free(&t);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("verify", c->arg_file, "--output-format=xml"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "--output-format=xml");
+	assert_int_equal(count_lines(po.err), 1);
+	assert_int_equal(po.out[0], 0);
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +556,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_verify_fatal_stops_at_first,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_csv, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_jobs_overlap_refused,
 					    setup, teardown),
 	};

@@ -14,6 +14,7 @@
 #include "inventory/environment.h"
 #include "net/net_client.h"
 #include "net/proto.h"
+#include "net/result_csv.h"
 #include "net/server.h"
 
 enum {
@@ -44,7 +45,7 @@ static void help_client(FILE *f)
 		"      --threads N       stream threads (one per CPU, at most one\n"
 		"                        per stream)\n"
 		"  -J, --json            JSON output (same as --output-format=json)\n"
-		"      --output-format F text or json\n"
+		"      --output-format F text, json or csv (columns: docs/net.md)\n"
 		"      --out DIR         write DIR/results.json too\n"
 		"      --secret S        shared secret for an iochar server\n"
 		"      --secret-file F   read the secret from file F (first line)\n"
@@ -72,7 +73,9 @@ static void help_server(FILE *f)
 		"      --secret-file F   read the secret from file F (first line)\n"
 		"      --threads N       stream threads per test (auto)\n"
 		"  -Z, --zerocopy        send with MSG_ZEROCOPY (reverse tests)\n"
-		"  -J, --json            print each finished test as one JSON line\n");
+		"  -J, --json            print each finished test as one JSON line\n"
+		"      --output-format F text (log only), json (as -J) or csv: a\n"
+		"                        header, then each finished test's rows\n");
 }
 
 static int read_secret_file(const char *path, char *out, size_t len,
@@ -131,9 +134,27 @@ static int parse_uint(const char *opt, const char *s, uint64_t min,
 	return rc;
 }
 
+enum net_format { NET_FMT_TEXT, NET_FMT_JSON, NET_FMT_CSV };
+
+/* --output-format's argument into *fmt. */
+static int parse_format(const char *arg, enum net_format *fmt,
+			struct ioc_err *err)
+{
+	if (!strcmp(arg, "json"))
+		*fmt = NET_FMT_JSON;
+	else if (!strcmp(arg, "csv"))
+		*fmt = NET_FMT_CSV;
+	else if (!strcmp(arg, "text"))
+		*fmt = NET_FMT_TEXT;
+	else
+		return err_usage(err, EINVAL, "--output-format=%s: text, json or csv",
+				 arg);
+	return 0;
+}
+
 struct client_cli {
 	struct net_client_opts o;
-	bool json;
+	enum net_format fmt;
 	const char *out_dir;
 };
 
@@ -199,15 +220,8 @@ static int parse_client(int argc, char **argv, struct client_cli *c,
 			break;
 		}
 		case OPT_THREADS: rc = parse_uint("--threads", optarg, 1, 1024, &c->o.threads, err); break;
-		case 'J': c->json = true; break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "json"))
-				c->json = true;
-			else if (!strcmp(optarg, "text"))
-				c->json = false;
-			else
-				rc = err_usage(err, EINVAL, "--output-format=%s: text or json", optarg);
-			break;
+		case 'J': c->fmt = NET_FMT_JSON; break;
+		case OPT_FORMAT: rc = parse_format(optarg, &c->fmt, err); break;
 		case OPT_OUT: c->out_dir = optarg; break;
 		case OPT_SECRET: rc = set_secret(optarg, p->secret, sizeof(p->secret), err); break;
 		case OPT_SECRET_FILE: rc = read_secret_file(optarg, p->secret, sizeof(p->secret), err); break;
@@ -245,7 +259,7 @@ static int cmd_net_client(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	c.o.stop = signals_catch();
-	if (!c.json && c.o.interval_s > 0)
+	if (c.fmt == NET_FMT_TEXT && c.o.interval_s > 0)
 		c.o.on_interval = print_interval;
 	rc = net_client_run(&c.o, &r, &err);
 	if (rc) {
@@ -253,11 +267,15 @@ static int cmd_net_client(int argc, char **argv)
 		return err.usage ? EXIT_USAGE : 1;
 	}
 	environment_collect(&env, NULL, 0);
-	if (c.json) {
+	if (c.fmt == NET_FMT_JSON) {
 		struct jw w;
 		jw_init(&w, stdout, 2);
 		net_result_json(&w, &r, &env);
 		rc = jw_finish(&w);
+	} else if (c.fmt == NET_FMT_CSV) {
+		net_result_csv_header(stdout);
+		net_result_csv_rows(stdout, &r);
+		rc = fflush(stdout) || ferror(stdout) ? -EIO : 0;
 	} else {
 		net_result_text(stdout, &r);
 	}
@@ -290,9 +308,11 @@ static int parse_server(int argc, char **argv, struct net_server_opts *o,
 		{"secret-file", 1, 0, OPT_SECRET_FILE},
 		{"threads", 1, 0, OPT_THREADS}, {"zerocopy", 0, 0, 'Z'},
 		{"json", 0, 0, 'J'},      {"help", 0, 0, 'h'},
+		{"output-format", 1, 0, OPT_FORMAT},
 		{0, 0, 0, 0},
 	};
 	struct net_caps *c = &o->caps;
+	enum net_format fmt = NET_FMT_TEXT;
 	unsigned port = NET_DEFAULT_PORT;
 	int ch, rc = 0;
 
@@ -316,7 +336,8 @@ static int parse_server(int argc, char **argv, struct net_server_opts *o,
 		case OPT_SECRET_FILE: rc = read_secret_file(optarg, secret, slen, err); break;
 		case OPT_THREADS: rc = parse_uint("--threads", optarg, 1, 1024, &o->threads, err); break;
 		case 'Z': o->zerocopy = true; break;
-		case 'J': o->json = stdout; break;
+		case 'J': fmt = NET_FMT_JSON; break;
+		case OPT_FORMAT: rc = parse_format(optarg, &fmt, err); break;
 		case 'h': return 1;
 		default:
 			rc = err_usage(err, EINVAL, "net server: unknown option '%s'",
@@ -328,6 +349,8 @@ static int parse_server(int argc, char **argv, struct net_server_opts *o,
 	if (optind != argc)
 		return err_usage(err, EINVAL, "net server: unexpected '%s'",
 				 argv[optind]);
+	o->json = fmt == NET_FMT_JSON ? stdout : NULL;
+	o->csv = fmt == NET_FMT_CSV ? stdout : NULL;
 	o->port = (uint16_t)port;
 	if (secret[0])
 		o->secret = secret;
@@ -350,6 +373,10 @@ static int cmd_net_server(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	o.stop = signals_catch();
+	if (o.csv) {
+		net_result_csv_header(o.csv);
+		fflush(o.csv);
+	}
 	rc = net_server_run(&o, &err);
 	if (rc) {
 		fprintf(stderr, "iochar: net server: %s\n", err.msg);

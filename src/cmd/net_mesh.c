@@ -20,15 +20,16 @@
 #include "dist/dist.h"
 #include "inventory/environment.h"
 #include "net/mesh.h"
+#include "net/mesh_csv.h"
 #include "net/net_client.h"
 #include "net/server.h"
 #include "util/clock.h"
 
-enum { OPT_RING = 256, OPT_OUT, OPT_TIMEOUT };
+enum { OPT_RING = 256, OPT_OUT, OPT_TIMEOUT, OPT_FORMAT };
 
 struct mesh_cli {
 	struct net_params params;
-	bool ring, json, help;
+	bool ring, json, csv, help;
 	const char *out_dir, *bind;
 	unsigned port_base;   /* 0: any free port; else rank r uses base + r */
 	unsigned timeout_ms;  /* each control step of a test */
@@ -64,6 +65,8 @@ static void help(FILE *f)
 		"                        address of the host name MPI reports)\n"
 		"  -p, --port N          rank r serves on port N + r (0 = any free)\n"
 		"  -J, --json            JSON output\n"
+		"      --output-format F text, json (as -J) or csv: one row per\n"
+		"                        pair (columns: docs/net.md)\n"
 		"      --out DIR         write DIR/results.json too\n"
 		"      --timeout MS      bound on each control step (10000)\n");
 }
@@ -76,6 +79,7 @@ static int parse(int argc, char **argv, struct mesh_cli *c, struct ioc_err *err)
 		{"bind", 1, 0, 'B'},     {"port", 1, 0, 'p'},
 		{"json", 0, 0, 'J'},     {"out", 1, 0, OPT_OUT},
 		{"timeout", 1, 0, OPT_TIMEOUT}, {"help", 0, 0, 'h'},
+		{"output-format", 1, 0, OPT_FORMAT},
 		{0, 0, 0, 0},
 	};
 	uint64_t v;
@@ -107,7 +111,15 @@ static int parse(int argc, char **argv, struct mesh_cli *c, struct ioc_err *err)
 			rc = units_parse_uint("--port", optarg, 0, 65535, &v, err);
 			c->port_base = (unsigned)v;
 			break;
-		case 'J': c->json = true; break;
+		case 'J': c->json = true; c->csv = false; break;
+		case OPT_FORMAT:
+			c->json = !strcmp(optarg, "json");
+			c->csv = !strcmp(optarg, "csv");
+			if (!c->json && !c->csv && strcmp(optarg, "text"))
+				rc = err_usage(err, EINVAL,
+					       "--output-format=%s: text, json or csv",
+					       optarg);
+			break;
 		case OPT_OUT: c->out_dir = optarg; break;
 		case OPT_TIMEOUT:
 			rc = units_parse_uint("--timeout", optarg, 100, 600000, &v, err);
@@ -376,6 +388,8 @@ static int report(struct mesh_ctx *x, struct net_mesh_cell *all, struct ioc_err 
 		rc = jw_finish(&w);
 		if (rc)
 			err_set(err, -rc, "stdout: %s", strerror(-rc));
+	} else if (x->c->csv) {
+		net_mesh_csv(stdout, &m);
 	} else {
 		net_mesh_text(stdout, &m);
 	}

@@ -2,9 +2,9 @@
  * iochar wrote with verify=1.
  *
  *     iochar verify --filename=PATH[:PATH] [--bs=4k] [--size=] [--offset=]
- *                   [--verify_fatal] [--output-format=normal|json]
+ *                   [--verify_fatal] [--output-format=normal|json|csv]
  *     iochar verify --journal=FILE [--filename=PATH[:PATH]] [--verify_fatal]
- *                   [--output-format=normal|json]
+ *                   [--output-format=normal|json|csv]
  *     iochar verify --vd=DEF [--bs=] [--size=] [--offset=] | [--journal=FILE]
  *
  * --vd reads a RAID virtual drive back through its layout (degraded too,
@@ -30,6 +30,7 @@
 #include "cmd/verify_journal.h"
 #include "cmd/verify_vd.h"
 #include "output/json_writer.h"
+#include "verify/report_csv.h"
 #include "output/output.h"
 #include "target/target.h"
 #include "verify/block.h"
@@ -62,10 +63,10 @@ static void print_help(void)
 	    "usage: iochar verify --filename=PATH[:PATH] [--bs=4k] "
 	    "[--size=SIZE]\n"
 	    "                     [--offset=SIZE] [--verify_fatal]\n"
-	    "                     [--output-format=normal|json]\n"
+	    "                     [--output-format=normal|json|csv]\n"
 	    "       iochar verify --journal=FILE [--filename=PATH[:PATH]]\n"
 	    "                     [--verify_fatal] "
-	    "[--output-format=normal|json]\n"
+	    "[--output-format=normal|json|csv]\n"
 	    "       iochar verify --vd=DEF [--bs=4k] [--size=SIZE] "
 	    "[--offset=SIZE] | [--journal=FILE] ...\n\n"
 	    "Reads the region back (as `iochar run` with the same options\n"
@@ -126,11 +127,10 @@ static int parse_one(struct verify_args *a, int argc, char **argv, int *i,
 	}
 	if (strcmp(key, "output-format") == 0 ||
 	    strcmp(key, "output_format") == 0) {
-		if (v && output_format_parse(v, &a->format) == 0 &&
-		    a->format != OUTPUT_CSV)
+		if (v && output_format_parse(v, &a->format) == 0)
 			return 0;
 		return err_usage(err, EINVAL,
-				 "--output-format=%s: accepted: normal, json",
+				 "--output-format=%s: accepted: normal, json, csv",
 				 v ? v : "");
 	}
 	const struct option_def *o = options_find(key);
@@ -324,6 +324,23 @@ static int emit_json(const struct target_result *t, unsigned n,
 	return jw_finish(&w);
 }
 
+/* Header, a row per target, the total row (verify/report_csv.h). */
+static void emit_csv(const struct target_result *t, unsigned n,
+		     const struct verify_counts *total)
+{
+	struct vreport_csv_target all = {0};
+
+	vreport_csv_header(stdout);
+	for (unsigned i = 0; i < n; i++) {
+		struct vreport_csv_target r = {
+		    .path = t[i].path, .offset = t[i].start,
+		    .bytes = t[i].len, .error = t[i].error ? t[i].msg : NULL,
+		};
+		vreport_csv_row(stdout, &r, &t[i].c);
+	}
+	vreport_csv_row(stdout, &all, total);
+}
+
 /* Scan every target; a read error on one is recorded and the next still
  * checked. Returns true when any target could not be read. */
 static bool scan_all(const struct verify_args *a, struct target_result *t,
@@ -394,6 +411,8 @@ int cmd_verify(int argc, char **argv)
 	bool io_error = scan_all(&a, t, n, vd, &total);
 	if (a.format == OUTPUT_JSON)
 		ret = emit_json(t, n, &total);
+	else if (a.format == OUTPUT_CSV)
+		emit_csv(t, n, &total);
 	else
 		emit_text(t, n, &total);
 	if (ret || fflush(stdout))

@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/verify_vd.h"
 #include "output/json_writer.h"
+#include "verify/report_csv.h"
 #include "target/target.h"
 #include "verify/crc32c.h"
 #include "verify/journal.h"
@@ -194,6 +195,25 @@ static int emit_json(const char *journal, const struct journal_replay *r,
 	return jw_finish(&w);
 }
 
+/* Header, a row per target, the total row (verify/report_csv.h). */
+static void emit_csv(const struct journal_replay *r, const struct jtarget *t,
+		     const struct journal_counts *total)
+{
+	const struct journal_info *info = journal_replay_info(r);
+	struct vreport_csv_target all = {0};
+
+	vreport_journal_csv_header(stdout);
+	for (unsigned i = 0; i < info->nr_files; i++) {
+		struct vreport_csv_target row = {
+		    .path = t[i].path, .offset = info->offset,
+		    .bytes = info->region,
+		    .error = t[i].error ? t[i].msg : NULL,
+		};
+		vreport_journal_csv_row(stdout, &row, &t[i].c);
+	}
+	vreport_journal_csv_row(stdout, &all, total);
+}
+
 /* Scan every target; a read error on one is recorded and the next still
  * checked. Returns true when any target could not be read. */
 static bool scan_all(const struct journal_replay *r, struct jtarget *t,
@@ -330,6 +350,8 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 	bool io_error = scan_all(r, t, fatal, vd, &total);
 	if (format == OUTPUT_JSON)
 		ret = emit_json(journal, r, t, &total);
+	else if (format == OUTPUT_CSV)
+		emit_csv(r, t, &total);
 	else
 		emit_text(journal, r, t, &total);
 	if (ret || fflush(stdout))

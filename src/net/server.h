@@ -40,6 +40,9 @@ struct net_server_opts {
 	FILE *log;              /* one line per event; NULL = stderr */
 	FILE *json;             /* each finished test's JSON, one per line;
 				 * NULL = none */
+	FILE *csv;              /* each finished test's CSV rows (the header
+				 * is the caller's, see net/result_csv.h);
+				 * NULL = none */
 	const atomic_bool *stop;  /* true: finish (may be NULL) */
 	/* Called once listening, with the port (the one picked when port
 	 * is 0), before any client is accepted; may be NULL. */

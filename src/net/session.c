@@ -14,6 +14,7 @@
 #include "net/exchange.h"
 #include "net/io.h"
 #include "net/result.h"
+#include "net/result_csv.h"
 #include "net/server_int.h"
 #include "net/streams.h"
 #include "output/json_writer.h"
@@ -318,6 +319,12 @@ static void report(struct test *t)
 		net_result_json(&w, r, NULL);
 		jw_finish(&w);
 		fflush(srv->o->json);
+		pthread_mutex_unlock(&srv->lock);
+	}
+	if (srv->o->csv) {
+		pthread_mutex_lock(&srv->lock);
+		net_result_csv_rows(srv->o->csv, r);
+		fflush(srv->o->csv);
 		pthread_mutex_unlock(&srv->lock);
 	}
 }
