@@ -1,5 +1,6 @@
 /* results_model.c - see results_model.h. */
 #include "report/results_model.h"
+#include "report/net_model.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -122,5 +123,7 @@ void rs_set_free(struct rs_set *s)
 	for (unsigned i = 0; s->steps && i < s->nr_steps; i++)
 		free_step(&s->steps[i]);
 	free(s->steps);
+	rs_net_free(s->net);
+	free(s->net);
 	memset(s, 0, sizeof(*s));
 }
