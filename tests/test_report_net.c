@@ -194,6 +194,16 @@ static void test_bad_net_result(void **state)
 	expect_has(po.err, "directions[0].direction");
 	assert_int_equal(count_lines(po.err), 1);
 	proc_out_free(&po);
+
+	/* net-mesh: not read yet, and said so */
+	static const char mesh[] = "{\"iochar_version\": \"0.1.0\", \"kind\": \"net-mesh\"}";
+	snprintf(path, sizeof(path), "%s/mesh.json", dir);
+	fixture_write(path, mesh, sizeof(mesh) - 1);
+	run_iochar(&po, NULL, 0, ARGS("report", path, "-o", "/dev/null"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "mesh.json: a net mesh result");
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
 }
 
 /* One loopback test into DIR/NAME; false (with SKIP printed) if it could

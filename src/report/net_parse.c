@@ -248,6 +248,15 @@ static int parse_iface(const struct rj_ctx *c, json_object *root, struct rs_net 
 	return 0;
 }
 
+static bool kind_is(json_object *root, const char *kind)
+{
+	json_object *k;
+	return json_object_is_type(root, json_type_object) &&
+	       json_object_object_get_ex(root, "kind", &k) &&
+	       json_object_is_type(k, json_type_string) &&
+	       !strcmp(json_object_get_string(k), kind);
+}
+
 int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 		      struct ioc_err *err)
 {
@@ -256,6 +265,10 @@ int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 
 	if ((ret = results_parse_header(&c, root, s)))
 		return ret;
+	if (kind_is(root, "net-mesh"))
+		return err_usage(err, EINVAL,
+				 "%s: a net mesh result: report and compare do not read these yet",
+				 file);
 	s->net = calloc(1, sizeof(*s->net));
 	s->plan = strdup("net");
 	s->source = strdup("");
@@ -279,9 +292,5 @@ int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 
 bool results_is_net(json_object *root)
 {
-	json_object *k;
-	return json_object_is_type(root, json_type_object) &&
-	       json_object_object_get_ex(root, "kind", &k) &&
-	       json_object_is_type(k, json_type_string) &&
-	       !strcmp(json_object_get_string(k), "net");
+	return kind_is(root, "net") || kind_is(root, "net-mesh");
 }

@@ -10,11 +10,12 @@
 
 #include "report/results_parse.h"
 
-/* Is root a network result (an object whose "kind" is "net")? */
+/* Is root a network result (an object whose "kind" is "net" or
+ * "net-mesh")? */
 bool results_is_net(json_object *root);
 
 /* The header (version, environment) and the network figures of root
- * into s (zeroed by the caller; rs_set_free it in every case). */
+ * into s; a net-mesh result is refused (not read yet) (zeroed by the caller; rs_set_free it in every case). */
 int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 		      struct ioc_err *err);
 
