@@ -2,7 +2,7 @@
  * results ("kind": "net", docs/net.md): synthetic pairs whose
  * per-interval throughput has a known mean and spread (a 20 % change with
  * 1 % noise is significant), a net set against a disk set (only-in, no
- * failure), a broken net result (exit 2 naming file and member), and two
+ * failure), net mesh results (compare rows per pair, the matrix), a broken net result (exit 2 naming file and member), and two
  * real loopback tests by `iochar net server -1` / `iochar net client
  * --out`, bounded in time. */
 #define _GNU_SOURCE
@@ -195,15 +195,86 @@ static void test_bad_net_result(void **state)
 	assert_int_equal(count_lines(po.err), 1);
 	proc_out_free(&po);
 
-	/* net-mesh: not read yet, and said so */
-	static const char mesh[] = "{\"iochar_version\": \"0.1.0\", \"kind\": \"net-mesh\"}";
+	/* a net-mesh pair naming a rank it does not have */
+	static const char mesh[] = "{\"iochar_version\": \"0.1.0\", \"kind\": \"net-mesh\","
+				   "\"mode\": \"mesh\", \"params\": {\"parallel\": 1, \"duration_s\": 1},"
+				   "\"hosts\": [{\"rank\": 0, \"host\": \"a\"}],"
+				   "\"pairs\": [{\"client\": 0, \"server\": 3, \"throughput_bps\": 1,"
+				   "\"retransmits\": 0}]}";
 	snprintf(path, sizeof(path), "%s/mesh.json", dir);
 	fixture_write(path, mesh, sizeof(mesh) - 1);
 	run_iochar(&po, NULL, 0, ARGS("report", path, "-o", "/dev/null"));
 	expect_exit(&po, 2);
-	expect_has(po.err, "mesh.json: a net mesh result");
+	expect_has(po.err, "mesh.json: pairs[0].server: no such rank");
 	assert_int_equal(count_lines(po.err), 1);
 	proc_out_free(&po);
+}
+
+/* DIR/NAME.json: a net mesh of hosts h0, h1, h2, every ordered pair,
+ * pair k at (k + 1) * gbit. */
+static void write_mesh(const char *dir, const char *name, double gbit)
+{
+	char path[512], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	unsigned k = 0;
+
+	assert_non_null(f);
+	fputs("{\"iochar_version\": \"0.1.0\", \"kind\": \"net-mesh\", \"mode\": \"mesh\","
+	      "\"timestamp\": 1, \"params\": {\"protocol\": \"tcp\", \"parallel\": 1,"
+	      "\"duration_s\": 1, \"len\": 131072}, \"hosts\": [{\"rank\": 0, \"host\": \"h0\"},"
+	      "{\"rank\": 1, \"host\": \"h1\"}, {\"rank\": 2, \"host\": \"h2\"}],"
+	      "\"pairs_expected\": 6, \"pairs_measured\": 6, \"pairs\": [", f);
+	for (unsigned c = 0; c < 3; c++)
+		for (unsigned s = 0; s < 3; s++)
+			if (c != s) {
+				fprintf(f, "%s{\"client\": %u, \"server\": %u, \"streams\": 1,"
+					   "\"throughput_bps\": %.1f, \"retransmits\": %u,"
+					   "\"rtt_us\": 10}",
+					k ? "," : "", c, s, (k + 1) * gbit * 1e9, k);
+				k++;
+			}
+	fputs("]}\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	fixture_write(path, text, len);
+	free(text);
+}
+
+static void test_mesh(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	char a[512], b[512], html[512];
+
+	write_mesh(dir, "m1", 1);
+	write_mesh(dir, "m2", 1.2);
+	snprintf(a, sizeof(a), "%s/m1.json", dir);
+	snprintf(b, sizeof(b), "%s/m2.json", dir);
+	snprintf(html, sizeof(html), "%s/m.html", dir);
+
+	run_iochar(&po, NULL, 0, ARGS("compare", a, b, "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	assert_int_equal(json_object_array_length(jget(root, "workloads")), 6);
+	json_object *r = row(root, "mesh P1 h2 -> h1");
+	json_object *v1 = json_object_array_get_idx(jget(r, "values"), 1);
+	assert_true(fabs(jget_double(v1, "value") - 7.2e9) < 1);
+	assert_true(fabs(jget_double(v1, "diff_pct") - 20) < 0.01);
+	assert_int_equal(jget_u64(v1, "retransmits"), 5);
+	assert_string_equal(verdict(r, 1), "unknown"); /* no interval series */
+	json_object_put(root);
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0, ARGS("report", a, b, "-o", html));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char *text = fixture_slurp(html, NULL);
+	expect_has(text, "<section id=\"network\"><h2>Network</h2>");
+	assert_int_equal(nh_count(text, "<table class=\"net-mesh\">"), 2);
+	assert_int_equal(nh_count(text, "mesh-pair"), 12);
+	expect_has(text, "title=\"retransmits 5\">7.200</td>");
+	free(text);
 }
 
 /* One loopback test into DIR/NAME; false (with SKIP printed) if it could
@@ -284,6 +355,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_synthetic_significant, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_with_disk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_net_result, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mesh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_loopback, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

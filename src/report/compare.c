@@ -151,12 +151,43 @@ static int add_net_set(struct cmp_table *t, unsigned si)
 	return 0;
 }
 
+/* A net mesh set: a row per pair measured (no interval series: the
+ * verdict is unknown unless a later format carries one). */
+static int add_mesh_set(struct cmp_table *t, unsigned si)
+{
+	const struct rs_mesh *m = t->sets[si].mesh;
+	for (unsigned i = 0; i < m->nr_pairs; i++) {
+		const struct rs_mesh_pair *p = &m->pairs[i];
+		char *key = NULL;
+		if (asprintf(&key, "mesh P%u %s -> %s", m->parallel, m->hosts[p->client],
+			     m->hosts[p->server]) < 0)
+			return -ENOMEM;
+		int r = row_for(t, key, NULL, "-", false);
+		if (r < 0)
+			return -ENOMEM;
+		struct cmp_row *row = &t->rows[r];
+		row->label = row->key;
+		row->net = true;
+		struct cmp_value *v = &row->v[si];
+		if (v->verdict != CMP_MISSING)
+			continue; /* a pair measured twice: the first */
+		v->verdict = CMP_UNKNOWN;
+		v->value = p->bps;
+		v->retransmits = p->retransmits;
+		v->streams = m->parallel;
+		v->iv_n = 0;
+	}
+	return 0;
+}
+
 /* Add set si's workloads to t: a row per new key. */
 static int add_set(struct cmp_table *t, unsigned si)
 {
 	const struct rs_set *s = &t->sets[si];
 	if (s->net)
 		return add_net_set(t, si);
+	if (s->mesh)
+		return add_mesh_set(t, si);
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
 		for (unsigned k = 0; k < st->nr_sets; k++) {

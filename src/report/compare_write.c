@@ -167,8 +167,14 @@ static void csv_num(FILE *f, double v)
 
 int compare_write_csv(const struct cmp_table *t, FILE *f)
 {
+	/* the retransmits column only when there are network rows, so disk
+	 * comparisons keep their columns */
+	bool net = false;
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		net |= t->rows[r].net;
 	fputs("workload,set,metric,value,latency_stat,latency_ns,p99_ns,iodepth,numjobs,"
-	      "intervals,diff_pct,noise_pct,verdict,retransmits\n", f);
+	      "intervals,diff_pct,noise_pct,verdict", f);
+	fputs(net ? ",retransmits\n" : "\n", f);
 	for (unsigned r = 0; r < t->nr_rows; r++) {
 		const struct cmp_row *row = &t->rows[r];
 		for (unsigned i = 0; i < t->nr_sets; i++) {
@@ -190,7 +196,9 @@ int compare_write_csv(const struct cmp_table *t, FILE *f)
 				fprintf(f, ",%u,%u,%u", v->iodepth, v->numjobs, v->iv_n);
 			csv_num(f, v->diff_pct);
 			csv_num(f, v->noise_pct);
-			fprintf(f, ",%s,", cmp_verdict_name(v->verdict));
+			fprintf(f, ",%s", cmp_verdict_name(v->verdict));
+			if (net)
+				fputc(',', f);
 			if (row->net && !m && v->retransmits >= 0)
 				fprintf(f, "%lld", (long long)v->retransmits);
 			fputc('\n', f);

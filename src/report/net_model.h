@@ -48,6 +48,23 @@ struct rs_net {
 	unsigned mtu, rx_queues, tx_queues, path_mtu;
 };
 
+/* A net mesh result ("kind": "net-mesh"): every ordered pair of hosts
+ * measured, the client sending. */
+struct rs_mesh_pair {
+	unsigned client, server;   /* ranks, < nr_hosts */
+	double bps;                /* the receiver's */
+	int64_t retransmits;       /* -1: unknown */
+};
+
+struct rs_mesh {
+	char *mode;                /* "mesh" or "ring" */
+	unsigned parallel, duration_s, pairs_expected;
+	char **hosts;              /* by rank */
+	unsigned nr_hosts;
+	struct rs_mesh_pair *pairs;
+	unsigned nr_pairs;
+};
+
 /* "client_to_server" / "server_to_client". */
 extern const char *const rs_net_dir_name[RS_NET_NR_DIR];
 
@@ -55,5 +72,6 @@ extern const char *const rs_net_dir_name[RS_NET_NR_DIR];
 const char *rs_net_dir_short(unsigned dir);
 
 void rs_net_free(struct rs_net *n);
+void rs_mesh_free(struct rs_mesh *m);
 
 #endif

@@ -266,9 +266,7 @@ int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 	if ((ret = results_parse_header(&c, root, s)))
 		return ret;
 	if (kind_is(root, "net-mesh"))
-		return err_usage(err, EINVAL,
-				 "%s: a net mesh result: report and compare do not read these yet",
-				 file);
+		return results_parse_mesh(root, &c, s);
 	s->net = calloc(1, sizeof(*s->net));
 	s->plan = strdup("net");
 	s->source = strdup("");

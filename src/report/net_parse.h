@@ -15,8 +15,12 @@
 bool results_is_net(json_object *root);
 
 /* The header (version, environment) and the network figures of root
- * into s; a net-mesh result is refused (not read yet) (zeroed by the caller; rs_set_free it in every case). */
+ * into s; a net-mesh result into s->mesh (zeroed by the caller; rs_set_free it in every case). */
 int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 		      struct ioc_err *err);
+
+/* net_mesh_parse.c: the members of a net-mesh result after its header
+ * (read by results_parse_net) into s->mesh. */
+int results_parse_mesh(json_object *root, const struct rj_ctx *c, struct rs_set *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/net_model.h"
 #include "report/report_parts.h"
@@ -170,9 +171,59 @@ static void setup_table(FILE *f, const struct rs_net *n)
 	fputs("</tbody></table>\n", f);
 }
 
+/* Rows the clients (senders), columns the servers: Gbit/s of each pair,
+ * retransmits in its tooltip. */
+static void mesh_table(FILE *f, const struct rs_mesh *m)
+{
+	fprintf(f, "<p>%s of %u hosts, %u stream%s per pair, %u s each; %u of %u pairs "
+		   "measured. Rows send, columns receive; Gbit/s.</p>\n",
+		!strcmp(m->mode, "ring") ? "Ring" : "Mesh", m->nr_hosts, m->parallel,
+		m->parallel == 1 ? "" : "s", m->duration_s, m->nr_pairs, m->pairs_expected);
+	fputs("<table class=\"net-mesh\"><thead><tr><th>from \\ to</th>", f);
+	for (unsigned j = 0; j < m->nr_hosts; j++) {
+		fputs("<th>", f);
+		html_escape(f, m->hosts[j]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (unsigned i = 0; i < m->nr_hosts; i++) {
+		fputs("<tr><th>", f);
+		html_escape(f, m->hosts[i]);
+		fputs("</th>", f);
+		for (unsigned j = 0; j < m->nr_hosts; j++) {
+			const struct rs_mesh_pair *p = NULL;
+			for (unsigned k = 0; k < m->nr_pairs && !p; k++)
+				if (m->pairs[k].client == i && m->pairs[k].server == j)
+					p = &m->pairs[k];
+			if (!p) {
+				fputs("<td class=\"missing\"></td>", f);
+				continue;
+			}
+			fprintf(f, "<td class=\"num mesh-pair\" title=\"retransmits %lld\">",
+				(long long)p->retransmits);
+			if (isfinite(p->bps))
+				fprintf(f, "%.3f", p->bps / 1e9);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 void report_network(struct report_ctx *r)
 {
-	throughput_chart(r);
+	bool any_net = false;
+	for (unsigned s = 0; s < r->nr_sets; s++)
+		any_net |= r->sets[s].net != NULL;
+	if (any_net)
+		throughput_chart(r);
+	for (unsigned s = 0; s < r->nr_sets; s++)
+		if (r->sets[s].mesh) {
+			fputs("<h3>", r->f);
+			html_escape(r->f, r->sets[s].name);
+			fputs(": net mesh</h3>\n", r->f);
+			mesh_table(r->f, r->sets[s].mesh);
+		}
 	for (unsigned s = 0; s < r->nr_sets; s++) {
 		const struct rs_net *n = r->sets[s].net;
 		if (!n)

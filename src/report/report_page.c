@@ -55,7 +55,7 @@ static void sets_list(struct report_ctx *r)
 		fputs("</td><td>", f);
 		html_escape(f, set->path);
 		fputs("</td><td>", f);
-		html_escape(f, set->net ? "(a network test)"
+		html_escape(f, set->net ? "(a network test)" : set->mesh ? "(a net mesh)"
 			       : set->is_run ? "(a single run)" : set->plan);
 		fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
 			set->nr_steps_planned);
@@ -85,7 +85,7 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 {
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
-			if (r->sets[i].net)
+			if (r->sets[i].net || r->sets[i].mesh)
 				return false;
 		return true;
 	}

@@ -125,5 +125,7 @@ void rs_set_free(struct rs_set *s)
 	free(s->steps);
 	rs_net_free(s->net);
 	free(s->net);
+	rs_mesh_free(s->mesh);
+	free(s->mesh);
 	memset(s, 0, sizeof(*s));
 }
