@@ -24,6 +24,8 @@
  * "net P<streams> send" (client to server) or "net P<streams> reverse";
  * the value is the receiver's bits/s and the series for the noise rule
  * is the per-interval throughput (`-i`) of that direction's streams.
+ * A net mesh (rs_set.mesh) gives a row per pair, "mesh P<streams>
+ * CLIENT -> SERVER", with no series (verdict unknown).
  * Net and disk sets compared together share no key, so each workload
  * shows as only in the sets that have it.
  */
