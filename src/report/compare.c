@@ -1,6 +1,7 @@
 /* compare.c - matching and the noise rule; see compare.h. */
 #define _GNU_SOURCE /* asprintf */
 #include "report/compare.h"
+#include "report/net_model.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,6 +26,26 @@ void compare_interval_stats(const struct rs_point *p, double *mean, double *sd,
 	for (unsigned i = 0; i < k; i++)
 		if (isfinite(p->iv[i].iops))
 			sq += (p->iv[i].iops - *mean) * (p->iv[i].iops - *mean);
+	*sd = used >= 2 ? sqrt(sq / (used - 1)) : NAN;
+}
+
+void compare_series_stats(const double *x, unsigned nr, double *mean, double *sd,
+			  unsigned *n)
+{
+	unsigned k = nr >= 3 ? nr - 1 : nr;
+	double sum = 0, sq = 0;
+	unsigned used = 0;
+
+	for (unsigned i = 0; i < k; i++)
+		if (isfinite(x[i])) {
+			sum += x[i];
+			used++;
+		}
+	*n = used;
+	*mean = used ? sum / used : NAN;
+	for (unsigned i = 0; i < k; i++)
+		if (isfinite(x[i]))
+			sq += (x[i] - *mean) * (x[i] - *mean);
 	*sd = used >= 2 ? sqrt(sq / (used - 1)) : NAN;
 }
 
@@ -73,10 +94,100 @@ static void fill_value(struct cmp_value *v, const struct rs_step *st,
 	v->diff_pct = v->noise_pct = NAN;
 }
 
+/* The row of key, added (every set missing) if it is new; -1: no memory.
+ * key is taken over in either case. */
+static int row_for(struct cmp_table *t, char *key, const char *label,
+		   const char *lat_stat, bool iops)
+{
+	int r = find_row(t, key);
+	if (r >= 0) {
+		free(key);
+		return r;
+	}
+	struct cmp_row *rows = realloc(t->rows, (t->nr_rows + 1) * sizeof(*rows));
+	if (rows)
+		t->rows = rows;
+	struct cmp_value *v = rows ? calloc(t->nr_sets, sizeof(*v)) : NULL;
+	if (!v) {
+		free(key);
+		return -1;
+	}
+	r = (int)t->nr_rows++;
+	t->rows[r] = (struct cmp_row){.key = key, .label = label, .lat_stat = lat_stat,
+				      .iops = iops, .v = v};
+	for (unsigned j = 0; j < t->nr_sets; j++)
+		v[j] = (struct cmp_value){
+			.verdict = CMP_MISSING, .value = NAN, .lat_ns = NAN,
+			.p99_ns = NAN, .iv_mean = NAN, .iv_sd = NAN,
+			.diff_pct = NAN, .noise_pct = NAN, .retransmits = -1};
+	return r;
+}
+
+/* A network set: a row per direction it measured. */
+static int add_net_set(struct cmp_table *t, unsigned si)
+{
+	const struct rs_net *n = t->sets[si].net;
+	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
+		const struct rs_net_dir *nd = &n->dir[d];
+		char *key = NULL;
+		if (!nd->present)
+			continue;
+		if (asprintf(&key, "net P%u %s", n->parallel, rs_net_dir_short(d)) < 0)
+			return -ENOMEM;
+		int r = row_for(t, key, NULL, "-", false);
+		if (r < 0)
+			return -ENOMEM;
+		struct cmp_row *row = &t->rows[r];
+		row->label = row->key;
+		row->net = true;
+		struct cmp_value *v = &row->v[si];
+		v->verdict = CMP_UNKNOWN;
+		v->value = nd->receiver_bps;
+		v->retransmits = nd->retransmits;
+		v->streams = nd->streams;
+		compare_series_stats(nd->iv_bps, nd->nr_iv, &v->iv_mean, &v->iv_sd,
+				     &v->iv_n);
+	}
+	return 0;
+}
+
+/* A net mesh set: a row per pair measured (no interval series: the
+ * verdict is unknown unless a later format carries one). */
+static int add_mesh_set(struct cmp_table *t, unsigned si)
+{
+	const struct rs_mesh *m = t->sets[si].mesh;
+	for (unsigned i = 0; i < m->nr_pairs; i++) {
+		const struct rs_mesh_pair *p = &m->pairs[i];
+		char *key = NULL;
+		if (asprintf(&key, "mesh P%u %s -> %s", m->parallel, m->hosts[p->client],
+			     m->hosts[p->server]) < 0)
+			return -ENOMEM;
+		int r = row_for(t, key, NULL, "-", false);
+		if (r < 0)
+			return -ENOMEM;
+		struct cmp_row *row = &t->rows[r];
+		row->label = row->key;
+		row->net = true;
+		struct cmp_value *v = &row->v[si];
+		if (v->verdict != CMP_MISSING)
+			continue; /* a pair measured twice: the first */
+		v->verdict = CMP_UNKNOWN;
+		v->value = p->bps;
+		v->retransmits = p->retransmits;
+		v->streams = m->parallel;
+		v->iv_n = 0;
+	}
+	return 0;
+}
+
 /* Add set si's workloads to t: a row per new key. */
 static int add_set(struct cmp_table *t, unsigned si)
 {
 	const struct rs_set *s = &t->sets[si];
+	if (s->net)
+		return add_net_set(t, si);
+	if (s->mesh)
+		return add_mesh_set(t, si);
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
 		for (unsigned k = 0; k < st->nr_sets; k++) {
@@ -86,31 +197,14 @@ static int add_set(struct cmp_table *t, unsigned si)
 			char *key = workload_key(st, k);
 			if (!key)
 				return -ENOMEM;
-			int r = find_row(t, key);
-			if (r < 0) {
-				struct cmp_row *rows = realloc(t->rows, (t->nr_rows + 1) * sizeof(*rows));
-				if (rows)
-					t->rows = rows;
-				struct cmp_value *v = rows ? calloc(t->nr_sets, sizeof(*v)) : NULL;
-				if (!v) {
-					free(key);
-					return -ENOMEM;
-				}
-				r = (int)t->nr_rows++;
-				t->rows[r] = (struct cmp_row){
-					.key = key, .label = st->label,
-					.lat_stat = st->latency_stat ? st->latency_stat : "mean",
-					.iops = rs_step_is_random(st), .v = v};
-				for (unsigned j = 0; j < t->nr_sets; j++)
-					v[j] = (struct cmp_value){
-						.verdict = CMP_MISSING, .value = NAN,
-						.lat_ns = NAN, .p99_ns = NAN, .iv_mean = NAN,
-						.iv_sd = NAN, .diff_pct = NAN, .noise_pct = NAN};
-			} else {
-				free(key);
-				if (t->rows[r].v[si].verdict != CMP_MISSING)
-					continue; /* the first of a repeated label */
-			}
+			bool fresh = find_row(t, key) < 0;
+			int r = row_for(t, key, st->label,
+					st->latency_stat ? st->latency_stat : "mean",
+					rs_step_is_random(st));
+			if (r < 0)
+				return -ENOMEM;
+			if (!fresh && t->rows[r].v[si].verdict != CMP_MISSING)
+				continue; /* the first of a repeated label */
 			t->rows[r].v[si].verdict = CMP_UNKNOWN;
 			fill_value(&t->rows[r].v[si], st, p, t->rows[r].iops);
 		}

@@ -19,11 +19,21 @@
  * (IOPS for random workloads, MB/s for sequential). The difference is
  * significant when |diff%| > noise%; with fewer than 2 intervals on
  * either side the noise is unknown and so is the verdict.
+ *
+ * Network results (rs_set.net) give one workload per direction, keyed
+ * "net P<streams> send" (client to server) or "net P<streams> reverse";
+ * the value is the receiver's bits/s and the series for the noise rule
+ * is the per-interval throughput (`-i`) of that direction's streams.
+ * A net mesh (rs_set.mesh) gives a row per pair, "mesh P<streams>
+ * CLIENT -> SERVER", with no series (verdict unknown).
+ * Net and disk sets compared together share no key, so each workload
+ * shows as only in the sets that have it.
  */
 #ifndef IOCHAR_REPORT_COMPARE_H
 #define IOCHAR_REPORT_COMPARE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "report/results_model.h"
@@ -47,6 +57,8 @@ struct cmp_value {
 	double iv_mean, iv_sd;     /* per-second IOPS */
 	unsigned iv_n;
 	double diff_pct, noise_pct; /* NaN for the reference or unknown */
+	int64_t retransmits;       /* net rows: the direction's; -1 unknown */
+	unsigned streams;          /* net rows */
 };
 
 struct cmp_row {
@@ -54,6 +66,8 @@ struct cmp_row {
 	const char *label;         /* the step label (of the first set having it) */
 	const char *lat_stat;      /* "mean", "p99", "p99.9" */
 	bool iops;                 /* the value is IOPS, else bytes/s */
+	bool net;                  /* a network direction: bits/s, per-interval
+				    * throughput for the noise rule */
 	struct cmp_value *v;       /* one per set */
 };
 
@@ -80,5 +94,9 @@ int compare_write_csv(const struct cmp_table *t, FILE *f);
  * under the rule above. */
 void compare_interval_stats(const struct rs_point *p, double *mean, double *sd,
 			    unsigned *n);
+
+/* The same for a plain series x[0..nr) (network intervals, bits/s). */
+void compare_series_stats(const double *x, unsigned nr, double *mean, double *sd,
+			  unsigned *n);
 
 #endif

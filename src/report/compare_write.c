@@ -11,6 +11,10 @@
 static char *value_str(char *buf, const struct cmp_row *r, double v)
 {
 	char t[NUMFMT_MAX];
+	if (r->net) {
+		snprintf(buf, NUMFMT_MAX, "%.3f Gbit/s", v / 1e9);
+		return buf;
+	}
 	if (!r->iops)
 		return numfmt_bw(buf, v);
 	snprintf(buf, NUMFMT_MAX, "%s IOPS", numfmt_iops(t, v));
@@ -25,8 +29,14 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 	for (unsigned i = 0; i < t->nr_sets; i++)
 		fprintf(f, " %s=%s%s", t->sets[i].name, t->sets[i].path,
 			i ? "" : " (reference)");
-	fprintf(f, "\nnoise: %.0f x the combined standard error of the per-second IOPS\n\n",
+	fprintf(f, "\nnoise: %.0f x the combined standard error of the per-second IOPS",
 		COMPARE_K);
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		if (t->rows[r].net) {
+			fputs(" (net: of the per-interval throughput)", f);
+			break;
+		}
+	fputs("\n\n", f);
 	fprintf(f, "%-34s %-16s %16s %11s %8s %9s %9s  %s\n", "workload", "set", "value",
 		"latency", "QDxjobs", "diff", "noise", "verdict");
 	if (!t->nr_rows)
@@ -41,13 +51,23 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 					"missing");
 				continue;
 			}
-			char qd[32];
-			snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
+			char qd[32], retr[48] = "";
+			if (row->net) {
+				snprintf(qd, sizeof(qd), "P%u", v->streams);
+				if (v->retransmits >= 0)
+					snprintf(retr, sizeof(retr), "  retransmits %lld",
+						 (long long)v->retransmits);
+				else
+					snprintf(retr, sizeof(retr), "  retransmits -");
+			} else {
+				snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
+			}
 			snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
-			fprintf(f, "%16s %11s %8s %9s %10s  %s\n", value_str(a, row, v->value),
-				numfmt_lat(b, v->lat_ns), qd,
+			fprintf(f, "%16s %11s %8s %9s %10s  %s%s\n", value_str(a, row, v->value),
+				row->net ? "-" : numfmt_lat(b, v->lat_ns), qd,
 				v->verdict == CMP_REFERENCE ? "" : numfmt_pct(c, v->diff_pct),
-				isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict));
+				isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict),
+				retr);
 		}
 	}
 	unsigned only = 0;
@@ -66,6 +86,13 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 	if (only)
 		fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
+}
+
+static const char *metric(const struct cmp_row *row)
+{
+	if (row->net)
+		return "bits_per_second";
+	return row->iops ? "iops" : "bw_bytes";
 }
 
 int compare_write_json(const struct cmp_table *t, FILE *f)
@@ -90,7 +117,7 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 		const struct cmp_row *row = &t->rows[r];
 		jw_object_begin(&w);
 		jw_kv_string(&w, "workload", row->key);
-		jw_kv_string(&w, "metric", row->iops ? "iops" : "bw_bytes");
+		jw_kv_string(&w, "metric", metric(row));
 		jw_kv_string(&w, "latency_stat", row->lat_stat);
 		jw_key(&w, "values");
 		jw_array_begin(&w);
@@ -99,7 +126,16 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 			jw_object_begin(&w);
 			jw_kv_string(&w, "set", t->sets[i].name);
 			jw_kv_string(&w, "verdict", cmp_verdict_name(v->verdict));
-			if (v->verdict != CMP_MISSING) {
+			if (v->verdict != CMP_MISSING && row->net) {
+				jw_kv_double(&w, "value", v->value);
+				jw_kv_uint(&w, "streams", v->streams);
+				jw_kv_int(&w, "retransmits", v->retransmits);
+				jw_kv_uint(&w, "intervals", v->iv_n);
+				jw_kv_double(&w, "interval_bps_mean", v->iv_mean);
+				jw_kv_double(&w, "interval_bps_stdev", v->iv_sd);
+				jw_kv_double(&w, "diff_pct", v->diff_pct);
+				jw_kv_double(&w, "noise_pct", v->noise_pct);
+			} else if (v->verdict != CMP_MISSING) {
 				jw_kv_double(&w, "value", v->value);
 				jw_kv_double(&w, "latency_ns", v->lat_ns);
 				jw_kv_double(&w, "p99_ns", v->p99_ns);
@@ -131,8 +167,14 @@ static void csv_num(FILE *f, double v)
 
 int compare_write_csv(const struct cmp_table *t, FILE *f)
 {
+	/* the retransmits column only when there are network rows, so disk
+	 * comparisons keep their columns */
+	bool net = false;
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		net |= t->rows[r].net;
 	fputs("workload,set,metric,value,latency_stat,latency_ns,p99_ns,iodepth,numjobs,"
-	      "intervals,diff_pct,noise_pct,verdict\n", f);
+	      "intervals,diff_pct,noise_pct,verdict", f);
+	fputs(net ? ",retransmits\n" : "\n", f);
 	for (unsigned r = 0; r < t->nr_rows; r++) {
 		const struct cmp_row *row = &t->rows[r];
 		for (unsigned i = 0; i < t->nr_sets; i++) {
@@ -141,18 +183,25 @@ int compare_write_csv(const struct cmp_table *t, FILE *f)
 			csv_field(f, row->key);
 			fputc(',', f);
 			csv_field(f, t->sets[i].name);
-			fprintf(f, ",%s", row->iops ? "iops" : "bw_bytes");
+			fprintf(f, ",%s", metric(row));
 			csv_num(f, m ? NAN : v->value);
 			fprintf(f, ",%s", row->lat_stat);
 			csv_num(f, m ? NAN : v->lat_ns);
 			csv_num(f, m ? NAN : v->p99_ns);
 			if (m)
 				fputs(",,,", f);
+			else if (row->net)
+				fprintf(f, ",,%u,%u", v->streams, v->iv_n);
 			else
 				fprintf(f, ",%u,%u,%u", v->iodepth, v->numjobs, v->iv_n);
 			csv_num(f, v->diff_pct);
 			csv_num(f, v->noise_pct);
-			fprintf(f, ",%s\n", cmp_verdict_name(v->verdict));
+			fprintf(f, ",%s", cmp_verdict_name(v->verdict));
+			if (net)
+				fputc(',', f);
+			if (row->net && !m && v->retransmits >= 0)
+				fprintf(f, "%lld", (long long)v->retransmits);
+			fputc('\n', f);
 		}
 	}
 	return ferror(f) ? -EIO : 0;

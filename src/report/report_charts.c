@@ -78,8 +78,8 @@ static void bar_chart(struct report_ctx *r, bool iops)
 	if (!cats || !rows)
 		goto out;
 	for (unsigned i = 0; i < t->nr_rows; i++) {
-		if (t->rows[i].iops != iops)
-			continue;
+		if (t->rows[i].iops != iops || t->rows[i].net)
+			continue; /* network rows: the Network section */
 		rows[nc] = i;
 		cats[nc++] = t->rows[i].key;
 		for (unsigned s = 0; s < t->nr_sets; s++) {

@@ -55,7 +55,8 @@ static void sets_list(struct report_ctx *r)
 		fputs("</td><td>", f);
 		html_escape(f, set->path);
 		fputs("</td><td>", f);
-		html_escape(f, set->is_run ? "(a single run)" : set->plan);
+		html_escape(f, set->net ? "(a network test)" : set->mesh ? "(a net mesh)"
+			       : set->is_run ? "(a single run)" : set->plan);
 		fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
 			set->nr_steps_planned);
 		html_escape(f, set->iochar_version);
@@ -69,6 +70,7 @@ static const struct section sections[] = {
 	{"summary", "Summary", report_summary_table, false},
 	{"bars", "Best figure per workload", report_bar_charts, false},
 	{"compare", "Comparison", report_compare_table, true},
+	{"network", "Network", report_network, false},
 	{"curves", "Latency versus throughput", report_curve_charts, false},
 	{"percentiles", "Latency percentiles", report_percentile_charts, false},
 	{"series", "Per-second series", report_series_charts, false},
@@ -81,6 +83,20 @@ static const struct section sections[] = {
 /* Sections with nothing to show are left out (a plan without curves). */
 static bool section_empty(const struct report_ctx *r, const struct section *s)
 {
+	if (s->draw == report_network) {
+		for (unsigned i = 0; i < r->nr_sets; i++)
+			if (r->sets[i].net || r->sets[i].mesh)
+				return false;
+		return true;
+	}
+	/* the disk sections have nothing to show for network sets alone */
+	bool steps = false;
+	for (unsigned i = 0; i < r->nr_sets; i++)
+		steps |= r->sets[i].nr_steps > 0;
+	if (!steps && (s->draw == report_summary_table || s->draw == report_bar_charts ||
+		       s->draw == report_percentile_charts ||
+		       s->draw == report_series_charts || s->draw == report_parameters))
+		return true;
 	for (unsigned i = 0; i < r->nr_sets; i++)
 		for (unsigned k = 0; k < r->sets[i].nr_steps; k++) {
 			const struct rs_step *st = &r->sets[i].steps[k];

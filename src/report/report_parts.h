@@ -28,6 +28,10 @@ void report_summary_table(struct report_ctx *r);
 void report_compare_table(struct report_ctx *r);
 void report_parameters(struct report_ctx *r);
 
+/* report_net.c: network results (rs_set.net): a throughput bar per set,
+ * the streams, the interface and the parameters of each. */
+void report_network(struct report_ctx *r);
+
 /* report_env.c: the environment JSON as nested tables. */
 void report_environment(struct report_ctx *r);
 

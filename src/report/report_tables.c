@@ -129,7 +129,9 @@ void report_compare_table(struct report_ctx *r)
 					fputs("<td></td><td></td><td></td>", f);
 				continue;
 			}
-			if (row->iops)
+			if (row->net)
+				snprintf(b, sizeof(b), "%.3f Gbit/s", v->value / 1e9);
+			else if (row->iops)
 				snprintf(b, sizeof(b), "%s IOPS", numfmt_iops(a, v->value));
 			else
 				numfmt_bw(b, v->value);

@@ -1,5 +1,6 @@
 /* results_model.c - see results_model.h. */
 #include "report/results_model.h"
+#include "report/net_model.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -122,5 +123,9 @@ void rs_set_free(struct rs_set *s)
 	for (unsigned i = 0; s->steps && i < s->nr_steps; i++)
 		free_step(&s->steps[i]);
 	free(s->steps);
+	rs_net_free(s->net);
+	free(s->net);
+	rs_mesh_free(s->mesh);
+	free(s->mesh);
 	memset(s, 0, sizeof(*s));
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 struct json_object;
+struct rs_net;
+struct rs_mesh;
 
 enum { RS_P50, RS_P90, RS_P95, RS_P99, RS_P99_9, RS_P99_99, RS_NR_PCT };
 
@@ -127,6 +129,8 @@ struct rs_set {
 	struct json_object *environment; /* owned; NULL if absent */
 	struct rs_step *steps;
 	unsigned nr_steps;
+	struct rs_net *net;        /* a network result (net_model.h); NULL: none */
+	struct rs_mesh *mesh;      /* a net mesh result (net_model.h); NULL: none */
 };
 
 const char *rs_mode_name(enum rs_mode m);

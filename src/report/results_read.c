@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/net_parse.h"
 #include "report/results_parse.h"
 
 /* The whole of path, NUL-terminated, malloc'd into *text. */
@@ -85,6 +86,8 @@ static int set_names(struct rs_set *s, const char *path, struct ioc_err *err)
 static int parse_doc(json_object *root, const char *file, struct rs_set *s,
 		     struct ioc_err *err)
 {
+	if (results_is_net(root))
+		return results_parse_net(root, file, s, err);
 	if (json_object_is_type(root, json_type_object) &&
 	    json_object_object_get_ex(root, "steps", NULL))
 		return results_parse_plan(root, file, true, s, err);
@@ -144,6 +147,11 @@ static int read_dir(const char *dir, struct rs_set *s, struct ioc_err *err)
 	int ret = parse_file(path, &root, err);
 	if (ret)
 		return ret;
+	if (results_is_net(root)) {
+		ret = results_parse_net(root, path, s, err);
+		json_object_put(root);
+		return ret;
+	}
 	/* the step files need the number of steps planned to find them */
 	snprintf(path, sizeof(path), "%s/steps", dir);
 	bool step_files = stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&

@@ -1,7 +1,8 @@
 /* results_read.h - load a result set from disk for `iochar report` and
  * `iochar compare`: a plan results directory (results.json, steps/NNN.json;
- * layout in charz/plan_run.h) or one `iochar run --output-format=json`
- * file.
+ * layout in charz/plan_run.h), one `iochar run --output-format=json`
+ * file, or a network result ("kind" "net" or "net-mesh", net_parse.h),
+ * as a directory holding results.json or as the file itself.
  *
  * Anything that is not a readable iochar result of a format this iochar
  * knows (missing, truncated, not JSON, someone else's JSON, a newer

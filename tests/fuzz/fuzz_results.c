@@ -1,9 +1,9 @@
 /* fuzz_results.c - libFuzzer target for the results reader
  * (report/results_read.h) and what is drawn from what it reads.
  *
- * The input is one document: a plan's results.json (with its steps) or a
- * run JSON. Besides the sanitizers, the target checks the reader's
- * contract: a refusal is a usage error with a one-line message naming the
+ * The input is one document: a plan's results.json (with its steps), a
+ * run JSON, or a network result ("kind": "net"). Besides the sanitizers,
+ * the target checks the reader's contract: a refusal is a usage error with a one-line message naming the
  * file; an accepted set renders as a whole HTML page, and compares with
  * itself in every format, whatever numbers it holds (NaN, huge, zero).
  *

@@ -1,0 +1,294 @@
+/* net_parse.c - the results.json of `iochar net client|server` ("kind":
+ * "net", docs/net.md) into struct rs_net. Same rules as the other
+ * readers: a member missing or of the wrong type is a usage error naming
+ * the file and the member. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/net_model.h"
+#include "report/net_parse.h"
+
+#define WHERE_MAX 256
+
+const char *const rs_net_dir_name[RS_NET_NR_DIR] = {"client_to_server",
+						    "server_to_client"};
+
+const char *rs_net_dir_short(unsigned dir)
+{
+	return dir == RS_NET_S2C ? "reverse" : "send";
+}
+
+void rs_net_free(struct rs_net *n)
+{
+	if (!n)
+		return;
+	free(n->role);
+	free(n->peer);
+	free(n->congestion);
+	free(n->if_name);
+	free(n->if_driver);
+	free(n->streams);
+	for (unsigned d = 0; d < RS_NET_NR_DIR; d++)
+		free(n->dir[d].iv_bps);
+	memset(n, 0, sizeof(*n));
+}
+
+static int oom(const struct rj_ctx *c)
+{
+	return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+}
+
+/* A signed integer (retransmits: -1 means unknown). */
+static int get_i64(const struct rj_ctx *c, json_object *o, const char *key,
+		   int64_t *out)
+{
+	int ret;
+	json_object *m = rj_member(c, o, key, json_type_int, true, &ret);
+	if (!m)
+		return ret;
+	*out = json_object_get_int64(m);
+	if (*out < -1)
+		return rj_fail(c, key, "expected -1 or more");
+	return 0;
+}
+
+static int parse_dir_name(const struct rj_ctx *c, json_object *o, unsigned *dir)
+{
+	char *name = NULL;
+	int ret = rj_str(c, o, "direction", true, &name);
+	if (ret)
+		return ret;
+	if (!strcmp(name, rs_net_dir_name[RS_NET_C2S]))
+		*dir = RS_NET_C2S;
+	else if (!strcmp(name, rs_net_dir_name[RS_NET_S2C]))
+		*dir = RS_NET_S2C;
+	else
+		ret = rj_fail(c, "direction",
+			      "expected \"client_to_server\" or \"server_to_client\"");
+	free(name);
+	return ret;
+}
+
+/* An array member as (array, length); each element must be an object. */
+static json_object *objects(const struct rj_ctx *c, json_object *o, const char *key,
+			    bool required, size_t *n, int *ret)
+{
+	char buf[WHERE_MAX];
+	json_object *a = rj_member(c, o, key, json_type_array, required, ret);
+	*n = a ? json_object_array_length(a) : 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!json_object_is_type(json_object_array_get_idx(a, i), json_type_object)) {
+			struct rj_ctx ec = rj_child(c, key, (int)i, buf, sizeof(buf));
+			*ret = rj_fail(&ec, NULL, "expected an object");
+			return NULL;
+		}
+	return a;
+}
+
+static int parse_params(const struct rj_ctx *c, json_object *root, struct rs_net *n)
+{
+	char buf[WHERE_MAX];
+	int ret;
+	json_object *p = rj_member(c, root, "params", json_type_object, true, &ret);
+	if (!p)
+		return ret;
+	struct rj_ctx pc = rj_child(c, "params", -1, buf, sizeof(buf));
+	if ((ret = rj_uint(&pc, p, "parallel", true, &n->parallel)) ||
+	    (ret = rj_uint(&pc, p, "duration_s", true, &n->duration_s)) ||
+	    (ret = rj_uint(&pc, p, "len", false, &n->len)) ||
+	    (ret = rj_uint(&pc, p, "window", false, &n->window)) ||
+	    (ret = rj_bool(&pc, p, "reverse", true, &n->reverse)) ||
+	    (ret = rj_bool(&pc, p, "bidir", true, &n->bidir)) ||
+	    (ret = rj_bool(&pc, p, "zerocopy", false, &n->zerocopy)) ||
+	    (ret = rj_str(&pc, p, "congestion", false, &n->congestion)))
+		return ret;
+	return 0;
+}
+
+static int parse_directions(const struct rj_ctx *c, json_object *root, struct rs_net *n)
+{
+	char buf[WHERE_MAX];
+	size_t nr;
+	int ret = 0;
+	json_object *a = objects(c, root, "directions", true, &nr, &ret);
+	if (!a)
+		return ret;
+	if (nr == 0)
+		return rj_fail(c, "directions", "empty: no direction measured");
+	for (size_t i = 0; i < nr; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx dc = rj_child(c, "directions", (int)i, buf, sizeof(buf));
+		unsigned d;
+		if ((ret = parse_dir_name(&dc, e, &d)))
+			return ret;
+		struct rs_net_dir *nd = &n->dir[d];
+		if (nd->present)
+			return rj_fail(&dc, "direction", "repeated");
+		nd->present = true;
+		if ((ret = rj_uint(&dc, e, "streams", true, &nd->streams)) ||
+		    (ret = rj_double(&dc, e, "seconds", true, &nd->seconds)) ||
+		    (ret = rj_u64(&dc, e, "sender_bytes", true, &nd->sender_bytes)) ||
+		    (ret = rj_u64(&dc, e, "receiver_bytes", true, &nd->receiver_bytes)) ||
+		    (ret = rj_double(&dc, e, "receiver_bits_per_second", true,
+				     &nd->receiver_bps)) ||
+		    (ret = get_i64(&dc, e, "retransmits", &nd->retransmits)))
+			return ret;
+	}
+	return 0;
+}
+
+static int parse_streams(const struct rj_ctx *c, json_object *root, struct rs_net *n)
+{
+	char buf[WHERE_MAX];
+	size_t nr;
+	int ret = 0;
+	json_object *a = objects(c, root, "streams", true, &nr, &ret);
+	if (!a)
+		return ret;
+	n->streams = calloc(nr ? nr : 1, sizeof(*n->streams));
+	if (!n->streams)
+		return oom(c);
+	for (size_t i = 0; i < nr; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx sc = rj_child(c, "streams", (int)i, buf, sizeof(buf));
+		struct rs_net_stream *s = &n->streams[i];
+		char *role = NULL;
+		if ((ret = rj_uint(&sc, e, "id", true, &s->id)) ||
+		    (ret = parse_dir_name(&sc, e, &s->dir)) ||
+		    (ret = rj_str(&sc, e, "role", true, &role)))
+			return ret;
+		s->sender = !strcmp(role, "sender");
+		bool ok = s->sender || !strcmp(role, "receiver");
+		free(role);
+		if (!ok)
+			return rj_fail(&sc, "role", "expected \"sender\" or \"receiver\"");
+		if ((ret = rj_u64(&sc, e, "bytes", true, &s->bytes)) ||
+		    (ret = rj_double(&sc, e, "bits_per_second", true, &s->bps)) ||
+		    (ret = get_i64(&sc, e, "retransmits", &s->retransmits)) ||
+		    (ret = rj_uint(&sc, e, "snd_cwnd", false, &s->snd_cwnd)) ||
+		    (ret = rj_uint(&sc, e, "rtt_us", false, &s->rtt_us)) ||
+		    (ret = rj_uint(&sc, e, "pmtu", false, &s->pmtu)) ||
+		    (ret = rj_uint(&sc, e, "snd_mss", false, &s->snd_mss)))
+			return ret;
+		n->nr_streams = (unsigned)i + 1;
+	}
+	return 0;
+}
+
+/* The direction of stream id; -1 if no stream has it. */
+static int stream_dir(const struct rs_net *n, unsigned id)
+{
+	for (unsigned i = 0; i < n->nr_streams; i++)
+		if (n->streams[i].id == id)
+			return (int)n->streams[i].dir;
+	return -1;
+}
+
+/* "intervals": per interval, each direction's throughput as the sum of
+ * its streams' (the interval's own total mixes both with --bidir). */
+static int parse_intervals(const struct rj_ctx *c, json_object *root, struct rs_net *n)
+{
+	char buf[WHERE_MAX], buf2[WHERE_MAX];
+	size_t nr;
+	int ret = 0;
+	json_object *a = objects(c, root, "intervals", false, &nr, &ret);
+	if (!a)
+		return ret;
+	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
+		n->dir[d].iv_bps = calloc(nr ? nr : 1, sizeof(double));
+		if (!n->dir[d].iv_bps)
+			return oom(c);
+		n->dir[d].nr_iv = n->dir[d].present ? (unsigned)nr : 0;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx ic = rj_child(c, "intervals", (int)i, buf, sizeof(buf));
+		size_t ns;
+		json_object *sa = objects(&ic, e, "streams", true, &ns, &ret);
+		if (!sa)
+			return ret;
+		for (size_t k = 0; k < ns; k++) {
+			json_object *se = json_object_array_get_idx(sa, k);
+			struct rj_ctx sc = rj_child(&ic, "streams", (int)k, buf2, sizeof(buf2));
+			unsigned id;
+			double bps;
+			if ((ret = rj_uint(&sc, se, "id", true, &id)) ||
+			    (ret = rj_double(&sc, se, "bits_per_second", true, &bps)))
+				return ret;
+			int d = stream_dir(n, id);
+			if (d < 0)
+				return rj_fail(&sc, "id", "no such stream in \"streams\"");
+			n->dir[d].iv_bps[i] += bps;
+		}
+	}
+	return 0;
+}
+
+static int parse_iface(const struct rj_ctx *c, json_object *root, struct rs_net *n)
+{
+	char buf[WHERE_MAX], buf2[WHERE_MAX];
+	int ret;
+	json_object *e = rj_member(c, root, "net_environment", json_type_object, false, &ret);
+	if (!e)
+		return ret;
+	struct rj_ctx ec = rj_child(c, "net_environment", -1, buf, sizeof(buf));
+	if ((ret = rj_uint(&ec, e, "path_mtu", false, &n->path_mtu)))
+		return ret;
+	json_object *i = rj_member(&ec, e, "interface", json_type_object, false, &ret);
+	if (!i)
+		return ret;
+	struct rj_ctx icx = rj_child(&ec, "interface", -1, buf2, sizeof(buf2));
+	if ((ret = rj_str(&icx, i, "name", false, &n->if_name)) ||
+	    (ret = rj_str(&icx, i, "driver", false, &n->if_driver)) ||
+	    (ret = rj_uint(&icx, i, "mtu", false, &n->mtu)) ||
+	    (ret = rj_uint(&icx, i, "rx_queues", false, &n->rx_queues)) ||
+	    (ret = rj_uint(&icx, i, "tx_queues", false, &n->tx_queues)))
+		return ret;
+	return 0;
+}
+
+static bool kind_is(json_object *root, const char *kind)
+{
+	json_object *k;
+	return json_object_is_type(root, json_type_object) &&
+	       json_object_object_get_ex(root, "kind", &k) &&
+	       json_object_is_type(k, json_type_string) &&
+	       !strcmp(json_object_get_string(k), kind);
+}
+
+int results_parse_net(json_object *root, const char *file, struct rs_set *s,
+		      struct ioc_err *err)
+{
+	struct rj_ctx c = {.file = file, .where = "", .err = err};
+	int ret;
+
+	if ((ret = results_parse_header(&c, root, s)))
+		return ret;
+	if (kind_is(root, "net-mesh"))
+		return results_parse_mesh(root, &c, s);
+	s->net = calloc(1, sizeof(*s->net));
+	s->plan = strdup("net");
+	s->source = strdup("");
+	if (!s->net || !s->plan || !s->source)
+		return oom(&c);
+	s->complete = true;
+	s->is_run = true;
+	struct rs_net *n = s->net;
+	if ((ret = rj_str(&c, root, "role", true, &n->role)) ||
+	    (ret = rj_str(&c, root, "peer", false, &n->peer)) ||
+	    (ret = rj_double(&c, root, "seconds", true, &n->seconds)) ||
+	    (ret = rj_double(&c, root, "throughput_bps", true, &n->throughput_bps)) ||
+	    (ret = parse_params(&c, root, n)) ||
+	    (ret = parse_directions(&c, root, n)) ||
+	    (ret = parse_streams(&c, root, n)) ||
+	    (ret = parse_intervals(&c, root, n)) ||
+	    (ret = parse_iface(&c, root, n)))
+		return ret;
+	return 0;
+}
+
+bool results_is_net(json_object *root)
+{
+	return kind_is(root, "net") || kind_is(root, "net-mesh");
+}
