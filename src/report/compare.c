@@ -123,6 +123,19 @@ static int row_for(struct cmp_table *t, char *key, const char *label,
 	return r;
 }
 
+/* The row keyed key (a network row labelled by its key; key is taken),
+ * and set si's value in it; NULL when out of memory. */
+static struct cmp_value *net_value(struct cmp_table *t, char *key, unsigned si)
+{
+	int r = row_for(t, key, NULL, "-", false);
+	if (r < 0)
+		return NULL;
+	struct cmp_row *row = &t->rows[r];
+	row->label = row->key;
+	row->net = true;
+	return &row->v[si];
+}
+
 /* A network set: a row per direction it measured. */
 static int add_net_set(struct cmp_table *t, unsigned si)
 {
@@ -134,13 +147,9 @@ static int add_net_set(struct cmp_table *t, unsigned si)
 			continue;
 		if (asprintf(&key, "net P%u %s", n->parallel, rs_net_dir_short(d)) < 0)
 			return -ENOMEM;
-		int r = row_for(t, key, NULL, "-", false);
-		if (r < 0)
+		struct cmp_value *v = net_value(t, key, si);
+		if (!v)
 			return -ENOMEM;
-		struct cmp_row *row = &t->rows[r];
-		row->label = row->key;
-		row->net = true;
-		struct cmp_value *v = &row->v[si];
 		v->verdict = CMP_UNKNOWN;
 		v->value = nd->receiver_bps;
 		v->retransmits = nd->retransmits;
@@ -162,13 +171,9 @@ static int add_mesh_set(struct cmp_table *t, unsigned si)
 		if (asprintf(&key, "mesh P%u %s -> %s", m->parallel, m->hosts[p->client],
 			     m->hosts[p->server]) < 0)
 			return -ENOMEM;
-		int r = row_for(t, key, NULL, "-", false);
-		if (r < 0)
+		struct cmp_value *v = net_value(t, key, si);
+		if (!v)
 			return -ENOMEM;
-		struct cmp_row *row = &t->rows[r];
-		row->label = row->key;
-		row->net = true;
-		struct cmp_value *v = &row->v[si];
 		if (v->verdict != CMP_MISSING)
 			continue; /* a pair measured twice: the first */
 		v->verdict = CMP_UNKNOWN;
