@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "net/mesh.h"
+#include "net/result.h"
 #include "output/json_parts.h"
 #include "util/atomic_file.h"
 
@@ -143,29 +144,14 @@ void net_mesh_json(struct jw *w, const struct net_mesh *m,
 	jw_object_end(w);
 }
 
+static void emit_mesh(struct jw *w, const void *arg,
+		      const struct environment *env)
+{
+	net_mesh_json(w, arg, env);
+}
+
 int net_mesh_write_dir(const char *dir, const struct net_mesh *m,
 		       const struct environment *env, struct ioc_err *err)
 {
-	struct atomic_file af;
-	char path[4096];
-	struct jw w;
-	int rc;
-
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return err_set(err, errno, "--out %s: %s", dir, strerror(errno));
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	rc = atomic_file_open(&af, path);
-	if (rc)
-		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
-	jw_init(&w, af.f, 2);
-	net_mesh_json(&w, m, env);
-	rc = jw_finish(&w);
-	if (rc) {
-		atomic_file_abort(&af);
-		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
-	}
-	rc = atomic_file_commit(&af);
-	if (rc)
-		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
-	return 0;
+	return net_write_json_dir(dir, emit_mesh, m, env, err);
 }

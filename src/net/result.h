@@ -105,6 +105,16 @@ void net_result_text(FILE *f, const struct net_result *r);
 /* One interval line per stream and a sum line (text mode, -i). */
 void net_interval_text(FILE *f, const struct net_result *r, unsigned i);
 
+/* Write DIR/results.json (DIR made if missing) atomically, its content
+ * from emit(w, arg, env): the one writer of net and net mesh result
+ * directories. 0 or -errno with a message naming the path. */
+struct jw;
+typedef void (*net_json_emit_fn)(struct jw *w, const void *arg,
+				 const struct environment *env);
+int net_write_json_dir(const char *dir, net_json_emit_fn emit,
+		       const void *arg, const struct environment *env,
+		       struct ioc_err *err);
+
 /* Write dir/results.json (dir created if missing), atomically.
  * 0 or -errno + message. */
 int net_result_write_dir(const char *dir, const struct net_result *r,

@@ -284,8 +284,9 @@ void net_result_text(FILE *f, const struct net_result *r)
 		r->path_mtu, r->congestion[0] ? r->congestion : "?");
 }
 
-int net_result_write_dir(const char *dir, const struct net_result *r,
-			 const struct environment *env, struct ioc_err *err)
+int net_write_json_dir(const char *dir, net_json_emit_fn emit,
+		       const void *arg, const struct environment *env,
+		       struct ioc_err *err)
 {
 	struct atomic_file af;
 	char path[4096];
@@ -299,7 +300,7 @@ int net_result_write_dir(const char *dir, const struct net_result *r,
 	if (rc)
 		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
 	jw_init(&w, af.f, 2);
-	net_result_json(&w, r, env);
+	emit(&w, arg, env);
 	rc = jw_finish(&w);
 	if (rc) {
 		atomic_file_abort(&af);
@@ -309,4 +310,16 @@ int net_result_write_dir(const char *dir, const struct net_result *r,
 	if (rc)
 		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
 	return 0;
+}
+
+static void emit_result(struct jw *w, const void *arg,
+			const struct environment *env)
+{
+	net_result_json(w, arg, env);
+}
+
+int net_result_write_dir(const char *dir, const struct net_result *r,
+			 const struct environment *env, struct ioc_err *err)
+{
+	return net_write_json_dir(dir, emit_result, r, env, err);
 }
