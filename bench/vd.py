@@ -14,6 +14,12 @@ Rounds alternate the compared runs so a noisy machine slows both alike;
 the medians are printed and the raw runs saved to bench/out/vd-<time>.json.
 
   python3 bench/vd.py [--rounds N] [--runtime S] [--size 256m] [--quick]
+                      [--engines io_uring,psync] [--only overhead]
+
+Part 1 runs once per engine: with psync (one I/O at a time per worker, no
+kernel thread pool) both sides spend only CPU on tmpfs, so the ratio is
+the VD layer's own cost; with io_uring, buffered tmpfs reads are handed
+to io-wq kernel threads, and both sides compete for the same 2 cores.
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -42,6 +48,8 @@ def main():
     ap.add_argument("--runtime", default="3")
     ap.add_argument("--size", default="256m", help="per member")
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s, small files: proves it works")
+    ap.add_argument("--engines", default="io_uring,psync", help="engines for part 1, comma-separated")
+    ap.add_argument("--only", choices=["overhead"], help="run part 1 only")
     a = ap.parse_args()
     if a.quick:
         a.rounds, a.runtime, a.size = 1, "1", "32m"
@@ -61,19 +69,25 @@ def main():
         # Both sides: 4 workers, the same member I/O sizes and the same
         # member I/Os in flight. Sequential: a 256k host read is one 64k
         # read per member, against 64k reads on each file.
-        cases = [("randread 4k", ("randread", "4k", 8), ("randread", "4k", 8)),
-                 ("read 256k/64k", ("read", "256k", 2), ("read", "64k", 8))]
+        # psync does one I/O at a time: depth 1 on both sides.
+        cases = []
+        for eng in a.engines.split(","):
+            sync = eng in ("psync", "sync")
+            cases += [("%s randread 4k" % eng, eng, ("randread", "4k", 1 if sync else 8),
+                       ("randread", "4k", 1 if sync else 8)),
+                      ("%s read 256k/64k" % eng, eng, ("read", "256k", 1 if sync else 2),
+                       ("read", "64k", 1 if sync else 8))]
         for rnd in range(a.rounds):
-            for name, (vrw, vbs, vqd), (srw, sbs, sqd) in cases:
+            for name, eng, (vrw, vbs, vqd), (srw, sbs, sqd) in cases:
                 jf = jobfile(os.path.join(tmp, "sep.fio"), members[:4],
-                             [("rw", srw), ("bs", sbs), ("iodepth", sqd), ("runtime", a.runtime),
-                              ("time_based", 1), ("size", size_b)])
+                             [("ioengine", eng), ("rw", srw), ("bs", sbs), ("iodepth", sqd),
+                              ("runtime", a.runtime), ("time_based", 1), ("size", size_b)])
                 # 4 jobs on the VD, each on its own quarter (as each
                 # separate job has its own file)
                 vf = os.path.join(tmp, "vd.fio")
                 with open(vf, "w") as f:
-                    f.write("[global]\nvd=%s\nrw=%s\nbs=%s\niodepth=%d\nruntime=%s\ntime_based=1\nsize=%d\n"
-                            % (r0, vrw, vbs, vqd, a.runtime, size_b))
+                    f.write("[global]\nvd=%s\nioengine=%s\nrw=%s\nbs=%s\niodepth=%d\nruntime=%s\n"
+                            "time_based=1\nsize=%d\n" % (r0, eng, vrw, vbs, vqd, a.runtime, size_b))
                     for i in range(4):
                         f.write("[v%d]\noffset=%d\n" % (i, i * size_b))
                 vd = run(iochar, [vf])
@@ -82,37 +96,38 @@ def main():
                                                   vd["cpu"]["ns_per_io"], sep["cpu"]["ns_per_io"]))
                 out["rounds"].append({"case": name, "vd": vd["read"], "separate": sep["read"]})
         print("1. RAID 0 over 4 members vs the 4 files as 4 parallel targets (median of %d)" % a.rounds)
-        print("%-14s %10s %10s %8s %12s %12s" % ("case", "VD MB/s", "4f MB/s", "VD/4f", "VD ns/hostIO", "4f ns/IO"))
+        print("%-24s %10s %10s %8s %12s %12s" % ("case", "VD MB/s", "4f MB/s", "VD/4f", "VD ns/hostIO", "4f ns/IO"))
         for name, v in rows.items():
             m = [statistics.median(x[i] for x in v) for i in range(4)]
-            print("%-14s %10.1f %10.1f %7.1f%% %12.0f %12.0f" % (name, m[0], m[1], 100 * m[0] / m[1], m[2], m[3]))
+            print("%-24s %10.1f %10.1f %7.1f%% %12.0f %12.0f" % (name, m[0], m[1], 100 * m[0] / m[1], m[2], m[3]))
+        if a.only != "overhead":
 
-        print("\n2. RAID 5 / RAID 6, 5 members, 64k strips")
-        print("%-26s %10s %10s %8s %8s" % ("case", "IOPS", "MB/s", "rd/host", "wr/host"))
-        for level, k in (("raid5", 4), ("raid6", 3)):
-            spec = "%s,strip=64k,members=%s" % (level, ":".join(members[:5]))
-            cap = "--size=%d" % (k * size_b)
-            for name, w in (("4k randwrite", ["--rw=randwrite", "--bs=4k", "--iodepth=16"]),
-                            ("full-stripe write", ["--rw=write", "--bs=%dk" % (64 * k), "--iodepth=4"])):
-                res = []
-                for rnd in range(a.rounds):
-                    res.append(run(iochar, ["--vd=" + spec, cap, *w, *t]))
-                j = sorted(res, key=lambda r: r["write"]["iops"])[len(res) // 2]
-                amp = j["vd"][0]["amplification"]
-                out["rounds"].append({"case": level + " " + name, "write": j["write"], "vd": j["vd"][0]})
-                print("%-26s %10.0f %10.1f %8.2f %8.2f" % (level + " " + name, j["write"]["iops"],
-                      j["write"]["bw_bytes"] / 1e6, amp["reads_per_host_io"], amp["writes_per_host_io"]))
+            print("\n2. RAID 5 / RAID 6, 5 members, 64k strips")
+            print("%-26s %10s %10s %8s %8s" % ("case", "IOPS", "MB/s", "rd/host", "wr/host"))
+            for level, k in (("raid5", 4), ("raid6", 3)):
+                spec = "%s,strip=64k,members=%s" % (level, ":".join(members[:5]))
+                cap = "--size=%d" % (k * size_b)
+                for name, w in (("4k randwrite", ["--rw=randwrite", "--bs=4k", "--iodepth=16"]),
+                                ("full-stripe write", ["--rw=write", "--bs=%dk" % (64 * k), "--iodepth=4"])):
+                    res = []
+                    for rnd in range(a.rounds):
+                        res.append(run(iochar, ["--vd=" + spec, cap, *w, *t]))
+                    j = sorted(res, key=lambda r: r["write"]["iops"])[len(res) // 2]
+                    amp = j["vd"][0]["amplification"]
+                    out["rounds"].append({"case": level + " " + name, "write": j["write"], "vd": j["vd"][0]})
+                    print("%-26s %10.0f %10.1f %8.2f %8.2f" % (level + " " + name, j["write"]["iops"],
+                          j["write"]["bw_bytes"] / 1e6, amp["reads_per_host_io"], amp["writes_per_host_io"]))
 
-        print("\n3. parity code vs memcpy (GB/s of data, one core)")
-        exe = os.path.join(tmp, "vd_parity")
-        subprocess.run(["cc", "-O2", "-I" + os.path.join(ROOT, "src"), os.path.join(ROOT, "bench/vd_parity.c"),
-                        os.path.join(ROOT, "src/vd/parity.c"), "-lpthread", "-o", exe], check=True)
-        for k in (4, 8):
-            p = json.loads(subprocess.run([exe, str(k), "65536", "0.5" if a.quick else "2"],
-                                          capture_output=True, text=True, check=True).stdout)
-            out["rounds"].append({"case": "parity", **p})
-            print("k=%d: memcpy %.2f  P %.2f  P+Q %.2f  recover 2 data %.2f" % (
-                k, p["memcpy_gb_s"], p["p_xor_gb_s"], p["pq_gen_gb_s"], p["raid6_recover_2data_gb_s"]))
+            print("\n3. parity code vs memcpy (GB/s of data, one core)")
+            exe = os.path.join(tmp, "vd_parity")
+            subprocess.run(["cc", "-O2", "-I" + os.path.join(ROOT, "src"), os.path.join(ROOT, "bench/vd_parity.c"),
+                            os.path.join(ROOT, "src/vd/parity.c"), "-lpthread", "-o", exe], check=True)
+            for k in (4, 8):
+                p = json.loads(subprocess.run([exe, str(k), "65536", "0.5" if a.quick else "2"],
+                                              capture_output=True, text=True, check=True).stdout)
+                out["rounds"].append({"case": "parity", **p})
+                print("k=%d: memcpy %.2f  P %.2f  P+Q %.2f  recover 2 data %.2f" % (
+                    k, p["memcpy_gb_s"], p["p_xor_gb_s"], p["pq_gen_gb_s"], p["raid6_recover_2data_gb_s"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
