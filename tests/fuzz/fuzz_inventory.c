@@ -24,16 +24,7 @@
 #include "inventory/inventory.h"
 #include "output/json_writer.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: contract broken: %s\n",        \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#include "fuzz.h"
 
 #define FN "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"
 #define NET FN "/net/eth0"

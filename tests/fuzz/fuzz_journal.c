@@ -21,16 +21,7 @@
 #include "verify/journal.h"
 #include "verify/journal_fmt.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: contract broken: %s\n",        \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#include "fuzz.h"
 
 static void check_expect(const struct journal_expect *e)
 {

@@ -22,19 +22,10 @@
 #include "net/params.h"
 #include "net/proto.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 #define MAX_JSON 65536
 #define MAX_STREAMS 64
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: contract broken: %s\n",        \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 static void check_params(json_object *j)
 {

@@ -34,19 +34,10 @@
 
 #include "cli/run_config.h"
 
+#include "fuzz.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 #define MAX_WORDS 64
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: contract broken: %s\n",        \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 static const struct {
 	const char *name, *text;
