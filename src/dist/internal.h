@@ -52,6 +52,10 @@ struct msg_head {
 	char msg[IOC_ERR_MAX];
 };
 
+/* Rank 0's word in h (a sync go or a verdict) as this rank's outcome: 0,
+ * or h's status with its message and usage flag in err (share.c). */
+int msg_head_outcome(struct msg_head *h, struct ioc_err *err);
+
 /* Wait up to timeout_ns for a message with tag from rank `from` whose
  * first 4 bytes (the step sequence) are seq or later — earlier ones are
  * dropped — and receive it into a malloc'd *buf of *len bytes. Sends keep

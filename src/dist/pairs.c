@@ -33,13 +33,7 @@ int dist_sync(struct dist *d, uint64_t wait_ns, int local_ret,
 		}
 		memcpy(&h, b, sizeof(h));
 		free(b);
-		h.msg[sizeof(h.msg) - 1] = '\0';
-		if (!h.status)
-			return 0;
-		memset(err, 0, sizeof(*err));
-		err_set(err, -h.status, "%s", h.msg);
-		err->usage = h.usage;
-		return h.status;
+		return msg_head_outcome(&h, err);
 	}
 	/* rank 0: the first failure in rank order is everyone's, but a rank
 	 * that only waited in vain for another (a timeout) is a consequence:

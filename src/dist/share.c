@@ -38,3 +38,14 @@ int dist_share(struct dist *d, void *buf, size_t len, struct ioc_err *err)
 	free(in);
 	return 0;
 }
+
+int msg_head_outcome(struct msg_head *h, struct ioc_err *err)
+{
+	h->msg[sizeof(h->msg) - 1] = '\0';
+	if (!h->status)
+		return 0;
+	memset(err, 0, sizeof(*err));
+	err_set(err, -h->status, "%s", h->msg);
+	err->usage = h->usage;
+	return h->status;
+}

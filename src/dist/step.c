@@ -470,13 +470,7 @@ static int rank_verdict(struct step *s, struct ioc_err *err)
 	memset(&h, 0, sizeof(h));
 	memcpy(&h, b, len < sizeof(h) ? len : sizeof(h));
 	free(b);
-	h.msg[sizeof(h.msg) - 1] = '\0';
-	if (!h.status)
-		return 0;
-	memset(err, 0, sizeof(*err));
-	err_set(err, -h.status, "%s", h.msg);
-	err->usage = h.usage;
-	return h.status;
+	return msg_head_outcome(&h, err);
 }
 
 int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
