@@ -161,6 +161,11 @@ struct inventory {
  * -ENOMEM (inv is then empty and needs no free). Never fails otherwise. */
 int inventory_collect(struct inventory *inv, const char *root);
 
+/* One interface, /sys/class/net/<name> below root ("" for the running
+ * system), into n: what cannot be read stays empty (speed and NUMA node
+ * -1). What `iochar net` reports of the interface a connection uses. */
+void inventory_read_net(const char *root, struct inv_net *n, const char *name);
+
 /* Release what inv owns; inv may be NULL. */
 void inventory_free(struct inventory *inv);
 

@@ -44,7 +44,7 @@ static void net_queues(const char *root, struct inv_net *n)
 	sysfs_list_free(q, nq);
 }
 
-static void net_one(const char *root, struct inv_net *n, const char *name)
+void inventory_read_net(const char *root, struct inv_net *n, const char *name)
 {
 	char real[4096] = "";
 	uint64_t v;
@@ -90,7 +90,7 @@ int inv_collect_nets(struct inventory *inv)
 		if (!sysfs_exists(inv->root, "/sys/class/net/%s/ifindex",
 				  names[i]))
 			continue;
-		net_one(inv->root, &inv->nets[inv->nr_nets++], names[i]);
+		inventory_read_net(inv->root, &inv->nets[inv->nr_nets++], names[i]);
 	}
 	sysfs_list_free(names, nr);
 	return 0;

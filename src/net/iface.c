@@ -1,6 +1,8 @@
-/* iface.c - local interface facts from /sys/class/net and ethtool. */
+/* iface.c - the interface a connection leaves by: found from the socket's
+ * local address, then read by the inventory's NIC reader (one reader of
+ * /sys/class/net for both), with ethtool naming the driver of virtual
+ * interfaces (veth, bridge) that have no device/driver link in sysfs. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <ifaddrs.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -14,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "inventory/inventory.h"
 #include "net/iface.h"
 
 /* Copy src into dst (size len), cut to fit. */
@@ -41,67 +44,23 @@ static bool same_addr(const struct sockaddr *a, const struct sockaddr_storage *b
 	return false;
 }
 
-static long read_long(const char *name, const char *file, long dflt)
-{
-	char path[128], buf[32];
-	FILE *f;
-	long v = dflt;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", name, file);
-	f = fopen(path, "re");
-	if (!f)
-		return dflt;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf, NULL, 10);
-	fclose(f);
-	return v;
-}
-
-static unsigned count_queues(const char *name, const char *prefix)
-{
-	char path[128];
-	unsigned n = 0;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", name);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, prefix, strlen(prefix)))
-			n++;
-	closedir(d);
-	return n;
-}
-
-static void read_driver(const char *name, char *out, size_t len)
+/* The driver ethtool names, for interfaces sysfs gives none. */
+static void ethtool_driver(const char *name, char *out, size_t len)
 {
 	struct ethtool_drvinfo info = {.cmd = ETHTOOL_GDRVINFO};
 	struct ifreq ifr;
-	char path[128], link[256];
-	int s;
+	int s, rc;
 
 	memset(&ifr, 0, sizeof(ifr));
 	copy_cut(ifr.ifr_name, sizeof(ifr.ifr_name), name, strlen(name));
 	ifr.ifr_data = (void *)&info;
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s >= 0) {
-		int rc = ioctl(s, SIOCETHTOOL, &ifr);
-		close(s);
-		if (rc == 0 && info.driver[0]) {
-			copy_cut(out, len, info.driver, sizeof(info.driver));
-			return;
-		}
-	}
-	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", name);
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-	if (n > 0) {
-		link[n] = '\0';
-		const char *b = strrchr(link, '/');
-		b = b ? b + 1 : link;
-		copy_cut(out, len, b, strlen(b));
-	}
+	if (s < 0)
+		return;
+	rc = ioctl(s, SIOCETHTOOL, &ifr);
+	close(s);
+	if (rc == 0 && info.driver[0])
+		copy_cut(out, len, info.driver, sizeof(info.driver));
 }
 
 void net_iface_of_socket(int fd, struct net_iface *ifc)
@@ -124,9 +83,13 @@ void net_iface_of_socket(int fd, struct net_iface *ifc)
 	freeifaddrs(ifa);
 	if (!ifc->name[0])
 		return;
-	read_driver(ifc->name, ifc->driver, sizeof(ifc->driver));
-	ifc->mtu = (unsigned)read_long(ifc->name, "mtu", 0);
-	ifc->speed_mbps = (int)read_long(ifc->name, "speed", -1);
-	ifc->rx_queues = count_queues(ifc->name, "rx-");
-	ifc->tx_queues = count_queues(ifc->name, "tx-");
+	struct inv_net n;
+	inventory_read_net("", &n, ifc->name);
+	copy_cut(ifc->driver, sizeof(ifc->driver), n.driver, sizeof(n.driver));
+	if (!ifc->driver[0])
+		ethtool_driver(ifc->name, ifc->driver, sizeof(ifc->driver));
+	ifc->mtu = n.mtu;
+	ifc->speed_mbps = n.speed_mbps;
+	ifc->rx_queues = n.rx_queues;
+	ifc->tx_queues = n.tx_queues;
 }

@@ -1,7 +1,7 @@
 /* iface.h - the local network interface a connection leaves by: name,
- * driver, MTU, queue counts and speed, read from /sys/class/net and the
- * ethtool ioctl. Kept here behind this one function until the inventory
- * (src/inventory) reads NICs itself; then this should move there.
+ * driver, MTU, queue counts and speed, read by the inventory's NIC
+ * reader (inventory_read_net) and, for the driver of a virtual interface,
+ * the ethtool ioctl.
  */
 #ifndef IOCHAR_NET_IFACE_H
 #define IOCHAR_NET_IFACE_H
