@@ -38,23 +38,63 @@ static int parse_host(const struct rj_ctx *c, json_object *e, bool run,
 	return 0;
 }
 
-/* "host", or "host rank R" when another host of the point has that name
- * (several ranks on one machine). */
-static int label_hosts(const struct rj_ctx *c, struct rs_point *p)
+/* By rank, then by place in the array: of two equal ranks the later comes
+ * second, and is the one named. */
+static int by_rank(const void *a, const void *b)
 {
-	for (unsigned i = 0; i < p->nr_hosts; i++) {
-		struct rs_host *h = &p->hosts[i];
-		bool dup = false;
-		for (unsigned j = 0; j < p->nr_hosts && !dup; j++)
-			dup = j != i && !strcmp(p->hosts[j].host, h->host);
-		int n = dup ? asprintf(&h->label, "%s rank %u", h->host, h->rank)
-			    : asprintf(&h->label, "%s", h->host);
-		if (n < 0) {
-			h->label = NULL;
-			return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+	const struct rs_host *x = *(const struct rs_host *const *)a;
+	const struct rs_host *y = *(const struct rs_host *const *)b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int by_host(const void *a, const void *b)
+{
+	const struct rs_host *x = *(const struct rs_host *const *)a;
+	const struct rs_host *y = *(const struct rs_host *const *)b;
+	int c = strcmp(x->host, y->host);
+	return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Refuse a rank given twice, then label each host "host", or "host rank
+ * R" when another host of the point has that name (several ranks on one
+ * machine). Sorted by name and rank, so thousands of hosts stay cheap. */
+static int label_hosts(const struct rj_ctx *c, const char *key, struct rs_point *p)
+{
+	char buf[WHERE_MAX];
+	unsigned n = p->nr_hosts;
+	struct rs_host **v = calloc(n, sizeof(*v));
+	int ret = 0;
+
+	if (!v)
+		return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+	for (unsigned i = 0; i < n; i++)
+		v[i] = &p->hosts[i];
+	for (unsigned pass = 0; pass < 2 && !ret; pass++) {
+		/* pass 0: by rank alone, for the duplicates; pass 1: by name */
+		qsort(v, n, sizeof(*v), pass ? by_host : by_rank);
+		for (unsigned i = 0; i < n && !ret; i++) {
+			if (!pass) {
+				if (i && v[i]->rank == v[i - 1]->rank) {
+					int at = (int)(v[i] - p->hosts);
+					struct rj_ctx hc = rj_child(c, key, at, buf, sizeof(buf));
+					ret = rj_fail(&hc, "rank", "given twice");
+				}
+				continue;
+			}
+			bool dup = (i && !strcmp(v[i - 1]->host, v[i]->host)) ||
+				   (i + 1 < n && !strcmp(v[i + 1]->host, v[i]->host));
+			int len = dup ? asprintf(&v[i]->label, "%s rank %u", v[i]->host, v[i]->rank)
+				      : asprintf(&v[i]->label, "%s", v[i]->host);
+			if (len < 0) {
+				v[i]->label = NULL;
+				ret = err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+			}
 		}
 	}
-	return 0;
+	free(v);
+	return ret;
 }
 
 int results_parse_hosts(const struct rj_ctx *c, json_object *o, bool run,
@@ -81,9 +121,6 @@ int results_parse_hosts(const struct rj_ctx *c, json_object *o, bool run,
 		if ((ret = parse_host(&hc, json_object_array_get_idx(a, i), run,
 				      &p->hosts[i])))
 			return ret;
-		for (size_t j = 0; j < i; j++)
-			if (p->hosts[j].rank == p->hosts[i].rank)
-				return rj_fail(&hc, "rank", "given twice");
 	}
-	return label_hosts(c, p);
+	return label_hosts(c, key, p);
 }
