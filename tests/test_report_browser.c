@@ -4,7 +4,10 @@
  * message, no network request, every chart in the DOM with its data
  * points, a screenshot that is not blank). SKIP when chromium is absent;
  * CI installs it (scripts/deps.sh). The screenshot is kept in
- * BUILD/report-browser/report.png. */
+ * BUILD/report-browser/report.png. A second report, of a run over three
+ * hosts (tests/fixtures/hosts/run-hosts.json: real `mpirun` output with a
+ * lost and a failed host edited in), must show its per-host table with
+ * every host row and the total (BUILD/report-browser-hosts/). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "report_fixture.h"
@@ -33,19 +37,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void test_report_in_chromium(void **state)
+/* Open dir/report.html in the browser check, its files in BUILD/sub. */
+static void browser_check(const char *dir, const char *sub)
 {
-	const char *dir = *state;
 	char html[4200], out[4200], cmd[9000], bin[4096];
-	struct proc_out po;
 
-	fixture_plan(dir, "res");
-	run_iochar(&po, dir, 0, (const char *const[]){"report", "res", "-o", "report.html", NULL});
-	expect_exit(&po, 0);
-	proc_out_free(&po);
 	snprintf(html, sizeof(html), "%s/report.html", dir);
 	snprintf(bin, sizeof(bin), "%s", iochar_path());
-	snprintf(out, sizeof(out), "%s/report-browser", dirname(bin));
+	snprintf(out, sizeof(out), "%s/%s", dirname(bin), sub);
 	snprintf(cmd, sizeof(cmd), "tests/browser/test_report_browser.sh '%s' '%s'", html, out);
 	int st = system(cmd);
 	assert_true(WIFEXITED(st));
@@ -55,10 +54,42 @@ static void test_report_in_chromium(void **state)
 		fail_msg("the report failed in the browser (logs in %s)", out);
 }
 
+static void test_report_in_chromium(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+
+	fixture_plan(dir, "res");
+	run_iochar(&po, dir, 0, (const char *const[]){"report", "res", "-o", "report.html", NULL});
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	browser_check(dir, "report-browser");
+}
+
+static void test_host_report_in_chromium(void **state)
+{
+	const char *dir = *state;
+	char in[4200], cwd[4096];
+	struct proc_out po;
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(in, sizeof(in), "%s/tests/fixtures/hosts/run-hosts.json", cwd);
+	run_iochar(&po, dir, 0, (const char *const[]){"report", in, "-o", "report.html", NULL});
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	/* what the browser must then show: check_dom.py compares the two */
+	snprintf(in, sizeof(in), "%s/report.html", dir);
+	char *html = fixture_slurp(in, NULL);
+	expect_has(html, "<table class=\"hosts\" data-hosts=\"3\"");
+	free(html);
+	browser_check(dir, "report-browser-hosts");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_report_in_chromium, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_report_in_chromium, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,7 @@ static void fill_value(struct cmp_value *v, const struct rs_step *st,
 	v->p99_ns = (double)p->total.lat.pct[RS_P99];
 	v->iodepth = p->iodepth;
 	v->numjobs = p->numjobs;
+	v->point = p;
 	compare_interval_stats(p, &v->iv_mean, &v->iv_sd, &v->iv_n);
 	v->diff_pct = v->noise_pct = NAN;
 }
@@ -114,7 +115,7 @@ static int row_for(struct cmp_table *t, char *key, const char *label,
 	}
 	r = (int)t->nr_rows++;
 	t->rows[r] = (struct cmp_row){.key = key, .label = label, .lat_stat = lat_stat,
-				      .iops = iops, .v = v};
+				      .iops = iops, .parent = -1, .v = v};
 	for (unsigned j = 0; j < t->nr_sets; j++)
 		v[j] = (struct cmp_value){
 			.verdict = CMP_MISSING, .value = NAN, .lat_ns = NAN,
@@ -217,6 +218,82 @@ static int add_set(struct cmp_table *t, unsigned si)
 	return 0;
 }
 
+static double dir_latency(const char *stat, const struct rs_dir *d)
+{
+	if (!strcmp(stat, "p99"))
+		return (double)d->lat.pct[RS_P99];
+	if (!strcmp(stat, "p99.9"))
+		return (double)d->lat.pct[RS_P99_9];
+	return d->lat.mean;
+}
+
+/* The host rows of workload row w (when two or more sets ran it over
+ * many hosts), appended; compare_order puts them beneath it. */
+static int add_host_rows(struct cmp_table *t, unsigned w)
+{
+	unsigned with_hosts = 0;
+	for (unsigned si = 0; si < t->nr_sets; si++) {
+		const struct rs_point *p = t->rows[w].v[si].point;
+		with_hosts += p && p->nr_hosts;
+	}
+	if (with_hosts < 2)
+		return 0;
+	for (unsigned si = 0; si < t->nr_sets; si++) {
+		const struct rs_point *p = t->rows[w].v[si].point;
+		for (unsigned i = 0; p && i < p->nr_hosts; i++) {
+			const struct rs_host *h = &p->hosts[i];
+			char *key = NULL;
+			if (asprintf(&key, "%s @ %s", t->rows[w].key, h->label) < 0)
+				return -ENOMEM;
+			unsigned before = t->nr_rows;
+			int r = row_for(t, key, t->rows[w].label, t->rows[w].lat_stat,
+					t->rows[w].iops);
+			if (r < 0)
+				return -ENOMEM;
+			struct cmp_row *row = &t->rows[r];
+			/* another row with that key (a workload so labelled), or
+			 * a label twice: the first */
+			if ((unsigned)r < before &&
+			    (row->parent != (int)w || row->v[si].verdict != CMP_MISSING))
+				continue;
+			row->host = h->label;
+			row->parent = (int)w;
+			struct cmp_value *v = &row->v[si];
+			v->verdict = CMP_UNKNOWN;
+			v->lost = h->lost;
+			v->value = h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes;
+			v->lat_ns = h->lost || !h->total.ios ? NAN : dir_latency(row->lat_stat, &h->total);
+			v->p99_ns = h->lost || !h->total.ios ? NAN : (double)h->total.lat.pct[RS_P99];
+			v->iodepth = p->iodepth;
+			v->numjobs = p->numjobs;
+			v->iv_n = 0;
+		}
+	}
+	return 0;
+}
+
+/* Each workload row followed by its host rows, in the order they came. */
+static int order_rows(struct cmp_table *t)
+{
+	struct cmp_row *rows = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*rows));
+	unsigned n = 0;
+	if (!rows)
+		return -ENOMEM;
+	for (unsigned w = 0; w < t->nr_rows; w++) {
+		if (t->rows[w].host)
+			continue;
+		rows[n++] = t->rows[w];
+		for (unsigned h = w + 1; h < t->nr_rows; h++)
+			if (t->rows[h].host && t->rows[h].parent == (int)w)
+				rows[n++] = t->rows[h];
+	}
+	free(t->rows);
+	t->rows = rows;
+	for (unsigned i = 0; i < n; i++)
+		t->rows[i].parent = -1;
+	return 0;
+}
+
 static void judge(struct cmp_row *row, unsigned nr_sets)
 {
 	int ref = -1;
@@ -249,12 +326,18 @@ int compare_build(const struct rs_set *sets, unsigned n, struct cmp_table *t)
 	memset(t, 0, sizeof(*t));
 	t->sets = sets;
 	t->nr_sets = n;
-	for (unsigned i = 0; i < n; i++) {
-		int ret = add_set(t, i);
-		if (ret) {
-			compare_free(t);
-			return ret;
-		}
+	int ret = 0;
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = add_set(t, i);
+	unsigned workloads = t->nr_rows;
+	for (unsigned w = 0; w < workloads && !ret; w++)
+		if (!t->rows[w].net)
+			ret = add_host_rows(t, w);
+	if (!ret && t->nr_rows > workloads)
+		ret = order_rows(t);
+	if (ret) {
+		compare_free(t);
+		return ret;
 	}
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		judge(&t->rows[r], n);

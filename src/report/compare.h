@@ -28,6 +28,14 @@
  * CLIENT -> SERVER", with no series (verdict unknown).
  * Net and disk sets compared together share no key, so each workload
  * shows as only in the sets that have it.
+ *
+ * Runs over many hosts (rs_point.hosts): when two or more sets ran a
+ * workload over many hosts, a row per host follows the workload's row,
+ * keyed "WORKLOAD @ HOST" (HOST: rs_host.label, so hosts match by name,
+ * by name and rank when ranks share a machine); a host only some sets
+ * have is "missing" in the others. The value is the host's total IOPS or
+ * MB/s; hosts carry no per-second series, so diff% is the plain ratio and
+ * the verdict "unknown". A lost host has no value (lost set).
  */
 #ifndef IOCHAR_REPORT_COMPARE_H
 #define IOCHAR_REPORT_COMPARE_H
@@ -59,6 +67,8 @@ struct cmp_value {
 	double diff_pct, noise_pct; /* NaN for the reference or unknown */
 	int64_t retransmits;       /* net rows: the direction's; -1 unknown */
 	unsigned streams;          /* net rows */
+	const struct rs_point *point; /* disk rows: the headline point; NULL: none */
+	bool lost;                 /* host rows: the host stopped answering */
 };
 
 struct cmp_row {
@@ -68,6 +78,8 @@ struct cmp_row {
 	bool iops;                 /* the value is IOPS, else bytes/s */
 	bool net;                  /* a network direction: bits/s, per-interval
 				    * throughput for the noise rule */
+	const char *host;          /* a host row: the host's label; NULL: a workload */
+	int parent;                /* a host row: its workload's row while building */
 	struct cmp_value *v;       /* one per set */
 };
 

@@ -36,6 +36,11 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 			fputs(" (net: of the per-interval throughput)", f);
 			break;
 		}
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		if (t->rows[r].host) {
+			fputs(" (@ HOST rows: one host's total, no series: plain ratio)", f);
+			break;
+		}
 	fputs("\n\n", f);
 	fprintf(f, "%-34s %-16s %16s %11s %8s %9s %9s  %s\n", "workload", "set", "value",
 		"latency", "QDxjobs", "diff", "noise", "verdict");
@@ -45,7 +50,13 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 		const struct cmp_row *row = &t->rows[r];
 		for (unsigned i = 0; i < t->nr_sets; i++) {
 			const struct cmp_value *v = &row->v[i];
-			fprintf(f, "%-34.34s %-16.16s ", i ? "" : row->key, t->sets[i].name);
+			if (i)
+				fprintf(f, "%-34s ", "");
+			else if (row->host)
+				fprintf(f, "  @ %-30.30s ", row->host);
+			else
+				fprintf(f, "%-34.34s ", row->key);
+			fprintf(f, "%-16.16s ", t->sets[i].name);
 			if (v->verdict == CMP_MISSING) {
 				fprintf(f, "%16s %11s %8s %9s %9s  %s\n", "-", "-", "-", "-", "-",
 					"missing");
@@ -63,7 +74,8 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 				snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
 			}
 			snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
-			fprintf(f, "%16s %11s %8s %9s %10s  %s%s\n", value_str(a, row, v->value),
+			fprintf(f, "%16s %11s %8s %9s %10s  %s%s\n",
+				v->lost ? "lost" : value_str(a, row, v->value),
 				row->net ? "-" : numfmt_lat(b, v->lat_ns), qd,
 				v->verdict == CMP_REFERENCE ? "" : numfmt_pct(c, v->diff_pct),
 				isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict),
@@ -117,6 +129,8 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 		const struct cmp_row *row = &t->rows[r];
 		jw_object_begin(&w);
 		jw_kv_string(&w, "workload", row->key);
+		if (row->host)
+			jw_kv_string(&w, "host", row->host);
 		jw_kv_string(&w, "metric", metric(row));
 		jw_kv_string(&w, "latency_stat", row->lat_stat);
 		jw_key(&w, "values");
@@ -137,6 +151,8 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 				jw_kv_double(&w, "noise_pct", v->noise_pct);
 			} else if (v->verdict != CMP_MISSING) {
 				jw_kv_double(&w, "value", v->value);
+				if (row->host)
+					jw_kv_bool(&w, "lost", v->lost);
 				jw_kv_double(&w, "latency_ns", v->lat_ns);
 				jw_kv_double(&w, "p99_ns", v->p99_ns);
 				jw_kv_uint(&w, "iodepth", v->iodepth);

@@ -78,7 +78,7 @@ static void bar_chart(struct report_ctx *r, bool iops)
 	if (!cats || !rows)
 		goto out;
 	for (unsigned i = 0; i < t->nr_rows; i++) {
-		if (t->rows[i].iops != iops || t->rows[i].net)
+		if (t->rows[i].iops != iops || t->rows[i].net || t->rows[i].host)
 			continue; /* network rows: the Network section */
 		rows[nc] = i;
 		cats[nc++] = t->rows[i].key;

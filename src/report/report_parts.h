@@ -3,6 +3,7 @@
 #ifndef IOCHAR_REPORT_REPORT_PARTS_H
 #define IOCHAR_REPORT_REPORT_PARTS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/compare.h"
@@ -27,6 +28,12 @@ void report_scaling_charts(struct report_ctx *r);
 void report_summary_table(struct report_ctx *r);
 void report_compare_table(struct report_ctx *r);
 void report_parameters(struct report_ctx *r);
+
+/* report_hosts.c: runs over many hosts: a table per workload of each
+ * host's figures at the headline point, the total and the start skew;
+ * report_has_hosts says whether any set has one. */
+void report_host_tables(struct report_ctx *r);
+bool report_has_hosts(const struct report_ctx *r);
 
 /* report_net.c: network results (rs_set.net): a throughput bar per set,
  * the streams, the interface and the parameters of each. */

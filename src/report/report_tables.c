@@ -110,6 +110,14 @@ void report_compare_table(struct report_ctx *r)
 		   "<em>significant</em> when it exceeds the noise band: %.0f \xc3\x97 the combined "
 		   "standard error of the two sets' per-second IOPS (Welch); fewer than 2 "
 		   "seconds on either side leaves it unknown.</p>\n", COMPARE_K);
+	for (unsigned i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].host) {
+			fputs("<p>Rows <em>@ HOST</em> are one host of a run over many hosts, "
+			      "beneath the workload's total, matched by host name: a host's total "
+			      "has no per-second series, so its diff is the plain ratio and its "
+			      "verdict unknown.</p>\n", f);
+			break;
+		}
 	fputs("<table class=\"compare\"><thead><tr><th>workload</th>", f);
 	for (unsigned s = 0; s < t->nr_sets; s++) {
 		fputs("<th>", f);
@@ -119,8 +127,15 @@ void report_compare_table(struct report_ctx *r)
 	fputs("</tr></thead><tbody>\n", f);
 	for (unsigned i = 0; i < t->nr_rows; i++) {
 		const struct cmp_row *row = &t->rows[i];
-		fputs("<tr>", f);
-		td(f, NULL, row->key);
+		if (row->host) {
+			fputs("<tr class=\"host\">", f);
+			fputs("<td>@ ", f);
+			html_escape(f, row->host);
+			fputs("</td>", f);
+		} else {
+			fputs("<tr>", f);
+			td(f, NULL, row->key);
+		}
 		for (unsigned s = 0; s < t->nr_sets; s++) {
 			const struct cmp_value *v = &row->v[s];
 			if (v->verdict == CMP_MISSING) {
@@ -129,7 +144,9 @@ void report_compare_table(struct report_ctx *r)
 					fputs("<td></td><td></td><td></td>", f);
 				continue;
 			}
-			if (row->net)
+			if (v->lost)
+				snprintf(b, sizeof(b), "lost");
+			else if (row->net)
 				snprintf(b, sizeof(b), "%.3f Gbit/s", v->value / 1e9);
 			else if (row->iops)
 				snprintf(b, sizeof(b), "%s IOPS", numfmt_iops(a, v->value));

@@ -108,6 +108,20 @@ int rj_u64(const struct rj_ctx *c, json_object *o, const char *key,
 	return 0;
 }
 
+int rj_i64(const struct rj_ctx *c, json_object *o, const char *key,
+	   bool required, int64_t *out)
+{
+	int ret;
+	json_object *v = rj_member(c, o, key, json_type_int, required, &ret);
+	if (!v)
+		return ret;
+	/* json-c keeps integers above INT64_MAX as unsigned */
+	if (json_object_get_int64(v) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX)
+		return rj_fail(c, key, "out of range");
+	*out = json_object_get_int64(v);
+	return 0;
+}
+
 int rj_uint(const struct rj_ctx *c, json_object *o, const char *key,
 	    bool required, unsigned *out)
 {

@@ -42,6 +42,9 @@ int rj_u64(const struct rj_ctx *c, json_object *o, const char *key,
 	   bool required, uint64_t *out);
 int rj_uint(const struct rj_ctx *c, json_object *o, const char *key,
 	    bool required, unsigned *out);
+/* A signed integer member (offsets, which may be negative). */
+int rj_i64(const struct rj_ctx *c, json_object *o, const char *key,
+	   bool required, int64_t *out);
 int rj_double(const struct rj_ctx *c, json_object *o, const char *key,
 	      bool required, double *out);
 int rj_bool(const struct rj_ctx *c, json_object *o, const char *key,

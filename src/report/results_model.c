@@ -49,14 +49,33 @@ const struct rs_point *rs_tset_headline(const struct rs_step *st,
 	return NULL;
 }
 
-double rs_point_latency(const struct rs_step *st, const struct rs_point *p)
+double rs_dir_latency(const struct rs_step *st, const struct rs_dir *d)
 {
 	const char *s = st->latency_stat ? st->latency_stat : "mean";
 	if (!strcmp(s, "p99"))
-		return (double)p->total.lat.pct[RS_P99];
+		return (double)d->lat.pct[RS_P99];
 	if (!strcmp(s, "p99.9"))
-		return (double)p->total.lat.pct[RS_P99_9];
-	return p->total.lat.mean;
+		return (double)d->lat.pct[RS_P99_9];
+	return d->lat.mean;
+}
+
+double rs_point_latency(const struct rs_step *st, const struct rs_point *p)
+{
+	return rs_dir_latency(st, &p->total);
+}
+
+void rs_point_free(struct rs_point *p)
+{
+	free(p->iv);
+	p->iv = NULL;
+	for (unsigned i = 0; i < p->nr_hosts; i++) {
+		free(p->hosts[i].host);
+		free(p->hosts[i].label);
+		free(p->hosts[i].error);
+	}
+	free(p->hosts);
+	p->hosts = NULL;
+	p->nr_hosts = 0;
 }
 
 static void free_strv(char **v, unsigned n)
@@ -70,11 +89,11 @@ static void free_tset(struct rs_tset *ts)
 {
 	free_strv(ts->targets, ts->nr_targets);
 	for (unsigned i = 0; i < ts->nr_points; i++)
-		free(ts->points[i].iv);
+		rs_point_free(&ts->points[i]);
 	free(ts->points);
-	free(ts->max.iv);
+	rs_point_free(&ts->max);
 	for (unsigned i = 0; i < ts->nr_curve; i++)
-		free(ts->curve[i].p.iv);
+		rs_point_free(&ts->curve[i].p);
 	free(ts->curve);
 	free(ts->rounds_iops);
 }

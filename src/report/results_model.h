@@ -42,6 +42,22 @@ struct rs_interval {
 	double lat_mean_ns;
 };
 
+/* One host (MPI rank) of a run over many hosts. A run JSON's "hosts[]"
+ * gives everything; a plan point's "per_host[]" only host, rank and total
+ * (detail false: the other members are zero). */
+struct rs_host {
+	char *host;                /* hostname */
+	char *label;               /* host, or "host rank R" when the name is
+				    * not unique in the point: how hosts match */
+	unsigned rank;
+	bool detail;               /* from a run's hosts[]: the members below */
+	bool lost;                 /* stopped answering: no figures */
+	char *error;               /* what stopped it; NULL: nothing */
+	uint64_t elapsed_ns;
+	int64_t start_offset_ns;   /* its start minus the earliest host's */
+	struct rs_dir read, write, total;
+};
+
 /* One measured run: the figures of a fixed step, a search probe, a curve
  * point. */
 struct rs_point {
@@ -51,6 +67,10 @@ struct rs_point {
 	struct rs_dir read, write, total;
 	struct rs_interval *iv;
 	unsigned nr_iv;
+	/* a run over many hosts: each host, in rank order; 0 on one host */
+	struct rs_host *hosts;
+	unsigned nr_hosts;
+	uint64_t start_skew_ns;    /* latest host's start minus the earliest's */
 };
 
 struct rs_curve_point {
@@ -147,6 +167,12 @@ const struct rs_point *rs_tset_headline(const struct rs_step *st,
 /* The latency figure the step is judged by (its latency_stat: mean, p99
  * or p99.9) of p's total, ns. */
 double rs_point_latency(const struct rs_step *st, const struct rs_point *p);
+
+/* The latency figure of one direction block d by the step's latency_stat. */
+double rs_dir_latency(const struct rs_step *st, const struct rs_dir *d);
+
+/* Release what p owns (series, hosts); p itself is not freed. */
+void rs_point_free(struct rs_point *p);
 
 /* Release the strings of j and zero it. */
 void rs_job_free(struct rs_job *j);

@@ -97,7 +97,8 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = rj_bool(c, o, "inside", false, &p->inside)) ||
 	    (ret = results_parse_dir(c, o, "read", &p->read)) ||
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
-	    (ret = results_parse_dir(c, o, "total", &p->total)))
+	    (ret = results_parse_dir(c, o, "total", &p->total)) ||
+	    (ret = results_parse_hosts(c, o, false, p)))
 		return ret;
 	return parse_step_intervals(c, o, p);
 }
@@ -182,13 +183,13 @@ static int parse_search(const struct rj_ctx *c, json_object *o, struct rs_tset *
 	if (!ret)
 		ret = parse_point_member(c, o, "best", &best, &have);
 	if (ret || !have) {
-		free(best.iv);
+		rs_point_free(&best);
 		return ret;
 	}
 	for (unsigned i = 0; i < ts->nr_points; i++)
 		if (same_point(&ts->points[i], &best)) {
 			ts->best = (int)i;
-			free(best.iv);
+			rs_point_free(&best);
 			return 0;
 		}
 	ts->points[ts->nr_points] = best; /* the spare slot */

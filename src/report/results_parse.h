@@ -36,4 +36,11 @@ int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
 		      struct rs_dir *d);
 int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j);
 
+/* results_parse_hosts.c: a run over many hosts. "start_skew_ns" and, with
+ * run, a run JSON's "hosts[]" (every member), else a plan point's
+ * "per_host[]" (host, rank, total) into p; absent members leave p on one
+ * host (nr_hosts 0). On failure p holds what was read (rs_point_free). */
+int results_parse_hosts(const struct rj_ctx *c, json_object *o, bool run,
+			struct rs_point *p);
+
 #endif

@@ -1,0 +1,106 @@
+/* test_mpi_report.c - a plan run over 3 ranks (mpirun --oversubscribe on
+ * this machine, a small file per rank under a temporary directory), then
+ * `iochar report` on its results: the per-host section has a table per
+ * workload naming all 3 ranks, and its figures (each host's I/Os, the
+ * total, the skew) are those of results.json. SKIP when mpirun is missing
+ * or iochar was built without MPI (mpi_harness.h). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mpi_harness.h"
+
+#define RANKS 3
+
+/* The per-host table of workload title in html, up to its end. */
+static char *table_of(const char *html, const char *title)
+{
+	char h4[256];
+	snprintf(h4, sizeof(h4), "<h4>res: %s</h4>", title);
+	const char *b = strstr(html, h4);
+	if (!b)
+		fail_msg("no per-host table for %s", title);
+	const char *e = strstr(b, "</table>");
+	assert_non_null(e);
+	return strndup(b, (size_t)(e - b));
+}
+
+/* The table of point (a results.json point with per_host) matches it. */
+static void check_table(const char *html, const char *title, json_object *point)
+{
+	char *t = table_of(html, title), want[512];
+	json_object *ph = jget(point, "per_host");
+	assert_int_equal(json_object_array_length(ph), RANKS);
+	snprintf(want, sizeof(want), "data-hosts=\"%d\" data-skew-ns=\"%llu\"", RANKS,
+		 (unsigned long long)jget_u64(point, "start_skew_ns"));
+	expect_has(t, want);
+	uint64_t sum = 0;
+	for (int r = 0; r < RANKS; r++) {
+		json_object *h = json_object_array_get_idx(ph, r);
+		assert_int_equal(jget_u64(h, "rank"), r);
+		snprintf(want, sizeof(want), "<tr class=\"host\" data-rank=\"%d\" data-ios=\"%llu\"><td>%s</td>",
+			 r, (unsigned long long)jget_u64(h, "total.ios"),
+			 json_object_get_string(jget(h, "host")));
+		expect_has(t, want);
+		sum += jget_u64(h, "total.ios");
+	}
+	assert_int_equal(sum, jget_u64(point, "total.ios"));
+	snprintf(want, sizeof(want), "<tr class=\"total\" data-ios=\"%llu\">",
+		 (unsigned long long)sum);
+	expect_has(t, want);
+	free(t);
+}
+
+static void test_plan_3_ranks_report(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	snprintf(path, sizeof(path), "%s/p.ini", dir);
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "[global]\nioengine=psync\nsize=1m\nbs=4k\nruntime=300ms\n"
+		   "time_based=1\nfilename=%s/f-%%r\n[rr]\nrw=randread\n"
+		   "[se]\nrw=randread\nmode=search\nlatency_limit=1s\nmax_iodepth=2\n"
+		   "max_numjobs=1\n", dir);
+	fclose(f);
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np %d '%s' plan p.ini "
+		    "--out res >out 2>err", dir, RANKS, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar plan failed");
+	rc = sh("cd '%s' && " RUN_TIMEOUT "'%s' report res -o r.html >out 2>err", dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "iochar report failed");
+
+	snprintf(path, sizeof(path), "%s/res/results.json", dir);
+	json_object *o = load_json(path);
+	snprintf(path, sizeof(path), "%s/r.html", dir);
+	char *html = slurp(path);
+	expect_has(html, "<section id=\"hosts\"><h2>Per host</h2>");
+	json_object *steps = jget(o, "steps");
+	assert_int_equal(json_object_array_length(steps), 2);
+	json_object *set0 = json_object_array_get_idx(jget(json_object_array_get_idx(steps, 0), "sets"), 0);
+	json_object *set1 = json_object_array_get_idx(jget(json_object_array_get_idx(steps, 1), "sets"), 0);
+	check_table(html, json_object_get_string(jget(json_object_array_get_idx(steps, 0), "label")),
+		    jget(set0, "fixed"));
+	check_table(html, json_object_get_string(jget(json_object_array_get_idx(steps, 1), "label")),
+		    jget(set1, "best"));
+	free(html);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_plan_3_ranks_report, mpi_setup, mpi_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
