@@ -199,6 +199,18 @@ void tmpdir_remove(char *dir)
 	free(dir);
 }
 
+int tmpdir_setup(void **state)
+{
+	*state = tmpdir_make();
+	return 0;
+}
+
+int tmpdir_teardown(void **state)
+{
+	tmpdir_remove(*state);
+	return 0;
+}
+
 void make_file(const char *path, uint64_t size)
 {
 	FILE *f = fopen(path, "we");

@@ -47,6 +47,14 @@ double jget_double(json_object *o, const char *path);
 char *tmpdir_make(void);
 void tmpdir_remove(char *dir);
 
+/* cmocka set-up and tear-down giving each test its own tmpdir_make()
+ * directory in *state. */
+int tmpdir_setup(void **state);
+int tmpdir_teardown(void **state);
+
+/* A NULL-terminated argv for run_iochar and friends: ARGS("run", "-x"). */
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
 /* Create path holding size bytes of non-zero data. */
 void make_file(const char *path, uint64_t size);
 

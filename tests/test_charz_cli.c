@@ -20,20 +20,6 @@
 
 #include "harness.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
 static void write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -310,13 +296,13 @@ static void test_resume_after_kill(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_plan_results_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_search_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_null, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scaling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resume_after_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_results_directory, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_search_json, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_null, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_file, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_scaling, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_resume_after_kill, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("charz_cli", tests, NULL, NULL);
 }

@@ -78,8 +78,6 @@ static void expect_usage_error(struct fixture *f, const char *const *args,
 	proc_out_free(&po);
 }
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
 static void test_unknown_option(void **state)
 {
 	struct fixture *f = *state;

@@ -18,20 +18,6 @@
 
 #include "harness.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
 static json_object *run_json(struct proc_out *po, const char *cwd,
 			     const char *const *args)
 {
@@ -324,16 +310,16 @@ static void test_block_device_direct_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_null_engine_time_based, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_every_engine_buffered, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_every_engine_direct, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sync_engine_time_based_ends, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ramp_excluded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rate_iops_open_loop, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scratch_target, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_job_file_and_csv_and_output_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigint_gives_partial_results, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_block_device_direct_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_null_engine_time_based, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_every_engine_buffered, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_every_engine_direct, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_sync_engine_time_based_ends, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_ramp_excluded, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_rate_iops_open_loop, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_scratch_target, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_job_file_and_csv_and_output_file, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_sigint_gives_partial_results, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_block_device_direct_read, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("cli_run", tests, NULL, NULL);
 }

@@ -18,20 +18,6 @@
 #include "harness.h"
 #include "report_fixture.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
 static const struct synth_workload set_a[] = {
 	{"steady", 100000, 0.01, 10},   /* -> +20 % in b: significant */
 	{"noisy", 100000, 0.10, 10},    /* -> +2 % in b: within noise */
@@ -174,8 +160,8 @@ static void test_compare_usage(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_noise_rule, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_compare_usage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_noise_rule, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_compare_usage, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

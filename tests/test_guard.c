@@ -28,8 +28,6 @@ struct fixture {
 	char mnt[4200];	   /* where something is mounted, "" if nothing */
 };
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));

@@ -28,8 +28,6 @@
 #include "harness.h"
 #include "inventory/inventory.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
 static uint64_t meminfo_total(void)
 {
 	char line[256];

@@ -29,7 +29,6 @@
 #include "verify/block.h"
 #include "verify/journal.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define BS	  4096
 #define NUNITS	  2048 /* 8 MiB of 4 KiB blocks */
 

@@ -20,20 +20,6 @@
 #include "harness.h"
 #include "report_fixture.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
 static unsigned dir_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -415,11 +401,11 @@ static void test_precondition_rounds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_bad_inputs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_content, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rerun_command, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_of_runs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_precondition_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_inputs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_report_content, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_report_of_runs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_precondition_rounds, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

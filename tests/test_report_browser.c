@@ -25,18 +25,6 @@
 #include "harness.h"
 #include "report_fixture.h"
 
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
 /* Open dir/report.html in the browser check, its files in BUILD/sub. */
 static void browser_check(const char *dir, const char *sub)
 {
@@ -88,8 +76,8 @@ static void test_host_report_in_chromium(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_report_in_chromium, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_host_report_in_chromium, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_in_chromium, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_host_report_in_chromium, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

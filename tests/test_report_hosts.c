@@ -25,20 +25,6 @@
 #include "report/results_read.h"
 #include "report_fixture.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
-
 struct host_spec {
 	const char *host;
 	unsigned rank;
@@ -552,10 +538,10 @@ int main(void)
 		cmocka_unit_test(test_parse_run_hosts),
 		cmocka_unit_test(test_parse_plan_per_host),
 		cmocka_unit_test(test_parse_refuses_bad_hosts),
-		cmocka_unit_test_setup_teardown(test_report_host_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_one_host_unchanged, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_compare_hosts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_compare_cluster_with_one_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_host_table, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_one_host_unchanged, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_compare_hosts, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_compare_cluster_with_one_host, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,20 +22,7 @@
 #include "net/net_harness.h"
 #include "report_fixture.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define RUN_MS 20000 /* bound on any one process */
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
 
 /* DIR/NAME/results.json: a client test of 2 streams client to server,
  * 10 one-second intervals alternating gbit*(1+cov), gbit*(1-cov) and a
@@ -352,11 +339,11 @@ static void test_real_loopback(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_synthetic_significant, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mixed_with_disk, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_net_result, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mesh, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_real_loopback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_synthetic_significant, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_mixed_with_disk, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_net_result, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_mesh, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_real_loopback, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,6 @@
 #include "vd/geom.h"
 #include "verify/journal.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define STRIP	  16384
 #define VD_SIZE	  (1u << 20)
 

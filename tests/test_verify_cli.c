@@ -27,7 +27,6 @@
 #include "csv_table.h"
 #include "harness.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define MAGIC	  "iocharv1"
 
 struct ctx {
