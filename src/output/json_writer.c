@@ -263,6 +263,16 @@ int jw_raw_file(struct jw *w, const char *path)
 	return w->err;
 }
 
+void jw_raw(struct jw *w, const char *text, size_t len)
+{
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--; /* the writer places its own line ends */
+	if (!len)
+		jw_fail(w, -EINVAL);
+	else if (jw_value_prefix(w) && fwrite(text, 1, len, w->f) != len)
+		jw_fail(w, -EIO);
+}
+
 void jw_uint(struct jw *w, uint64_t v)
 {
 	if (jw_value_prefix(w))

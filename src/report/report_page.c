@@ -42,7 +42,9 @@ static const char host_style[] =
 	"table.hosts tr.total{font-weight:600;background:#f6f6f6}"
 	"table.hosts span.bar{display:inline-block;height:.7em;background:#0072B2;"
 	"margin-right:6px}strong.bad{color:#b34700}"
-	"table.compare tr.host td:first-child{padding-left:24px}\n";
+	"table.compare tr.host td:first-child{padding-left:24px}\n"
+	"table.host-env td.differs{background:#fdecd9;font-weight:600}"
+	"table.host-env span.mark{color:#b34700;font-weight:700}\n";
 
 struct section {
 	const char *id, *title;
