@@ -287,6 +287,15 @@ static void table(FILE *f, const struct rs_set *set, const struct he_row *rows,
 	fputs("</tbody></table>\n", f);
 }
 
+bool report_has_host_envs(const struct report_ctx *r)
+{
+	for (unsigned s = 0; s < r->nr_sets; s++)
+		for (unsigned i = 0; i < r->sets[s].nr_host_envs; i++)
+			if (r->sets[s].host_envs[i].env)
+				return true;
+	return false;
+}
+
 void report_host_envs(struct report_ctx *r, const struct rs_set *set)
 {
 	unsigned n = set->nr_host_envs, nr_env = 0;

@@ -6,6 +6,7 @@
  * damaged file is refused naming the member ("hosts[1].environment.cpus:
  * expected a non-negative integer") instead of being shown wrong. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "report/results_parse.h"
@@ -18,8 +19,8 @@ static int check_types(const struct rj_ctx *c, json_object *o,
 	int ret = 0;
 	for (; strs && *strs && !ret; strs++)
 		rj_member(c, o, *strs, json_type_string, false, &ret);
-	for (; nums && *nums && !ret; nums++)
-		rj_member(c, o, *nums, json_type_int, false, &ret);
+	for (uint64_t v; nums && *nums && !ret; nums++)
+		ret = rj_u64(c, o, *nums, false, &v);
 	return ret;
 }
 
