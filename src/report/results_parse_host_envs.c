@@ -4,7 +4,7 @@
  * environment is kept as its JSON tree, like rank 0's; the members the
  * per-host comparison reads (report_host_env.c) are checked here, so a
  * damaged file is refused naming the member ("hosts[1].environment.cpus:
- * expected a non-negative integer") instead of being shown wrong. */
+ * expected an integer") instead of being shown wrong. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
