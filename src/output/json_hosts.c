@@ -51,7 +51,7 @@ int json_environment_text(const struct environment *e, char **out, size_t *len)
 	FILE *f = open_memstream(out, len);
 	if (!f)
 		return -ENOMEM;
-	jw_init(&w, f, 0);
+	jw_init(&w, f, 2); /* the indent of the documents it goes into (jw_raw) */
 	json_emit_environment_value(&w, e);
 	int ret = jw_finish(&w);
 	if (fclose(f) && !ret)

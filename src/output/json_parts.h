@@ -31,8 +31,9 @@ void json_emit_environment(struct jw *w, const struct environment *e);
 /* The same object as a value (an array element, or after jw_key). */
 void json_emit_environment_value(struct jw *w, const struct environment *e);
 
-/* The environment object as compact JSON text (json_emit_environment_value
- * into a memory stream), so another rank can send it: *out is malloc'd,
+/* The environment object as JSON text indented by 2 like the documents
+ * (json_emit_environment_value into a memory stream), so another rank can
+ * send it and jw_raw can place it: *out is malloc'd,
  * *len its length without the NUL. 0, -ENOMEM or -EIO. */
 int json_environment_text(const struct environment *e, char **out, size_t *len);
 

@@ -267,10 +267,24 @@ void jw_raw(struct jw *w, const char *text, size_t len)
 {
 	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
 		len--; /* the writer places its own line ends */
-	if (!len)
+	if (!len) {
 		jw_fail(w, -EINVAL);
-	else if (jw_value_prefix(w) && fwrite(text, 1, len, w->f) != len)
-		jw_fail(w, -EIO);
+		return;
+	}
+	if (!jw_value_prefix(w))
+		return;
+	/* JSON strings hold no raw line ends, so each one is the text's own
+	 * layout: indent what follows to this level */
+	for (const char *p = text, *end = text + len; p < end && !w->err;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (fwrite(p, 1, n, w->f) != n)
+			jw_fail(w, -EIO);
+		if (!nl)
+			break;
+		jw_newline(w, w->depth);
+		p = nl + 1;
+	}
 }
 
 void jw_uint(struct jw *w, uint64_t v)

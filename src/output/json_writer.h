@@ -65,7 +65,8 @@ int jw_raw_file(struct jw *w, const char *path);
 
 /* A value that is already JSON text: len bytes at text (one complete
  * value, e.g. written by another jw into a memory stream), copied as they
- * are. The caller vouches for the text. */
+ * are, except that each line after the first is indented to the current
+ * level. The caller vouches for the text. */
 void jw_raw(struct jw *w, const char *text, size_t len);
 
 /* Key and value in one call. */
