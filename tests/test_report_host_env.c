@@ -140,7 +140,7 @@ static void test_report_flags_the_odd_host(void **state)
 	assert_non_null(sec);
 	expect_has(sec, "<h4>Hosts compared</h4>\n<p class=\"host-env-summary\" data-hosts=\"3\" "
 			"data-differ=\"1\"><strong class=\"bad\">1 of 3 hosts differ:</strong> "
-			"firmware, PCIe link. PCIe link below its maximum on: node-c</p>");
+			"firmware, PCIe link. PCIe link below its maximum on: node-c.</p>");
 	expect_has(sec, "<th>host</th><th>rank</th><th>kernel</th><th>CPU model</th>"
 			"<th>cores/threads</th><th>memory</th><th>device model</th><th>firmware</th>"
 			"<th>transport</th><th>PCIe link</th><th>filesystem</th><th>NIC speed/MTU</th>");
@@ -181,7 +181,7 @@ static void test_report_lost_host(void **state)
 	char *html = report_of(*state, text);
 	free(text);
 	expect_has(html, "data-hosts=\"4\" data-differ=\"0\">All 3 hosts agree in every column "
-			 "below. No environment from (lost): node-d</p>");
+			 "below. No environment from (lost): node-d.</p>");
 	char *d = row_of(html, 3);
 	expect_has(d, "<td class=\"missing\" colspan=\"99\">no environment recorded (lost)</td>");
 	free(d);

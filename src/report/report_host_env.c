@@ -231,20 +231,18 @@ static void summary_line(FILE *f, const struct rs_set *set, const struct he_row 
 	} else {
 		fprintf(f, "All %u hosts agree in every column below.", nr_env);
 	}
-	const char *sep = " PCIe link below its maximum on: ";
-	for (unsigned i = 0; i < n; i++)
-		if (has[i] && rows[i].below) {
-			fputs(sep, f);
-			html_escape(f, set->host_envs[i].host);
-			sep = ", ";
-		}
-	sep = " No environment from (lost): ";
-	for (unsigned i = 0; i < n; i++)
-		if (!has[i]) {
-			fputs(sep, f);
-			html_escape(f, set->host_envs[i].host);
-			sep = ", ";
-		}
+	for (int list = 0; list < 2; list++) {
+		const char *sep = list ? " No environment from (lost): "
+				       : " PCIe link below its maximum on: ";
+		for (unsigned i = 0; i < n; i++)
+			if (list ? !has[i] : has[i] && rows[i].below) {
+				fputs(sep, f);
+				html_escape(f, set->host_envs[i].host);
+				sep = ", ";
+			}
+		if (sep[0] == ',')
+			fputs(".", f);
+	}
 	fputs("</p>\n", f);
 }
 
