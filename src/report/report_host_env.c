@@ -24,7 +24,7 @@ enum he_col {
 };
 
 static const char *const col_name[HE_COLS] = {
-	"kernel", "CPU model", "cores/threads", "memory", "device model", "firmware",
+	"kernel", "CPU model", "cores / threads", "memory", "device model", "firmware",
 	"transport", "PCIe link", "filesystem", "NIC speed/MTU",
 };
 

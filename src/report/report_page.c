@@ -43,6 +43,10 @@ static const char host_style[] =
 	"table.hosts span.bar{display:inline-block;height:.7em;background:#0072B2;"
 	"margin-right:6px}strong.bad{color:#b34700}"
 	"table.compare tr.host td:first-child{padding-left:24px}\n"
+	"table.host-env{font-size:.85em}table.host-env td{white-space:nowrap}"
+	"table.host-env td[data-col=\"CPU model\"],table.host-env td[data-col=\"device model\"],"
+	"table.host-env td[data-col=\"PCIe link\"],table.host-env td[data-col=\"NIC speed/MTU\"]"
+	"{white-space:normal;min-width:6em}"
 	"table.host-env td.differs{background:#fdecd9;font-weight:600}"
 	"table.host-env span.mark{color:#b34700;font-weight:700}\n";
 
