@@ -290,9 +290,11 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	if (environment_collect(&env, paths, nr_paths))
 		return err_set(err, ENOMEM, "out of memory");
 	/* every host's own, once per plan, before any step: rank 0's
-	 * results.json lists them in "hosts" */
-	if (o->dist && (ret = dist_gather_env(o->dist, &env, &host_envs, err)))
-		goto out;
+	 * results.json lists them in "hosts". A description, not a figure:
+	 * without it the plan still runs. */
+	struct ioc_err eerr = {0};
+	if (o->dist && dist_gather_env(o->dist, &env, &host_envs, &eerr) && o->progress)
+		fprintf(o->progress, "iochar: warning: %s\n", eerr.msg);
 	if (o->out_dir && (ret = results_open(&rd, o->out_dir, p, &env, o->resume, err)))
 		goto out;
 	if (o->out_dir) {
