@@ -2,8 +2,11 @@
  * this machine, a small file per rank under a temporary directory), then
  * `iochar report` on its results: the per-host section has a table per
  * workload naming all 3 ranks, and its figures (each host's I/Os, the
- * total, the skew) are those of results.json. SKIP when mpirun is missing
- * or iochar was built without MPI (mpi_harness.h). */
+ * total, the skew) are those of results.json. Every rank's own
+ * environment reaches rank 0: hosts[].environment of a run's JSON and the
+ * top-level hosts[] of a plan's results.json name this machine and its
+ * CPUs, and the report compares them. SKIP when mpirun is missing or
+ * iochar was built without MPI (mpi_harness.h). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "mpi_harness.h"
@@ -59,6 +63,48 @@ static void check_table(const char *html, const char *title, json_object *point)
 	free(t);
 }
 
+/* hosts[] of o: RANKS entries, rank r's environment its own (this
+ * machine's name and CPU count; its target, when it has one, file-r). */
+static void check_host_envs(json_object *o, const char *dir, const char *file)
+{
+	char name[256] = "", want[4400];
+	json_object *hosts = jget(o, "hosts");
+	assert_int_equal(gethostname(name, sizeof(name) - 1), 0);
+	assert_int_equal(json_object_array_length(hosts), RANKS);
+	for (int r = 0; r < RANKS; r++) {
+		json_object *h = json_object_array_get_idx(hosts, r);
+		json_object *env = jget(h, "environment");
+		assert_int_equal(jget_u64(h, "rank"), r);
+		assert_true(json_object_is_type(env, json_type_object));
+		assert_string_equal(json_object_get_string(jget(env, "hostname")), name);
+		assert_string_equal(json_object_get_string(jget(h, "host")), name);
+		assert_int_equal(jget_u64(env, "cpus"), sysconf(_SC_NPROCESSORS_ONLN));
+		assert_non_null(jget(env, "inventory.os.kernel"));
+		if (!file)
+			continue;
+		json_object *t = json_object_array_get_idx(jget(env, "targets"), 0);
+		snprintf(want, sizeof(want), "%s/%s-%d", dir, file, r);
+		assert_string_equal(json_object_get_string(jget(t, "path")), want);
+	}
+}
+
+static void test_run_3_ranks_environments(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np %d '%s' run "
+		    "--ioengine=psync --rw=randread --bs=4k --size=1m --runtime=200ms "
+		    "--time_based --filename=%s/r-%%r --output-format=json >out.json 2>err",
+		    dir, RANKS, mpi_bin, dir);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run failed");
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	check_host_envs(o, dir, "r");
+	json_object_put(o);
+}
+
 static void test_plan_3_ranks_report(void **state)
 {
 	const char *dir = *state;
@@ -85,6 +131,8 @@ static void test_plan_3_ranks_report(void **state)
 	snprintf(path, sizeof(path), "%s/r.html", dir);
 	char *html = slurp(path);
 	expect_has(html, "<section id=\"hosts\"><h2>Per host</h2>");
+	check_host_envs(o, dir, "f"); /* once for the directory */
+	expect_has(html, "<p class=\"host-env-summary\" data-hosts=\"3\" data-differ=\"0\">");
 	json_object *steps = jget(o, "steps");
 	assert_int_equal(json_object_array_length(steps), 2);
 	json_object *set0 = json_object_array_get_idx(jget(json_object_array_get_idx(steps, 0), "sets"), 0);
@@ -101,6 +149,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_plan_3_ranks_report, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_run_3_ranks_environments, mpi_setup,
+						mpi_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,7 +279,7 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	struct environment env;
 	const char *paths[JOB_MAX_FILES];
 	unsigned nr_paths = 0;
-	char *done = NULL;
+	char *done = NULL, **host_envs = NULL;
 	int ret;
 
 	if ((ret = plan_validate(p, err)))
@@ -289,8 +289,18 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 			paths[nr_paths++] = p->steps[i].job.files[f];
 	if (environment_collect(&env, paths, nr_paths))
 		return err_set(err, ENOMEM, "out of memory");
+	/* every host's own, once per plan, before any step: rank 0's
+	 * results.json lists them in "hosts". A description, not a figure:
+	 * without it the plan still runs. */
+	struct ioc_err eerr = {0};
+	if (o->dist && dist_gather_env(o->dist, &env, &host_envs, &eerr) && o->progress)
+		fprintf(o->progress, "iochar: warning: %s\n", eerr.msg);
 	if (o->out_dir && (ret = results_open(&rd, o->out_dir, p, &env, o->resume, err)))
 		goto out;
+	if (o->out_dir) {
+		rd.dist = o->dist;
+		rd.host_envs = host_envs;
+	}
 	/* on many hosts, rank 0's results directory says what is left to do */
 	if (!(done = calloc(p->nr_steps ? p->nr_steps : 1, 1))) {
 		ret = err_set(err, ENOMEM, "out of memory");
@@ -337,6 +347,7 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 		results_print_table(&rd, o->table);
 out:
 	free(done);
+	dist_env_free(host_envs, o->dist ? dist_size(o->dist) : 0);
 	environment_free(&env);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dist/dist.h"
 #include "output/json_parts.h"
 #include "util/atomic_file.h"
 
@@ -132,6 +133,28 @@ static bool step_file_exists(const struct results_dir *rd, unsigned i, const cha
 	return access(path, F_OK) == 0;
 }
 
+/* Over many hosts, "hosts": [{host, rank, environment}] (docs/mpi.md),
+ * once for the directory: gathered at the start of the plan. */
+static void emit_host_envs(struct jw *w, const struct results_dir *rd)
+{
+	if (!rd->dist || !rd->host_envs)
+		return;
+	jw_key(w, "hosts");
+	jw_array_begin(w);
+	for (int r = 0; r < dist_size(rd->dist); r++) {
+		jw_object_begin(w);
+		jw_kv_string(w, "host", dist_host(rd->dist, r));
+		jw_kv_int(w, "rank", r);
+		jw_key(w, "environment");
+		if (rd->host_envs[r])
+			jw_raw(w, rd->host_envs[r], strlen(rd->host_envs[r]));
+		else
+			jw_null(w);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
 static int write_results_json(const struct results_dir *rd, bool complete)
 {
 	char path[4200];
@@ -152,6 +175,7 @@ static int write_results_json(const struct results_dir *rd, bool complete)
 	jw_kv_uint(&w, "nr_steps", rd->plan->nr_steps);
 	if (rd->env)
 		json_emit_environment(&w, rd->env);
+	emit_host_envs(&w, rd);
 	jw_key(&w, "steps");
 	jw_array_begin(&w);
 	/* each finished step exactly as its own file has it */

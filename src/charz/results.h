@@ -13,6 +13,10 @@ struct results_dir {
 	char path[4000];
 	const struct plan *plan;
 	const struct environment *env;
+	/* a run over many hosts: each rank's environment as JSON text (NULL:
+	 * none), set by the caller after results_open; not owned */
+	const struct dist *dist;
+	char *const *host_envs;
 };
 
 /* Create (or, with resume, reuse) dir for plan p. 0 or -errno + message. */

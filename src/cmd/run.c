@@ -151,9 +151,13 @@ int cmd_run(int argc, char **argv)
 		.arg = &st,
 		.stop = stop_requested,
 	};
-	if (d)
+	if (d) {
+		struct ioc_err eerr = {0};
 		ret = dist_run(d, cfg.jobs, cfg.nr_jobs, &hooks, &result, &err);
-	else
+		/* each host's own environment into hosts[] (not a failure) */
+		if (dist_gather_env_run(d, &result, &eerr) && root)
+			fprintf(stderr, "iochar: warning: %s\n", eerr.msg);
+	} else
 		ret = runner_run(cfg.jobs, cfg.nr_jobs, &hooks, &result, &err);
 	status_clear(&st);
 	if (ret && root)

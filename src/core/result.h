@@ -41,6 +41,7 @@ struct host_result {
 	int64_t clock_offset_ns; /* its wall clock minus rank 0's, as measured */
 	uint64_t clock_error_ns; /* bound of that measurement (half the best round trip) */
 	struct worker_stats stats; /* its workers merged */
+	char *env_json;          /* its environment as JSON text, owned; NULL: none (lost) */
 };
 
 struct run_result {

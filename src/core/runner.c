@@ -155,8 +155,10 @@ void run_result_free(struct run_result *r)
 	free(r->vd);
 	free(r->workers);
 	stats_free(&r->total);
-	for (unsigned i = 0; i < r->nr_hosts; i++)
+	for (unsigned i = 0; i < r->nr_hosts; i++) {
 		stats_free(&r->hosts[i].stats);
+		free(r->hosts[i].env_json);
+	}
 	free(r->hosts);
 	environment_free(&r->env);
 	memset(r, 0, sizeof(*r));

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "core/runner.h"
+#include "inventory/environment.h"
 #include "util/err.h"
 
 struct dist;
@@ -122,6 +123,23 @@ int dist_recv(struct dist *d, int from, void *buf, size_t len,
  * deadline: e.g. the mesh's matrix rows. 0 or -errno + message. */
 int dist_gather(struct dist *d, const void *mine, size_t len, void *all,
 		struct ioc_err *err);
+
+/* Every rank's environment (env: its own, collected before the measured
+ * window) to rank 0, as JSON text (json_environment_text): on rank 0 *out
+ * is a malloc'd array of dist_size entries, by rank, each NUL-terminated
+ * text or NULL for a rank that is lost or sent nothing in time (marked
+ * lost); elsewhere, and without d, *out is NULL. Lost ranks are not an
+ * error. A collective (all surviving ranks, in the same order as the
+ * other collectives). 0 or -ENOMEM with a message. */
+int dist_gather_env(struct dist *d, const struct environment *env, char ***out,
+		    struct ioc_err *err);
+
+/* After dist_run, whatever it returned: every rank's r->env into rank 0's
+ * r->hosts[].env_json (by rank). Without d, nothing. 0 or -ENOMEM. */
+int dist_gather_env_run(struct dist *d, struct run_result *r, struct ioc_err *err);
+
+/* Free dist_gather_env's array (NULL is fine). */
+void dist_env_free(char **all, int size);
 
 /* End the run: rank 0 passes its exit status to every rank once its
  * output is written (so no rank exits, and mpirun ends the job, before

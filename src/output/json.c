@@ -269,6 +269,11 @@ static void emit_target(struct jw *w, const struct target_env *t)
 void json_emit_environment(struct jw *w, const struct environment *e)
 {
 	jw_key(w, "environment");
+	json_emit_environment_value(w, e);
+}
+
+void json_emit_environment_value(struct jw *w, const struct environment *e)
+{
 	jw_object_begin(w);
 	jw_key(w, "hostname");
 	jw_string_n(w, e->hostname, sizeof(e->hostname));

@@ -1,6 +1,9 @@
 /* json_hosts.c - the per-host part of a run over many hosts (MPI):
  * "start_skew_ns" and "hosts", present only when the run had hosts. The
  * schema is in docs/mpi.md. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/json_parts.h"
@@ -32,8 +35,33 @@ static int emit_host(struct jw *w, const struct host_result *h)
 	for (int d = 0; d < DIR_COUNT; d++)
 		json_emit_dir(w, summary_dir_name(d), &s.dir[d]);
 	json_emit_dir(w, "total", &s.total);
+	/* as the rank itself collected it; a lost rank sent none */
+	jw_key(w, "environment");
+	if (h->env_json)
+		jw_raw(w, h->env_json, strlen(h->env_json));
+	else
+		jw_null(w);
 	jw_object_end(w);
 	return 0;
+}
+
+int json_environment_text(const struct environment *e, char **out, size_t *len)
+{
+	struct jw w;
+	FILE *f = open_memstream(out, len);
+	if (!f)
+		return -ENOMEM;
+	jw_init(&w, f, 2); /* the indent of the documents it goes into (jw_raw) */
+	json_emit_environment_value(&w, e);
+	int ret = jw_finish(&w);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+	}
+	return ret;
 }
 
 int json_emit_hosts(struct jw *w, const struct run_result *r)

@@ -28,8 +28,18 @@ void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s);
 /* "environment": {...}, a member of the current object. */
 void json_emit_environment(struct jw *w, const struct environment *e);
 
+/* The same object as a value (an array element, or after jw_key). */
+void json_emit_environment_value(struct jw *w, const struct environment *e);
+
+/* The environment object as JSON text indented by 2 like the documents
+ * (json_emit_environment_value into a memory stream), so another rank can
+ * send it and jw_raw can place it: *out is malloc'd,
+ * *len its length without the NUL. 0, -ENOMEM or -EIO. */
+int json_environment_text(const struct environment *e, char **out, size_t *len);
+
 /* A run over many hosts: "start_skew_ns" and "hosts" (one object per
- * rank) into the current object; nothing on one host. 0 or -ENOMEM. */
+ * rank, with its "environment" as that rank sent it, null if it sent
+ * none) into the current object; nothing on one host. 0 or -ENOMEM. */
 int json_emit_hosts(struct jw *w, const struct run_result *r);
 
 #endif

@@ -263,6 +263,30 @@ int jw_raw_file(struct jw *w, const char *path)
 	return w->err;
 }
 
+void jw_raw(struct jw *w, const char *text, size_t len)
+{
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--; /* the writer places its own line ends */
+	if (!len) {
+		jw_fail(w, -EINVAL);
+		return;
+	}
+	if (!jw_value_prefix(w))
+		return;
+	/* JSON strings hold no raw line ends, so each one is the text's own
+	 * layout: indent what follows to this level */
+	for (const char *p = text, *end = text + len; p < end && !w->err;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (fwrite(p, 1, n, w->f) != n)
+			jw_fail(w, -EIO);
+		if (!nl)
+			break;
+		jw_newline(w, w->depth);
+		p = nl + 1;
+	}
+}
+
 void jw_uint(struct jw *w, uint64_t v)
 {
 	if (jw_value_prefix(w))

@@ -63,6 +63,12 @@ void jw_null(struct jw *w);
  * the writer's error (-errno if the file cannot be read). */
 int jw_raw_file(struct jw *w, const char *path);
 
+/* A value that is already JSON text: len bytes at text (one complete
+ * value, e.g. written by another jw into a memory stream), copied as they
+ * are, except that each line after the first is indented to the current
+ * level. The caller vouches for the text. */
+void jw_raw(struct jw *w, const char *text, size_t len);
+
 /* Key and value in one call. */
 void jw_kv_string(struct jw *w, const char *key, const char *s);
 void jw_kv_uint(struct jw *w, const char *key, uint64_t v);

@@ -135,7 +135,9 @@ void report_environment(struct report_ctx *r)
 		const struct rs_set *set = &r->sets[s];
 		fputs("<h3>", r->f);
 		html_escape(r->f, set->name);
-		fputs("</h3>\n<div class=\"env\">", r->f);
+		fputs("</h3>\n", r->f);
+		report_host_envs(r, set);
+		fputs("<div class=\"env\">", r->f);
 		if (set->environment)
 			value(r->f, set->environment, 0);
 		else

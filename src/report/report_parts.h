@@ -42,6 +42,13 @@ void report_network(struct report_ctx *r);
 /* report_env.c: the environment JSON as nested tables. */
 void report_environment(struct report_ctx *r);
 
+/* report_host_env.c: a run over many hosts: a table comparing the hosts'
+ * environments (set->host_envs), cells that differ from the most common
+ * value flagged, with a one-line summary; nothing when none recorded.
+ * report_has_host_envs: does any set have one (for the style sheet). */
+void report_host_envs(struct report_ctx *r, const struct rs_set *set);
+bool report_has_host_envs(const struct report_ctx *r);
+
 /* report_cmdline.c: an `iochar run` command line that repeats the
  * headline point p of step st on target set ts, shell-quoted; malloc'd
  * (NULL on ENOMEM). */

@@ -139,6 +139,12 @@ void rs_set_free(struct rs_set *s)
 	free(s->source);
 	if (s->environment)
 		json_object_put(s->environment);
+	for (unsigned i = 0; s->host_envs && i < s->nr_host_envs; i++) {
+		free(s->host_envs[i].host);
+		if (s->host_envs[i].env)
+			json_object_put(s->host_envs[i].env);
+	}
+	free(s->host_envs);
 	for (unsigned i = 0; s->steps && i < s->nr_steps; i++)
 		free_step(&s->steps[i]);
 	free(s->steps);

@@ -137,6 +137,14 @@ struct rs_step {
 	struct rs_scaling scaling;
 };
 
+/* One host's environment in a run over many hosts: a run JSON's
+ * hosts[].environment or a results.json's top-level hosts[]. */
+struct rs_host_env {
+	char *host;
+	unsigned rank;
+	struct json_object *env;   /* owned; NULL: none recorded (lost rank) */
+};
+
 struct rs_set {
 	char *path;                /* as given */
 	char *name;                /* short name for tables: the last component */
@@ -147,6 +155,8 @@ struct rs_set {
 	bool complete;
 	unsigned nr_steps_planned;
 	struct json_object *environment; /* owned; NULL if absent */
+	struct rs_host_env *host_envs;   /* every host's, in file order; 0 on one host */
+	unsigned nr_host_envs;
 	struct rs_step *steps;
 	unsigned nr_steps;
 	struct rs_net *net;        /* a network result (net_model.h); NULL: none */

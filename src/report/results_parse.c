@@ -467,7 +467,8 @@ int results_parse_plan(json_object *root, const char *file, bool with_steps,
 	if (!json_object_object_get_ex(root, "steps", NULL))
 		return err_usage(err, EINVAL,
 				 "%s: not a plan's results.json (no \"steps\")", file);
-	if ((ret = rj_str(&c, root, "plan", true, &s->plan)) ||
+	if ((ret = results_parse_host_envs(&c, root, s)) ||
+	    (ret = rj_str(&c, root, "plan", true, &s->plan)) ||
 	    (ret = rj_str(&c, root, "source", false, &s->source)) ||
 	    (ret = rj_bool(&c, root, "complete", false, &s->complete)) ||
 	    (ret = rj_uint(&c, root, "nr_steps", false, &s->nr_steps_planned)))

@@ -43,4 +43,12 @@ int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j);
 int results_parse_hosts(const struct rj_ctx *c, json_object *o, bool run,
 			struct rs_point *p);
 
+/* results_parse_host_envs.c: the top-level "hosts[]" of a run JSON or a
+ * results.json, for each entry its host, rank and (optional; null for a
+ * lost rank) "environment" object into s->host_envs. The members the
+ * report compares are type-checked, naming the member path on failure.
+ * Absent: s stays on one host. */
+int results_parse_host_envs(const struct rj_ctx *c, json_object *root,
+			    struct rs_set *s);
+
 #endif
