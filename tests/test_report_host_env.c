@@ -22,20 +22,7 @@
 #include "report/results_read.h"
 #include "report_fixture.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define NE "\xe2\x89\xa0" /* the "differs" marker */
-
-static int setup(void **state)
-{
-	*state = tmpdir_make();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tmpdir_remove(*state);
-	return 0;
-}
 
 struct env_spec {
 	const char *host;
@@ -257,9 +244,9 @@ static void test_parse_host_envs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_report_flags_the_odd_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_lost_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_one_host_has_no_comparison, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_flags_the_odd_host, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_report_lost_host, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_one_host_has_no_comparison, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(test_parse_refuses_bad_host_env),
 		cmocka_unit_test(test_parse_host_envs),
 	};
