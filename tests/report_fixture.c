@@ -120,3 +120,25 @@ void fixture_synthetic(const char *dir, const char *name,
 	fputs("]}\n", f);
 	assert_int_equal(fclose(f), 0);
 }
+
+json_object *compare_workload(json_object *root, const char *key)
+{
+	json_object *w = jget(root, "workloads");
+	for (size_t i = 0; i < json_object_array_length(w); i++) {
+		json_object *e = json_object_array_get_idx(w, i);
+		if (!strcmp(json_object_get_string(jget(e, "workload")), key))
+			return e;
+	}
+	fail_msg("no workload %s", key);
+	return NULL;
+}
+
+json_object *compare_value(json_object *root, const char *key, unsigned set)
+{
+	return json_object_array_get_idx(jget(compare_workload(root, key), "values"), set);
+}
+
+const char *compare_verdict(json_object *root, const char *key, unsigned set)
+{
+	return json_object_get_string(jget(compare_value(root, key, set), "verdict"));
+}

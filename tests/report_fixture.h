@@ -30,4 +30,13 @@ char *fixture_slurp(const char *path, size_t *len);
 /* Write text to path. */
 void fixture_write(const char *path, const char *text, size_t len);
 
+/* In `iochar compare --output-format=json` output: the workloads[] entry
+ * whose "workload" is key (fails the test when there is none), its
+ * values[set], and that value's verdict. */
+struct json_object *compare_workload(struct json_object *root, const char *key);
+struct json_object *compare_value(struct json_object *root, const char *key,
+				  unsigned set);
+const char *compare_verdict(struct json_object *root, const char *key,
+			    unsigned set);
+
 #endif

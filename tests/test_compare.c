@@ -31,28 +31,6 @@ static const struct synth_workload set_b[] = {
 	{"short", 90000, 0.01, 1},
 };
 
-static json_object *workload(json_object *root, const char *key)
-{
-	json_object *w = jget(root, "workloads");
-	for (size_t i = 0; i < json_object_array_length(w); i++) {
-		json_object *e = json_object_array_get_idx(w, i);
-		if (!strcmp(json_object_get_string(jget(e, "workload")), key))
-			return e;
-	}
-	fail_msg("no workload %s", key);
-	return NULL;
-}
-
-static json_object *value_of(json_object *root, const char *key, unsigned set)
-{
-	return json_object_array_get_idx(jget(workload(root, key), "values"), set);
-}
-
-static const char *verdict(json_object *root, const char *key, unsigned set)
-{
-	return json_object_get_string(jget(value_of(root, key, set), "verdict"));
-}
-
 /* The sample standard deviation of the alternating series. */
 static double alt_sd(double mean, double cov, unsigned n)
 {
@@ -78,16 +56,16 @@ static void test_noise_rule(void **state)
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
 
-	assert_string_equal(verdict(root, "steady", 0), "reference");
-	assert_string_equal(verdict(root, "steady", 1), "significant");
-	assert_string_equal(verdict(root, "noisy", 1), "within noise");
-	assert_string_equal(verdict(root, "short", 1), "unknown");
-	assert_string_equal(verdict(root, "only-a", 1), "missing");
-	assert_string_equal(verdict(root, "only-b", 0), "missing");
-	assert_string_equal(verdict(root, "only-b", 1), "reference");
+	assert_string_equal(compare_verdict(root, "steady", 0), "reference");
+	assert_string_equal(compare_verdict(root, "steady", 1), "significant");
+	assert_string_equal(compare_verdict(root, "noisy", 1), "within noise");
+	assert_string_equal(compare_verdict(root, "short", 1), "unknown");
+	assert_string_equal(compare_verdict(root, "only-a", 1), "missing");
+	assert_string_equal(compare_verdict(root, "only-b", 0), "missing");
+	assert_string_equal(compare_verdict(root, "only-b", 1), "reference");
 
 	/* the figures the verdicts come from */
-	json_object *s1 = value_of(root, "steady", 1);
+	json_object *s1 = compare_value(root, "steady", 1);
 	assert_true(fabs(jget_double(s1, "diff_pct") - 20.0) < 0.01);
 	double sa = alt_sd(100000, 0.01, 10), sb = alt_sd(120000, 0.01, 10);
 	double noise = 3 * sqrt(sa * sa / 10 + sb * sb / 10) / 100000 * 100;
@@ -95,7 +73,7 @@ static void test_noise_rule(void **state)
 	/* the short last second is left out of the series */
 	assert_int_equal(jget_u64(s1, "intervals"), 10);
 	assert_true(fabs(jget_double(s1, "interval_iops_mean") - 120000) < 0.01);
-	json_object *n1 = value_of(root, "noisy", 1);
+	json_object *n1 = compare_value(root, "noisy", 1);
 	assert_true(fabs(jget_double(n1, "diff_pct") - 2.0) < 0.01);
 	assert_true(jget_double(n1, "noise_pct") > 10 && jget_double(n1, "noise_pct") < 20);
 	json_object_put(root);
@@ -151,8 +129,8 @@ static void test_compare_usage(void **state)
 	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
-	assert_string_equal(verdict(root, "steady", 1), "within noise");
-	assert_true(fabs(jget_double(value_of(root, "steady", 1), "diff_pct")) < 1e-9);
+	assert_string_equal(compare_verdict(root, "steady", 1), "within noise");
+	assert_true(fabs(jget_double(compare_value(root, "steady", 1), "diff_pct")) < 1e-9);
 	json_object_put(root);
 	proc_out_free(&po);
 }

@@ -397,28 +397,6 @@ static void test_one_host_unchanged(void **state)
 	free(html);
 }
 
-static json_object *workload(json_object *root, const char *key)
-{
-	json_object *w = jget(root, "workloads");
-	for (size_t i = 0; i < json_object_array_length(w); i++) {
-		json_object *e = json_object_array_get_idx(w, i);
-		if (!strcmp(json_object_get_string(jget(e, "workload")), key))
-			return e;
-	}
-	fail_msg("no workload %s", key);
-	return NULL;
-}
-
-static json_object *value_of(json_object *root, const char *key, unsigned set)
-{
-	return json_object_array_get_idx(jget(workload(root, key), "values"), set);
-}
-
-static const char *verdict(json_object *root, const char *key, unsigned set)
-{
-	return json_object_get_string(jget(value_of(root, key, set), "verdict"));
-}
-
 #define WL "job0 (randread 4K)"
 
 static void test_compare_hosts(void **state)
@@ -445,22 +423,22 @@ static void test_compare_hosts(void **state)
 					    jget(json_object_array_get_idx(ws, i), "workload")),
 				    order[i]);
 	/* totals as before: 4500 -> 4000 IOPS */
-	assert_true(fabs(jget_double(value_of(root, WL, 1), "diff_pct") - (4000.0 / 4500 - 1) * 100) < 1e-2);
-	assert_string_equal(json_object_get_string(jget(workload(root, WL " @ node-a"), "host")),
+	assert_true(fabs(jget_double(compare_value(root, WL, 1), "diff_pct") - (4000.0 / 4500 - 1) * 100) < 1e-2);
+	assert_string_equal(json_object_get_string(jget(compare_workload(root, WL " @ node-a"), "host")),
 			    "node-a");
 	/* hosts: plain ratios, no series for a verdict */
-	assert_true(fabs(jget_double(value_of(root, WL " @ node-a", 0), "value") - 1000) < 1e-6);
-	assert_true(fabs(jget_double(value_of(root, WL " @ node-a", 1), "diff_pct") - 10) < 1e-6);
-	assert_true(fabs(jget_double(value_of(root, WL " @ node-b", 1), "diff_pct")) < 1e-6);
-	assert_string_equal(verdict(root, WL " @ node-a", 0), "reference");
-	assert_string_equal(verdict(root, WL " @ node-a", 1), "unknown");
-	assert_true(fabs(jget_double(value_of(root, WL " @ node-a", 1), "latency_ns") - 1000) < 1e-6);
+	assert_true(fabs(jget_double(compare_value(root, WL " @ node-a", 0), "value") - 1000) < 1e-6);
+	assert_true(fabs(jget_double(compare_value(root, WL " @ node-a", 1), "diff_pct") - 10) < 1e-6);
+	assert_true(fabs(jget_double(compare_value(root, WL " @ node-b", 1), "diff_pct")) < 1e-6);
+	assert_string_equal(compare_verdict(root, WL " @ node-a", 0), "reference");
+	assert_string_equal(compare_verdict(root, WL " @ node-a", 1), "unknown");
+	assert_true(fabs(jget_double(compare_value(root, WL " @ node-a", 1), "latency_ns") - 1000) < 1e-6);
 	/* one side only */
-	assert_string_equal(verdict(root, WL " @ node-d", 1), "missing");
-	assert_string_equal(verdict(root, WL " @ node-e", 0), "missing");
-	assert_string_equal(verdict(root, WL " @ node-e", 1), "reference");
+	assert_string_equal(compare_verdict(root, WL " @ node-d", 1), "missing");
+	assert_string_equal(compare_verdict(root, WL " @ node-e", 0), "missing");
+	assert_string_equal(compare_verdict(root, WL " @ node-e", 1), "reference");
 	/* the lost host: no value */
-	json_object *lost = value_of(root, WL " @ node-c", 0);
+	json_object *lost = compare_value(root, WL " @ node-c", 0);
 	assert_true(json_object_get_boolean(jget(lost, "lost")));
 	assert_null(json_object_object_get(lost, "value"));
 	json_object_put(root);

@@ -80,24 +80,6 @@ static void write_net(const char *dir, const char *name, double gbit, double cov
 	free(text);
 }
 
-static json_object *row(json_object *root, const char *key)
-{
-	json_object *w = jget(root, "workloads");
-	for (size_t i = 0; i < json_object_array_length(w); i++) {
-		json_object *e = json_object_array_get_idx(w, i);
-		if (!strcmp(json_object_get_string(jget(e, "workload")), key))
-			return e;
-	}
-	fail_msg("no workload %s", key);
-	return NULL;
-}
-
-static const char *verdict(json_object *r, unsigned set)
-{
-	json_object *v = json_object_array_get_idx(jget(r, "values"), set);
-	return json_object_get_string(jget(v, "verdict"));
-}
-
 static void test_synthetic_significant(void **state)
 {
 	const char *dir = *state;
@@ -114,11 +96,11 @@ static void test_synthetic_significant(void **state)
 	run_iochar(&po, NULL, 0, ARGS("compare", a, b, c, "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
-	json_object *r = row(root, "net P2 send");
+	json_object *r = compare_workload(root, "net P2 send");
 	assert_string_equal(json_object_get_string(jget(r, "metric")), "bits_per_second");
-	assert_string_equal(verdict(r, 0), "reference");
-	assert_string_equal(verdict(r, 1), "significant");
-	assert_string_equal(verdict(r, 2), "within noise");
+	assert_string_equal(compare_verdict(root, "net P2 send", 0), "reference");
+	assert_string_equal(compare_verdict(root, "net P2 send", 1), "significant");
+	assert_string_equal(compare_verdict(root, "net P2 send", 2), "within noise");
 	json_object *v1 = json_object_array_get_idx(jget(r, "values"), 1);
 	assert_true(fabs(jget_double(v1, "diff_pct") - 20) < 0.01);
 	assert_true(jget_double(v1, "noise_pct") > 0.5 && jget_double(v1, "noise_pct") < 3);
@@ -244,12 +226,12 @@ static void test_mesh(void **state)
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
 	assert_int_equal(json_object_array_length(jget(root, "workloads")), 6);
-	json_object *r = row(root, "mesh P1 h2 -> h1");
+	json_object *r = compare_workload(root, "mesh P1 h2 -> h1");
 	json_object *v1 = json_object_array_get_idx(jget(r, "values"), 1);
 	assert_true(fabs(jget_double(v1, "value") - 7.2e9) < 1);
 	assert_true(fabs(jget_double(v1, "diff_pct") - 20) < 0.01);
 	assert_int_equal(jget_u64(v1, "retransmits"), 5);
-	assert_string_equal(verdict(r, 1), "unknown"); /* no interval series */
+	assert_string_equal(compare_verdict(root, "mesh P1 h2 -> h1", 1), "unknown"); /* no interval series */
 	json_object_put(root);
 	proc_out_free(&po);
 
@@ -300,8 +282,8 @@ static void test_real_loopback(void **state)
 	run_iochar(&po, NULL, 0, ARGS("compare", a, b, "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
-	json_object *r = row(root, "net P2 send");
-	const char *v = verdict(r, 1);
+	json_object *r = compare_workload(root, "net P2 send");
+	const char *v = compare_verdict(root, "net P2 send", 1);
 	assert_true(!strcmp(v, "significant") || !strcmp(v, "within noise"));
 	json_object *v1 = json_object_array_get_idx(jget(r, "values"), 1);
 	assert_true(jget_double(v1, "value") > 0);
