@@ -185,13 +185,9 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 		int e = u->result < 0 ? (int)-u->result : EIO;
 		const char *what = u->result < 0 ? strerror(e) : "short transfer";
 		char member[IOC_ERR_MAX / 2];
-		if (w->vd && vd_engine_member_error(w->engine_state, member, sizeof(member))) {
-			w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of the --vd drive: %s",
-					   w->job->name, u->dir == DIR_READ ? "read" : "write",
-					   (unsigned long long)u->len, (unsigned long long)u->offset,
-					   member);
-			return false;
-		}
+		/* a VD names the member that failed, with its own error */
+		if (w->vd && vd_engine_member_error(w->engine_state, member, sizeof(member)))
+			what = member;
 		w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
 				   w->job->name, u->dir == DIR_READ ? "read" : "write",
 				   (unsigned long long)u->len, (unsigned long long)u->offset,
