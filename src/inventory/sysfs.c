@@ -99,16 +99,25 @@ static int read_first_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+/* The first line of the file named by root + fmt. */
+static int vread(const char *root, char *buf, size_t len, const char *fmt,
+		 va_list ap)
 {
 	char path[PATH_MAX];
+	int ret = vpath(path, sizeof(path), root, fmt, ap);
+
+	return ret ? ret : read_first_line(path, buf, len);
+}
+
+int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), root, fmt, ap);
+	ret = vread(root, buf, len, fmt, ap);
 	va_end(ap);
-	return ret ? ret : read_first_line(path, buf, len);
+	return ret;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -127,29 +136,25 @@ static int parse_u64(const char *s, uint64_t *out)
 
 int sysfs_read_u64(const char *root, uint64_t *out, const char *fmt, ...)
 {
-	char path[PATH_MAX], buf[64];
+	char buf[64];
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), root, fmt, ap);
+	ret = vread(root, buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = read_first_line(path, buf, sizeof(buf));
 	return ret ? ret : parse_u64(buf, out);
 }
 
 int sysfs_read_int(const char *root, int *out, const char *fmt, ...)
 {
-	char path[PATH_MAX], buf[64], *end;
+	char buf[64], *end;
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), root, fmt, ap);
+	ret = vread(root, buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = read_first_line(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
 	errno = 0;
