@@ -40,11 +40,11 @@ struct vd_op *vd_q_pop(struct vd_queue *q)
 	return op;
 }
 
-void vd_io_host_done(struct vd_io *io, struct vd_op *op)
+void vd_io_host_done(struct vd_io *io, struct vd_op *op, uint64_t now)
 {
 	op->phase = OP_DONE;
 	op->host->result = op->error ? op->error : (int64_t)op->len;
-	if (fast_ns() >= io->measure_start && !op->error)
+	if (now >= io->measure_start && !op->error)
 		io->stats->host_ios[op->dir]++;
 	if (!atomic_load_explicit(&io->vd->host_started, memory_order_relaxed))
 		atomic_store_explicit(&io->vd->host_started, true, memory_order_release);
@@ -53,7 +53,6 @@ void vd_io_host_done(struct vd_io *io, struct vd_op *op)
 
 static void finish(struct vd_io *io, struct vd_op *op, uint64_t now)
 {
-	(void)now;
 	/* readers that start after this must not take older cached data */
 	if (op->dir == DIR_WRITE)
 		vd_gen_bump(io->vd, op->off, op->len);
@@ -62,7 +61,7 @@ static void finish(struct vd_io *io, struct vd_op *op, uint64_t now)
 	op->locked = false;
 	op->phase = OP_DONE;
 	if (op->kind == OP_HOST)
-		vd_io_host_done(io, op);
+		vd_io_host_done(io, op, now);
 	vd_policy_finished(io, op); /* last: it may free an internal op */
 }
 
@@ -86,16 +85,18 @@ static void phase_done(struct vd_io *io, struct vd_op *op, uint64_t now)
 
 static void start(struct vd_io *io, struct vd_op *op)
 {
-	io->ctx.counting = fast_ns() >= io->measure_start;
+	uint64_t now = fast_ns(); /* one clock read for the whole start */
+
+	io->ctx.counting = now >= io->measure_start;
 	int ret = vd_op_start(&io->ctx, op);
 	if (ret)
 		op->error = ret;
 	if (op->error || op->phase == OP_DONE)
-		finish(io, op, fast_ns());
+		finish(io, op, now);
 	else if (op->nr_mios)
 		vd_q_push(&io->ready, op);
 	else
-		phase_done(io, op, fast_ns());
+		phase_done(io, op, now);
 }
 
 static void mio_complete(struct vd_io *io, struct io_unit *u, uint64_t now)

@@ -64,8 +64,10 @@ struct vd_op *vd_q_pop(struct vd_queue *q);
  * queue it behind them, then plan and submit. */
 void vd_io_begin(struct vd_io *io, struct vd_op *op);
 
-/* Complete a host op now (served from a cache): result, counters, done list. */
-void vd_io_host_done(struct vd_io *io, struct vd_op *op);
+/* Complete a host op (served from a cache, or its member I/Os done):
+ * result, counters, done list. now: the caller's clock read, which decides
+ * whether it falls in the measured window (no second read per I/O). */
+void vd_io_host_done(struct vd_io *io, struct vd_op *op, uint64_t now);
 
 /* policy.c: called by engine.c */
 int vd_policy_init(struct vd_io *io);

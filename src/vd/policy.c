@@ -248,14 +248,15 @@ static bool wb_host(struct vd_io *io, struct vd_op *op)
 	if (op->dir == DIR_READ) {
 		if (e) { /* the newest data is the dirty copy */
 			memcpy(op->data, e->buf + (op->off - e->off), op->len);
-			vd_io_host_done(io, op);
+			vd_io_host_done(io, op, fast_ns());
 			return true;
 		}
 	} else if (!any && io->wb.used + op->len <= io->wb.cap) {
 		if (wb_absorb(io, op) == 0) {
-			if (fast_ns() >= io->measure_start)
+			uint64_t now = fast_ns();
+			if (now >= io->measure_start)
 				io->stats->wb_absorbed++;
-			vd_io_host_done(io, op);
+			vd_io_host_done(io, op, now);
 			return true;
 		}
 	}
@@ -276,10 +277,11 @@ bool vd_policy_host(struct vd_io *io, struct vd_op *op)
 			return true;
 	}
 	if (op->dir == DIR_READ && io->ra.n && ra_serve(io, op)) {
-		if (fast_ns() >= io->measure_start)
+		uint64_t now = fast_ns();
+		if (now >= io->measure_start)
 			io->stats->ra_hits++;
 		ra_follow(io, op->off, op->len);
-		vd_io_host_done(io, op);
+		vd_io_host_done(io, op, now);
 		return true;
 	}
 	return false;
