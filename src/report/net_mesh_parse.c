@@ -22,28 +22,21 @@ void rs_mesh_free(struct rs_mesh *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int oom(const struct rj_ctx *c)
-{
-	return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
-}
-
 static int parse_hosts(const struct rj_ctx *c, json_object *root, struct rs_mesh *m)
 {
 	char buf[WHERE_MAX];
 	int ret;
-	json_object *a = rj_member(c, root, "hosts", json_type_array, true, &ret);
+	size_t n;
+	json_object *a = rj_objects(c, root, "hosts", true, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
-	m->hosts = calloc(n ? n : 1, sizeof(char *));
+	m->hosts = rj_calloc(c, n, sizeof(char *), &ret);
 	if (!m->hosts)
-		return oom(c);
+		return ret;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx hc = rj_child(c, "hosts", (int)i, buf, sizeof(buf));
 		unsigned rank;
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&hc, NULL, "expected an object");
 		if ((ret = rj_uint(&hc, e, "rank", true, &rank)))
 			return ret;
 		if (rank != i)
@@ -59,19 +52,17 @@ static int parse_pairs(const struct rj_ctx *c, json_object *root, struct rs_mesh
 {
 	char buf[WHERE_MAX];
 	int ret;
-	json_object *a = rj_member(c, root, "pairs", json_type_array, true, &ret);
+	size_t n;
+	json_object *a = rj_objects(c, root, "pairs", true, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
-	m->pairs = calloc(n ? n : 1, sizeof(*m->pairs));
+	m->pairs = rj_calloc(c, n, sizeof(*m->pairs), &ret);
 	if (!m->pairs)
-		return oom(c);
+		return ret;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx pc = rj_child(c, "pairs", (int)i, buf, sizeof(buf));
 		struct rs_mesh_pair *p = &m->pairs[i];
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&pc, NULL, "expected an object");
 		if ((ret = rj_uint(&pc, e, "client", true, &p->client)) ||
 		    (ret = rj_uint(&pc, e, "server", true, &p->server)) ||
 		    (ret = rj_double(&pc, e, "throughput_bps", true, &p->bps)))
@@ -100,7 +91,7 @@ int results_parse_mesh(json_object *root, const struct rj_ctx *c, struct rs_set 
 	s->plan = strdup("net mesh");
 	s->source = strdup("");
 	if (!s->mesh || !s->plan || !s->source)
-		return oom(c);
+		return rj_oom(c);
 	s->complete = true;
 	s->is_run = true;
 	struct rs_mesh *m = s->mesh;

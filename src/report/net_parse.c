@@ -34,11 +34,6 @@ void rs_net_free(struct rs_net *n)
 	memset(n, 0, sizeof(*n));
 }
 
-static int oom(const struct rj_ctx *c)
-{
-	return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
-}
-
 /* A signed integer (retransmits: -1 means unknown). */
 static int get_i64(const struct rj_ctx *c, json_object *o, const char *key,
 		   int64_t *out)
@@ -70,22 +65,6 @@ static int parse_dir_name(const struct rj_ctx *c, json_object *o, unsigned *dir)
 	return ret;
 }
 
-/* An array member as (array, length); each element must be an object. */
-static json_object *objects(const struct rj_ctx *c, json_object *o, const char *key,
-			    bool required, size_t *n, int *ret)
-{
-	char buf[WHERE_MAX];
-	json_object *a = rj_member(c, o, key, json_type_array, required, ret);
-	*n = a ? json_object_array_length(a) : 0;
-	for (size_t i = 0; i < *n; i++)
-		if (!json_object_is_type(json_object_array_get_idx(a, i), json_type_object)) {
-			struct rj_ctx ec = rj_child(c, key, (int)i, buf, sizeof(buf));
-			*ret = rj_fail(&ec, NULL, "expected an object");
-			return NULL;
-		}
-	return a;
-}
-
 static int parse_params(const struct rj_ctx *c, json_object *root, struct rs_net *n)
 {
 	char buf[WHERE_MAX];
@@ -111,7 +90,7 @@ static int parse_directions(const struct rj_ctx *c, json_object *root, struct rs
 	char buf[WHERE_MAX];
 	size_t nr;
 	int ret = 0;
-	json_object *a = objects(c, root, "directions", true, &nr, &ret);
+	json_object *a = rj_objects(c, root, "directions", true, &nr, &ret);
 	if (!a)
 		return ret;
 	if (nr == 0)
@@ -143,12 +122,12 @@ static int parse_streams(const struct rj_ctx *c, json_object *root, struct rs_ne
 	char buf[WHERE_MAX];
 	size_t nr;
 	int ret = 0;
-	json_object *a = objects(c, root, "streams", true, &nr, &ret);
+	json_object *a = rj_objects(c, root, "streams", true, &nr, &ret);
 	if (!a)
 		return ret;
-	n->streams = calloc(nr ? nr : 1, sizeof(*n->streams));
+	n->streams = rj_calloc(c, nr, sizeof(*n->streams), &ret);
 	if (!n->streams)
-		return oom(c);
+		return ret;
 	for (size_t i = 0; i < nr; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx sc = rj_child(c, "streams", (int)i, buf, sizeof(buf));
@@ -192,20 +171,20 @@ static int parse_intervals(const struct rj_ctx *c, json_object *root, struct rs_
 	char buf[WHERE_MAX], buf2[WHERE_MAX];
 	size_t nr;
 	int ret = 0;
-	json_object *a = objects(c, root, "intervals", false, &nr, &ret);
+	json_object *a = rj_objects(c, root, "intervals", false, &nr, &ret);
 	if (!a)
 		return ret;
 	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
-		n->dir[d].iv_bps = calloc(nr ? nr : 1, sizeof(double));
+		n->dir[d].iv_bps = rj_calloc(c, nr, sizeof(double), &ret);
 		if (!n->dir[d].iv_bps)
-			return oom(c);
+			return ret;
 		n->dir[d].nr_iv = n->dir[d].present ? (unsigned)nr : 0;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx ic = rj_child(c, "intervals", (int)i, buf, sizeof(buf));
 		size_t ns;
-		json_object *sa = objects(&ic, e, "streams", true, &ns, &ret);
+		json_object *sa = rj_objects(&ic, e, "streams", true, &ns, &ret);
 		if (!sa)
 			return ret;
 		for (size_t k = 0; k < ns; k++) {
@@ -271,7 +250,7 @@ int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 	s->plan = strdup("net");
 	s->source = strdup("");
 	if (!s->net || !s->plan || !s->source)
-		return oom(&c);
+		return rj_oom(&c);
 	s->complete = true;
 	s->is_run = true;
 	struct rs_net *n = s->net;

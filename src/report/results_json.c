@@ -173,7 +173,7 @@ int rj_str(const struct rj_ctx *c, json_object *o, const char *key,
 		return ret;
 	char *s = strdup(json_object_get_string(v));
 	if (!s)
-		return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+		return rj_oom(c);
 	free(*out);
 	*out = s;
 	return 0;
@@ -188,4 +188,34 @@ struct rj_ctx rj_child(const struct rj_ctx *c, const char *key, int idx,
 	else
 		snprintf(buf, len, "%s%s%s", c->where, dot, key);
 	return (struct rj_ctx){.file = c->file, .where = buf, .err = c->err};
+}
+
+json_object *rj_objects(const struct rj_ctx *c, json_object *o, const char *key,
+			bool required, size_t *n, int *ret)
+{
+	char buf[256];
+	json_object *a = rj_member(c, o, key, json_type_array, required, ret);
+
+	*n = a ? json_object_array_length(a) : 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!json_object_is_type(json_object_array_get_idx(a, i), json_type_object)) {
+			struct rj_ctx ec = rj_child(c, key, (int)i, buf, sizeof(buf));
+			*ret = rj_fail(&ec, NULL, "expected an object");
+			return NULL;
+		}
+	return a;
+}
+
+int rj_oom(const struct rj_ctx *c)
+{
+	return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+}
+
+void *rj_calloc(const struct rj_ctx *c, size_t n, size_t size, int *ret)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		*ret = rj_oom(c);
+	return p;
 }

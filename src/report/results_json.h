@@ -57,4 +57,18 @@ int rj_str(const struct rj_ctx *c, json_object *o, const char *key,
 struct rj_ctx rj_child(const struct rj_ctx *c, const char *key, int idx,
 		       char *buf, size_t len);
 
+/* Array member key of o whose elements must all be objects, and its length
+ * in *n. NULL with *ret 0 (and *n 0) when an optional one is missing; NULL
+ * with *ret set when it is missing and required, not an array, or an
+ * element is not an object (named by its index). */
+json_object *rj_objects(const struct rj_ctx *c, json_object *o, const char *key,
+			bool required, size_t *n, int *ret);
+
+/* The out-of-memory error naming c's file; returns -ENOMEM. */
+int rj_oom(const struct rj_ctx *c);
+
+/* calloc of n elements (at least one, so an empty array is not NULL); NULL
+ * with *ret the out-of-memory error naming c's file. */
+void *rj_calloc(const struct rj_ctx *c, size_t n, size_t size, int *ret);
+
 #endif

@@ -14,14 +14,6 @@
 
 #define WHERE_MAX 256
 
-static void *alloc_array(const struct rj_ctx *c, size_t n, size_t size, int *ret)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		*ret = err_set(c->err, ENOMEM, "%s: out of memory", c->file);
-	return p;
-}
-
 static int parse_lat(const struct rj_ctx *pc, json_object *o, struct rs_lat *l)
 {
 	char buf[WHERE_MAX];
@@ -64,18 +56,16 @@ static int parse_step_intervals(const struct rj_ctx *pc, json_object *o,
 {
 	char buf[WHERE_MAX];
 	int ret;
-	json_object *a = rj_member(pc, o, "intervals", json_type_array, false, &ret);
+	size_t n;
+	json_object *a = rj_objects(pc, o, "intervals", false, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
-	p->iv = alloc_array(pc, n, sizeof(*p->iv), &ret);
+	p->iv = rj_calloc(pc, n, sizeof(*p->iv), &ret);
 	if (!p->iv)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx c = rj_child(pc, "intervals", (int)i, buf, sizeof(buf));
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&c, NULL, "expected an object");
 		if ((ret = rj_double(&c, e, "iops", true, &p->iv[i].iops)) ||
 		    (ret = rj_double(&c, e, "lat_mean_ns", true, &p->iv[i].lat_mean_ns)))
 			return ret;
@@ -128,7 +118,7 @@ static int parse_point_array(const struct rj_ctx *pc, json_object *o,
 		return ret;
 	size_t n = json_object_array_length(a);
 	/* one spare slot: a search's best appended when it is not among them */
-	*pts = alloc_array(pc, n + 1, sizeof(**pts), &ret);
+	*pts = rj_calloc(pc, n + 1, sizeof(**pts), &ret);
 	if (!*pts)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -149,7 +139,7 @@ static int parse_strv(const struct rj_ctx *pc, json_object *o, const char *key,
 	if (!a)
 		return ret;
 	size_t n = json_object_array_length(a);
-	*v = alloc_array(pc, n, sizeof(**v), &ret);
+	*v = rj_calloc(pc, n, sizeof(**v), &ret);
 	if (!*v)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -159,7 +149,7 @@ static int parse_strv(const struct rj_ctx *pc, json_object *o, const char *key,
 			return rj_fail(&c, NULL, "expected a string");
 		(*v)[i] = strdup(json_object_get_string(e));
 		if (!(*v)[i])
-			return err_set(c.err, ENOMEM, "%s: out of memory", c.file);
+			return rj_oom(&c);
 		*nr = (unsigned)i + 1;
 	}
 	return 0;
@@ -203,11 +193,11 @@ static int parse_curve(const struct rj_ctx *pc, json_object *o, struct rs_tset *
 	int ret = parse_point_member(pc, o, "max", &ts->max, &ts->has_max);
 	if (ret)
 		return ret;
-	json_object *a = rj_member(pc, o, "curve", json_type_array, false, &ret);
+	size_t n;
+	json_object *a = rj_objects(pc, o, "curve", false, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
-	ts->curve = alloc_array(pc, n, sizeof(*ts->curve), &ret);
+	ts->curve = rj_calloc(pc, n, sizeof(*ts->curve), &ret);
 	if (!ts->curve)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -216,8 +206,6 @@ static int parse_curve(const struct rj_ctx *pc, json_object *o, struct rs_tset *
 		struct rs_curve_point *cp = &ts->curve[i];
 		bool have = false;
 		ts->nr_curve = (unsigned)i + 1;
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&c, NULL, "expected an object");
 		if ((ret = rj_uint(&c, e, "pct", true, &cp->pct)) ||
 		    (ret = rj_double(&c, e, "asked_iops", true, &cp->asked_iops)) ||
 		    (ret = rj_bool(&c, e, "reached", true, &cp->reached)) ||
@@ -241,7 +229,7 @@ static int parse_precond(const struct rj_ctx *pc, json_object *o, struct rs_tset
 	if (!a)
 		return ret;
 	size_t n = json_object_array_length(a);
-	ts->rounds_iops = alloc_array(pc, n, sizeof(double), &ret);
+	ts->rounds_iops = rj_calloc(pc, n, sizeof(double), &ret);
 	if (!ts->rounds_iops)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -273,7 +261,7 @@ static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
 		return ret;
 	switch (mode) {
 	case RS_FIXED:
-		ts->points = alloc_array(c, 1, sizeof(*ts->points), &ret);
+		ts->points = rj_calloc(c, 1, sizeof(*ts->points), &ret);
 		if (!ts->points)
 			return ret;
 		ret = parse_point_member(c, o, "fixed", ts->points, &have);
@@ -349,13 +337,13 @@ static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scal
 	free(metric);
 	if (ret || (ret = rj_str(&c, so, "message", false, &sc->message)))
 		return ret;
-	json_object *a = rj_member(&c, so, "points", json_type_array, true, &ret);
+	size_t n;
+	json_object *a = rj_objects(&c, so, "points", true, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
-	sc->targets = alloc_array(&c, n, sizeof(unsigned), &ret);
-	sc->iops = alloc_array(&c, n, sizeof(double), &ret);
-	sc->bw_bytes = alloc_array(&c, n, sizeof(double), &ret);
+	sc->targets = rj_calloc(&c, n, sizeof(unsigned), &ret);
+	sc->iops = rj_calloc(&c, n, sizeof(double), &ret);
+	sc->bw_bytes = rj_calloc(&c, n, sizeof(double), &ret);
 	if (ret)
 		return ret;
 	sc->present = true;
@@ -363,8 +351,6 @@ static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scal
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx ec = rj_child(&c, "points", (int)i, buf2, sizeof(buf2));
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&ec, NULL, "expected an object");
 		if ((ret = rj_uint(&ec, e, "targets", true, &sc->targets[i])) ||
 		    (ret = rj_double(&ec, e, "iops", true, &sc->iops[i])) ||
 		    (ret = rj_double(&ec, e, "bw_bytes", true, &sc->bw_bytes[i])))
@@ -413,7 +399,7 @@ int results_parse_step(json_object *o, const char *file, const char *where,
 	if (!a)
 		return ret;
 	size_t n = json_object_array_length(a);
-	st->sets = alloc_array(&c, n, sizeof(*st->sets), &ret);
+	st->sets = rj_calloc(&c, n, sizeof(*st->sets), &ret);
 	if (!st->sets)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -477,7 +463,7 @@ int results_parse_plan(json_object *root, const char *file, bool with_steps,
 	if (!a || !with_steps)
 		return ret;
 	size_t n = json_object_array_length(a);
-	s->steps = alloc_array(&c, n, sizeof(*s->steps), &ret);
+	s->steps = rj_calloc(&c, n, sizeof(*s->steps), &ret);
 	if (!s->steps)
 		return ret;
 	for (size_t i = 0; i < n; i++) {

@@ -30,14 +30,11 @@ static int check_list(const struct rj_ctx *c, json_object *o, const char *key,
 {
 	char buf[WHERE_MAX];
 	int ret;
-	json_object *a = rj_member(c, o, key, json_type_array, false, &ret);
-	size_t n = a ? json_object_array_length(a) : 0;
-	for (size_t i = 0; i < n && !ret; i++) {
+	size_t n;
+	json_object *a = rj_objects(c, o, key, false, &n, &ret);
+	for (size_t i = 0; a && i < n && !ret; i++) {
 		struct rj_ctx ec = rj_child(c, key, (int)i, buf, sizeof(buf));
-		json_object *e = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&ec, NULL, "expected an object");
-		ret = check_types(&ec, e, strs, nums);
+		ret = check_types(&ec, json_object_array_get_idx(a, i), strs, nums);
 	}
 	return ret;
 }
@@ -107,7 +104,7 @@ int results_parse_host_envs(const struct rj_ctx *c, json_object *root,
 	if (!n)
 		return ret;
 	if (!(s->host_envs = calloc(n, sizeof(*s->host_envs))))
-		return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+		return rj_oom(c);
 	s->nr_host_envs = (unsigned)n; /* zeroed: rs_set_free copes with a failure */
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct rj_ctx hc = rj_child(c, "hosts", (int)i, buf, sizeof(buf));

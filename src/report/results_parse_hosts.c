@@ -68,7 +68,7 @@ static int label_hosts(const struct rj_ctx *c, const char *key, struct rs_point 
 	int ret = 0;
 
 	if (!v)
-		return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+		return rj_oom(c);
 	for (unsigned i = 0; i < n; i++)
 		v[i] = &p->hosts[i];
 	for (unsigned pass = 0; pass < 2 && !ret; pass++) {
@@ -89,7 +89,7 @@ static int label_hosts(const struct rj_ctx *c, const char *key, struct rs_point 
 				      : asprintf(&v[i]->label, "%s", v[i]->host);
 			if (len < 0) {
 				v[i]->label = NULL;
-				ret = err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+				ret = rj_oom(c);
 			}
 		}
 	}
@@ -114,7 +114,7 @@ int results_parse_hosts(const struct rj_ctx *c, json_object *o, bool run,
 		return 0;
 	p->hosts = calloc(n, sizeof(*p->hosts));
 	if (!p->hosts)
-		return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
+		return rj_oom(c);
 	p->nr_hosts = (unsigned)n; /* zeroed: rs_point_free copes with a failure */
 	for (size_t i = 0; i < n; i++) {
 		struct rj_ctx hc = rj_child(c, key, (int)i, buf, sizeof(buf));

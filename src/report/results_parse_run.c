@@ -13,11 +13,6 @@
 
 #define WHERE_MAX 256
 
-static int oom(const struct rj_ctx *c)
-{
-	return err_set(c->err, ENOMEM, "%s: out of memory", c->file);
-}
-
 /* "options": the first job is the step's; the label names them all. */
 static int parse_jobs(const struct rj_ctx *c, json_object *root, struct rs_step *st,
 		      unsigned *numjobs)
@@ -25,25 +20,21 @@ static int parse_jobs(const struct rj_ctx *c, json_object *root, struct rs_step 
 	char buf[WHERE_MAX];
 	size_t len = 0;
 	int ret;
-	json_object *a = rj_member(c, root, "options", json_type_array, true, &ret);
+	size_t n;
+	json_object *a = rj_objects(c, root, "options", true, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
 	if (n == 0)
 		return rj_fail(c, "options", "no job");
 	FILE *f = open_memstream(&st->label, &len);
 	if (!f)
-		return oom(c);
+		return rj_oom(c);
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct rs_job j;
 		struct rj_ctx jc = rj_child(c, "options", (int)i, buf, sizeof(buf));
 		json_object *e = json_object_array_get_idx(a, i);
 
 		memset(&j, 0, sizeof(j));
-		if (!json_object_is_type(e, json_type_object)) {
-			ret = rj_fail(&jc, NULL, "expected an object");
-			break;
-		}
 		ret = results_parse_job(&jc, e, i ? &j : &st->job);
 		struct rs_job *got = i ? &j : &st->job;
 		if (!ret) {
@@ -54,7 +45,7 @@ static int parse_jobs(const struct rj_ctx *c, json_object *root, struct rs_step 
 			rs_job_free(&j);
 	}
 	if (fclose(f) != 0 && !ret)
-		ret = oom(c);
+		ret = rj_oom(c);
 	return ret;
 }
 
@@ -66,21 +57,19 @@ static int parse_intervals(const struct rj_ctx *c, json_object *root,
 {
 	char buf[WHERE_MAX], buf2[WHERE_MAX];
 	int ret;
-	json_object *a = rj_member(c, root, "intervals", json_type_array, false, &ret);
+	size_t n;
+	json_object *a = rj_objects(c, root, "intervals", false, &n, &ret);
 	if (!a)
 		return ret;
-	size_t n = json_object_array_length(a);
-	p->iv = calloc(n ? n : 1, sizeof(*p->iv));
+	p->iv = rj_calloc(c, n, sizeof(*p->iv), &ret);
 	if (!p->iv)
-		return oom(c);
+		return ret;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx ic = rj_child(c, "intervals", (int)i, buf, sizeof(buf));
 		double iops = 0, lat_sum = 0;
 		uint64_t ios_sum = 0;
 
-		if (!json_object_is_type(e, json_type_object))
-			return rj_fail(&ic, NULL, "expected an object");
 		for (int d = 0; d < 2; d++) {
 			const char *key = d ? "write" : "read";
 			uint64_t ios = 0;
@@ -127,7 +116,7 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	s->source = strdup("");
 	s->steps = calloc(1, sizeof(*s->steps));
 	if (!s->plan || !s->source || !s->steps)
-		return oom(&c);
+		return rj_oom(&c);
 	s->nr_steps = 1;
 	struct rs_step *st = &s->steps[0];
 	st->mode = RS_FIXED;
@@ -135,14 +124,14 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	st->latency_stat = strdup("mean");
 	st->sets = calloc(1, sizeof(*st->sets));
 	if (!st->targets_use || !st->latency_stat || !st->sets)
-		return oom(&c);
+		return rj_oom(&c);
 	st->nr_sets = 1;
 	struct rs_tset *ts = &st->sets[0];
 	ts->done = true;
 	ts->best = 0;
 	ts->points = calloc(1, sizeof(*ts->points));
 	if (!ts->points)
-		return oom(&c);
+		return rj_oom(&c);
 	if ((ret = parse_jobs(&c, root, st, &numjobs)))
 		return ret;
 	/* the label names the workload, so runs of different workloads
@@ -150,7 +139,7 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	char bs[NUMFMT_MAX], *label = NULL;
 	if (asprintf(&label, "%s (%s %s)", st->label, st->job.rw,
 		     numfmt_size(bs, (double)st->job.bs)) < 0)
-		return oom(&c);
+		return rj_oom(&c);
 	st->section = st->label;
 	st->label = label;
 	ts->nr_points = 1;
@@ -172,11 +161,11 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	/* the targets: every job's files */
 	ts->targets = calloc(st->job.nr_files ? st->job.nr_files : 1, sizeof(char *));
 	if (!ts->targets)
-		return oom(&c);
+		return rj_oom(&c);
 	for (unsigned i = 0; i < st->job.nr_files; i++) {
 		ts->targets[i] = strdup(st->job.files[i]);
 		if (!ts->targets[i])
-			return oom(&c);
+			return rj_oom(&c);
 		ts->nr_targets = i + 1;
 	}
 	return 0;
