@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "mpi_harness.h"
@@ -127,3 +128,44 @@ void fail_with(const char *dir, const char *what)
 	fail_msg("%s\nstderr:\n%s", what, text);
 }
 
+
+int mpi_spawn_victim(const char *dir, const char *args, const char *out0,
+		     long *victim)
+{
+	char cmd[32768], path[4200];
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe --enable-recovery "
+		 "-np 1 sh -c \"'%s' %s >%s 2>err; echo \\$? >rc0\" : "
+		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
+		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
+		 dir, mpi_bin, args, out0, mpi_bin, args, mpi_bin, args);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/pid.1", dir);
+	*victim = 0;
+	for (int i = 0; i < 300 && *victim <= 0; i++) {
+		char *text = slurp(path);
+		*victim = strtol(text, NULL, 10);
+		free(text);
+		if (*victim <= 0)
+			usleep(100000);
+	}
+	assert_true(*victim > 0);
+	return pid;
+}
+
+int mpi_rank0_status(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/rc0", dir);
+	char *rc0 = slurp(path);
+	int status = atoi(rc0);
+	free(rc0);
+	return status;
+}

@@ -33,6 +33,18 @@ int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a JSON file, failing the test if it is not JSON. */
 json_object *load_json(const char *path);
 
+/* Start `mpirun --enable-recovery -np 3 iochar ARGS` in dir in the
+ * background, for a test that kills rank 1: rank 0's stdout goes to
+ * dir/OUT0, its stderr to dir/err and its exit status to dir/rc0; rank 1
+ * writes its PID to dir/pid.1 before it execs iochar. Returns the PID of
+ * the shell running mpirun (to waitpid) and rank 1's PID in *victim once
+ * it is there (the test fails after 30 s). */
+int mpi_spawn_victim(const char *dir, const char *args, const char *out0,
+		     long *victim);
+
+/* Rank 0's exit status from dir/rc0 (written by mpi_spawn_victim's run). */
+int mpi_rank0_status(const char *dir);
+
 /* Fail the test with what, showing dir/err. */
 void fail_with(const char *dir, const char *what);
 

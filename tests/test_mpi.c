@@ -201,36 +201,15 @@ static void test_plan_4_ranks(void **state)
 static void test_killed_rank_ends_run_in_order(void **state)
 {
 	const char *dir = *state;
-	char path[4200], cmd[32768];
+	char path[4200];
 	need_mpi();
 	char args[1024];
 	/* a file per rank: rank 1's exists, full, only once its run began */
 	snprintf(args, sizeof(args), "run --ioengine=psync --rw=randread --bs=4k "
 		 "--filename=%s/k-%%r --size=1m --runtime=60 --time_based "
 		 "--output-format=json", dir);
-	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe --enable-recovery "
-		 "-np 1 sh -c \"'%s' %s >out.json 2>err; echo \\$? >rc0\" : "
-		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
-		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
-		 dir, mpi_bin, args, mpi_bin, args, mpi_bin, args);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	/* wait for rank 1 to be running, then kill it */
-	snprintf(path, sizeof(path), "%s/pid.1", dir);
-	long victim = 0;
-	for (int i = 0; i < 300 && victim <= 0; i++) {
-		char *s = slurp(path);
-		victim = strtol(s, NULL, 10);
-		free(s);
-		if (victim <= 0)
-			usleep(100000);
-	}
-	assert_true(victim > 0);
+	long victim;
+	pid_t pid = mpi_spawn_victim(dir, args, "out.json", &victim);
 	snprintf(path, sizeof(path), "%s/k-1", dir);
 	struct stat st_k;
 	for (int i = 0; i < 600 && !(stat(path, &st_k) == 0 && st_k.st_size == 1 << 20); i++)
@@ -245,11 +224,7 @@ static void test_killed_rank_ends_run_in_order(void **state)
 	 * bound is loose: sanitizer builds take seconds to exit) */
 	assert_true(time(NULL) - t0 < 45);
 
-	snprintf(path, sizeof(path), "%s/rc0", dir);
-	char *rc0 = slurp(path);
-	int status0 = atoi(rc0);
-	free(rc0);
-	if (status0 != 1)
+	if (mpi_rank0_status(dir) != 1)
 		fail_with(dir, "rank 0 did not exit 1");
 	snprintf(path, sizeof(path), "%s/err", dir);
 	char *err = slurp(path);

@@ -163,35 +163,15 @@ static void test_server_cannot_bind(void **state)
 static void test_killed_rank_ends_mesh(void **state)
 {
 	const char *dir = *state;
-	char path[4200], cmd[16384], args[256];
+	char path[4200], args[256];
 	need_mpi();
 	if (system("command -v ss >/dev/null 2>&1") != 0) {
 		printf("SKIP: ss not found (iproute2)\n");
 		skip();
 	}
 	snprintf(args, sizeof(args), "net mesh -t 3 --timeout 1000 -B 127.0.0.1");
-	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe --enable-recovery "
-		 "-np 1 sh -c \"'%s' %s >out 2>err; echo \\$? >rc0\" : "
-		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
-		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
-		 dir, mpi_bin, args, mpi_bin, args, mpi_bin, args);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	snprintf(path, sizeof(path), "%s/pid.1", dir);
-	long victim = 0;
-	for (int i = 0; i < 300 && victim <= 0; i++) {
-		char *s = slurp(path);
-		victim = strtol(s, NULL, 10);
-		free(s);
-		if (victim <= 0)
-			usleep(100000);
-	}
-	assert_true(victim > 0);
+	long victim;
+	pid_t pid = mpi_spawn_victim(dir, args, "out", &victim);
 	/* rank 1 listens on 127.0.0.1 once it serves the first pair (Open
 	 * MPI's own listeners are on the wildcard address) */
 	int listening = 1;
@@ -206,11 +186,7 @@ static void test_killed_rank_ends_mesh(void **state)
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(time(NULL) - t0 < 60); /* loose: sanitizer builds exit slowly */
-	snprintf(path, sizeof(path), "%s/rc0", dir);
-	char *rc0 = slurp(path);
-	int status0 = atoi(rc0);
-	free(rc0);
-	if (status0 != 1)
+	if (mpi_rank0_status(dir) != 1)
 		fail_with(dir, "rank 0 did not exit 1");
 	snprintf(path, sizeof(path), "%s/err", dir);
 	char *err = slurp(path);
