@@ -246,9 +246,9 @@ static void test_mesh(void **state)
 	free(text);
 }
 
-/* One loopback test into DIR/NAME; false (with SKIP printed) if it could
- * not run here. */
-static bool real_run(const char *dir, const char *name)
+/* One loopback test into DIR/NAME. The server must listen: loopback is
+ * always there, so a server that does not is a failure, not a SKIP. */
+static void real_run(const char *dir, const char *name)
 {
 	char port[16], out[512];
 	unsigned p = nh_free_port();
@@ -257,15 +257,13 @@ static bool real_run(const char *dir, const char *name)
 	pid_t srv = nh_spawn(ARGS(iochar_path(), "net", "server", "-1", "-p", port), NULL, NULL);
 	if (!nh_wait_listen(p, 5000)) {
 		nh_wait(srv, 0);
-		printf("SKIP: iochar net server did not listen on 127.0.0.1:%u\n", p);
-		return false;
+		fail_msg("iochar net server did not listen on 127.0.0.1:%u", p);
 	}
 	pid_t cli = nh_spawn(ARGS(iochar_path(), "net", "client", "127.0.0.1", "-p", port,
 				  "-t", "1", "-i", "0.2", "-P", "2", "--out", out),
 			     NULL, NULL);
 	assert_int_equal(nh_wait(cli, RUN_MS), 0);
 	assert_int_equal(nh_wait(srv, RUN_MS), 0);
-	return true;
 }
 
 static void test_real_loopback(void **state)
@@ -274,8 +272,8 @@ static void test_real_loopback(void **state)
 	struct proc_out po;
 	char a[512], b[512], html[512];
 
-	if (!real_run(dir, "first") || !real_run(dir, "second"))
-		return;
+	real_run(dir, "first");
+	real_run(dir, "second");
 	snprintf(a, sizeof(a), "%s/first", dir);
 	snprintf(b, sizeof(b), "%s/second", dir);
 
