@@ -210,7 +210,7 @@ static void test_kill_then_lost_write(void **state)
 	struct proc_out po;
 
 	if (!run_and_kill(c, "--direct=0", 1500))
-		return;
+		skip();
 	expect_clean(c);
 
 	/* revert one acknowledged block to its previous generation: a
@@ -271,16 +271,16 @@ static void test_drop_caches(void **state)
 
 	if (!is_root()) {
 		printf("SKIP: drop_caches needs root\n");
-		return;
+		skip();
 	}
 	if (!run_and_kill(c, "--direct=0", 1500))
-		return;
+		skip();
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, "1", 1) != 1) {
 		printf("SKIP: cannot write /proc/sys/vm/drop_caches\n");
 		if (fd >= 0)
 			close(fd);
-		return;
+		skip();
 	}
 	close(fd);
 	expect_clean(c);
@@ -292,7 +292,7 @@ static void test_kill_direct(void **state)
 	struct ctx *c = *state;
 
 	if (!run_and_kill(c, "--direct=1", 1500))
-		return;
+		skip();
 	expect_clean(c);
 }
 
@@ -358,7 +358,7 @@ static void test_finished_run(void **state)
 	if (po.status == 2 && strstr(po.err, "io_uring")) {
 		printf("SKIP: io_uring: %s", po.err);
 		proc_out_free(&po);
-		return;
+		skip();
 	}
 	expect_exit(&po, 0);
 	proc_out_free(&po);
