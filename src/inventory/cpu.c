@@ -53,7 +53,9 @@ static void cpuinfo_read(struct inventory *inv, uint64_t *mhz_khz)
 		char *key = trim(line), *val = trim(colon + 1);
 		if (!strcmp(key, "cpu MHz")) {
 			double v = strtod(val, NULL);
-			if (v > 0) {
+			/* a damaged line (inf, 1e23) would overflow the kHz
+			 * figure: up to 10 THz is a clock, anything else noise */
+			if (v > 0 && v < 1e7) {
 				mhz_sum += v;
 				mhz_n++;
 			}
