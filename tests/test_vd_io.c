@@ -336,6 +336,74 @@ static void test_counts(void **state)
 	free(s);
 }
 
+/* Host I/Os of n * bs at offset 0, 1 MiB, ... as one unit each. */
+static struct vd_stats *run_large(const char *text, enum io_dir d, uint64_t bs,
+				  unsigned count, uint64_t size)
+{
+	struct tvd t;
+	tvd_open(&t, text, "io_uring", size, bs, 1);
+	for (unsigned i = 0; i < count; i++) {
+		t.units[0].dir = d;
+		t.units[0].offset = i * bs;
+		t.units[0].len = bs;
+		if (d == DIR_WRITE)
+			pattern(t.units[0].buf, bs, i, 11);
+		tvd_run(&t, 1);
+		if (d == DIR_READ) {
+			uint8_t *want = malloc(bs);
+			pattern(want, bs, i, 11);
+			if (memcmp(want, t.units[0].buf, bs))
+				fail_msg("merged read %u of %llu bytes differs", i, (unsigned long long)bs);
+			free(want);
+		}
+	}
+	return tvd_close(&t);
+}
+
+/* Member I/Os of one host I/O contiguous on a member are one I/O: a
+ * RAID 0 1 MiB read over 4 x 64k strips is 4 reads of 256k, not 16; a
+ * RAID 5 two-row full-stripe write is one write per member; the bytes
+ * are the host's (through the bounce buffer where scattered). */
+static void test_merge(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct vd_stats *s;
+
+	vd_text(text, sizeof(text), "raid0", "64k", 4, NULL);
+	free(run_large(text, DIR_WRITE, 1 << 20, 3, 4 * MEMBER_BYTES));
+	s = run_large(text, DIR_READ, 1 << 20, 3, 0);
+	assert_int_equal(member_sum(s, DIR_READ), 4 * 3);
+	for (unsigned m = 0; m < 4; m++)
+		assert_int_equal(s->member[m].dir[DIR_READ].bytes, 3 * 256 * 1024);
+	free(s);
+
+	vd_text(text, sizeof(text), "raid10", "64k", 4, NULL);
+	s = run_large(text, DIR_WRITE, 1 << 20, 2, 2 * MEMBER_BYTES);
+	assert_int_equal(member_sum(s, DIR_WRITE), 4 * 2); /* each copy once */
+	free(s);
+	s = run_large(text, DIR_READ, 1 << 20, 2, 0);
+	assert_int_equal(member_sum(s, DIR_READ), 2 * 2); /* one copy of each pair */
+	free(s);
+
+	/* raid5, 4 members: 2 rows per write, every data strip and P covered */
+	vd_text(text, sizeof(text), "raid5", "64k", 4, NULL);
+	s = run_large(text, DIR_WRITE, 6 * 65536, 5, 3 * MEMBER_BYTES);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(member_sum(s, DIR_WRITE), 4 * 5);
+	assert_int_equal(s->full_rows, 2 * 5);
+	free(s);
+	assert_int_equal(scrub(text, member_bytes), 0);
+	/* a 1 MiB read from 0 covers rows 0-5; each member's data strips form
+	 * two runs around its parity row: 8 reads for 16 strips */
+	s = run_large(text, DIR_WRITE, 1 << 20, 1, 0);
+	free(s);
+	s = run_large(text, DIR_READ, 1 << 20, 1, 0);
+	assert_int_equal(member_sum(s, DIR_READ), 8);
+	free(s);
+	assert_int_equal(scrub(text, member_bytes), 0);
+}
+
 struct writer {
 	struct vd *vd;
 	const char *text;
@@ -545,6 +613,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mirrors_lost, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_raid0_jbod_roundtrip, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_counts, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_merge, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
