@@ -580,6 +580,58 @@ static void test_writeback_flushed_on_stop(void **state)
 	free(tvd_close(&t));
 }
 
+/* write=back coalesces sequential and near-sequential writes smaller than
+ * a stripe into full-stripe writes: RAID 5 over 4 members with 64k strips
+ * (192k rows), 64k writes: no member reads, one write per member per row;
+ * also when a row's three writes come out of order; a cache of a few rows
+ * bounds what is held (the data and parity still right). */
+static void test_writeback_full_stripes(void **state)
+{
+	(void)state;
+	char text[2048], plain[2048];
+	struct tvd t;
+	const uint64_t bs = 65536;
+
+	vd_text(plain, sizeof(plain), "raid5", "64k", 4, NULL);
+	vd_text(text, sizeof(text), "raid5", "64k", 4, "write=back,cache=1m");
+	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, bs, 1);
+	uint64_t cap = t.m.geom.capacity, rows = cap / (3 * bs);
+	write_all(&t, cap, 21);               /* depth 1, strictly sequential */
+	assert_int_equal(vd_engine_flush(t.st), 0); /* fsync: all destaged, counted */
+	struct vd_stats *s = tvd_close(&t);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	for (unsigned m = 0; m < 4; m++)
+		assert_int_equal(s->member[m].dir[DIR_WRITE].ios, rows);
+	assert_int_equal(s->full_rows, rows);
+	assert_int_equal(s->rmw_rows + s->rcw_rows, 0);
+	assert_int_equal(s->wb_absorbed, cap / bs);
+	free(s);
+	assert_int_equal(scrub(plain, member_bytes), 0);
+
+	/* near-sequential: each row's strips in the order 2, 0, 1, depth 3 */
+	tvd_open(&t, text, "io_uring", 0, bs, 3);
+	for (uint64_t r = 0; r < rows; r++) {
+		const unsigned order[3] = {2, 0, 1};
+		for (unsigned i = 0; i < 3; i++) {
+			struct io_unit *u = &t.units[i];
+			u->dir = DIR_WRITE;
+			u->offset = (r * 3 + order[i]) * bs;
+			u->len = bs;
+			pattern(u->buf, bs, u->offset / bs, 22);
+		}
+		tvd_run(&t, 3);
+	}
+	assert_int_equal(vd_engine_flush(t.st), 0);
+	s = tvd_close(&t);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(s->full_rows, rows);
+	free(s);
+	assert_int_equal(scrub(plain, member_bytes), 0);
+	tvd_open(&t, plain, "psync", 0, bs, 4);
+	check_all(&t, cap, 22);
+	free(tvd_close(&t));
+}
+
 /* readahead=on: sequential reads are served from the cache, and a write
  * by another instance of the same VD makes the cached strips stale. */
 static void test_readahead_coherent(void **state)
@@ -618,6 +670,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_full_stripes, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

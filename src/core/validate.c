@@ -172,7 +172,7 @@ static int layout_vd(const struct job_spec *job, struct job_layout *out,
 	int ret = vd_members_inspect(&p, out->vd, err);
 	if (ret)
 		return ret;
-	if (out->vd->def.write == VD_WRITE_BACK && job->numjobs > 1)
+	if (vd_write_back(&out->vd->def) && job->numjobs > 1)
 		return err_usage(err, EINVAL,
 				 "job %s: --vd write=back keeps one cache per worker: use numjobs=1 (and iodepth for concurrency)",
 				 job->name);

@@ -292,23 +292,45 @@ static struct io_unit *vd_event(void *state, unsigned i)
 	return io->events[i];
 }
 
-/* "Battery": dirty write-back data reaches the members on every orderly
- * stop; it is no longer measured. */
-static void drain(struct vd_io *io)
+/* Destage everything and wait for every member I/O. stopped: the run is
+ * over, nobody reaps its host ops (their completions are dropped). */
+static int settle(struct vd_io *io, bool stopped)
 {
-	io->measure_start = UINT64_MAX;
+	int ret = 0;
 	while (io->inner_state && (vd_policy_busy(io) || io->inflight)) {
+		vd_policy_flush(io);
 		pump(io);
-		if (inner_commit(io) < 0)
+		if ((ret = inner_commit(io)) < 0)
 			break;
 		if (io->inflight) {
-			if (reap_inner(io, 1) < 0)
+			if ((ret = reap_inner(io, 1)) < 0)
 				break;
+			ret = 0;
 		} else if (vd_policy_busy(io)) {
 			sched_yield();
 		}
-		io->nr_done = 0; /* host ops of a stopped run: nobody reaps them */
+		if (stopped)
+			io->nr_done = 0;
 	}
+	return ret;
+}
+
+/* Dirty write-back data reaches the members on every orderly stop; it is
+ * no longer measured. */
+static void drain(struct vd_io *io)
+{
+	io->measure_start = UINT64_MAX;
+	settle(io, true);
+}
+
+int vd_engine_flush(void *state)
+{
+	struct vd_io *io = state;
+	int ret = settle(io, false);
+	for (unsigned i = 0; !ret && i < io->n; i++)
+		if (!vd_member_failed(&io->vd->def, i) && fdatasync(io->fds[i]) < 0)
+			ret = -errno;
+	return ret;
 }
 
 static void vd_cleanup(void *state)

@@ -14,6 +14,7 @@
 #include "target/target.h"
 #include "util/fmt.h"
 #include "verify/guard.h"
+#include "vd/bbu.h"
 #include "vd/sync.h"
 
 static int fsync_all(const struct vd_sync *s)
@@ -115,6 +116,9 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 		return ret;
 	if (def->read_only && p->writes)
 		return err_usage(err, EPERM, "--vd: access=ro, but the job writes");
+	if (def->blocked && !p->maintenance)
+		return err_usage(err, EPERM,
+				 "--vd: access=blocked: the VD takes no host I/O (reads included); use access=rw or ro to run on it");
 	uint64_t smallest = UINT64_MAX, largest = 0;
 	bool all_exist = true;
 	out->dio_align = 512;
@@ -176,12 +180,32 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	return 0;
 }
 
+int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err)
+{
+	uint64_t bytes = 0;
+	char path[VD_PATH_MAX + 64];
+
+	for (unsigned i = 0; i < m->def.nr_members; i++)
+		if (m->fill[i]) { /* new members: a cache of old ones is meaningless */
+			if (vd_bbu_path(&m->def, path, sizeof(path)) == 0)
+				unlink(path);
+			return 0;
+		}
+	int ret = vd_bbu_replay(&m->def, m->member_bytes, &bytes, err);
+	if (!ret && bytes)
+		fprintf(stderr, "note: --vd: wrote %llu bytes of battery-backed cache (left by a crash) to the members first\n",
+			(unsigned long long)bytes);
+	return ret;
+}
+
 int vd_prepare(const struct vd_members *m, target_progress_fn progress,
 	       void *arg, struct ioc_err *err)
 {
 	bool any = false;
 	int ret;
 
+	if ((ret = vd_prepare_cache(m, err)))
+		return ret;
 	for (unsigned i = 0; i < m->def.nr_members; i++) {
 		if (!m->fill[i])
 			continue;

@@ -34,6 +34,7 @@ struct vd_members_params {
 	bool force;             /* --force: the guard lets data be overwritten */
 	bool direct;
 	uint64_t skip_mask;     /* members not looked at (a rebuild's target) */
+	bool maintenance;       /* vd init / rebuild without a workload: access=blocked is fine */
 };
 
 /* Parse p->text and look at every live member. 0, or -errno with one
@@ -49,6 +50,11 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
  * iochar's mark), then make the redundancy of the new rows consistent
  * (parity from the data, mirror copies equal), as a controller
  * initializes a new VD. 0 or -errno with a message. */
+/* Before the VD is used: write a battery-backed cache a crash left behind
+ * (vd/bbu.h) to the members; with members to create, drop it. Called by
+ * vd_prepare; verify and vd commands call it themselves. 0 or -errno. */
+int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err);
+
 int vd_prepare(const struct vd_members *m, target_progress_fn progress,
 	       void *arg, struct ioc_err *err);
 
