@@ -164,7 +164,7 @@ static int check(const struct job_spec *job, long n, bool workload,
 	struct vd_members_params p = {
 		.text = job->vd, .size = job->size, .offset = job->offset,
 		.writes = workload && rw_writes(job->rw), .force = job->force,
-		.direct = job->direct, .skip_mask = 1ull << n,
+		.direct = job->direct, .skip_mask = 1ull << n, .maintenance = !workload,
 	};
 	if ((ret = vd_members_inspect(&p, m, err)))
 		return ret;
@@ -350,7 +350,7 @@ static int rebuild_cmd(int argc, char **argv)
 	rb.m = m;
 	rb.member = (unsigned)n;
 	atomic_bool *stop = signals_catch();
-	if ((ret = open_target(m, rb.member, &rb.fd, &err)))
+	if ((ret = vd_prepare_cache(m, &err)) || (ret = open_target(m, rb.member, &rb.fd, &err)))
 		goto fail;
 	if (workload) {
 		struct runner_hooks hooks = {.stop = stop};
