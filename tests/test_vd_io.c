@@ -28,6 +28,7 @@
 #include "engine/engine.h"
 #include "util/rng.h"
 #include "vd/engine.h"
+#include "vd/initmap.h"
 #include "vd/members.h"
 #include "vd/sync.h"
 #include "vd/vd.h"
@@ -632,6 +633,47 @@ static void test_writeback_full_stripes(void **state)
 	free(tvd_close(&t));
 }
 
+/* A fast-initialized RAID 5 (6 members, 16k strips, k = 5): the first
+ * 4k write to a row reads all 5 data strips whole and writes the strip
+ * and P whole (the reconstruct-write that initializes the row); the next
+ * write to it is a plain read-modify-write (2 + 2); the map left has those
+ * rows initialized. */
+static void test_fast_init(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd t;
+	struct ioc_err err = {0};
+	const unsigned N = 20;
+
+	vd_text(text, sizeof(text), "raid5", "16k", 6, NULL);
+	char withmap[2700], map[600];
+	snprintf(map, sizeof(map), "%s/init.map", dir);
+	snprintf(withmap, sizeof(withmap), "%s,init_file=%s", text, map);
+	tvd_open(&t, withmap, "io_uring", 5 * MEMBER_BYTES, 4096, 1);
+	uint64_t rows = t.m.geom.rows, row_bytes = 5 * 16384;
+	free(tvd_close(&t));
+	assert_int_equal(vd_init_mark_fast(&t.m.def, rows, &err), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		tvd_open(&t, withmap, "io_uring", 0, 4096, 1);
+		for (unsigned i = 0; i < N; i++) {
+			t.units[0].dir = DIR_WRITE;
+			t.units[0].offset = (uint64_t)i * 3 * row_bytes + 4096 * (i % 20);
+			t.units[0].len = 4096;
+			pattern(t.units[0].buf, 4096, i, 1);
+			tvd_run(&t, 1);
+		}
+		struct vd_stats *s = tvd_close(&t);
+		assert_int_equal(member_sum(s, DIR_READ), (pass ? 2 : 5) * N);
+		assert_int_equal(member_sum(s, DIR_WRITE), 2 * N);
+		assert_int_equal(s->uninit_rows, pass ? 0 : N);
+		free(s);
+	}
+	uint64_t left = 0;
+	assert_int_equal(vd_init_check(&t.m.def, rows, &left, &err), 0);
+	assert_int_equal(left, rows - N);
+}
+
 /* readahead=on: sequential reads are served from the cache, and a write
  * by another instance of the same VD makes the cached strips stale. */
 static void test_readahead_coherent(void **state)
@@ -671,6 +713,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_full_stripes, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_fast_init, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

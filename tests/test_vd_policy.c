@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "vd/def.h"
+#include "vd/sync.h"
 #include "verify/journal.h"
 
 static char *dir;
@@ -264,10 +266,80 @@ static void test_bbu_survives_kill(void **state)
 	assert_int_equal(access(bbu, F_OK), -1); /* written back, then removed */
 }
 
+static uint64_t scrub_bad(const char *vdarg)
+{
+	struct vd_def *def = malloc(sizeof(*def));
+	struct ioc_err err = {0};
+	struct vd_sync s;
+	uint64_t bad = 0;
+	struct stat st;
+	char m0[4096];
+	assert_int_equal(vd_def_parse(vdarg + 5, def, &err), 0);
+	assert_int_equal(stat(def->members[0], &st), 0);
+	snprintf(m0, sizeof(m0), "%s", def->members[0]);
+	assert_int_equal(vd_sync_open(&s, def, (uint64_t)st.st_size, false, &err), 0);
+	assert_int_equal(vd_sync_scrub(&s, 0, vd_sync_rows(&s), &bad, &err), 0);
+	vd_sync_close(&s);
+	free(def);
+	return bad;
+}
+
+/* vd init: --mode=fast leaves the VD uninitialized (a require_init=1 job
+ * is refused, members untouched); a full init rewrites the parity of every
+ * row (a damaged parity strip is made right), reports rows, bytes and
+ * MB/s, and then require_init=1 runs. */
+static void test_init_modes(void **state)
+{
+	(void)state;
+	char vd[4096], req[4200], p2[4200];
+	struct proc_out po;
+
+	vd_arg(vd, sizeof(vd), "in", NULL);
+	snprintf(req, sizeof(req), "%s,require_init=1", vd);
+	run_iochar(&po, NULL, 0, ARGS("vd", "init", vd, "--size=4m", "--mode=fast",
+				      "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *r = parse_json(&po);
+	expect_has(json_object_get_string(jget(r, "init.mode")), "fast");
+	assert_int_equal(jget_u64(r, "init.rows"), 4 * 1024 * 1024 / 32768);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	snprintf(p2, sizeof(p2), "%s/in2", dir);
+	uint64_t h = file_hash(p2);
+	run_iochar(&po, NULL, 0, ARGS("run", req, "--rw=randwrite", "--bs=4k", "--runtime=1"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "require_init=1");
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+	assert_true(file_hash(p2) == h);
+
+	/* row 0's parity is on member 2 at 0: damage it, then a full init */
+	int fd = open(p2, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "\xff\x00\x55", 3, 100), 3);
+	close(fd);
+	assert_int_equal(scrub_bad(vd), 1);
+	run_iochar(&po, NULL, 0, ARGS("vd", "init", vd, "--output-format=json"));
+	expect_exit(&po, 0);
+	r = parse_json(&po);
+	expect_has(json_object_get_string(jget(r, "init.mode")), "full");
+	assert_int_equal(jget_u64(r, "init.rows"), 128);
+	assert_int_equal(jget_u64(r, "init.bytes"), 4 * 1024 * 1024);
+	assert_true(jget_double(r, "init.bw_bytes") > 0);
+	json_object_put(r);
+	proc_out_free(&po);
+	assert_int_equal(scrub_bad(vd), 0);
+	run_iochar(&po, NULL, 0, ARGS("run", req, "--rw=randwrite", "--bs=4k", "--runtime=1"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_access_blocked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_init_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_disk_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_back_loses_cache_on_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bbu_survives_kill, setup, teardown),

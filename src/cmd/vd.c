@@ -32,6 +32,7 @@
 #include "cli/units.h"
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
+#include "cmd/vd_cmd.h"
 #include "core/runner.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
@@ -128,26 +129,15 @@ static void on_vd_stop(void *arg, unsigned job, struct vd *vd)
 /* --replace=N out of argv (in place); -1 when absent. */
 static int take_replace(int *argc, char **argv, long *out, struct ioc_err *err)
 {
+	uint64_t n;
+	const char *v = vd_cmd_take(argc, argv, "--replace");
 	*out = -1;
-	for (int i = 1; i < *argc; i++) {
-		const char *v = NULL;
-		int used = 1;
-		if (strncmp(argv[i], "--replace=", 10) == 0)
-			v = argv[i] + 10;
-		else if (strcmp(argv[i], "--replace") == 0 && i + 1 < *argc)
-			v = argv[i + 1], used = 2;
-		if (!v)
-			continue;
-		uint64_t n;
-		int ret = units_parse_uint("--replace", v, 0, VD_MAX_MEMBERS - 1, &n, err);
-		if (ret)
-			return ret;
+	if (!v)
+		return 0;
+	int ret = units_parse_uint("--replace", v, 0, VD_MAX_MEMBERS - 1, &n, err);
+	if (!ret)
 		*out = (long)n;
-		memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof(char *));
-		*argc -= used;
-		i--;
-	}
-	return 0;
+	return ret;
 }
 
 /* Look at everything before anything is written. */
@@ -398,6 +388,9 @@ int cmd_vd(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "rebuild") == 0)
 		return rebuild_cmd(argc - 1, argv + 1);
-	fprintf(stderr, "usage: iochar vd rebuild --vd=DEF --replace=N [workload options]\n");
+	if (argc >= 2 && strcmp(argv[1], "init") == 0)
+		return vd_init_cmd(argc - 1, argv + 1);
+	fprintf(stderr, "usage: iochar vd rebuild --vd=DEF --replace=N [--rebuild_rate=MB/s|N%%] [workload options]\n"
+			"       iochar vd init --vd=DEF [--mode=full|fast] [--size=SIZE]\n");
 	return argc >= 2 && (strcmp(argv[1], "--help") == 0) ? 0 : EXIT_USAGE;
 }

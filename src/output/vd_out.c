@@ -69,6 +69,7 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "reconstruct_write", s->rcw_rows);
 	jw_kv_uint(w, "full_stripe", s->full_rows);
 	jw_kv_uint(w, "degraded", s->degraded_rows);
+	jw_kv_uint(w, "uninitialized", s->uninit_rows);
 	jw_object_end(w);
 	jw_key(w, "cache");
 	jw_object_begin(w);
@@ -124,6 +125,8 @@ int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
 		fprintf(f, "; rows: %" PRIu64 " rmw, %" PRIu64 " rcw, %" PRIu64
 			" full, %" PRIu64 " degraded", s->rmw_rows, s->rcw_rows,
 			s->full_rows, s->degraded_rows);
+	if (s->uninit_rows)
+		fprintf(f, " (%" PRIu64 " uninitialized: fast init)", s->uninit_rows);
 	if (def->readahead || vd_write_back(def))
 		fprintf(f, "; cache: %" PRIu64 " read-ahead hits, %" PRIu64 " writes absorbed",
 			s->ra_hits, s->wb_absorbed);

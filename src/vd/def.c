@@ -200,14 +200,17 @@ static int parse_pair(const char *key, const char *v, struct vd_def *def,
 		def->disk_cache_off = !on;
 		return 0;
 	}
-	if (strcmp(key, "cache_file") == 0) {
+	if (strcmp(key, "cache_file") == 0 || strcmp(key, "init_file") == 0) {
+		char *to = key[0] == 'c' ? def->cache_file : def->init_file;
 		if (!*v || strlen(v) >= VD_PATH_MAX)
-			return err_usage(err, EINVAL, "--vd: cache_file=: give a path");
-		strcpy(def->cache_file, v);
+			return err_usage(err, EINVAL, "--vd: %s=: give a path", key);
+		strcpy(to, v);
 		return 0;
 	}
+	if (strcmp(key, "require_init") == 0)
+		return units_parse_bool("--vd require_init", v, &def->require_init, err);
 	return err_usage(err, EINVAL,
-			 "--vd: unknown key '%s'; accepted: strip, members, spans, failed, readahead, write, cache, cache_file, access, disk_cache",
+			 "--vd: unknown key '%s'; accepted: strip, members, spans, failed, readahead, write, cache, cache_file, access, disk_cache, init_file, require_init",
 			 key);
 }
 

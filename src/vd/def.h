@@ -5,6 +5,7 @@
  *     LEVEL,strip=SIZE,members=PATH:PATH:...[,spans=N][,failed=I:J]
  *          [,readahead=on|off][,write=through|back|back-bbu][,cache=SIZE]
  *          [,cache_file=PATH][,access=rw|ro|blocked][,disk_cache=on|off]
+ *          [,init_file=PATH][,require_init=0|1]
  *
  * LEVEL is raid0, raid1, raid5, raid6, raid10 or jbod. Member numbers in
  * failed= (and in `vd rebuild --replace=`) count from 0 in members= order.
@@ -57,6 +58,8 @@ struct vd_def {
 	bool blocked;                   /* access=blocked: no host I/O at all */
 	bool disk_cache_off;            /* disk_cache=off: member writes durable (O_DSYNC) */
 	char cache_file[VD_PATH_MAX];   /* write=back-bbu: the cache's file; "" = default */
+	char init_file[VD_PATH_MAX];    /* the initialization map (vd/initmap.h); "" = default */
+	bool require_init;              /* require_init=1: refuse a VD with uninitialized rows */
 };
 
 /* Parse text into def. 0, or -EINVAL with one usage line naming the

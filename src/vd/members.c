@@ -15,6 +15,7 @@
 #include "util/fmt.h"
 #include "verify/guard.h"
 #include "vd/bbu.h"
+#include "vd/initmap.h"
 #include "vd/sync.h"
 
 static int fsync_all(const struct vd_sync *s)
@@ -173,6 +174,14 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	out->init_from = all_exist ? (smallest < need ? smallest : need) : 0;
 	out->init_from -= out->init_from % def->strip;
 	vd_geom_init(&out->geom, def, need);
+	uint64_t left = 0;
+	if (out->geom.np && (ret = vd_init_check(def, out->geom.rows, &left, err)))
+		return ret;
+	if (left && def->require_init)
+		return err_usage(err, EPERM,
+				 "--vd: require_init=1, but %llu of its %llu stripe rows are not initialized (fast init): run iochar vd init --vd=... first",
+				 (unsigned long long)left, (unsigned long long)out->geom.rows);
+	out->uninit_rows = left;
 	if (out->geom.capacity <= p->offset)
 		return err_usage(err, EINVAL, "--vd: offset=%s is beyond the VD's %s",
 				 fmt_bytes(a, sizeof(a), p->offset),

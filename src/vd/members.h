@@ -22,6 +22,7 @@ struct vd_members {
 	unsigned dio_align;            /* largest of the members' */
 	uint64_t init_from;            /* after filling: member bytes from which the
 					* redundancy must be made consistent */
+	uint64_t uninit_rows;          /* rows its initialization map marks uninitialized */
 	bool sizes_differ;             /* existing members differ: smallest used */
 	uint64_t smallest;
 };
@@ -42,7 +43,9 @@ struct vd_members_params {
  * name of the same file), a member that is missing without size=, a
  * block device smaller than size= needs, a strip smaller than a member's
  * logical block, a write refused by the guard (verify/guard.h), access=ro
- * with a writing job. */
+ * with a writing job, access=blocked (unless p->maintenance), an
+ * initialization map of another geometry, require_init=1 with rows left
+ * uninitialized. */
 int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
 		       struct ioc_err *err);
 

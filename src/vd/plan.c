@@ -163,6 +163,11 @@ static int collect_rows(struct vd_plan_ctx *c, struct vd_op *op)
 		r->touched |= 1ull << p.idx;
 		done += p.len;
 	}
+	/* a write to a row a fast init left uninitialized computes the
+	 * parity of the whole row (what initializes it) */
+	for (unsigned i = 0; op->dir == DIR_WRITE && i < nr; i++)
+		if (vd_row_uninit(c->vd, op->rows[i].row))
+			op->rows[i].lo = 0, op->rows[i].hi = g->strip;
 	/* full: the strip's host bytes span all of the row's [lo, hi) */
 	for (uint64_t done = 0; done < op->len;) {
 		struct vd_piece p;
@@ -290,6 +295,11 @@ static void choose_mode(struct vd_plan_ctx *c, const struct vd_geom *g,
 	unsigned rmw_reads = popcount(r->touched) + live_parity;
 	unsigned rcw_reads = g->k - popcount(r->full);
 
+	/* a row a fast init left uninitialized has parity that means
+	 * nothing: no read-modify-write until a write has computed it */
+	bool uninit = vd_row_uninit(c->vd, r->row);
+	if (uninit && rcw_ok)
+		rmw_ok = false;
 	if (!live_parity)
 		r->mode = ROW_DATA_ONLY;
 	else if (rmw_ok && (!rcw_ok || rmw_reads <= rcw_reads))
@@ -304,6 +314,8 @@ static void choose_mode(struct vd_plan_ctx *c, const struct vd_geom *g,
 	r->active = r->mode != ROW_DATA_ONLY;
 	if (!c->counting)
 		return;
+	if (uninit && r->mode != ROW_DATA_ONLY)
+		c->stats->uninit_rows++;
 	if (r->mode == ROW_RMW)
 		c->stats->rmw_rows++;
 	else if (r->mode == ROW_RCW && rcw_reads == 0)
@@ -419,6 +431,11 @@ static int finish_write_rows(struct vd_plan_ctx *c, struct vd_op *op)
 		else if (r->mode != ROW_DATA_ONLY)
 			parity_gen(g->k, (void *const *)r->buf, r->buf[g->k],
 				   g->np == 2 ? r->buf[g->k + 1] : NULL, r->hi - r->lo);
+		/* the parity written agrees with the data: initialized (the
+		 * row lock keeps every later write of the row behind this) */
+		if (r->mode != ROW_DATA_ONLY && r->lo == 0 && r->hi == g->strip &&
+		    vd_row_uninit(c->vd, r->row))
+			vd_row_initialized(c->vd, r->row);
 	}
 	/* the writes: touched live data strips and live parity */
 	op->nr_mios = op->submitted = 0;
