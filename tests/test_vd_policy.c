@@ -5,7 +5,9 @@
  * disk_cache=on does not; write=back loses its cache on a kill -9 (the
  * simulated power loss) and the crash journal reports exactly the
  * acknowledged writes as lost, while write=back-bbu keeps the cache in a
- * file that the next verify writes to the members first: nothing lost.
+ * file that the next verify writes to the members first: nothing lost;
+ * vd init --mode=fast and full with require_init=1; vd rebuild at
+ * several rebuild rates under a workload.
  */
 #define _GNU_SOURCE
 /* clang-format off */
@@ -335,11 +337,61 @@ static void test_init_modes(void **state)
 	proc_out_free(&po);
 }
 
+/* vd rebuild --rebuild_rate: a rate in MB/s paces the rebuild to it, a %
+ * keeps it busy that share of the time, 100% runs it flat out with
+ * several chunks overlapped; each rate reports its rebuild MB/s and the
+ * foreground figures during it, against the one baseline; the member is
+ * consistent afterwards. Bad rates are exit 2. */
+static void test_rebuild_rates(void **state)
+{
+	(void)state;
+	char vd[4096];
+	struct proc_out po;
+
+	vd_arg(vd, sizeof(vd), "rr", NULL);
+	run_iochar(&po, NULL, 0, ARGS("run", vd, "--size=32m", "--rw=write", "--bs=32k",
+				      "--runtime=0"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0, ARGS("vd", "rebuild", vd, "--replace=1",
+				      "--rebuild_rate=8m,25%,100%", "--rw=randread", "--bs=4k",
+				      "--iodepth=4", "--runtime=1", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *r = parse_json(&po);
+	json_object *rates = jget(r, "rates");
+	assert_int_equal(json_object_array_length(rates), 3);
+	json_object *mb = json_object_array_get_idx(rates, 0);
+	json_object *pct = json_object_array_get_idx(rates, 1);
+	json_object *max = json_object_array_get_idx(rates, 2);
+	double bw = jget_double(mb, "bw_bytes");
+	if (bw > 8.0 * 1048576 * 1.1 || bw < 8.0 * 1048576 * 0.7)
+		fail_msg("rebuild at 8m ran at %.2f MiB/s", bw / 1048576);
+	assert_int_equal(jget_u64(mb, "bytes"), 16u << 20);
+	assert_true(jget_double(pct, "busy_pct") <= 35);
+	assert_true(jget_double(max, "busy_pct") >= 80);
+	assert_true(jget_u64(max, "max_chunks_in_flight") >= 2);
+	for (unsigned i = 0; i < 3; i++)
+		assert_true(jget_double(json_object_array_get_idx(rates, i), "during.iops") > 0);
+	assert_true(jget_double(r, "foreground.before.iops") > 0);
+	assert_true(json_object_get_boolean(jget(r, "rebuild.verified")));
+	json_object_put(r);
+	proc_out_free(&po);
+
+	const char *bad[] = {"--rebuild_rate=0%", "--rebuild_rate=fast", "--rebuild_rate=10%,,20%"};
+	for (unsigned i = 0; i < 3; i++) {
+		run_iochar(&po, NULL, 0, ARGS("vd", "rebuild", vd, "--replace=1", bad[i]));
+		expect_exit(&po, 2);
+		expect_has(po.err, "rebuild_rate");
+		proc_out_free(&po);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_access_blocked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_init_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rebuild_rates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_disk_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_back_loses_cache_on_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bbu_survives_kill, setup, teardown),
