@@ -286,8 +286,27 @@ static uint64_t scrub_bad(const char *vdarg)
 	return bad;
 }
 
+/* A plan whose one step runs on the VD of vdarg (--vd=...): exit want. */
+static void run_plan(const char *vdarg, int want)
+{
+	char ini[4200], out[4200];
+	struct proc_out po;
+	snprintf(ini, sizeof(ini), "%s/p.ini", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	FILE *f = fopen(ini, "w");
+	assert_non_null(f);
+	fprintf(f, "[global]\n%s\nruntime=1\ntime_based=1\n[w]\nrw=randwrite\nbs=4k\n",
+		vdarg + 2);
+	fclose(f);
+	run_iochar(&po, NULL, 0, ARGS("plan", ini, "--out", out));
+	expect_exit(&po, want);
+	if (want)
+		expect_has(po.err, "require_init=1");
+	proc_out_free(&po);
+}
+
 /* vd init: --mode=fast leaves the VD uninitialized (a require_init=1 job
- * is refused, members untouched); a full init rewrites the parity of every
+ * or plan step is refused, members untouched); a full init rewrites the parity of every
  * row (a damaged parity strip is made right), reports rows, bytes and
  * MB/s, and then require_init=1 runs. */
 static void test_init_modes(void **state)
@@ -315,6 +334,8 @@ static void test_init_modes(void **state)
 	assert_int_equal(count_lines(po.err), 1);
 	proc_out_free(&po);
 	assert_true(file_hash(p2) == h);
+	run_plan(req, 2);
+	assert_true(file_hash(p2) == h);
 
 	/* row 0's parity is on member 2 at 0: damage it, then a full init */
 	int fd = open(p2, O_RDWR | O_CLOEXEC);
@@ -335,6 +356,7 @@ static void test_init_modes(void **state)
 	run_iochar(&po, NULL, 0, ARGS("run", req, "--rw=randwrite", "--bs=4k", "--runtime=1"));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
+	run_plan(req, 0);
 }
 
 /* vd rebuild --rebuild_rate: a rate in MB/s paces the rebuild to it, a %
