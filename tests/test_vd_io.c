@@ -633,6 +633,58 @@ static void test_writeback_full_stripes(void **state)
 	free(tvd_close(&t));
 }
 
+/* Pump the instance without host I/O for ms (commit + poll), as the
+ * worker's loop does between I/Os. */
+static void pump_for(struct tvd *t, unsigned ms)
+{
+	for (unsigned i = 0; i < ms; i++) {
+		assert_int_equal(vd_engine_ops.commit(t->st), 0);
+		assert_true(vd_engine_ops.getevents(t->st, 0) >= 0);
+		usleep(1000);
+	}
+}
+
+/* Write-back destages in the background: partial rows stay in the cache
+ * until they are older than 1 s, and past the high watermark (3/4 of the
+ * slots) the oldest go at once, down to half; all before any flush. */
+static void test_writeback_background(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd t;
+
+	/* 1m of cache over 192k rows: 5 slots */
+	vd_text(text, sizeof(text), "raid5", "64k", 4, "write=back,cache=1m");
+	tvd_open(&t, text, "psync", 3 * MEMBER_BYTES, 4096, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		t.units[0].dir = DIR_WRITE;
+		t.units[0].offset = i * 3 * 65536;
+		t.units[0].len = 4096;
+		tvd_run(&t, 1);
+	}
+	pump_for(&t, 200);
+	struct vd_stats *s = vd_engine_take_stats(t.st);
+	assert_int_equal(member_sum(s, DIR_WRITE), 0); /* young: still cached */
+	free(s);
+	pump_for(&t, 1100);
+	s = vd_engine_take_stats(t.st);
+	assert_int_equal(member_sum(s, DIR_WRITE), 2 * 2); /* aged out: 2 rmw rows */
+	assert_int_equal(s->rmw_rows, 2);
+	free(s);
+	/* 4 fresh partial rows of 5 slots: past 3/4, two oldest destaged now */
+	for (unsigned i = 0; i < 4; i++) {
+		t.units[0].dir = DIR_WRITE;
+		t.units[0].offset = (10 + i) * 3 * 65536;
+		t.units[0].len = 4096;
+		tvd_run(&t, 1);
+	}
+	pump_for(&t, 10);
+	s = vd_engine_take_stats(t.st);
+	assert_int_equal(s->rmw_rows, 2);
+	free(s);
+	free(tvd_close(&t));
+}
+
 /* A fast-initialized RAID 5 (6 members, 16k strips, k = 5): the first
  * 4k write to a row reads all 5 data strips whole and writes the strip
  * and P whole (the reconstruct-write that initializes the row); the next
@@ -713,6 +765,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_full_stripes, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_background, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_fast_init, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
 	};

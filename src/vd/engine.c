@@ -482,6 +482,7 @@ struct vd_stats *vd_engine_take_stats(void *state)
 		return NULL;
 	struct vd_stats *s = io->stats;
 	io->stats = vd_stats_new(io->n); /* keep counting safely, unseen */
+	io->ctx.stats = io->stats;       /* the planner counts rows there */
 	return s;
 }
 
