@@ -104,6 +104,22 @@ static int check_member(const struct vd_members_params *p, const char *path,
 	return 0;
 }
 
+/* The initialization map (vd/initmap.h): this geometry's, and none left
+ * uninitialized when the definition says require_init=1. */
+static int check_init(struct vd_members *out, struct ioc_err *err)
+{
+	uint64_t left = 0;
+	int ret;
+	if (out->geom.np && (ret = vd_init_check(&out->def, out->geom.rows, &left, err)))
+		return ret;
+	if (left && out->def.require_init)
+		return err_usage(err, EPERM,
+				 "--vd: require_init=1, but %llu of its %llu stripe rows are not initialized (fast init): run iochar vd init --vd=... first",
+				 (unsigned long long)left, (unsigned long long)out->geom.rows);
+	out->uninit_rows = left;
+	return 0;
+}
+
 int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
 		       struct ioc_err *err)
 {
@@ -174,14 +190,8 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	out->init_from = all_exist ? (smallest < need ? smallest : need) : 0;
 	out->init_from -= out->init_from % def->strip;
 	vd_geom_init(&out->geom, def, need);
-	uint64_t left = 0;
-	if (out->geom.np && (ret = vd_init_check(def, out->geom.rows, &left, err)))
+	if ((ret = check_init(out, err)))
 		return ret;
-	if (left && def->require_init)
-		return err_usage(err, EPERM,
-				 "--vd: require_init=1, but %llu of its %llu stripe rows are not initialized (fast init): run iochar vd init --vd=... first",
-				 (unsigned long long)left, (unsigned long long)out->geom.rows);
-	out->uninit_rows = left;
 	if (out->geom.capacity <= p->offset)
 		return err_usage(err, EINVAL, "--vd: offset=%s is beyond the VD's %s",
 				 fmt_bytes(a, sizeof(a), p->offset),
