@@ -363,7 +363,7 @@ static void test_init_modes(void **state)
  * keeps it busy that share of the time, 100% runs it flat out with
  * several chunks overlapped; each rate reports its rebuild MB/s and the
  * foreground figures during it, against the one baseline; the member is
- * consistent afterwards. Bad rates are exit 2. */
+ * consistent afterwards; Ctrl-C stops a pass. Bad rates are exit 2. */
 static void test_rebuild_rates(void **state)
 {
 	(void)state;
@@ -399,6 +399,12 @@ static void test_rebuild_rates(void **state)
 	assert_true(jget_double(r, "foreground.before.iops") > 0);
 	assert_true(json_object_get_boolean(jget(r, "rebuild.verified")));
 	json_object_put(r);
+	proc_out_free(&po);
+
+	/* Ctrl-C stops a slow rebuild: exit 130, saying how far it got */
+	run_iochar(&po, NULL, 700, ARGS("vd", "rebuild", vd, "--replace=1", "--rebuild_rate=1m"));
+	expect_exit(&po, 130);
+	expect_has(po.err, "rebuild stopped at row");
 	proc_out_free(&po);
 
 	const char *bad[] = {"--rebuild_rate=0%", "--rebuild_rate=fast", "--rebuild_rate=10%,,20%"};

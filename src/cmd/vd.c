@@ -59,6 +59,7 @@ struct rebuild {
 	pthread_t tid;
 	bool started;
 	double rate_bytes, rate_pct; /* this pass's --rebuild_rate */
+	atomic_bool *sig;           /* Ctrl-C */
 	struct vd_rebuild_result res;
 	int ret;
 	struct ioc_err err;
@@ -80,6 +81,7 @@ static void *rebuild_main(void *arg)
 	struct vd_rebuild_params p = {
 		.def = &def, .member_bytes = rb->m->member_bytes, .member = rb->member,
 		.vd = rb->vd, .rate_bytes = rb->rate_bytes, .rate_pct = rb->rate_pct,
+		.stop = rb->sig,
 	};
 	rb->ret = vd_rebuild_run(&p, &rb->res, &rb->err);
 	if (rb->stop_workload)
@@ -444,11 +446,13 @@ static int rebuild_cmd(int argc, char **argv)
 	rb.m = m;
 	rb.member = (unsigned)n;
 	atomic_bool *stop = signals_catch();
+	rb.sig = stop;
 	if ((ret = vd_prepare_cache(m, &err)) || (ret = open_target(m, rb.member, &fd, &err)) ||
 	    (ret = run_passes(job, workload, stop, &rb, sw, &err)))
 		goto fail;
 	if (rb.ret) {
 		fprintf(stderr, "iochar: %s\n", rb.err.msg);
+		status = rb.ret == -EINTR ? EXIT_SIGNAL : 1;
 		goto out;
 	}
 	if ((ret = scrub_all(m, &sw->bad, &sw->rows, &err)))

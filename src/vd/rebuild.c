@@ -259,6 +259,8 @@ static uint64_t fill(struct rb *b, uint64_t t0)
 {
 	const struct vd_geom *g = &b->g;
 	uint64_t wait = 0;
+	if (b->p->stop && atomic_load_explicit(b->p->stop, memory_order_relaxed) && !b->error)
+		b->error = -EINTR;
 	while (b->used < b->depth && b->next_row < g->rows && !b->error) {
 		uint64_t now = clock_ns();
 		if ((wait = throttle(b, now, t0)))
@@ -307,6 +309,10 @@ static int rb_loop(struct rb *b, struct ioc_err *err)
 		}
 		io_uring_cq_advance(&b->ring, seen);
 	}
+	if (b->error == -EINTR)
+		return err_set(err, EINTR, "rebuild stopped at row %llu of %llu (member %u is good below it only)",
+			       (unsigned long long)b->done_row, (unsigned long long)b->g.rows,
+			       b->p->member);
 	if (b->error)
 		return err_set(err, -b->error, "rebuild: member %u (%s): %s", b->err_member,
 			       b->p->def->members[b->err_member], strerror(-b->error));

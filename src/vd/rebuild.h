@@ -16,6 +16,7 @@
 #ifndef IOCHAR_VD_REBUILD_H
 #define IOCHAR_VD_REBUILD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,6 +32,8 @@ struct vd_rebuild_params {
 	double rate_bytes;          /* bytes/s; 0: see rate_pct */
 	double rate_pct;            /* busy share, 0 or 100: unthrottled */
 	unsigned depth;             /* chunks in flight; 0: 4 */
+	atomic_bool *stop;          /* set (Ctrl-C): finish the chunks in flight,
+				     * return -EINTR; NULL: never */
 };
 
 struct vd_rebuild_result {
