@@ -109,19 +109,11 @@ static int replay_slots(struct vd_sync *s, const uint8_t *map, const struct bbu_
 			continue;
 		const uint64_t *m = bits + (size_t)i * wb.words;
 		const uint8_t *data = map + data_off + (size_t)i * wb.row_bytes;
-		uint64_t sectors = wb.row_bytes / 512;
-		for (uint64_t a = 0; a < sectors && !ret;) {
-			if (!((m[a / 64] >> (a % 64)) & 1)) {
-				a++;
-				continue;
-			}
-			uint64_t b = a;
-			while (b < sectors && ((m[b / 64] >> (b % 64)) & 1))
-				b++;
+		uint64_t a, b = 0;
+		while (!ret && vd_wb_next_run(m, wb.row_bytes / 512, b, &a, &b)) {
 			ret = vd_sync_write(s, data + a * 512, sh[i].row * wb.row_bytes + a * 512,
 					    (b - a) * 512, err);
 			*bytes += (b - a) * 512;
-			a = b;
 		}
 	}
 	return ret;

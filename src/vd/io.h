@@ -102,6 +102,10 @@ void vd_wb_flush(struct vd_io *io);
 /* A destage operation of e finished. */
 void vd_wb_destaged(struct vd_io *io, struct vd_wb_entry *e);
 void vd_wb_unlock_all(struct vd_io *io);
+/* The first run [*a, *b) of set bits of a sector bitmap at or after from;
+ * false when there is none. */
+bool vd_wb_next_run(const uint64_t *bits, uint64_t sectors, uint64_t from,
+		    uint64_t *a, uint64_t *b);
 
 /* The store of wb's slots: its bytes, and where the row data starts. */
 #define VD_WB_STORE_HDR 4096u

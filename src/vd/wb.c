@@ -221,18 +221,28 @@ static void slot_release(struct vd_wb *wb, struct vd_wb_entry *e)
 	wb->inuse--;
 }
 
+bool vd_wb_next_run(const uint64_t *bits, uint64_t sectors, uint64_t from,
+		    uint64_t *a, uint64_t *b)
+{
+	uint64_t i = from;
+	while (i < sectors && !bit(bits, i))
+		i++;
+	if (i == sectors)
+		return false;
+	*a = i;
+	while (i < sectors && bit(bits, i))
+		i++;
+	*b = i;
+	return true;
+}
+
 /* Destage the next dirty run of e from sector `from`; false: none left. */
 static bool destage_run(struct vd_io *io, struct vd_wb_entry *e, uint64_t from)
 {
 	struct vd_wb *wb = &io->wb;
-	uint64_t a = from;
-	while (a < wb->sectors && !bit(e->dirty, a))
-		a++;
-	if (a == wb->sectors)
+	uint64_t a, b;
+	if (!vd_wb_next_run(e->dirty, wb->sectors, from, &a, &b))
 		return false;
-	uint64_t b = a;
-	while (b < wb->sectors && bit(e->dirty, b))
-		b++;
 	e->run_lo = a;
 	e->run_hi = b;
 	struct vd_op *op = &e->op;
