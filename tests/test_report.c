@@ -364,6 +364,44 @@ static void test_report_of_runs(void **state)
 	assert_int_not_equal(access(p, F_OK), 0);
 }
 
+/* The environment grouped: a file the plan creates is recorded by each
+ * step (empty by those before its pre-write) and listed once, at its real
+ * size; the host and the disk groups are there; the raw record is folded. */
+static void test_environment_groups(void **state)
+{
+	const char *dir = *state;
+	char p[4400], fn[4400];
+	struct proc_out po;
+
+	snprintf(p, sizeof(p), "%s/e.ini", dir);
+	const char plan[] = "[global]\nioengine=psync\nsize=1m\nruntime=200ms\n"
+			    "[a]\nrw=randread\n[b]\nrw=read\nbs=64k\n";
+	fixture_write(p, plan, strlen(plan));
+	snprintf(fn, sizeof(fn), "--filename=%s/made-by-the-plan", dir);
+	run_iochar(&po, dir, 0, ARGS("plan", "e.ini", fn, "--out", "res"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "env.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/env.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<h4>Host</h4>");
+	expect_has(html, "<h4>Targets</h4>");
+	char *t = strstr(html, "<h4>Targets</h4>");
+	char *end = t ? strstr(t, "</table>") : NULL;
+	assert_non_null(end);
+	unsigned rows = 0;
+	for (char *q = t; (q = strstr(q, "made-by-the-plan")) && q < end; q++)
+		rows++;
+	assert_int_equal(rows, 1);
+	char *size = strstr(t, "<td>1 MiB</td>");
+	if (!size || size > end)
+		fail_msg("the target's real size is not in its row");
+	expect_has(html, "<details><summary>Everything recorded</summary>");
+	free(html);
+}
+
 /* A precondition step has no best point: its rounds get their chart. */
 static void test_precondition_rounds(void **state)
 {
@@ -406,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_of_runs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_rounds, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_environment_groups, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,9 +128,9 @@ static void bar_chart(struct report_ctx *r, bool iops)
 			if (v->verdict != CMP_MISSING)
 				chart_bar(&c, k, s, t->nr_sets, v->value, tips[k]);
 		}
-		/* one set: the line in a colour of its own; several: each
-		 * set's line in its bars' colour */
-		chart_line(&c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
+		/* one set: the markers in a colour of its own; several: in
+		 * their bars' colour. No line: the workloads are unrelated */
+		chart_points(&c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
 	}
 	if (t->nr_sets == 1)
 		chart_legend_add(&c, 0, false, iops ? "best IOPS" : "best MB/s");
@@ -141,7 +141,7 @@ static void bar_chart(struct report_ctx *r, bool iops)
 		if (drawn)
 			chart_legend_add(&c, s, false, t->sets[s].name);
 	}
-	chart_legend_add(&c, t->nr_sets > 1 ? 0 : 1, true,
+	chart_legend_add(&c, t->nr_sets > 1 ? 0 : 1, CHART_LEGEND_POINT,
 			 t->nr_sets > 1 ? "latency of each (right axis)" : "latency (right axis)");
 	free(xs);
 	free(ls);
@@ -149,8 +149,8 @@ static void bar_chart(struct report_ctx *r, bool iops)
 	free(tp);
 	figure_begin(r);
 	finish(r, &c);
-	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the line of the same colour is the latency at that point (right axis)."
-				     : "Bars: the best figure of each workload; line: the latency at that point (right axis).");
+	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
+				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis).");
 out:
 	free(cats);
 	free(rows);

@@ -21,6 +21,9 @@ static const char style[] =
 	"td.missing{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"
+	"div.env table{max-width:100%}div.env td{overflow-wrap:break-word}"
+	"table.env-group{font-size:.85em}table.env-group td:first-child{overflow-wrap:anywhere}"
+	"div.env div.raw{overflow-x:auto}div.env table.kv th{white-space:normal}details summary{cursor:pointer;margin:.6em 0}\n"
 	"figure{margin:16px 0;break-inside:avoid;page-break-inside:avoid}\n"
 	"figcaption{font-size:.88em;color:#444;max-width:760px}\n"
 	"svg.chart{width:100%;max-width:760px;height:auto;display:block;background:#fff}\n"
@@ -34,6 +37,7 @@ static const char style[] =
 	"word-break:break-all;font-size:.85em}\n"
 	"nav ol{columns:2}\n"
 	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
+	"table{font-size:8pt}th,td{padding:1px 4px}"
 	"h2{break-after:avoid;page-break-after:avoid}pre{white-space:pre-wrap}"
 	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}}\n";
 

@@ -110,6 +110,61 @@ void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
 		a->ticks[a->nr_ticks++] = fabs(t) < step * 1e-9 ? 0 : t;
 }
 
+static void tick_label(const struct axis *a, double v, char *buf);
+
+/* Category labels are drawn up to this many characters; a longer one ends
+ * in an ellipsis and carries the whole name as its tooltip. */
+#define CAT_LABEL_MAX 30
+#define CHAR_PX 6.6 /* an 11px sans character, a bound for digits and letters */
+
+static unsigned utf8_chars(const char *s)
+{
+	unsigned n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80; /* not a continuation byte */
+	return n;
+}
+
+static double cat_label_px(const char *s)
+{
+	unsigned n = utf8_chars(s);
+	return (n > CAT_LABEL_MAX ? CAT_LABEL_MAX : n) * CHAR_PX;
+}
+
+/* Width in px of the widest tick label of a (fitted) numeric axis. */
+static double widest_tick(const struct axis *a)
+{
+	char buf[NUMFMT_MAX];
+	double w = 0;
+
+	for (unsigned i = 0; a && a->kind != AXIS_CATEGORY && i < a->nr_ticks; i++) {
+		tick_label(a, a->ticks[i], buf);
+		w = fmax(w, utf8_chars(buf) * CHAR_PX);
+	}
+	return w;
+}
+
+static bool tilted(const struct axis *x)
+{
+	return x->kind == AXIS_CATEGORY && x->nr_cats > 4;
+}
+
+/* Margins that fit tilted category labels (-30 degrees, anchored at their
+ * end under their category): the longest must clear the axis title below
+ * (~22 px tall at the bottom), the first must not leave the chart on the
+ * left (it was clipped). */
+static void fit_tilted_labels(struct chart *c)
+{
+	double longest = 0;
+	for (unsigned i = 0; i < c->x->nr_cats; i++)
+		longest = fmax(longest, cat_label_px(c->x->cats[i]));
+	c->bottom = fmin(c->bottom, c->h - (16 + longest * 0.5 + 8 + 24));
+	double band = (c->right - c->left) / c->x->nr_cats;
+	double first = cat_label_px(c->x->cats[0]) * 0.866 + 4;
+	if (first > band / 2 + c->left)
+		c->left = first - band / 2;
+}
+
 int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 		struct axis *x, struct axis *y, struct axis *y2)
 {
@@ -122,10 +177,15 @@ int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 	c->y2 = y2;
 	c->w = CHART_W;
 	c->h = CHART_H;
-	c->left = 84;
-	c->right = CHART_W - (y2 ? 84 : 24);
+	/* Room for the tick labels between the plot and the axis title (a
+	 * rotated line centred 16 px from the edge, ~9 px either side): long
+	 * labels such as "10000 GB/s" once sat under the title. */
+	c->left = fmax(84, 16 + 9 + 4 + widest_tick(y) + 6);
+	c->right = CHART_W - (y2 ? fmax(84, 14 + 9 + 4 + widest_tick(y2) + 6) : 24);
 	c->top = 44;
-	c->bottom = CHART_H - (x->kind == AXIS_CATEGORY && x->nr_cats > 4 ? 100 : 58);
+	c->bottom = CHART_H - (tilted(x) ? 100 : 58);
+	if (tilted(x))
+		fit_tilted_labels(c);
 	c->f = open_memstream(&c->body, &c->body_len);
 	return c->f ? 0 : -ENOMEM;
 }
@@ -199,11 +259,34 @@ static void y_axis(struct chart *c, const struct axis *a, bool right)
 	fputs("</text>", c->f);
 }
 
+/* A category's label, cut at CAT_LABEL_MAX characters with its whole
+ * name as the tooltip. */
+static void cat_label(FILE *f, const char *name)
+{
+	if (utf8_chars(name) <= CAT_LABEL_MAX) {
+		html_escape(f, name);
+		return;
+	}
+	char cut[CAT_LABEL_MAX * 4 + 1];
+	size_t n = 0;
+	for (unsigned chars = 0; name[n] && n + 4 < sizeof(cut); n++) {
+		if (((unsigned char)name[n] & 0xc0) != 0x80 && ++chars == CAT_LABEL_MAX)
+			break;
+		cut[n] = name[n];
+	}
+	cut[n] = '\0';
+	fputs("<title>", f);
+	html_escape(f, name);
+	fputs("</title>", f);
+	html_escape(f, cut);
+	fputs("\u2026", f);
+}
+
 static void x_axis(struct chart *c)
 {
 	char buf[NUMFMT_MAX];
 	const struct axis *a = c->x;
-	bool tilt = a->kind == AXIS_CATEGORY && a->nr_cats > 4;
+	bool tilt = tilted(a);
 
 	if (a->kind == AXIS_CATEGORY) {
 		for (unsigned i = 0; i < a->nr_cats; i++) {
@@ -214,7 +297,7 @@ static void x_axis(struct chart *c)
 			else
 				fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 					x, y);
-			html_escape(c->f, a->cats[i]);
+			cat_label(c->f, a->cats[i]);
 			fputs("</text>", c->f);
 		}
 	} else {
@@ -276,28 +359,11 @@ static bool drawable(const struct axis *a, double v)
 	return isfinite(v) && (a->kind != AXIS_LOG || v > 0);
 }
 
-void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
-		const double *ys, unsigned n, const char *const *tips)
+/* The point markers of series s, each with its tooltip. */
+static void markers(struct chart *c, unsigned s, const struct axis *ya,
+		    const double *xs, const double *ys, unsigned n,
+		    const char *const *tips)
 {
-	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
-	unsigned drawn = 0;
-
-	if (c->halo) {
-		/* a white outline keeps the line readable over bars */
-		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
-		for (unsigned i = 0, k = 0; i < n; i++)
-			if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
-				fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
-					clampy(c, chart_px_y(c, ya, ys[i])));
-		fputs("\"/>", c->f);
-	}
-	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
-		s, colour(s), dash(s));
-	for (unsigned i = 0; i < n; i++)
-		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
-			fprintf(c->f, "%s%.1f,%.1f", drawn++ ? " " : "", chart_px_x(c, xs[i]),
-				clampy(c, chart_px_y(c, ya, ys[i])));
-	fputs("\"/>", c->f);
 	for (unsigned i = 0; i < n; i++) {
 		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
 			continue;
@@ -312,6 +378,38 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 		fputs("</circle>", c->f);
 		c->points++;
 	}
+}
+
+static void polyline(struct chart *c, const struct axis *ya, const double *xs,
+		     const double *ys, unsigned n)
+{
+	for (unsigned i = 0, k = 0; i < n; i++)
+		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
+			fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
+				clampy(c, chart_px_y(c, ya, ys[i])));
+	fputs("\"/>", c->f);
+}
+
+void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n, const char *const *tips)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+
+	if (c->halo) {
+		/* a white outline keeps the line readable over bars */
+		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
+		polyline(c, ya, xs, ys, n);
+	}
+	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
+		s, colour(s), dash(s));
+	polyline(c, ya, xs, ys, n);
+	markers(c, s, ya, xs, ys, n, tips);
+}
+
+void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		  const double *ys, unsigned n, const char *const *tips)
+{
+	markers(c, s, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n, tips);
 }
 
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label)
@@ -329,12 +427,12 @@ void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *lab
 	fputs("</text>", c->f);
 }
 
-void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name)
+void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
 {
 	if (c->nr_legend >= CHART_MAX_LEGEND)
 		return;
 	c->legend[c->nr_legend] = name;
-	c->legend_style[c->nr_legend] = line;
+	c->legend_style[c->nr_legend] = style;
 	c->legend_series[c->nr_legend] = (int)s;
 	c->nr_legend++;
 }
@@ -375,7 +473,10 @@ static void legend(struct chart *c, FILE *f)
 			x = c->left;
 		}
 		fputs("<g class=\"legend-item\">", f);
-		if (c->legend_style[i])
+		if (c->legend_style[i] == CHART_LEGEND_POINT)
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>",
+				x + 11, y - 4, colour(s));
+		else if (c->legend_style[i] == CHART_LEGEND_LINE)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>",
 				x, y - 4, x + 22, y - 4, colour(s), dash(s));
 		else

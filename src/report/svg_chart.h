@@ -80,11 +80,24 @@ void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
 void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 		const double *ys, unsigned n, const char *const *tips);
 
+/* The markers of series s alone, joined by no line: for values of
+ * unrelated categories (a latency per workload), where a line would
+ * suggest a trend that is not there. */
+void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		  const double *ys, unsigned n, const char *const *tips);
+
 /* A highlighted point (the chosen one) with a text label. */
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label);
 
-/* Add a legend entry for series s, drawn as a bar swatch or a line. */
-void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name);
+/* How a legend entry is drawn; false/true stand for bar/line. */
+enum chart_legend_style {
+	CHART_LEGEND_BAR = 0,
+	CHART_LEGEND_LINE = 1,
+	CHART_LEGEND_POINT = 2, /* a marker alone (chart_points) */
+};
+
+/* Add a legend entry for series s, drawn in style (enum chart_legend_style). */
+void chart_legend_add(struct chart *c, unsigned s, int style, const char *name);
 
 /* Write the chart to out and release it. 0 or -EIO. */
 int chart_end(struct chart *c);
