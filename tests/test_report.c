@@ -128,6 +128,7 @@ static void test_bad_inputs(void **state)
 struct expect {
 	unsigned bars_charts, bars_points;
 	unsigned curve_charts, curve_points;
+	unsigned curve_maxes, not_reached; /* curve steps' target sets; points not reached */
 	unsigned pct_points, series_charts, series_points;
 	unsigned scaling_charts, scaling_points;
 };
@@ -153,6 +154,11 @@ static void count_expected(json_object *r, struct expect *e)
 			} else if (!strcmp(mode, "curve")) {
 				head = jget(set, "max");
 				e->curve_charts++;
+				e->curve_maxes++;
+				json_object *cv = jget(set, "curve");
+				for (size_t q = 0; q < json_object_array_length(cv); q++)
+					e->not_reached += !json_object_get_boolean(
+						jget(json_object_array_get_idx(cv, q), "reached"));
 				e->curve_points += 1 + json_object_array_length(jget(set, "curve"));
 			}
 			if (!head)
@@ -248,6 +254,22 @@ static void test_report_content(void **state)
 		json_object_object_get_ex(json_object_array_get_idx(steps, i), "scaling", &sc);
 	assert_non_null(sc);
 	expect_has(html, json_object_get_string(jget(sc, "message")));
+	/* a curve's closed-loop maximum is a square of its own, its points
+	 * carry their %; a search's points their QDxjobs, one line per job
+	 * count; an open-loop point not reached is hollow */
+	unsigned squares = 0, hollow = 0, notreached = 0;
+	for (const char *q = strstr(html, "class=\"dp pt square"); q; q = strstr(q + 1, "class=\"dp pt square"))
+		squares++;
+	for (const char *q = strstr(html, "class=\"dp pt hollow"); q; q = strstr(q + 1, "class=\"dp pt hollow"))
+		hollow++;
+	for (const char *q = strstr(html, ", not reached"); q; q = strstr(q + 1, ", not reached"))
+		notreached++;
+	assert_int_equal(squares, e.curve_maxes);
+	assert_int_equal(notreached, e.not_reached);
+	assert_true(hollow >= notreached); /* and the search's points over the limit */
+	expect_has(html, "<text class=\"pt-label\"");
+	expect_has(html, "1\u00d71</text>");
+	expect_has(html, "closed-loop maximum</text>");
 	json_object *sat = NULL;
 	if (json_object_object_get_ex(sc, "saturation_targets", &sat) && sat)
 		expect_has(html, "saturates at");

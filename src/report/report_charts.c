@@ -168,92 +168,218 @@ static double thr(const struct rs_step *st, const struct rs_point *p)
 	return rs_step_is_random(st) ? p->total.iops : p->total.bw_bytes;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The axes of a latency-versus-throughput chart over points p[0..n) (NULL
+ * entries skipped), the limit kept inside the frame. */
+static void load_axes(const struct rs_step *st, const struct rs_point *const *p,
+		      unsigned n, struct axis *x, struct axis *y, char *ylabel, size_t len)
 {
-	const double *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* Latency versus throughput of one step on one target set. */
-static void curve_chart(struct report_ctx *r, const struct rs_set *set,
-			const struct rs_step *st, unsigned k)
-{
-	const struct rs_tset *ts = &st->sets[k];
-	unsigned n = st->mode == RS_SEARCH ? ts->nr_points : ts->nr_curve + ts->has_max;
 	bool rnd = rs_step_is_random(st);
-	char title[512], wl[300], a[NUMFMT_MAX], b[NUMFMT_MAX];
-
-	if (!n)
-		return;
-	/* pairs (x, y), sorted by x so the line reads left to right */
-	double *xy = calloc(2 * n, sizeof(double));
-	double *xs = calloc(n, sizeof(double)), *ys = calloc(n, sizeof(double));
-	if (!xy || !xs || !ys)
-		goto out;
 	double xmax = 0, ylo = INFINITY, yhi = 0;
-	const struct rs_point *chosen = rs_tset_headline(st, ts);
 	for (unsigned i = 0; i < n; i++) {
-		const struct rs_point *p = st->mode == RS_SEARCH ? &ts->points[i]
-				       : i < ts->nr_curve ? &ts->curve[i].p : &ts->max;
-		xy[2 * i] = thr(st, p);
-		xy[2 * i + 1] = rs_point_latency(st, p);
-		if (isfinite(xy[2 * i]))
-			xmax = fmax(xmax, xy[2 * i]);
-		if (xy[2 * i + 1] > 0 && isfinite(xy[2 * i + 1])) {
-			ylo = fmin(ylo, xy[2 * i + 1]);
-			yhi = fmax(yhi, xy[2 * i + 1]);
+		if (!p[i])
+			continue;
+		double tx = thr(st, p[i]), ly = rs_point_latency(st, p[i]);
+		if (isfinite(tx))
+			xmax = fmax(xmax, tx);
+		if (ly > 0 && isfinite(ly)) {
+			ylo = fmin(ylo, ly);
+			yhi = fmax(yhi, ly);
 		}
 	}
 	if (st->latency_limit_ns) /* show the limit, inside the frame */
 		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
-	qsort(xy, n, 2 * sizeof(double), cmp_double);
-	for (unsigned i = 0; i < n; i++) {
-		xs[i] = xy[2 * i];
-		ys[i] = xy[2 * i + 1];
+	*x = (struct axis){.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
+			   .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
+	snprintf(ylabel, len, "%s (log scale)", lat_word(st->latency_stat));
+	*y = (struct axis){.kind = AXIS_LOG, .fmt = fmt_lat_axis, .label = ylabel};
+	axis_fit(x, 0, xmax, true);
+	axis_fit(y, ylo, yhi, false);
+}
+
+/* The chosen point circled and named, and the limit as a dashed rule. */
+static void load_marks(struct chart *c, const struct rs_step *st,
+		       const struct rs_point *chosen)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX], lbl[200];
+	bool rnd = rs_step_is_random(st);
+	if (st->latency_limit_ns) {
+		double ly = chart_px_y(c, c->y, (double)st->latency_limit_ns);
+		if (ly >= c->top && ly <= c->bottom) {
+			fprintf(c->f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				c->left, ly, c->right, ly);
+			fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
+				c->right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
+			double box[4] = {c->right - 100, ly - 20, c->right, ly};
+			if (c->nr_taken < CHART_MAX_TAKEN) /* point labels keep clear */
+				memcpy(c->taken[c->nr_taken++], box, sizeof(box));
+		}
 	}
-	struct axis x = {.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
-			 .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
-	struct axis y = {.kind = AXIS_LOG, .fmt = fmt_lat_axis};
-	snprintf(title, sizeof(title), "%s (log scale)", lat_word(st->latency_stat));
-	y.label = title;
-	axis_fit(&x, 0, xmax, true);
-	axis_fit(&y, ylo, yhi, false);
-	char ctitle[512];
-	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)",
-		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
-		 rnd ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name);
-	struct chart c;
-	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
-		goto out;
-	chart_axes(&c);
-	chart_line(&c, 0, false, xs, ys, n, NULL);
-	chart_legend_add(&c, 0, true, st->mode == RS_SEARCH ? "points the search ran" : "curve points");
 	if (chosen) {
-		char lbl[200];
 		snprintf(lbl, sizeof(lbl), "%s: %s, %s", st->mode == RS_SEARCH ? "best" : "max",
 			 rnd ? numfmt_iops(a, thr(st, chosen)) : numfmt_bw(a, thr(st, chosen)),
 			 numfmt_lat(b, rs_point_latency(st, chosen)));
-		chart_mark(&c, false, thr(st, chosen), rs_point_latency(st, chosen), lbl);
+		chart_mark(c, false, thr(st, chosen), rs_point_latency(st, chosen), lbl);
 	}
-	if (st->latency_limit_ns) {
-		/* the limit as a dashed horizontal rule */
-		double ly = chart_px_y(&c, &y, (double)st->latency_limit_ns);
-		if (ly >= c.top && ly <= c.bottom) {
-			fprintf(c.f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				c.left, ly, c.right, ly);
-			fprintf(c.f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
-				c.right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
+}
+
+static void point_tip(char *tip, size_t len, const struct rs_step *st,
+		      const struct rs_point *p, const char *what)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+	bool rnd = rs_step_is_random(st);
+	snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth, p->numjobs,
+		 rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
+		 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
+		 p->partial ? " (partial run)" : "");
+}
+
+static int by_iodepth(const void *a, const void *b)
+{
+	const struct rs_point *const *x = a, *const *y = b;
+	return ((*x)->iodepth > (*y)->iodepth) - ((*x)->iodepth < (*y)->iodepth);
+}
+
+/* A search: one series per numjobs, its points joined in iodepth order
+ * (the climb the search made); points over the limit hollow; each point
+ * labelled QDxjobs where there is room. */
+static void search_chart(struct chart *c, const struct rs_step *st, const struct rs_tset *ts)
+{
+	unsigned n = ts->nr_points, series = 0;
+	const struct rs_point **ps = calloc(n ? n : 1, sizeof(*ps));
+	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
+	char tip[300], lbl[32], name[CHART_MAX_LEGEND][32];
+	bool over = false;
+
+	for (unsigned i = 0; ps && xs && ys && i < n; i++) {
+		unsigned jobs = ts->points[i].numjobs, m = 0;
+		bool seen = false;
+		for (unsigned k = 0; k < i; k++)
+			seen |= ts->points[k].numjobs == jobs;
+		if (seen)
+			continue;
+		for (unsigned k = i; k < n; k++)
+			if (ts->points[k].numjobs == jobs)
+				ps[m++] = &ts->points[k];
+		qsort(ps, m, sizeof(*ps), by_iodepth);
+		for (unsigned k = 0; k < m; k++) {
+			xs[k] = thr(st, ps[k]);
+			ys[k] = rs_point_latency(st, ps[k]);
 		}
+		chart_path(c, series, false, xs, ys, m); /* the climb */
+		for (unsigned k = 0; k < m; k++) {
+			bool inside = ps[k]->inside && !ps[k]->partial;
+			over |= !inside;
+			point_tip(tip, sizeof(tip), st, ps[k], inside ? "inside the limit" : "over the limit");
+			chart_point(c, series, false, xs[k], ys[k],
+				    inside ? CHART_PT_FILLED : CHART_PT_HOLLOW, tip);
+		}
+		if (series < CHART_MAX_LEGEND - 2) {
+			snprintf(name[series], sizeof(name[series]), "%u job%s", jobs, jobs == 1 ? "" : "s");
+			chart_legend_add(c, series, CHART_LEGEND_LINE, name[series]);
+		}
+		series++;
 	}
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, st->mode == RS_SEARCH
-			      ? "Every iodepth x numjobs the search ran; the circled point is the best inside the limit (dashed line)."
-			      : "The maximum run, then each rate asked as a % of it; the circled point is the maximum.");
-out:
-	free(xy);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(lbl, sizeof(lbl), "%u\u00d7%u", ts->points[i].iodepth, ts->points[i].numjobs);
+		chart_point_label(c, false, thr(st, &ts->points[i]),
+				  rs_point_latency(st, &ts->points[i]), lbl);
+	}
+	if (over)
+		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "over the limit (hollow)");
+	free(ps);
 	free(xs);
 	free(ys);
+}
+static int by_pct(const void *a, const void *b)
+{
+	const struct rs_curve_point *const *x = a, *const *y = b;
+	return ((*x)->pct > (*y)->pct) - ((*x)->pct < (*y)->pct);
+}
+
+/* A curve: the open-loop points in order of the rate asked, joined and
+ * labelled with their %; not reached hollow; the closed-loop maximum a
+ * square of its own, joined to nothing (it is another kind of run). */
+static void rate_curve_chart(struct chart *c, const struct rs_step *st,
+			     const struct rs_tset *ts)
+{
+	unsigned n = ts->nr_curve;
+	const struct rs_curve_point **cp = calloc(n ? n : 1, sizeof(*cp));
+	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
+	char tip[300], what[64], lbl[16];
+	bool missed = false;
+
+	if (cp && xs && ys) {
+		for (unsigned i = 0; i < n; i++)
+			cp[i] = &ts->curve[i];
+		qsort(cp, n, sizeof(*cp), by_pct);
+		for (unsigned i = 0; i < n; i++) {
+			xs[i] = thr(st, &cp[i]->p);
+			ys[i] = rs_point_latency(st, &cp[i]->p);
+		}
+		chart_path(c, 0, false, xs, ys, n);
+		for (unsigned i = 0; i < n; i++) {
+			missed |= !cp[i]->reached;
+			snprintf(what, sizeof(what), "%u %% of the maximum%s", cp[i]->pct,
+				 cp[i]->reached ? "" : ", not reached");
+			point_tip(tip, sizeof(tip), st, &cp[i]->p, what);
+			chart_point(c, 0, false, xs[i], ys[i],
+				    cp[i]->reached ? CHART_PT_FILLED : CHART_PT_HOLLOW, tip);
+		}
+		chart_legend_add(c, 0, CHART_LEGEND_LINE, "rate asked, % of the maximum");
+	}
+	if (ts->has_max) {
+		point_tip(tip, sizeof(tip), st, &ts->max, "closed-loop maximum");
+		chart_point(c, 1, false, thr(st, &ts->max), rs_point_latency(st, &ts->max),
+			    CHART_PT_SQUARE, tip);
+		chart_legend_add(c, 1, CHART_LEGEND_SQUARE, "closed-loop maximum");
+	}
+	for (unsigned i = 0; cp && xs && i < n; i++) {
+		snprintf(lbl, sizeof(lbl), "%u%%", cp[i]->pct);
+		chart_point_label(c, false, xs[i], ys[i], lbl);
+	}
+	if (missed)
+		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "not reached (hollow)");
+	free(cp);
+	free(xs);
+	free(ys);
+}
+
+/* Latency versus throughput of one search or curve step on one target set. */
+static void curve_chart(struct report_ctx *r, const struct rs_set *set,
+			const struct rs_step *st, unsigned k)
+{
+	const struct rs_tset *ts = &st->sets[k];
+	bool search = st->mode == RS_SEARCH;
+	unsigned n = search ? ts->nr_points : ts->nr_curve + ts->has_max;
+	char ylabel[200], wl[300], ctitle[512];
+
+	if (!n)
+		return;
+	const struct rs_point **ps = calloc(n, sizeof(*ps));
+	if (!ps)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		ps[i] = search ? &ts->points[i] : i < ts->nr_curve ? &ts->curve[i].p : &ts->max;
+	struct axis x, y;
+	load_axes(st, ps, n, &x, &y, ylabel, sizeof(ylabel));
+	free(ps);
+	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)",
+		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
+		 rs_step_is_random(st) ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name);
+	struct chart c;
+	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
+		return;
+	chart_axes(&c);
+	load_marks(&c, st, rs_tset_headline(st, ts));
+	if (search)
+		search_chart(&c, st, ts);
+	else
+		rate_curve_chart(&c, st, ts);
+	figure_begin(r);
+	finish(r, &c);
+	figure_end(r, search
+			      ? "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it."
+			      : "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum.");
 }
 
 void report_curve_charts(struct report_ctx *r)

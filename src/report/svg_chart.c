@@ -406,10 +406,85 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	markers(c, s, ya, xs, ys, n, tips);
 }
 
+void chart_path(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n)
+{
+	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
+		s, colour(s), dash(s));
+	polyline(c, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n);
+}
+
 void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
 		  const double *ys, unsigned n, const char *const *tips)
 {
 	markers(c, s, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n, tips);
+}
+
+void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
+		 enum chart_point_style style, const char *tip)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	if (!drawable(c->x, x) || !drawable(ya, y))
+		return;
+	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
+	if (style == CHART_PT_SQUARE)
+		fprintf(c->f, "<rect class=\"dp pt square s%u\" x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\">",
+			s, px - 4.5, py - 4.5, colour(s));
+	else
+		fprintf(c->f, "<circle class=\"dp pt%s s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
+			style == CHART_PT_HOLLOW ? " hollow" : "", s, px, py,
+			style == CHART_PT_HOLLOW ? "#fff" : colour(s), colour(s));
+	if (tip) {
+		fputs("<title>", c->f);
+		html_escape(c->f, tip);
+		fputs("</title>", c->f);
+	}
+	fputs(style == CHART_PT_SQUARE ? "</rect>" : "</circle>", c->f);
+	c->points++;
+}
+
+/* Is the box free of every label placed so far, and inside the plot? */
+static bool box_free(const struct chart *c, const double b[4])
+{
+	if (b[0] < c->left || b[2] > c->right || b[1] < c->top || b[3] > c->bottom)
+		return false;
+	for (unsigned i = 0; i < c->nr_taken; i++) {
+		const double *t = c->taken[i];
+		if (b[0] < t[2] && t[0] < b[2] && b[1] < t[3] && t[1] < b[3])
+			return false;
+	}
+	return true;
+}
+
+static void take(struct chart *c, const double b[4])
+{
+	if (c->nr_taken < CHART_MAX_TAKEN)
+		memcpy(c->taken[c->nr_taken++], b, 4 * sizeof(double));
+}
+
+bool chart_point_label(struct chart *c, bool on_y2, double x, double y,
+		       const char *text)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	if (!drawable(c->x, x) || !drawable(ya, y) || c->nr_taken >= CHART_MAX_TAKEN)
+		return false;
+	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
+	double w = utf8_chars(text) * 6.0 + 2, h = 12; /* 10px label font */
+	/* above right, below right, above left, below left of the point */
+	static const double at[4][2] = {{7, -7}, {7, 15}, {-7, -7}, {-7, 15}};
+	for (int k = 0; k < 4; k++) {
+		double x0 = at[k][0] > 0 ? px + at[k][0] : px + at[k][0] - w;
+		double base = py + at[k][1];
+		double b[4] = {x0, base - h + 2, x0 + w, base + 2};
+		if (!box_free(c, b))
+			continue;
+		take(c, b);
+		fprintf(c->f, "<text class=\"pt-label\" x=\"%.1f\" y=\"%.1f\">", x0 + 1, base);
+		html_escape(c->f, text);
+		fputs("</text>", c->f);
+		return true;
+	}
+	return false;
 }
 
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label)
@@ -420,9 +495,12 @@ void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *lab
 	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
 	fprintf(c->f, "<circle class=\"chosen\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.5\"/>",
 		px, py);
+	bool right_half = px > (c->left + c->right) / 2;
+	double lx = px + (right_half ? -12 : 12), w = utf8_chars(label) * 7.2;
+	double b[4] = {right_half ? lx - w : lx, py - 24, right_half ? lx : lx + w, py - 6};
+	take(c, b); /* point labels keep clear of it */
 	fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-		px + (px > (c->left + c->right) / 2 ? -12 : 12), py - 10,
-		px > (c->left + c->right) / 2 ? "end" : "start");
+		lx, py - 10, right_half ? "end" : "start");
 	html_escape(c->f, label);
 	fputs("</text>", c->f);
 }
@@ -473,9 +551,14 @@ static void legend(struct chart *c, FILE *f)
 			x = c->left;
 		}
 		fputs("<g class=\"legend-item\">", f);
-		if (c->legend_style[i] == CHART_LEGEND_POINT)
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>",
-				x + 11, y - 4, colour(s));
+		if (c->legend_style[i] == CHART_LEGEND_POINT || c->legend_style[i] == CHART_LEGEND_HOLLOW)
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>",
+				x + 11, y - 4,
+				c->legend_style[i] == CHART_LEGEND_HOLLOW || c->halo ? "#fff" : colour(s),
+				colour(s));
+		else if (c->legend_style[i] == CHART_LEGEND_SQUARE)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"/>",
+				x + 6.5, y - 8.5, colour(s));
 		else if (c->legend_style[i] == CHART_LEGEND_LINE)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>",
 				x, y - 4, x + 22, y - 4, colour(s), dash(s));
