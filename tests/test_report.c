@@ -432,7 +432,7 @@ static void test_precondition_rounds(void **state)
 	struct proc_out po;
 	static const char text[] = "[global]\nsize=4m\nioengine=psync\n"
 				   "[pre]\nmode=precondition\nfill_passes=1\n"
-				   "max_rounds=3\nround_time=200ms\n";
+				   "max_rounds=6\nround_time=100ms\n";
 
 	snprintf(plan, sizeof(plan), "%s/pre.ini", dir);
 	fixture_write(plan, text, strlen(text));
@@ -454,6 +454,10 @@ static void test_precondition_rounds(void **state)
 	char *html = fixture_slurp(p, NULL);
 	expect_drawn(html, "rounds", 1, rounds);
 	expect_has(html, "after");
+	/* a window of 5 is judged from round 5 on: its band is drawn */
+	assert_true(rounds >= 5);
+	expect_has(html, "<rect class=\"steady-band\"");
+	expect_has(html, "last 5 rounds: average \u00b110 %");
 	free(html);
 	json_object_put(r);
 }

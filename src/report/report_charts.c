@@ -529,6 +529,36 @@ out:
 	free(ls);
 }
 
+/* SNIA PTS's steady-state window: the last rounds judged (precondition.c's
+ * default), whose range may be 20 % of their average. */
+#define PTS_WINDOW 5
+#define PTS_EXCURSION 0.20
+
+/* The window of the last PTS_WINDOW rounds shaded, with the band of
+ * +-10 % around their average (a 20 % range) and the average dashed: the
+ * rounds inside the band, on a flat line, are what steady state means. */
+static void steady_band(struct chart *c, const double *iops, unsigned n)
+{
+	if (n < PTS_WINDOW)
+		return;
+	double avg = 0;
+	for (unsigned i = n - PTS_WINDOW; i < n; i++)
+		avg += iops[i] / PTS_WINDOW;
+	if (!(avg > 0))
+		return;
+	double x0 = chart_px_x(c, n - PTS_WINDOW + 0.5), x1 = chart_px_x(c, n + 0.5);
+	double yt = chart_px_y(c, c->y, avg * (1 + PTS_EXCURSION / 2));
+	double yb = chart_px_y(c, c->y, avg * (1 - PTS_EXCURSION / 2));
+	double ya = chart_px_y(c, c->y, avg);
+	x1 = fmin(x1, c->right);
+	yt = fmax(yt, c->top);
+	fprintf(c->f, "<rect class=\"steady-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#009E73\" fill-opacity=\"0.15\" stroke=\"#009E73\" stroke-width=\"1\"/>",
+		x0, yt, x1 - x0, yb - yt);
+	fprintf(c->f, "<line class=\"steady-avg\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#009E73\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
+		x0, ya, x1, ya);
+	chart_legend_add(c, 2, CHART_LEGEND_BAR, "last 5 rounds: average \u00b110 %");
+}
+
 /* A precondition step's rounds: IOPS per round, toward steady state. */
 static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 			 const struct rs_step *st, unsigned k)
@@ -556,12 +586,15 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 	struct chart c;
 	if (!chart_begin(&c, r->f, "rounds", title, &x, &y, NULL)) {
 		chart_axes(&c);
+		steady_band(&c, ts->rounds_iops, ts->nr_rounds);
 		chart_line(&c, 0, false, xs, ts->rounds_iops, ts->nr_rounds, NULL);
 		chart_legend_add(&c, 0, true, ts->steady ? "IOPS per round (steady state reached)"
 							 : "IOPS per round (not steady)");
 		figure_begin(r);
 		finish(r, &c);
-		figure_end(r, NULL);
+		figure_end(r, "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
+			      "their average (the band) and on a line whose slope moves less than "
+			      "10 % across them.");
 	}
 	free(xs);
 }
