@@ -75,8 +75,11 @@ static void sets_list(struct report_ctx *r)
 		fputs("</td><td>", f);
 		html_escape(f, set->net ? "(a network test)" : set->mesh ? "(a net mesh)"
 			       : set->is_run ? "(a single run)" : set->plan);
-		fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
-			set->nr_steps_planned);
+		if (set->net || set->mesh) /* a network test has no steps */
+			fputs("</td><td class=\"num\">\xe2\x80\x93</td><td>", f);
+		else
+			fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
+				set->nr_steps_planned);
 		html_escape(f, set->iochar_version);
 		fprintf(f, "</td><td>%s</td></tr>\n", set->complete ? "yes" : "no: partial results");
 	}

@@ -158,7 +158,7 @@ static void fit_tilted_labels(struct chart *c)
 	double longest = 0;
 	for (unsigned i = 0; i < c->x->nr_cats; i++)
 		longest = fmax(longest, cat_label_px(c->x->cats[i]));
-	c->bottom = fmin(c->bottom, c->h - (16 + longest * 0.5 + 8 + 24));
+	c->bottom = fmin(c->bottom, c->h - (18 + longest * 0.5 + 8 + 24));
 	double band = (c->right - c->left) / c->x->nr_cats;
 	double first = cat_label_px(c->x->cats[0]) * 0.866 + 4;
 	if (first > band / 2 + c->left)
@@ -290,7 +290,7 @@ static void x_axis(struct chart *c)
 
 	if (a->kind == AXIS_CATEGORY) {
 		for (unsigned i = 0; i < a->nr_cats; i++) {
-			double x = chart_px_x(c, i), y = c->bottom + 16;
+			double x = chart_px_x(c, i), y = c->bottom + 18;
 			if (tilt)
 				fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-30 %.1f %.1f)\">",
 					x, y, x, y);
@@ -307,7 +307,7 @@ static void x_axis(struct chart *c)
 				x, c->top, x, c->bottom);
 			tick_label(a, a->ticks[i], buf);
 			fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				x, c->bottom + 16);
+				x, c->bottom + 18);
 			html_escape(c->f, buf);
 			fputs("</text>", c->f);
 		}
