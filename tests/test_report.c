@@ -268,6 +268,10 @@ static void test_report_content(void **state)
 	assert_int_equal(notreached, e.not_reached);
 	assert_true(hollow >= notreached); /* and the search's points over the limit */
 	expect_has(html, "<text class=\"pt-label\"");
+	/* a scaling step's target sets are named by their size */
+	expect_has(html, "seq (1 target)");
+	expect_has(html, "seq (2 targets)");
+	assert_null(strstr(html, "seq #2"));
 	expect_has(html, "1\u00d71</text>");
 	expect_has(html, "closed-loop maximum</text>");
 	json_object *sat = NULL;
