@@ -66,20 +66,17 @@ static void figure_end(struct report_ctx *r, const char *caption)
 	fputs("</figure>\n", r->f);
 }
 
-/* One grouped bar chart of the compare rows of one metric. */
-static void bar_chart(struct report_ctx *r, bool iops)
+/* The compare rows of one metric (network and host rows have sections of
+ * their own): their indexes and names into rows/cats (nr_rows each), the
+ * largest value and latency into *vmax, *lmax. Returns how many. */
+static unsigned bar_rows(const struct cmp_table *t, bool iops, unsigned *rows,
+			 const char **cats, double *vmax, double *lmax)
 {
-	const struct cmp_table *t = &r->cmp;
 	unsigned nc = 0;
-	const char **cats = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*cats));
-	unsigned *rows = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*rows));
-	double vmax = 0, lmax = 0;
-
-	if (!cats || !rows)
-		goto out;
+	*vmax = *lmax = 0;
 	for (unsigned i = 0; i < t->nr_rows; i++) {
 		if (t->rows[i].iops != iops || t->rows[i].net || t->rows[i].host)
-			continue; /* network rows: the Network section */
+			continue;
 		rows[nc] = i;
 		cats[nc++] = t->rows[i].key;
 		for (unsigned s = 0; s < t->nr_sets; s++) {
@@ -87,28 +84,19 @@ static void bar_chart(struct report_ctx *r, bool iops)
 			if (v->verdict == CMP_MISSING)
 				continue;
 			if (isfinite(v->value))
-				vmax = fmax(vmax, v->value);
+				*vmax = fmax(*vmax, v->value);
 			if (isfinite(v->lat_ns))
-				lmax = fmax(lmax, v->lat_ns);
+				*lmax = fmax(*lmax, v->lat_ns);
 		}
 	}
-	if (!nc)
-		goto out;
-	struct axis x = {.kind = AXIS_CATEGORY, .label = "workload", .cats = cats, .nr_cats = nc};
-	struct axis y = {.kind = AXIS_LINEAR, .label = iops ? "IOPS" : "throughput (MB/s, GB/s)",
-			 .fmt = iops ? fmt_iops_axis : fmt_bw_axis};
-	struct axis y2 = {.kind = AXIS_LINEAR, .label = "latency at that point",
-			  .fmt = fmt_lat_axis};
-	axis_fit(&x, 0, 0, false);
-	axis_fit(&y, 0, vmax, true);
-	axis_fit(&y2, 0, lmax, true);
-	struct chart c;
-	if (chart_begin(&c, r->f, "bars", iops ? "Best IOPS per workload, latency at that point"
-					       : "Best MB/s per workload, latency at that point",
-			&x, &y, &y2))
-		goto out;
-	chart_axes(&c);
-	c.halo = true;
+	return nc;
+}
+
+/* Each set's bars over the nc rows, and the latency there as circles on
+ * the right axis (no line: the workloads are unrelated); the legend. */
+static void bar_marks(struct chart *c, const struct cmp_table *t, bool iops,
+		      const unsigned *rows, unsigned nc)
+{
 	double *xs = calloc(nc, sizeof(double)), *ls = calloc(nc, sizeof(double));
 	char (*tips)[TIP_MAX] = calloc(nc, TIP_MAX);
 	const char **tp = calloc(nc, sizeof(char *));
@@ -126,27 +114,56 @@ static void bar_chart(struct report_ctx *r, bool iops)
 				 numfmt_lat(b, v->lat_ns), v->iodepth, v->numjobs);
 			tp[k] = tips[k];
 			if (v->verdict != CMP_MISSING)
-				chart_bar(&c, k, s, t->nr_sets, v->value, tips[k]);
+				chart_bar(c, k, s, t->nr_sets, v->value, tips[k]);
 		}
-		/* one set: the markers in a colour of its own; several: in
-		 * their bars' colour. No line: the workloads are unrelated */
-		chart_points(&c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
+		/* one set: the circles in a colour of their own; several: in
+		 * their bars' colour */
+		chart_points(c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
 	}
 	if (t->nr_sets == 1)
-		chart_legend_add(&c, 0, false, iops ? "best IOPS" : "best MB/s");
+		chart_legend_add(c, 0, false, iops ? "best IOPS" : "best MB/s");
 	for (unsigned s = 0; s < t->nr_sets && t->nr_sets > 1; s++) {
 		bool drawn = false; /* only the sets that have a bar here */
 		for (unsigned k = 0; k < nc; k++)
 			drawn |= t->rows[rows[k]].v[s].verdict != CMP_MISSING;
 		if (drawn)
-			chart_legend_add(&c, s, false, t->sets[s].name);
+			chart_legend_add(c, s, false, t->sets[s].name);
 	}
-	chart_legend_add(&c, t->nr_sets > 1 ? 0 : 1, CHART_LEGEND_POINT,
+	chart_legend_add(c, t->nr_sets > 1 ? 0 : 1, CHART_LEGEND_POINT,
 			 t->nr_sets > 1 ? "latency of each (right axis)" : "latency (right axis)");
 	free(xs);
 	free(ls);
 	free(tips);
 	free(tp);
+}
+
+/* One grouped bar chart of the compare rows of one metric. */
+static void bar_chart(struct report_ctx *r, bool iops)
+{
+	const struct cmp_table *t = &r->cmp;
+	const char **cats = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*cats));
+	unsigned *rows = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*rows));
+	double vmax, lmax;
+	unsigned nc = cats && rows ? bar_rows(t, iops, rows, cats, &vmax, &lmax) : 0;
+
+	if (!nc)
+		goto out;
+	struct axis x = {.kind = AXIS_CATEGORY, .label = "workload", .cats = cats, .nr_cats = nc};
+	struct axis y = {.kind = AXIS_LINEAR, .label = iops ? "IOPS" : "throughput (MB/s, GB/s)",
+			 .fmt = iops ? fmt_iops_axis : fmt_bw_axis};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = "latency at that point",
+			  .fmt = fmt_lat_axis};
+	axis_fit(&x, 0, 0, false);
+	axis_fit(&y, 0, vmax, true);
+	axis_fit(&y2, 0, lmax, true);
+	struct chart c;
+	if (chart_begin(&c, r->f, "bars", iops ? "Best IOPS per workload, latency at that point"
+					       : "Best MB/s per workload, latency at that point",
+			&x, &y, &y2))
+		goto out;
+	chart_axes(&c);
+	c.halo = true;
+	bar_marks(&c, t, iops, rows, nc);
 	figure_begin(r);
 	finish(r, &c);
 	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
