@@ -161,7 +161,9 @@ static void test_time(void **state)
 	time_bad("10x", -EINVAL);
 	time_bad("10 s", -EINVAL);
 	time_bad("1.5s", -EINVAL);
-	time_bad("10ns", -EINVAL);
+	assert_int_equal(time_ok("10ns"), 10);
+	assert_int_equal(time_ok("1500nsec"), 1500);
+	time_bad("10ps", -EINVAL);
 	time_bad("999999999999d", -ERANGE);
 	time_bad("99999999999999999999", -ERANGE);
 }

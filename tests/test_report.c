@@ -128,6 +128,7 @@ static void test_bad_inputs(void **state)
 struct expect {
 	unsigned bars_charts, bars_points;
 	unsigned curve_charts, curve_points;
+	unsigned curve_maxes, not_reached; /* curve steps' target sets; points not reached */
 	unsigned pct_points, series_charts, series_points;
 	unsigned scaling_charts, scaling_points;
 };
@@ -153,6 +154,11 @@ static void count_expected(json_object *r, struct expect *e)
 			} else if (!strcmp(mode, "curve")) {
 				head = jget(set, "max");
 				e->curve_charts++;
+				e->curve_maxes++;
+				json_object *cv = jget(set, "curve");
+				for (size_t q = 0; q < json_object_array_length(cv); q++)
+					e->not_reached += !json_object_get_boolean(
+						jget(json_object_array_get_idx(cv, q), "reached"));
 				e->curve_points += 1 + json_object_array_length(jget(set, "curve"));
 			}
 			if (!head)
@@ -248,6 +254,26 @@ static void test_report_content(void **state)
 		json_object_object_get_ex(json_object_array_get_idx(steps, i), "scaling", &sc);
 	assert_non_null(sc);
 	expect_has(html, json_object_get_string(jget(sc, "message")));
+	/* a curve's closed-loop maximum is a square of its own, its points
+	 * carry their %; a search's points their QDxjobs, one line per job
+	 * count; an open-loop point not reached is hollow */
+	unsigned squares = 0, hollow = 0, notreached = 0;
+	for (const char *q = strstr(html, "class=\"dp pt square"); q; q = strstr(q + 1, "class=\"dp pt square"))
+		squares++;
+	for (const char *q = strstr(html, "class=\"dp pt hollow"); q; q = strstr(q + 1, "class=\"dp pt hollow"))
+		hollow++;
+	for (const char *q = strstr(html, ", not reached"); q; q = strstr(q + 1, ", not reached"))
+		notreached++;
+	assert_int_equal(squares, e.curve_maxes);
+	assert_int_equal(notreached, e.not_reached);
+	assert_true(hollow >= notreached); /* and the search's points over the limit */
+	expect_has(html, "<text class=\"pt-label\"");
+	/* a scaling step's target sets are named by their size */
+	expect_has(html, "seq (1 target)");
+	expect_has(html, "seq (2 targets)");
+	assert_null(strstr(html, "seq #2"));
+	expect_has(html, "1\u00d71</text>");
+	expect_has(html, "closed-loop maximum</text>");
 	json_object *sat = NULL;
 	if (json_object_object_get_ex(sc, "saturation_targets", &sat) && sat)
 		expect_has(html, "saturates at");
@@ -364,6 +390,44 @@ static void test_report_of_runs(void **state)
 	assert_int_not_equal(access(p, F_OK), 0);
 }
 
+/* The environment grouped: a file the plan creates is recorded by each
+ * step (empty by those before its pre-write) and listed once, at its real
+ * size; the host and the disk groups are there; the raw record is folded. */
+static void test_environment_groups(void **state)
+{
+	const char *dir = *state;
+	char p[4400], fn[4400];
+	struct proc_out po;
+
+	snprintf(p, sizeof(p), "%s/e.ini", dir);
+	const char plan[] = "[global]\nioengine=psync\nsize=1m\nruntime=200ms\n"
+			    "[a]\nrw=randread\n[b]\nrw=read\nbs=64k\n";
+	fixture_write(p, plan, strlen(plan));
+	snprintf(fn, sizeof(fn), "--filename=%s/made-by-the-plan", dir);
+	run_iochar(&po, dir, 0, ARGS("plan", "e.ini", fn, "--out", "res"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "env.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/env.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<h4>Host</h4>");
+	expect_has(html, "<h4>Targets</h4>");
+	char *t = strstr(html, "<h4>Targets</h4>");
+	char *end = t ? strstr(t, "</table>") : NULL;
+	assert_non_null(end);
+	unsigned rows = 0;
+	for (char *q = t; (q = strstr(q, "made-by-the-plan")) && q < end; q++)
+		rows++;
+	assert_int_equal(rows, 1);
+	char *size = strstr(t, "<td>1 MiB</td>");
+	if (!size || size > end)
+		fail_msg("the target's real size is not in its row");
+	expect_has(html, "<details><summary>Everything recorded</summary>");
+	free(html);
+}
+
 /* A precondition step has no best point: its rounds get their chart. */
 static void test_precondition_rounds(void **state)
 {
@@ -372,7 +436,7 @@ static void test_precondition_rounds(void **state)
 	struct proc_out po;
 	static const char text[] = "[global]\nsize=4m\nioengine=psync\n"
 				   "[pre]\nmode=precondition\nfill_passes=1\n"
-				   "max_rounds=3\nround_time=200ms\n";
+				   "max_rounds=6\nround_time=100ms\n";
 
 	snprintf(plan, sizeof(plan), "%s/pre.ini", dir);
 	fixture_write(plan, text, strlen(text));
@@ -394,6 +458,10 @@ static void test_precondition_rounds(void **state)
 	char *html = fixture_slurp(p, NULL);
 	expect_drawn(html, "rounds", 1, rounds);
 	expect_has(html, "after");
+	/* a window of 5 is judged from round 5 on: its band is drawn */
+	assert_true(rounds >= 5);
+	expect_has(html, "<rect class=\"steady-band\"");
+	expect_has(html, "last 5 rounds: average \u00b110 %");
 	free(html);
 	json_object_put(r);
 }
@@ -406,6 +474,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_of_runs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_rounds, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_environment_groups, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

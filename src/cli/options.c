@@ -223,6 +223,13 @@ static const struct option_def option_table[] = {
 		.help = "write the report to FILE instead of standard output",
 	},
 	{
+		.name = "progress-interval",
+		.type = OPT_TIME, CLI_FIELD(progress_interval_ns),
+		.group = OPT_GROUP_CLI,
+		.def = "10s",
+		.help = "without a terminal, a progress line this often; 0 = none",
+	},
+	{
 		.name = "name",
 		.type = OPT_STRING, JOB_FIELD(name),
 		.group = OPT_GROUP_TARGET,

@@ -144,6 +144,8 @@ int cmd_run(int argc, char **argv)
 			cfg.jobs[0].files[0]);
 
 	status_init(&st);
+	st.log_every_ns = cfg.progress_interval_ns;
+	st.next_log_ns = st.log_every_ns;
 	atomic_bool *stop_requested = signals_catch();
 	struct runner_hooks hooks = {
 		.tick = root ? status_tick : NULL,
