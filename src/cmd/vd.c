@@ -481,7 +481,22 @@ int cmd_vd(int argc, char **argv)
 		return rebuild_cmd(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "init") == 0)
 		return vd_init_cmd(argc - 1, argv + 1);
-	fprintf(stderr, "usage: iochar vd rebuild --vd=DEF --replace=N [--rebuild_rate=MB/s|N%%] [workload options]\n"
-			"       iochar vd init --vd=DEF [--mode=full|fast] [--size=SIZE]\n");
-	return argc >= 2 && (strcmp(argv[1], "--help") == 0) ? 0 : EXIT_USAGE;
+	/* help on stdout with exit 0; a wrong call gets the usage on stderr */
+	bool help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	FILE *f = help ? stdout : stderr;
+	if (!help && argc >= 2)
+		fprintf(stderr, "iochar: vd: unknown subcommand '%s'\n", argv[1]);
+	fprintf(f, "usage: iochar vd rebuild --vd=DEF --replace=N [--rebuild_rate=MB/s|N%%[,...]] [workload options]\n"
+		   "       iochar vd init --vd=DEF [--mode=full|fast] [--size=SIZE]\n");
+	if (help)
+		fputs("\n"
+		      "rebuild  rebuild member N of a RAID 1/5/6/10 VD onto the target given in its\n"
+		      "         place, while the workload options (as `iochar run`) run on the VD;\n"
+		      "         a comma list of rates sweeps them, each with its rebuild MB/s and the\n"
+		      "         foreground IOPS and latency against a baseline.\n"
+		      "init     write parity for every stripe (full, timed) or mark every stripe\n"
+		      "         uninitialized (fast: first writes pay a whole-row reconstruct).\n"
+		      "DEF is a VD definition (level=, members=, strip=, policies): docs/vd.md.\n",
+		      f);
+	return help ? 0 : EXIT_USAGE;
 }
