@@ -271,7 +271,9 @@ static void check_stats_blocks(json_object *o, const struct worker_stats *st,
 
 static void test_json_top_level(void **state)
 {
+	/* fio's layout first (output/json_fio.c), then iochar's own */
 	static const char *const keys[] = {
+	    "fio version", "timestamp", "timestamp_ms", "time", "jobs", "disk_util",
 	    "iochar_version", "format_version", "start_unix_ms", "partial", "elapsed_ns",
 	    "ramp_ns",	      "latency_origin", "options", "read",
 	    "write",	      "total",		"cpu",	   "intervals",

@@ -179,7 +179,7 @@ static int parse_output_format(void *obj, const struct option_def *o,
 	if (output_format_parse(v, &fmt))
 		return err_usage(err, EINVAL,
 				 "--%s=%s: unknown format; accepted: normal, "
-				 "json, csv",
+				 "json, json+, csv",
 				 o->name, v);
 	cfg->format = fmt;
 	return 0;
@@ -212,7 +212,7 @@ static const struct option_def option_table[] = {
 		.parse = parse_output_format,
 		.def = "normal",
 		.arg = "FMT",
-		.help = "report format: normal, json or csv",
+		.help = "report format: normal, json (with fio's jobs[] layout), json+ (and fio's latency bins) or csv",
 	},
 	{
 		.name = "output",

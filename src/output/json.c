@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/formats.h"
+#include "output/json_fio.h"
 #include "output/json_parts.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
@@ -310,13 +311,14 @@ static void emit_header(struct jw *w, const struct run_result *r)
 		     r->open_loop ? "scheduled" : "submit");
 }
 
-int output_json_write(const struct run_result *r, FILE *f)
+static int json_write(const struct run_result *r, FILE *f, bool plus)
 {
 	struct jw w;
 	int ret;
 
 	jw_init(&w, f, JSON_INDENT);
 	jw_object_begin(&w);
+	json_fio_emit(&w, r, plus); /* fio's layout first, as fio's readers expect */
 	emit_header(&w, r);
 	emit_options(&w, r);
 	ret = emit_stats(&w, &r->total, r->elapsed_ns);
@@ -335,4 +337,14 @@ int output_json_write(const struct run_result *r, FILE *f)
 	json_emit_environment(&w, &r->env);
 	jw_object_end(&w);
 	return jw_finish(&w);
+}
+
+int output_json_write(const struct run_result *r, FILE *f)
+{
+	return json_write(r, f, false);
+}
+
+int output_json_plus_write(const struct run_result *r, FILE *f)
+{
+	return json_write(r, f, true);
 }
