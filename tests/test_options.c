@@ -968,7 +968,7 @@ static void test_run_errors(void **state)
 	PARSE_BAD("ioengine=posixaio", "--ioengine=posixaio");
 	PARSE_BAD(
 	    "--output-format=xml: unknown format; accepted: normal, json, "
-	    "csv",
+	    "json+, csv",
 	    "--output-format=xml");
 	PARSE_BAD("random_distribution=zipf:0", "--random_distribution=zipf:0");
 	PARSE_BAD("option 'bs' needs a value", "--bs");
