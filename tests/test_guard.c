@@ -286,6 +286,31 @@ static void test_partitioned_loop(void **state)
 	expect_force_ok(f);
 }
 
+/* --output is under the guard too: results are never written over a
+ * device, here one holding ext4, even by a read run. */
+static void test_output_to_ext4_loop(void **state)
+{
+	struct fixture *f = *state;
+	char out_opt[128];
+	struct proc_out po;
+	need_root_and("an ext4 loop device", ARGS("losetup", "mkfs.ext4"));
+	set_target(f, "ext4.img");
+	make_file(f->path, 16 << 20);
+	sh("mkfs.ext4 -q -F '%s'", f->path);
+	attach(f, false);
+	uint64_t before = file_hash(f->path);
+	snprintf(out_opt, sizeof(out_opt), "--output=%s", f->dev);
+	run_iochar(&po, f->dir, 0,
+		   ARGS("run", "--ioengine=null", "--size=1m", out_opt));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, f->dev);
+	expect_has(po.err, "block device");
+	expect_has(po.err, "--force");
+	assert_true(file_hash(f->path) == before);
+	proc_out_free(&po);
+}
+
 /* Mounted: only the refusal and reads; never force a write under a
  * mounted filesystem, even our own. */
 static void test_mounted_loop(void **state)
@@ -341,6 +366,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_ext4_loop, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_partitioned_loop, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_output_to_ext4_loop, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_mounted_loop, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filesystem_without_xattrs,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "output/results_file.h"
 #include "report/results_read.h"
 
 /* The value of "--name=V", "--name V" or "-o V" at argv[*i]; NULL if
@@ -43,6 +44,10 @@ int report_args_parse(int argc, char **argv, struct report_args *a,
 			a->output = v;
 			continue;
 		}
+		if (!strcmp(argv[i], "--force")) {
+			a->force = true;
+			continue;
+		}
 		if ((v = opt_value(argc, argv, &i, "--output-format", NULL, &missing)) || missing) {
 			if (missing)
 				return err_usage(err, EINVAL, "%s: needs normal, json or csv", argv[i]);
@@ -77,5 +82,39 @@ int report_args_load(const struct report_args *a, struct rs_set *sets,
 			return ret;
 		}
 	}
+	return 0;
+}
+
+int report_args_check_output(const struct report_args *a, struct ioc_err *err)
+{
+	for (unsigned i = 0; i < a->nr_inputs; i++)
+		if (results_file_same(a->output, a->inputs[i]))
+			return err_usage(err, EEXIST,
+					 "-o %s: that is input %s; refusing to "
+					 "write over it",
+					 a->output, a->inputs[i]);
+	return results_file_check("-o", a->output, a->force, err);
+}
+
+int report_args_write(const struct report_args *a,
+		      int (*write)(const void *arg, FILE *f), const void *arg,
+		      struct ioc_err *err)
+{
+	struct results_file rf;
+	int ret = report_args_check_output(a, err);
+
+	if (!ret)
+		ret = results_file_open(&rf, "-o", a->output, a->force, err);
+	if (ret)
+		return ret;
+	ret = write(arg, rf.f);
+	if (ret) {
+		results_file_abort(&rf);
+		return err_set(err, -ret, "-o %s: %s", a->output, strerror(-ret));
+	}
+	ret = results_file_commit(&rf);
+	if (ret)
+		return err_set(err, -ret, "-o %s: %s (left as it was)", a->output,
+			       strerror(-ret));
 	return 0;
 }
