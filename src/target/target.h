@@ -10,6 +10,7 @@
 #ifndef IOCHAR_TARGET_TARGET_H
 #define IOCHAR_TARGET_TARGET_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,5 +54,17 @@ typedef void (*target_progress_fn)(void *arg, const char *path, uint64_t done,
  * every 64 MiB; may be NULL. Returns 0 or -errno with a message. */
 int target_fill(const char *path, uint64_t end, target_progress_fn progress,
 		void *arg, struct ioc_err *err);
+
+struct target_fill_ctl {
+	target_progress_fn progress; /* may be NULL */
+	void *arg;		     /* progress's */
+	const atomic_bool *stop;     /* set (a signal): stop soon; may be NULL */
+};
+
+/* target_fill that also stops within one 1 MiB write once *c->stop is set,
+ * returning -EINTR with a message saying how far it got (the data written
+ * stays, without the final fdatasync). */
+int target_fill_ctl(const char *path, uint64_t end,
+		    const struct target_fill_ctl *c, struct ioc_err *err);
 
 #endif
