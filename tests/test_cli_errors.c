@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@ struct fixture {
 	char output[4200];   /* an --output path that must not appear */
 	char out_opt[4300];
 	char fn_opt[4300];
+	char mnt[4200];      /* a filesystem mounted for one test, "" if none */
 };
 
 static int setup(void **state)
@@ -39,6 +41,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	if (f->mnt[0] && umount(f->mnt) < 0)
+		fprintf(stderr, "warning: could not unmount %s\n", f->mnt);
 	tmpdir_remove(f->dir);
 	free(f);
 	return 0;
@@ -117,6 +121,38 @@ static void test_missing_target(void **state)
 	/* a directory is not a target */
 	snprintf(opt, sizeof(opt), "--filename=%s", f->dir);
 	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("directory"));
+}
+
+/* direct=1 where the filesystem has no O_DIRECT (ramfs) is found while
+ * validating, before the file is created and written (it used to be found
+ * after a 1 MiB pre-write, labelled "partial run (interrupted)"). */
+static void test_direct_unsupported_found_first(void **state)
+{
+	struct fixture *f = *state;
+	if (!is_root())
+		skip(); /* mounting a ramfs needs root */
+	snprintf(f->mnt, sizeof(f->mnt), "%s/ram", f->dir);
+	assert_int_equal(mkdir(f->mnt, 0755), 0);
+	if (mount("ramfs", f->mnt, "ramfs", 0, NULL) < 0) {
+		f->mnt[0] = '\0';
+		skip();
+	}
+	snprintf(f->target, sizeof(f->target), "%s/ram/t.dat", f->dir);
+	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->target);
+	const char *const want[] = {f->target, "direct=1", NULL};
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--direct=1"), want);
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--direct=1",
+				   "--rw=write"), want);
+	/* an existing file there is refused alike, and left as it was */
+	make_file(f->target, 1 << 20);
+	uint64_t before = file_hash(f->target);
+	struct proc_out po;
+	run_iochar(&po, f->dir, 0, ARGS("run", f->fn_opt, "--direct=1", "--rw=read"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "direct=1");
+	assert_true(file_hash(f->target) == before);
+	proc_out_free(&po);
 }
 
 static void test_job_file_error_names_file_and_line(void **state)
@@ -204,6 +240,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_option, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_direct_unsupported_found_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, teardown),

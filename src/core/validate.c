@@ -69,6 +69,12 @@ static int check_file(const struct job_spec *job, const char *path,
 	}
 	if (ti->exists && (writes || !ti->is_block) && access(path, writes ? W_OK : R_OK) < 0)
 		return err_usage(err, errno, "%s: %s", path, strerror(errno));
+	/* found before any file is created or written (it used to show only
+	 * at the first direct open, after the pre-write) */
+	if (job->direct && ti->no_direct)
+		return err_usage(err, EINVAL,
+				 "%s: direct=1 is not supported by its filesystem; use direct=0",
+				 path);
 	/* before anything else about it: data there comes first */
 	if (writes) {
 		int ret = guard_check(path, ti, job->force, err);

@@ -22,12 +22,15 @@ struct target_info {
 	uint64_t size;           /* bytes: device size or file length */
 	uint64_t allocated;      /* files: bytes with blocks behind them */
 	unsigned dio_align;      /* offset/length alignment O_DIRECT needs */
+	bool no_direct;          /* its filesystem refuses O_DIRECT (ramfs): probed */
 	bool parent_writable;    /* for a missing file: can it be created? */
 	bool parent_exists;
 };
 
 /* Look at path without changing anything (block devices are opened
- * read-only to ask their size). Returns 0 (also when the path does not
+ * read-only to ask their size; whether a file's filesystem takes O_DIRECT
+ * is asked of the file, or for a missing one of an unnamed O_TMPFILE in
+ * its directory, which vanishes when closed and holds no data). Returns 0 (also when the path does not
  * exist: info->exists is false), or -errno with a message naming path for
  * targets iochar cannot use (directories, character devices, unreadable). */
 int target_inspect(const char *path, struct target_info *info,
