@@ -14,15 +14,15 @@
 
 #define SNIFF_LEN 512
 
-/* How iochar's outputs begin (run JSON, text, CSV; compare JSON and CSV;
+/* How iochar's outputs begin (run and compare JSON, run and compare CSV,
  * the HTML report): how a results file is known on a filesystem that
- * cannot carry the mark, or one written before there was a mark. */
+ * cannot carry the mark, or one written before there was a mark. Text
+ * output has no start specific enough ("iochar ..."): only its mark. */
 static const struct {
 	const char *start; /* the first bytes */
 	const char *also;  /* and this among the first SNIFF_LEN; NULL: no */
 } results_starts[] = {
 	{"{\n  \"iochar_version\": ", NULL},
-	{"iochar ", NULL},
 	{"scope,job,clone,dir,ios,", NULL},
 	{"workload,set,metric,", NULL},
 	{"<!DOCTYPE html>\n", "<meta name=\"generator\" content=\"iochar "},

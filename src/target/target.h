@@ -30,9 +30,10 @@ struct target_info {
 /* Look at path without changing anything (block devices are opened
  * read-only to ask their size; whether a file's filesystem takes O_DIRECT
  * is asked of the file, or for a missing one of an unnamed O_TMPFILE in
- * its directory, which vanishes when closed and holds no data). Returns 0 (also when the path does not
- * exist: info->exists is false), or -errno with a message naming path for
- * targets iochar cannot use (directories, character devices, unreadable). */
+ * its directory, which vanishes when closed and holds no data). Returns 0
+ * (also when the path does not exist: info->exists is false), or -errno
+ * with a message naming path for targets iochar cannot use (directories,
+ * character devices, unreadable). */
 int target_inspect(const char *path, struct target_info *info,
 		   struct ioc_err *err);
 
