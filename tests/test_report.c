@@ -420,6 +420,30 @@ static void test_nonsense_figures(void **state)
 	free(text);
 }
 
+/* -o never goes over a file the report reads: a results directory's
+ * results.json or a step file; a new page inside the directory is fine. */
+static void test_output_not_over_input_dir(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+
+	fixture_plan(dir, "res");
+	static const char *const inside[] = {"res/results.json", "res/steps/001.json"};
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, inside[i]);
+		uint64_t before = file_hash(p);
+		run_iochar(&po, dir, 0, ARGS("report", "res", "-o", inside[i]));
+		expect_exit(&po, 2);
+		expect_has(po.err, "input res reads it");
+		assert_true(file_hash(p) == before);
+		proc_out_free(&po);
+	}
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "res/report.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
 /* A precondition step has no best point: its rounds get their chart. */
 static void test_precondition_rounds(void **state)
 {
@@ -461,6 +485,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_report_content, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_nonsense_figures, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_output_not_over_input_dir, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_of_runs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_rounds, tmpdir_setup, tmpdir_teardown),
 	};

@@ -2,6 +2,9 @@
 #include "cmd/report_args.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/results_file.h"
@@ -85,12 +88,29 @@ int report_args_load(const struct report_args *a, struct rs_set *sets,
 	return 0;
 }
 
+/* Is out one of the files reading input reads: input itself, or for a
+ * results directory its results.json or a file in its steps/? */
+static bool reads_file(const char *input, const char *out)
+{
+	char p[4200], *copy;
+	bool same = results_file_same(out, input);
+
+	snprintf(p, sizeof(p), "%s/results.json", input);
+	same = same || results_file_same(out, p);
+	snprintf(p, sizeof(p), "%s/steps", input);
+	if (!same && (copy = strdup(out))) {
+		same = results_file_same(dirname(copy), p);
+		free(copy);
+	}
+	return same;
+}
+
 int report_args_check_output(const struct report_args *a, struct ioc_err *err)
 {
 	for (unsigned i = 0; i < a->nr_inputs; i++)
-		if (results_file_same(a->output, a->inputs[i]))
+		if (reads_file(a->inputs[i], a->output))
 			return err_usage(err, EEXIST,
-					 "-o %s: that is input %s; refusing to "
+					 "-o %s: input %s reads it; refusing to "
 					 "write over it",
 					 a->output, a->inputs[i]);
 	return results_file_check("-o", a->output, a->force, err);

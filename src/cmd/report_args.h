@@ -31,7 +31,9 @@ int report_args_load(const struct report_args *a, struct rs_set *sets,
 		     struct ioc_err *err);
 
 /* May the output go where -o says (output/results_file.h), and is it none
- * of the inputs? Only reads. 0, or -errno with a usage message. */
+ * of the files the inputs are read from (an input file, a results
+ * directory's results.json or steps/)? Only reads. 0, or -errno with a
+ * usage message. */
 int report_args_check_output(const struct report_args *a, struct ioc_err *err);
 
 /* Write the output file with write(arg, f), through a temporary file
