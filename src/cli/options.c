@@ -266,7 +266,9 @@ static const struct option_def option_table[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_output,
 		.arg = "FILE",
-		.help = "write the report to FILE instead of standard output",
+		.help = "write the results to FILE instead of standard output: "
+			"a new file or a results file iochar wrote (--force: "
+			"any), renamed into place when whole",
 	},
 	{
 		.name = "name",

@@ -77,10 +77,12 @@ static int jobs_text(const struct run_config *cfg, char **out)
 
 	if (!f)
 		return -ENOMEM;
-	for (unsigned j = 0; j < cfg->nr_jobs && !ret; j++)
-		if (fprintf(f, "[job %u]\n", j) < 0 ||
-		    (ret = options_write_job(&cfg->jobs[j], f)))
-			ret = ret ? ret : -ENOMEM;
+	for (unsigned j = 0; j < cfg->nr_jobs && !ret; j++) {
+		if (fprintf(f, "[job %u]\n", j) < 0)
+			ret = -ENOMEM;
+		else
+			ret = options_write_job(&cfg->jobs[j], f);
+	}
 	if (fclose(f) || ret) {
 		free(*out);
 		*out = NULL;
