@@ -4,8 +4,8 @@
  * file iochar wrote is replaced, a missing directory is exit 2 before any
  * I/O, SIGHUP/SIGTERM end the run in order with the (partial) results in
  * --output, SIGPIPE does not kill the run, a full disk leaves the old file
- * as it was (results on stdout instead), and `report -o` refuses its own
- * input. */
+ * as it was (results on stdout instead), --output=/dev/stdout appends to
+ * the caller's redirection, and `report -o` refuses its own input. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -243,6 +243,29 @@ static void test_full_disk_keeps_old_file(void **state)
 	proc_out_free(&po);
 }
 
+/* --output=/dev/stdout writes where the caller's redirection points, even
+ * a regular file, without truncating it: `>> log` keeps the log. */
+static void test_output_to_stdout_alias(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[8600], bin[4096];
+	set_out(f, "all.log");
+	FILE *fp = fopen(f->out, "we");
+	assert_non_null(fp);
+	fputs("earlier line\n", fp);
+	fclose(fp);
+	assert_non_null(realpath(iochar_path(), bin));
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && '%s' run --ioengine=null --size=1m "
+		 "--output=/dev/stdout >> '%s' 2>/dev/null",
+		 f->dir, bin, f->out);
+	assert_int_equal(system(cmd), 0);
+	char *log = slurp(f->out);
+	assert_true(strncmp(log, "earlier line\niochar ", 20) == 0);
+	expect_has(log, "IOPS=");
+	free(log);
+}
+
 /* report -o: never over its own input; a missing directory is exit 2. */
 static void test_report_output_checks(void **state)
 {
@@ -295,6 +318,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sigterm_keeps_results, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sigpipe_does_not_kill, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_full_disk_keeps_old_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_output_to_stdout_alias, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_report_output_checks, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

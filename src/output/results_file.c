@@ -89,6 +89,15 @@ static int check_parent(const char *opt, const char *path, struct ioc_err *err)
 	return ret;
 }
 
+/* /dev/stdout and friends: a descriptor the caller opened (`>> log`), to
+ * be written as it is even when it is a regular file. */
+static bool names_a_descriptor(const char *path)
+{
+	return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+	       !strncmp(path, "/dev/fd/", 8) ||
+	       !strncmp(path, "/proc/self/fd/", 14);
+}
+
 int results_file_check(const char *opt, const char *path, bool force,
 		       struct ioc_err *err)
 {
@@ -106,7 +115,8 @@ int results_file_check(const char *opt, const char *path, bool force,
 				 who(w, opt, path));
 	if (S_ISBLK(st.st_mode))
 		return force ? 0 : refuse(err, opt, path, "a block device");
-	if (!S_ISREG(st.st_mode) || force || st.st_size == 0)
+	if (!S_ISREG(st.st_mode) || force || st.st_size == 0 ||
+	    names_a_descriptor(path))
 		return 0;
 	if (results_marker_check(path) == 1 || looks_like_results(path))
 		return 0;
@@ -115,13 +125,15 @@ int results_file_check(const char *opt, const char *path, bool force,
 		      "wrote");
 }
 
-/* A device, pipe or socket: written in place, there is nothing to rename. */
+/* A device, pipe, socket or inherited descriptor: written in place, there
+ * is nothing to rename. */
 static int open_direct(struct results_file *rf, const char *opt,
 		       const char *path, struct ioc_err *err)
 {
 	char w[WHO_MAX];
 
-	rf->f = fopen(path, "we");
+	/* appending: a new open of /dev/stdout truncates what `>> log` keeps */
+	rf->f = fopen(path, names_a_descriptor(path) ? "ae" : "we");
 	if (!rf->f)
 		return err_usage(err, errno, "%s: %s", who(w, opt, path),
 				 strerror(errno));
@@ -139,7 +151,7 @@ int results_file_open(struct results_file *rf, const char *opt,
 	if ((ret = results_file_check(opt, path, force, err)))
 		return ret;
 	bool exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode))
+	if (exists && (!S_ISREG(st.st_mode) || names_a_descriptor(path)))
 		return open_direct(rf, opt, path, err);
 	/* through a symlink, the file it names is replaced, not the link */
 	char *real = exists ? realpath(path, NULL) : NULL;

@@ -9,7 +9,8 @@
  *  - a block device, or an existing regular file holding anything else, is
  *    refused unless forced;
  *  - a directory is refused; character devices, pipes and sockets
- *    (/dev/null, /dev/stdout) are written directly;
+ *    (/dev/null), and /dev/stdout, /dev/stderr, /dev/fd/N whatever they
+ *    are (the caller's redirection, `>> log`), are written directly;
  *  - a regular file is written as a temporary file in the same directory,
  *    renamed into place at commit: a signal, a full disk or a crash leaves
  *    the old file or the whole new one, never a 0-byte or half file.
