@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -155,6 +156,45 @@ static void test_direct_unsupported_found_first(void **state)
 	proc_out_free(&po);
 }
 
+/* Run iochar ARGS in f->dir from sh with ulimit -n set first (limits,
+ * e.g. "ulimit -Sn 100"); its exit status; stderr in f->dir/err. */
+static int run_limited(struct fixture *f, const char *limits, const char *args)
+{
+	char cmd[9000], bin[4096];
+	assert_non_null(realpath(iochar_path(), bin));
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s && exec '%s' %s >/dev/null 2>err",
+		 f->dir, limits, bin, args);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* More workers than open files allow: refused before the file is created
+ * (it used to be written, then every worker failed with "Too many open
+ * files" and the run was called interrupted). Up to the hard limit the
+ * soft one is raised and the run goes ahead. */
+static void test_open_file_limit(void **state)
+{
+	struct fixture *f = *state;
+	char args[4500], path[4300];
+	snprintf(args, sizeof(args), "run --ioengine=psync '%s' --size=1m --numjobs=200 "
+		 "--runtime=100ms", f->fn_opt);
+	assert_int_equal(run_limited(f, "ulimit -Sn 100 && ulimit -Hn 100", args), 2);
+	snprintf(path, sizeof(path), "%s/err", f->dir);
+	FILE *e = fopen(path, "re");
+	assert_non_null(e);
+	char line[600] = "", more[8];
+	assert_non_null(fgets(line, sizeof(line), e));
+	assert_null(fgets(more, sizeof(more), e)); /* one line */
+	fclose(e);
+	expect_has(line, "200 workers");
+	expect_has(line, "open files");
+	expect_has(line, "ulimit -n");
+	assert_false(exists(f->target));
+	assert_int_equal(run_limited(f, "ulimit -Sn 100", args), 0);
+	assert_true(exists(f->target));
+}
+
 static void test_job_file_error_names_file_and_line(void **state)
 {
 	struct fixture *f = *state;
@@ -241,6 +281,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_unsupported_found_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_file_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, teardown),

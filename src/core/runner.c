@@ -135,6 +135,8 @@ static int validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = layout_job(&jobs[i], &layouts[i], err);
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	if (!ret)
+		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
 	for (unsigned i = 0; i < nr_jobs; i++)
 		layout_release(&layouts[i]);
 	free(layouts);
@@ -519,6 +521,8 @@ static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 	}
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	if (!ret)
+		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
 	for (unsigned j = 0; j < nr_jobs && !ret; j++)
 		if (layouts[j].vd && layouts[j].vd->sizes_differ && !jobs[j].size)
 			fprintf(stderr, "note: job %s: --vd members differ in size; using the smallest (%llu bytes) on each\n",
