@@ -153,6 +153,24 @@ static void test_own_results_replaced(void **state)
 	assert_int_equal(count_prefixed(f->dir, "r.json.tmp"), 0);
 }
 
+/* --output naming the run's own target is refused before anything is
+ * created (the data, then the results, would go to one file). */
+static void test_output_is_target(void **state)
+{
+	struct fixture *f = *state;
+	struct proc_out po;
+	char target[4300];
+	set_out(f, "t.dat");
+	snprintf(target, sizeof(target), "--filename=%s", f->out);
+	run_iochar(&po, f->dir, 0,
+		   ARGS("run", target, "--rw=write", "--size=1m", f->out_opt));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "also a target");
+	assert_false(exists(f->out));
+	proc_out_free(&po);
+}
+
 /* A missing directory is found before anything runs: exit 2, one line. */
 static void test_missing_directory(void **state)
 {
@@ -314,6 +332,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_foreign_file_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_own_results_replaced, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_output_is_target, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sighup_keeps_results, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sigterm_keeps_results, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sigpipe_does_not_kill, setup, teardown),

@@ -66,6 +66,22 @@ static bool output_forced(const struct run_config *cfg)
 	return cfg->nr_jobs > 0;
 }
 
+/* --output must not be one of the targets: the run would write its data
+ * there, then the results over it. */
+static int output_not_a_target(const struct run_config *cfg,
+			       struct ioc_err *err)
+{
+	for (unsigned j = 0; j < cfg->nr_jobs; j++)
+		for (unsigned i = 0; i < cfg->jobs[j].nr_files; i++) {
+			const char *t = cfg->jobs[j].files[i];
+			if (!strcmp(t, cfg->output) || results_file_same(t, cfg->output))
+				return err_usage(err, EINVAL,
+						 "--output=%s: also a target of job %s",
+						 cfg->output, cfg->jobs[j].name);
+		}
+	return 0;
+}
+
 /* The jobs as text, every option of the table (options_write_job), equal
  * on every rank that was given the same options (before %h/%r are
  * expanded): what dist_agree compares. *out malloc'd. */
@@ -155,7 +171,7 @@ int cmd_run(int argc, char **argv)
 			print_help();
 		return dist_finish(d, 0);
 	}
-	if (!ret && root && cfg.output)
+	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
 		ret = results_file_open(&rf, "--output", cfg.output,
 					output_forced(&cfg), &err);
 	if (ret) {
