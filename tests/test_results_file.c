@@ -195,7 +195,7 @@ static void check_stop_signal(struct fixture *f, int sig)
 {
 	struct proc_out po;
 	set_out(f, sig == SIGHUP ? "hup.json" : "term.json");
-	run_null(&po, f, sig, 300, "5s", "--rw=read");
+	run_null(&po, f, sig, 1000, "10s", "--rw=read"); /* after the start, even slowed (SAN) */
 	expect_exit(&po, 130);
 	json_object *o = load_out(f);
 	assert_true(json_object_get_boolean(jget(o, "partial")));
@@ -221,7 +221,7 @@ static void test_sigpipe_does_not_kill(void **state)
 	struct fixture *f = *state;
 	struct proc_out po;
 	set_out(f, "pipe.json");
-	run_null(&po, f, SIGPIPE, 100, "600ms", "--rw=read");
+	run_null(&po, f, SIGPIPE, 500, "1500ms", "--rw=read");
 	expect_exit(&po, 0);
 	json_object *o = load_out(f);
 	assert_false(json_object_get_boolean(jget(o, "partial")));
