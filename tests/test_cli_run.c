@@ -291,7 +291,7 @@ static void test_sigint_stops_prewrite(void **state)
 	snprintf(fn, sizeof(fn), "--filename=%s", path);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	run_iochar(&po, *state, 300,
+	run_iochar(&po, *state, 600, /* after validation, inside the pre-write */
 		   ARGS("run", fn, "--size=3g", "--rw=read", "--runtime=1s",
 			"--output-format=json"));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
