@@ -612,6 +612,12 @@ static void test_text(void **state)
 	assert_non_null(strstr(text, "latency from scheduled issue time"));
 	assert_non_null(strstr(text, "  cpu: usr=12.50%, sys=30.25%, "
 				     "30536 ns per I/O\n"));
+	/* a clone's error ended it: not called an interruption */
+	assert_non_null(strstr(text, "partial run (stopped by an error, see above)\n"));
+	free(text);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		r->workers[i].error = 0;
+	text = emit(r, OUTPUT_NORMAL);
 	assert_non_null(strstr(text, "partial run (interrupted)\n"));
 	free(text);
 

@@ -428,6 +428,86 @@ static void test_environment_groups(void **state)
 	free(html);
 }
 
+/* text with the number after the first `"key": ` following anchor replaced
+ * by val (malloc'd). */
+static char *replace_number(const char *text, const char *anchor, const char *key,
+			    const char *val)
+{
+	char k[64];
+	const char *a = strstr(text, anchor);
+	assert_non_null(a);
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	const char *v = strstr(a, k);
+	assert_non_null(v);
+	v += strlen(k);
+	size_t n = strspn(v, "0123456789.eE+-");
+	assert_true(n > 0);
+	char *out = malloc(strlen(text) + strlen(val) + 1);
+	assert_non_null(out);
+	sprintf(out, "%.*s%s%s", (int)(v - text), text, val, v + n);
+	return out;
+}
+
+/* Figures out of range, not finite or negative are refused by report and
+ * compare (exit 2), naming the JSON path: they used to give exit 0, a
+ * negative rate shown as huge IOPS. */
+static void test_nonsense_figures(void **state)
+{
+	static const struct {
+		const char *anchor, *key, *val, *want;
+	} bad[] = {
+	    {"\"total\": {", "iops", "1e400", "run.json: total.iops: not a finite number"},
+	    {"\"total\": {", "iops", "-1e300", "run.json: total.iops: negative"},
+	    {"\"total\": {", "bw_bytes", "1e300", "run.json: total.bw_bytes: out of range"},
+	    {"\"total\": {", "ios", "1e40", "run.json: total.ios: expected an integer"},
+	    {"\"read\": {", "p99", "18446744073709551616", "run.json: read.lat_ns.p99: out of range"},
+	};
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+	size_t len;
+
+	snprintf(p, sizeof(p), "--output=%s/good.json", dir);
+	run_iochar(&po, dir, 0, ARGS("run", "--ioengine=null", "--size=1m",
+				     "--output-format=json", p));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/good.json", dir);
+	char *text = fixture_slurp(p, &len);
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *t = replace_number(text, bad[i].anchor, bad[i].key, bad[i].val);
+		fixture_write(p, t, strlen(t));
+		expect_refused(dir, "run.json", bad[i].want);
+		free(t);
+	}
+	free(text);
+}
+
+/* -o never goes over a file the report reads: a results directory's
+ * results.json or a step file; a new page inside the directory is fine. */
+static void test_output_not_over_input_dir(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+
+	fixture_plan(dir, "res");
+	static const char *const inside[] = {"res/results.json", "res/steps/001.json"};
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, inside[i]);
+		uint64_t before = file_hash(p);
+		run_iochar(&po, dir, 0, ARGS("report", "res", "-o", inside[i]));
+		expect_exit(&po, 2);
+		expect_has(po.err, "input res reads it");
+		assert_true(file_hash(p) == before);
+		proc_out_free(&po);
+	}
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "res/report.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
 /* A precondition step has no best point: its rounds get their chart. */
 static void test_precondition_rounds(void **state)
 {
@@ -472,6 +552,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_inputs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_content, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_nonsense_figures, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_output_not_over_input_dir, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_of_runs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_rounds, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_environment_groups, tmpdir_setup, tmpdir_teardown),

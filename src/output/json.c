@@ -85,6 +85,10 @@ void json_emit_job(struct jw *w, const struct job_spec *j)
 		cpu_list(&j->cpus_allowed, buf, sizeof(buf));
 	jw_kv_string(w, "cpus_allowed", j->cpus_set ? buf : NULL);
 	jw_kv_uint(w, "randseed", j->randseed);
+	jw_kv_bool(w, "verify", j->verify);
+	jw_kv_bool(w, "verify_fatal", j->verify_fatal);
+	jw_kv_string(w, "journal", j->journal[0] ? j->journal : NULL);
+	jw_kv_bool(w, "force", j->force);
 	jw_object_end(w);
 }
 
