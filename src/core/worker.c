@@ -21,6 +21,7 @@
 
 #include "target/target.h"
 #include "util/clock.h"
+#include "verify/block.h"
 #include "verify/session.h"
 #include "vd/engine.h"
 
@@ -290,6 +291,10 @@ static bool issue(struct worker *w, struct loop_state *s)
 			s->held = u;
 			return true;
 		}
+		/* a write without verify never carries another block's
+		 * verified units, which a read may have left in u->buf */
+		if (!w->verify && u->dir == DIR_WRITE)
+			vblock_scrub(u->buf, u->len, u->offset, s->now);
 		/* a sync engine does the I/O inside queue() */
 		if (w->verify && (w->eops->flags & ENGINE_SYNC) && !verify_flush(w))
 			return false;

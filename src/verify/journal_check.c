@@ -106,6 +106,29 @@ static void fill_map(struct journal_verdict *v, char c)
 	v->map[n] = '\0';
 }
 
+/* Why an intact unit of this run that the journal does not list is lost:
+ * its time says whether it is older than every write the journal lists
+ * for the block, or newer than one (a write the journal never recorded),
+ * or between them. */
+static const char *unlisted_why(const struct journal_expect *e,
+				uint64_t time_ns)
+{
+	bool older = false, newer = false;
+
+	for (unsigned i = 0; i < e->nr; i++) {
+		older |= time_ns < e->cand[i].time_ns;
+		newer |= time_ns > e->cand[i].time_ns;
+	}
+	if (newer && !older)
+		return "a newer write of this run than the journal records "
+		       "(written without its intent in the journal)";
+	if (older && !newer)
+		return "an older write of this run (its generation and time "
+		       "are not the ones the journal allows)";
+	return "a write of this run the journal does not record (its "
+	       "generation and time are not the ones the journal allows)";
+}
+
 static enum journal_kind check_intact(const struct journal_info *info,
 				      const struct journal_expect *e,
 				      const struct vblock_hdr *h,
@@ -137,9 +160,57 @@ static enum journal_kind check_intact(const struct journal_info *info,
 	fill_map(v, c ? 'p' : 'f');
 	v->first_bad_sector = 0;
 	return verdict(v, JK_LOST, JO_NONE,
-		       c ? "an older generation than the acknowledged write"
-			 : "an older write of this run (its generation and "
-			   "time are not the ones the journal allows)");
+		       c ? "an older generation than the "
+			   "acknowledged write"
+			 : unlisted_why(e, h->time_ns));
+}
+
+/* Bytes of the 8-byte words a and b that differ. */
+static unsigned bytes_apart(const uint8_t *a, const uint8_t *b)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		n += a[i] != b[i];
+	return n;
+}
+
+/* Does the sector at sec (a unit's bytes; the candidates' at the same
+ * place of cbuf[i] + (sec - unit)) look like a write cut inside it, over
+ * old content nothing describes? Then it is one candidate's words up to a
+ * point and other bytes after it (or the other way round), and those
+ * other bytes are other data, not a candidate's with a few bits changed:
+ * at least half of them differ. A flipped byte, or damage with the
+ * candidate's words on both sides of it, is corruption, not a tear. */
+static bool cut_sector(const uint8_t *sec, uint8_t (*cbuf)[VBLOCK_UNIT_LARGE],
+		       const struct journal_expect *e, size_t at)
+{
+	unsigned best = 0, best_n = 0;
+
+	for (unsigned i = 0; i < e->nr; i++) {
+		unsigned n = 0;
+		for (unsigned w = 0; w < WORDS_PER_SECTOR; w++)
+			n += memcmp(sec + w * 8, cbuf[i] + at + w * 8, 8) == 0;
+		if (n > best_n) {
+			best = i;
+			best_n = n;
+		}
+	}
+	const uint8_t *c = cbuf[best] + at;
+	unsigned lo = WORDS_PER_SECTOR, hi = 0, apart = 0;
+	for (unsigned w = 0; w < WORDS_PER_SECTOR; w++) {
+		unsigned d = bytes_apart(sec + w * 8, c + w * 8);
+		if (!d)
+			continue;
+		lo = w < lo ? w : lo;
+		hi = w;
+		apart += d;
+	}
+	unsigned run = hi - lo + 1;
+	if (lo > hi || (lo != 0 && hi != WORDS_PER_SECTOR - 1) ||
+	    run != WORDS_PER_SECTOR - best_n)
+		return false;
+	return apart * 2 >= run * 8;
 }
 
 /* Which of the candidate units (cbuf[i], nr of them) sector s of unit
@@ -167,7 +238,7 @@ static char classify_sector(const uint8_t *unit, unsigned s,
 	}
 	if (matched == 0)
 		return e->prerun_ok ? 'o' : 'f';
-	if (covered || e->prerun_ok)
+	if (covered || (e->prerun_ok && cut_sector(unit + at, cbuf, e, at)))
 		return 't';
 	return 'x';
 }
@@ -222,7 +293,9 @@ static enum journal_kind check_sectors(const struct journal_info *info,
 		    .time_ns = e->cand[i].time_ns,
 		    .run_id = info->run_id,
 		    .block_len = (uint32_t)info->bs,
+		    .extent = info->offset + info->region,
 		    .gen = e->cand[i].gen,
+		    .version = journal_block_version(info),
 		};
 		vblock_fill(cbuf[i], v->unit_len, v->unit_len, v->offset, &st);
 	}

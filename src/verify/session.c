@@ -33,6 +33,7 @@ struct verify_session {
 	unsigned depth;
 	uint32_t unit;
 	uint32_t run_id;
+	uint64_t extent;  /* end of the region in each target */
 	uint64_t printed; /* failure lines so far */
 	bool halted;	  /* verify_fatal fired: check nothing more */
 };
@@ -142,6 +143,7 @@ int verify_session_create(const struct verify_session_params *p,
 	s->depth = p->depth;
 	s->unit = vblock_unit_len(job->bs);
 	s->run_id = new_run_id();
+	s->extent = job->offset + p->region;
 	if (job->journal[0]) {
 		int ret = journal_open(s, p->region, err);
 		if (ret) {
@@ -192,6 +194,7 @@ bool verify_session_prepare(struct verify_session *s, struct io_unit *u)
 		    .time_ns = realtime_ns(),
 		    .run_id = s->run_id,
 		    .block_len = (uint32_t)u->len,
+		    .extent = s->extent,
 		    .gen = vgen_next(s->map.gen[idx]),
 		};
 		sl->gen = st.gen;
