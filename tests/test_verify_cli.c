@@ -303,6 +303,36 @@ static void test_verify_finds_misplaced_block(void **state)
 }
 
 /* bs=512 writes 512-byte units; the default 4k check follows the headers. */
+/* A file cut short after a verify=1 run: its units name the region they
+ * were written for, so the part past the new end is reported missing, as
+ * one range (exit 1); a file that ends where its units say passes. */
+static void test_verify_truncated(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	write_verified(c, "4k");
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.missing_units"), 0);
+	json_object_put(r);
+	proc_out_free(&po);
+	assert_int_equal(truncate(c->path, 200000), 0);
+	r = verify_json(&po, c, 1, NULL);
+	assert_int_equal(jget_u64(r, "verify.missing_units"), 16);
+	assert_int_equal(jget_u64(r, "verify.failures"), 16);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 48);
+	expect_has(po.err, "offset=200000 kind=missing");
+	expect_has(po.err, "missing=[200000, 262144) bytes=62144");
+	json_object_put(r);
+	proc_out_free(&po);
+	/* the text line counts them too */
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
+	expect_exit(&po, 1);
+	expect_has(po.out, "16 failures (corrupted 0, misplaced 0, stale 0, "
+			   "never written 0, missing 16)");
+	proc_out_free(&po);
+}
+
 static void test_verify_small_units(void **state)
 {
 	struct ctx *c = *state;
@@ -487,9 +517,10 @@ static void test_two_jobs_overlap_refused(void **state)
  * line and exit 2. */
 static void test_verify_csv(void **state)
 {
-	static const char *const cols[] = {
-	    "checked_units", "failures", "corrupted", "misplaced", "stale",
-	    "never_written", "unverified_units"};
+	static const char *const cols[] = {"checked_units", "failures",
+					   "corrupted",	    "misplaced",
+					   "stale",	    "never_written",
+					   "missing_units", "unverified_units"};
 	struct ctx *c = *state;
 	struct proc_out po;
 	struct csv_table t;
@@ -548,6 +579,8 @@ int main(void)
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_finds_misplaced_block,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_truncated, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_small_units, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_run_fails_on_corruption, setup,

@@ -240,8 +240,9 @@ enum journal_kind journal_check_unit(const struct journal_replay *r,
 /* What a journal check found, in units. */
 struct journal_counts {
 	uint64_t checked_units; /* compared with an expectation */
-	uint64_t failures;	/* lost + torn + corrupted + misplaced */
+	uint64_t failures; /* lost + torn + corrupted + misplaced + missing */
 	uint64_t lost, torn, corrupted, misplaced;
+	uint64_t missing_units;	     /* past the target's end, in the region */
 	uint64_t acknowledged_units; /* passed: the acknowledged write */
 	uint64_t old_units, new_units, mixed_units; /* passed, in flight */
 	uint64_t unjournaled_units; /* passed: not in the journal, intact */

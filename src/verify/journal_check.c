@@ -375,6 +375,7 @@ void journal_counts_add(struct journal_counts *to,
 	to->torn += from->torn;
 	to->corrupted += from->corrupted;
 	to->misplaced += from->misplaced;
+	to->missing_units += from->missing_units;
 	to->acknowledged_units += from->acknowledged_units;
 	to->old_units += from->old_units;
 	to->new_units += from->new_units;
