@@ -5,7 +5,10 @@
  * block reverted behind iochar's back to its previous generation is then
  * reported as a lost write at its exact offset (exit 1), and so is one
  * zeroed. The same after dropping the page cache (root only), a run that
- * ends normally (nothing in flight), a sync engine, and the usage errors:
+ * ends normally (nothing in flight), a sync engine, a target truncated
+ * after the run (the missing range reported), a journal that fills up
+ * mid-run (the run stops, no write without its intent), and the usage
+ * errors:
  * journal without verify, over a file that is not a journal, one journal
  * for two jobs, bad verify arguments (exit 2, nothing written). */
 #define _GNU_SOURCE
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,6 +64,14 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Occurrences of needle in s. */
+static unsigned count_of(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
 
 static char *slurp(const char *path)
 {
@@ -405,6 +417,56 @@ static void test_truncated_target(void **state)
 	proc_out_free(&po);
 }
 
+/* The journal cannot grow (files are limited to 2 MiB, as a full file
+ * system would have it) in the middle of a run: the run stops with the
+ * journal's error (exit 1), no write without its intent in the journal
+ * was issued, so the check after it finds no lost write. Each engine. */
+static void test_journal_full(void **state)
+{
+	static const char *const engines[] = {
+	    "--ioengine=libaio", "--ioengine=io_uring", "--ioengine=psync"};
+	struct ctx *c = *state;
+	char shm[] = "/dev/shm/iochar-test-jfull-XXXXXX", jarg[128];
+	struct rlimit old, lim;
+	struct proc_out po;
+
+	assert_non_null(mkdtemp(shm)); /* tmpfs: fdatasync costs nothing */
+	snprintf(jarg, sizeof(jarg), "--journal=%s/j", shm);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_IGN); /* inherited: EFBIG, not a signal */
+	for (unsigned e = 0; e < 3; e++) {
+		lim = old;
+		lim.rlim_cur = 2u << 20;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		run_iochar(&po, NULL, 0,
+			   ARGS("run", c->arg_file, "--size=256k",
+				"--rw=randwrite", "--verify=1", jarg,
+				engines[e], "--iodepth=8", "--time_based",
+				"--runtime=60"));
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		if (po.status == 2 && strstr(po.err, "io_uring")) {
+			printf("SKIP: io_uring: %s", po.err);
+			proc_out_free(&po);
+			skip();
+		}
+		expect_exit(&po, 1);
+		expect_has(po.err, "File too large; the run stops here");
+		assert_int_equal(count_of(po.err, "the run stops here"), 1);
+		proc_out_free(&po);
+		run_iochar(&po, NULL, 0,
+			   ARGS("verify", jarg, "--output-format=json"));
+		expect_exit(&po, 0);
+		json_object *r = parse_json(&po);
+		assert_int_equal(jget_u64(r, "verify.failures"), 0);
+		assert_true(jget_u64(r, "journal.intents") > 10000);
+		json_object_put(r);
+		proc_out_free(&po);
+	}
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", shm);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void usage_error(const char *const *args, const char *want)
 {
 	struct proc_out po;
@@ -483,6 +545,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_finished_run, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_truncated_target, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_journal_full, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("journal_cli", tests, NULL, NULL);

@@ -36,6 +36,7 @@ struct verify_session {
 	uint64_t extent;  /* end of the region in each target */
 	uint64_t printed; /* failure lines so far */
 	bool halted;	  /* verify_fatal fired: check nothing more */
+	bool journal_failed; /* flush returned the journal's error */
 };
 
 static uint64_t realtime_ns(void)
@@ -166,7 +167,9 @@ void verify_session_free(struct verify_session *s)
 		return;
 	if (s->journal) {
 		struct ioc_err err = {0};
-		if (journal_close(s->journal, &err) && s->report)
+		/* a failure already returned by flush ended the run: once */
+		if (journal_close(s->journal, &err) && s->report &&
+		    !s->journal_failed)
 			fprintf(s->report, "iochar: job %s: %s\n", s->job->name,
 				err.msg);
 	}
@@ -289,5 +292,11 @@ int verify_session_complete(struct verify_session *s, struct io_unit *u,
 
 int verify_session_flush(struct verify_session *s, struct ioc_err *err)
 {
-	return s->journal ? journal_flush(s->journal, err) : 0;
+	int ret = s->journal ? journal_flush(s->journal, err) : 0;
+
+	if (ret) {
+		s->journal_failed = true;
+		err_prefix(err, "job %s", s->job->name);
+	}
+	return ret;
 }
