@@ -624,6 +624,10 @@ static void test_check_never_completed(void **state)
 	memcpy(mix, newu, 4096);
 	memcpy(mix + 512 + 256, prefill + 512 + 256, 256);
 	expect_verdict(r, 4096, 2, mix, JK_TORN, JO_NONE, "ntnnnnnn");
+	/* cut at a byte, not a word: still a tear */
+	memcpy(mix, newu, 4096);
+	memcpy(mix + 512 + 301, prefill + 512 + 301, 512 - 301);
+	expect_verdict(r, 4096, 2, mix, JK_TORN, JO_NONE, "ntnnnnnn");
 	/* ... or the other way round, old data then new */
 	memcpy(mix, newu, 4096);
 	memcpy(mix + 1024, prefill + 1024, 200);

@@ -342,6 +342,7 @@ static void test_journal_full_stops_unjournaled_writes(void **state)
 				 (unsigned long long)b, rec_last->gen[b]);
 	}
 	journal_replay_free(r);
+	stats_free(&w->stats);
 	free(rec_last);
 	job_spec_free(&job);
 	free(w);

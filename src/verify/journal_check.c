@@ -165,27 +165,36 @@ static enum journal_kind check_intact(const struct journal_info *info,
 			 : unlisted_why(e, h->time_ns));
 }
 
-/* Bytes of the 8-byte words a and b that differ. */
-static unsigned bytes_apart(const uint8_t *a, const uint8_t *b)
+/* Is [from, to) of sector sec other data than candidate c's bytes there:
+ * at least 8 bytes, none of its whole words c's, most of its bytes unlike
+ * c's? Bytes before skip (the header words alike in every write, in a
+ * unit's first sector) say nothing and are left out. */
+static bool foreign(const uint8_t *sec, const uint8_t *c, unsigned from,
+		    unsigned to, unsigned skip)
 {
-	unsigned n = 0;
+	unsigned diff = 0;
 
-	for (unsigned i = 0; i < 8; i++)
-		n += a[i] != b[i];
-	return n;
+	from = from > skip ? from : skip;
+	if (to < from + 8)
+		return false;
+	for (unsigned w = (from + 7) / 8; (w + 1) * 8 <= to; w++)
+		if (memcmp(sec + w * 8, c + w * 8, 8) == 0)
+			return false;
+	for (unsigned b = from; b < to; b++)
+		diff += sec[b] != c[b];
+	return diff * 2 > to - from;
 }
 
-/* Does the sector at sec (a unit's bytes; the candidates' at the same
- * place of cbuf[i] + (sec - unit)) look like a write cut inside it, over
- * old content nothing describes? Then it is one candidate's words up to a
- * point and other bytes after it (or the other way round), and those
- * other bytes are other data, not a candidate's with a few bits changed:
- * at least half of them differ. A flipped byte, or damage with the
- * candidate's words on both sides of it, is corruption, not a tear. */
+/* Does the sector at sec (its bytes; the candidates' at cbuf[i] + at)
+ * look like a write cut inside it, over old content nothing describes?
+ * Then the candidate holding the most of its words has its bytes from one
+ * edge of the sector up to a point, and other data from there to the
+ * other edge (foreign). A flipped byte, or damage with the candidate's
+ * words on both sides, is corruption, not a tear. */
 static bool cut_sector(const uint8_t *sec, uint8_t (*cbuf)[VBLOCK_UNIT_LARGE],
-		       const struct journal_expect *e, size_t at)
+		       const struct journal_expect *e, size_t at, unsigned skip)
 {
-	unsigned best = 0, best_n = 0;
+	unsigned best = 0, best_n = 0, first = JOURNAL_SECTOR, last = 0;
 
 	for (unsigned i = 0; i < e->nr; i++) {
 		unsigned n = 0;
@@ -197,20 +206,16 @@ static bool cut_sector(const uint8_t *sec, uint8_t (*cbuf)[VBLOCK_UNIT_LARGE],
 		}
 	}
 	const uint8_t *c = cbuf[best] + at;
-	unsigned lo = WORDS_PER_SECTOR, hi = 0, apart = 0;
-	for (unsigned w = 0; w < WORDS_PER_SECTOR; w++) {
-		unsigned d = bytes_apart(sec + w * 8, c + w * 8);
-		if (!d)
+	for (unsigned b = skip; b < JOURNAL_SECTOR; b++) {
+		if (sec[b] == c[b])
 			continue;
-		lo = w < lo ? w : lo;
-		hi = w;
-		apart += d;
+		first = b < first ? b : first;
+		last = b;
 	}
-	unsigned run = hi - lo + 1;
-	if (lo > hi || (lo != 0 && hi != WORDS_PER_SECTOR - 1) ||
-	    run != WORDS_PER_SECTOR - best_n)
+	if (first > last)
 		return false;
-	return apart * 2 >= run * 8;
+	return foreign(sec, c, first, JOURNAL_SECTOR, skip) ||
+	       foreign(sec, c, 0, last + 1, skip);
 }
 
 /* Which of the candidate units (cbuf[i], nr of them) sector s of unit
@@ -238,7 +243,8 @@ static char classify_sector(const uint8_t *unit, unsigned s,
 	}
 	if (matched == 0)
 		return e->prerun_ok ? 'o' : 'f';
-	if (covered || (e->prerun_ok && cut_sector(unit + at, cbuf, e, at)))
+	if (covered || (e->prerun_ok &&
+			cut_sector(unit + at, cbuf, e, at, first_pattern * 8)))
 		return 't';
 	return 'x';
 }
