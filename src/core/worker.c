@@ -322,6 +322,12 @@ static bool issue(struct worker *w, struct loop_state *s)
 				break;
 			}
 			u = w->free_units[--w->nr_free];
+			/* a write without verify never carries another
+			 * block's verified units, which a read may have left
+			 * in the buffer (only a read brings data in) */
+			if (!w->verify && op.dir == DIR_WRITE &&
+			    u->dir != DIR_WRITE)
+				vblock_scrub(u->buf, op.len, op.offset, s->now);
 			u->file = op.file;
 			u->dir = op.dir;
 			u->offset = op.offset;
@@ -337,10 +343,6 @@ static bool issue(struct worker *w, struct loop_state *s)
 			s->held = u;
 			break;
 		}
-		/* a write without verify never carries another block's
-		 * verified units, which a read may have left in u->buf */
-		if (!w->verify && u->dir == DIR_WRITE)
-			vblock_scrub(u->buf, u->len, u->offset, s->now);
 		w->staged[s->nr_staged++] = u;
 	}
 	return queue_staged(w, s);
