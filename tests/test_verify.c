@@ -412,6 +412,45 @@ static void test_scrub_leaves_no_unit(void **state)
 	free(buf);
 }
 
+/* A write without verify of part of a verified unit (bs=512 over a 4 KiB
+ * unit) leaves its header and a bad CRC: its scrubbed sector says it was
+ * overwritten, not corrupted, when nothing is expected; over a write the
+ * run itself made it is still a failure. Damage there is corrupted. */
+static void test_partly_overwritten_unit(void **state)
+{
+	uint8_t *buf = aligned(4096), *w = aligned(512);
+	struct vblock_stamp st = stamp(4);
+	struct vexpect e = {.offset = 8192};
+	struct vfailure f;
+	(void)state;
+	for (unsigned s = 1; s < 8; s++) {
+		vblock_fill(buf, 4096, 4096, 8192, &st);
+		memset(w, 0x3c, 512);
+		vblock_scrub(w, 512, 8192 + s * 512, 7);
+		memcpy(buf + s * 512, w, 512);
+		e.gen = 0;
+		assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_UNVERIFIED);
+		assert_string_equal(f.why,
+				    "overwritten in part by a write without "
+				    "verify");
+		e = expect(8192, 4);
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+		/* a sector scrubbed for another offset (misdirected), or
+		 * plain damage: corrupted */
+		e = (struct vexpect){.offset = 8192};
+		vblock_scrub(buf + s * 512, 512, 8192 + s * 512 + 4096, 7);
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+		vblock_fill(buf, 4096, 4096, 8192, &st);
+		buf[s * 512 + 3] ^= 1;
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+	}
+	free(w);
+	free(buf);
+}
+
 static void test_copied_unit_is_misplaced(void **state)
 {
 	uint8_t *buf = aligned(4096), *copy = aligned(4096);
@@ -908,6 +947,7 @@ int main(void)
 	    cmocka_unit_test(test_sectors_unique_to_the_write),
 	    cmocka_unit_test(test_old_format_still_read),
 	    cmocka_unit_test(test_scrub_leaves_no_unit),
+	    cmocka_unit_test(test_partly_overwritten_unit),
 	    cmocka_unit_test(test_copied_unit_is_misplaced),
 	    cmocka_unit_test(test_older_write_is_stale),
 	    cmocka_unit_test(test_prefill_block),

@@ -429,6 +429,36 @@ static void test_run_sequences_never_misreport(void **state)
 	}
 }
 
+/* One 512-byte write without verify into the second sector of a 4 KiB
+ * unit written with verify: the unit is overwritten in part, not
+ * corrupted (exit 0, one unit unverified); the sector's data is no
+ * iochar unit either way. */
+static void test_partial_overwrite_not_corrupted(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	write_verified(c, "8k");
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--offset=4608", "--size=512",
+			"--bs=512", "--rw=write", "--ioengine=psync"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.unverified_units"), 1);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 63);
+	json_object_put(r);
+	proc_out_free(&po);
+	/* a byte flipped in another unit is still found */
+	flip_byte(c->path, 40960 + 2000);
+	r = verify_json(&po, c, 1, NULL);
+	assert_int_equal(jget_u64(r, "verify.corrupted"), 1);
+	expect_has(po.err, "offset=40960 kind=corrupted");
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
 static void test_verify_small_units(void **state)
 {
 	struct ctx *c = *state;
@@ -679,6 +709,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_run_sequences_never_misreport,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_partial_overwrite_not_corrupted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_small_units, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_run_fails_on_corruption, setup,

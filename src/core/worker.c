@@ -247,6 +247,19 @@ static uint64_t next_gap(struct worker *w, struct loop_state *s)
 	return (uint64_t)(-log(u) * (double)s->period_ns);
 }
 
+/* A write without verify (op, about to reuse u) must not carry another
+ * block's verified units, which only a read (u's last I/O) can have left
+ * in the buffer, and must mark the sectors it writes into a verified unit
+ * it does not cover whole (verify/block.h). Writes of whole 4 KiB units
+ * from a buffer no read filled need neither. */
+static void scrub(struct io_unit *u, const struct gen_op *op, uint64_t now)
+{
+	if (u->dir == DIR_WRITE &&
+	    (op->offset | op->len) % VBLOCK_UNIT_LARGE == 0)
+		return;
+	vblock_scrub(u->buf, op->len, op->offset, now);
+}
+
 /* verify journal: no write reaches the engine before its intent is
  * durable (verify/session.h), so the staged I/Os of a pass are queued
  * after one flush. When the journal cannot be written they are never
@@ -322,12 +335,8 @@ static bool issue(struct worker *w, struct loop_state *s)
 				break;
 			}
 			u = w->free_units[--w->nr_free];
-			/* a write without verify never carries another
-			 * block's verified units, which a read may have left
-			 * in the buffer (only a read brings data in) */
-			if (!w->verify && op.dir == DIR_WRITE &&
-			    u->dir != DIR_WRITE)
-				vblock_scrub(u->buf, op.len, op.offset, s->now);
+			if (!w->verify && op.dir == DIR_WRITE)
+				scrub(u, &op, s->now);
 			u->file = op.file;
 			u->dir = op.dir;
 			u->offset = op.offset;

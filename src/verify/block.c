@@ -263,6 +263,17 @@ static long first_diff(const uint8_t *u, uint32_t unit_len,
 	return header_diff(u, unit_len, h, exp->offset, gen, seed);
 }
 
+/* Does a sector after the header carry vblock_scrub's mark for its own
+ * offset: a write without verify replaced it? */
+static bool overwritten(const uint8_t *u, uint32_t unit_len, uint64_t offset)
+{
+	for (uint32_t s = VBLOCK_UNIT_SMALL; s < unit_len;
+	     s += VBLOCK_UNIT_SMALL)
+		if (le_get64(u + s) == ~(offset + s))
+			return true;
+	return false;
+}
+
 static enum vkind fail(struct vfailure *f, enum vkind k, const char *why)
 {
 	f->kind = k;
@@ -322,6 +333,12 @@ enum vkind vunit_check(const void *unit, uint32_t unit_len,
 	if (f->found.unit_len != unit_len)
 		return fail(f, VK_CORRUPTED, "wrong unit length");
 	if (f->crc != f->found.crc) {
+		/* only when nothing is expected: over a write this run
+		 * made, another write is a failure whatever it was */
+		if (!exp->gen && overwritten(unit, unit_len, exp->offset))
+			return fail(f, VK_UNVERIFIED,
+				    "overwritten in part by a write without "
+				    "verify");
 		f->first_diff = first_diff(unit, unit_len, &f->found, exp);
 		return fail(f, VK_CORRUPTED, "bad CRC");
 	}

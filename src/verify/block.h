@@ -124,7 +124,9 @@ void vblock_fill(void *buf, uint64_t len, uint32_t unit_len, uint64_t offset,
  * first 16 bytes of every 512-byte sector of the target get ~offset and
  * ~offset ^ salt (a time), which are never a header's magic or its own
  * offset (offsets are below 2^63) and keep sectors unique, as fio's
- * scramble_buffers does. */
+ * scramble_buffers does. The first word marks the sector: a verified
+ * unit whose CRC fails because such a write replaced some of its sectors
+ * was overwritten, not corrupted (vunit_check says VK_UNVERIFIED). */
 void vblock_scrub(void *buf, uint64_t len, uint64_t offset, uint64_t salt);
 
 /* Decode the header at the start of unit (no check). */
