@@ -412,10 +412,12 @@ static void test_scrub_leaves_no_unit(void **state)
 	free(buf);
 }
 
-/* A write without verify of part of a verified unit (bs=512 over a 4 KiB
- * unit) leaves its header and a bad CRC: its scrubbed sector says it was
- * overwritten, not corrupted, when nothing is expected; over a write the
- * run itself made it is still a failure. Damage there is corrupted. */
+/* A later write of part of a verified unit (bs=512 over a 4 KiB unit,
+ * without verify or with it) leaves its header and a bad CRC: the sector
+ * it wrote (scrubbed, or an intact 512-byte unit of its own offset) says
+ * the unit was overwritten, not corrupted, when nothing is expected; over
+ * a write the run itself made it is still a failure. Damage there, or a
+ * sector of another offset, is corrupted. */
 static void test_partly_overwritten_unit(void **state)
 {
 	uint8_t *buf = aligned(4096), *w = aligned(512);
@@ -431,8 +433,7 @@ static void test_partly_overwritten_unit(void **state)
 		e.gen = 0;
 		assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_UNVERIFIED);
 		assert_string_equal(f.why,
-				    "overwritten in part by a write without "
-				    "verify");
+				    "overwritten in part by a later write");
 		e = expect(8192, 4);
 		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
 				 VK_CORRUPTED);
@@ -444,6 +445,16 @@ static void test_partly_overwritten_unit(void **state)
 				 VK_CORRUPTED);
 		vblock_fill(buf, 4096, 4096, 8192, &st);
 		buf[s * 512 + 3] ^= 1;
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+		/* a later verifying write with bs=512 there: overwritten */
+		vblock_fill(buf, 4096, 4096, 8192, &st);
+		vblock_fill(buf + s * 512, 512, 512, 8192 + s * 512, &st);
+		assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_UNVERIFIED);
+		/* ... but a 512-byte unit of another offset is misplaced
+		 * data inside this one: corrupted */
+		vblock_fill(buf + s * 512, 512, 512, 8192 + s * 512 + 4096,
+			    &st);
 		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
 				 VK_CORRUPTED);
 	}

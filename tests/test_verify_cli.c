@@ -431,8 +431,8 @@ static void test_run_sequences_never_misreport(void **state)
 
 /* One 512-byte write without verify into the second sector of a 4 KiB
  * unit written with verify: the unit is overwritten in part, not
- * corrupted (exit 0, one unit unverified); the sector's data is no
- * iochar unit either way. */
+ * corrupted (exit 0, one unit unverified); the same for a verifying
+ * 512-byte write into another unit. */
 static void test_partial_overwrite_not_corrupted(void **state)
 {
 	struct ctx *c = *state;
@@ -448,6 +448,18 @@ static void test_partial_overwrite_not_corrupted(void **state)
 	assert_int_equal(jget_u64(r, "verify.failures"), 0);
 	assert_int_equal(jget_u64(r, "verify.unverified_units"), 1);
 	assert_int_equal(jget_u64(r, "verify.checked_units"), 63);
+	json_object_put(r);
+	proc_out_free(&po);
+	/* so is one with a verifying 512-byte write in its third sector */
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--offset=9216", "--size=512",
+			"--bs=512", "--rw=write", "--verify=1",
+			"--ioengine=psync"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.unverified_units"), 2);
 	json_object_put(r);
 	proc_out_free(&po);
 	/* a byte flipped in another unit is still found */

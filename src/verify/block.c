@@ -263,14 +263,23 @@ static long first_diff(const uint8_t *u, uint32_t unit_len,
 	return header_diff(u, unit_len, h, exp->offset, gen, seed);
 }
 
-/* Does a sector after the header carry vblock_scrub's mark for its own
- * offset: a write without verify replaced it? */
+/* Was a sector after the header replaced by a later write of its own
+ * offset: one without verify (vblock_scrub's mark), or a verifying one
+ * with 512-byte units (an intact unit of its own)? */
 static bool overwritten(const uint8_t *u, uint32_t unit_len, uint64_t offset)
 {
 	for (uint32_t s = VBLOCK_UNIT_SMALL; s < unit_len;
-	     s += VBLOCK_UNIT_SMALL)
-		if (le_get64(u + s) == ~(offset + s))
+	     s += VBLOCK_UNIT_SMALL) {
+		const uint8_t *p = u + s;
+		if (le_get64(p + H_MAGIC) == ~(offset + s))
 			return true;
+		if (le_get64(p + H_MAGIC) == VBLOCK_MAGIC &&
+		    le_get64(p + H_OFFSET) == offset + s &&
+		    le_get32(p + H_UNIT) == VBLOCK_UNIT_SMALL &&
+		    le_get32(p + H_CRC) ==
+			vblock_unit_crc(p, VBLOCK_UNIT_SMALL))
+			return true;
+	}
 	return false;
 }
 
@@ -337,8 +346,7 @@ enum vkind vunit_check(const void *unit, uint32_t unit_len,
 		 * made, another write is a failure whatever it was */
 		if (!exp->gen && overwritten(unit, unit_len, exp->offset))
 			return fail(f, VK_UNVERIFIED,
-				    "overwritten in part by a write without "
-				    "verify");
+				    "overwritten in part by a later write");
 		f->first_diff = first_diff(unit, unit_len, &f->found, exp);
 		return fail(f, VK_CORRUPTED, "bad CRC");
 	}
