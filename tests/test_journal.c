@@ -509,6 +509,32 @@ static void test_check_acknowledged(void **state)
 	expect_verdict(r, 4096, 0, mix, JK_LOST, JO_NONE, "ffffffff");
 	unit_of(mix, 4096, 0, 2, RUN_ID ^ 1);
 	expect_verdict(r, 4096, 0, mix, JK_LOST, JO_NONE, NULL);
+	check(r, 4096, 0, mix, &v); /* stamped after the journal was made */
+	assert_string_equal(v.why, "written by a later run (the journal's "
+				   "run no longer describes the block)");
+	struct vblock_stamp early = {.seed = SEED,
+				     .time_ns = 41,
+				     .run_id = RUN_ID ^ 1,
+				     .block_len = 4096,
+				     .gen = 2};
+	vblock_fill(mix, 4096, 4096, OFFSET, &early);
+	check(r, 4096, 0, mix, &v);
+	assert_int_equal(v.kind, JK_LOST);
+	assert_string_equal(v.why, "written by an earlier run");
+	/* an intact unit of this run newer than the journal records: lost,
+	 * and said so (a write issued without its intent) */
+	struct vblock_stamp late = {.seed = SEED,
+				    .time_ns = t_of(0, 2) + 5,
+				    .run_id = RUN_ID,
+				    .block_len = 4096,
+				    .extent = OFFSET + NBLOCKS * 4096,
+				    .gen = 3};
+	vblock_fill(mix, 4096, 4096, OFFSET, &late);
+	check(r, 4096, 0, mix, &v);
+	assert_int_equal(v.kind, JK_LOST);
+	assert_string_equal(v.why, "a newer write of this run than the journal "
+				   "records (written without its intent in the "
+				   "journal)");
 	/* half the sectors of the acknowledged write missing: lost */
 	memcpy(mix, u, 2048);
 	memcpy(mix + 2048, old + 2048, 2048);

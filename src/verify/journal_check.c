@@ -129,6 +129,21 @@ static const char *unlisted_why(const struct journal_expect *e,
 	       "generation and time are not the ones the journal allows)";
 }
 
+/* Why an intact unit of another run (or seed) is where this run's
+ * acknowledged write must be: its time says whether a run after the
+ * journal's overwrote the block, or the write never replaced an earlier
+ * run's. */
+static const char *other_run_why(const struct journal_info *info,
+				 const struct vblock_hdr *h)
+{
+	if (h->run_id == info->run_id)
+		return "written with another seed";
+	if (h->time_ns > info->created_ns)
+		return "written by a later run (the journal's run no longer "
+		       "describes the block)";
+	return "written by an earlier run";
+}
+
 static enum journal_kind check_intact(const struct journal_info *info,
 				      const struct journal_expect *e,
 				      const struct vblock_hdr *h,
@@ -146,10 +161,7 @@ static enum journal_kind check_intact(const struct journal_info *info,
 		}
 		fill_map(v, 'f');
 		v->first_bad_sector = 0;
-		return verdict(v, JK_LOST, JO_NONE,
-			       h->run_id != info->run_id
-				   ? "written by an earlier run"
-				   : "written with another seed");
+		return verdict(v, JK_LOST, JO_NONE, other_run_why(info, h));
 	}
 	v->found_gen = h->gen;
 	const struct journal_cand *c = cand_of(e, h->gen, h->time_ns);
