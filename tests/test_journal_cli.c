@@ -40,6 +40,7 @@ struct ctx {
 	char *dir;
 	char data[4200], journal[4200], errlog[4200];
 	char arg_file[4300], arg_journal[4300];
+	char shm[64]; /* a /dev/shm directory of the test's, or "" */
 };
 
 static int setup(void **state)
@@ -60,6 +61,12 @@ static int teardown(void **state)
 {
 	struct ctx *c = *state;
 	tmpdir_remove(c->dir);
+	if (c->shm[0]) {
+		char cmd[128];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", c->shm);
+		if (system(cmd))
+			fprintf(stderr, "cannot remove %s\n", c->shm);
+	}
 	free(c);
 	return 0;
 }
@@ -426,12 +433,13 @@ static void test_journal_full(void **state)
 	static const char *const engines[] = {
 	    "--ioengine=libaio", "--ioengine=io_uring", "--ioengine=psync"};
 	struct ctx *c = *state;
-	char shm[] = "/dev/shm/iochar-test-jfull-XXXXXX", jarg[128];
+	char jarg[128];
 	struct rlimit old, lim;
 	struct proc_out po;
 
-	assert_non_null(mkdtemp(shm)); /* tmpfs: fdatasync costs nothing */
-	snprintf(jarg, sizeof(jarg), "--journal=%s/j", shm);
+	snprintf(c->shm, sizeof(c->shm), "/dev/shm/iochar-test-jfull-XXXXXX");
+	assert_non_null(mkdtemp(c->shm)); /* tmpfs: fdatasync is free */
+	snprintf(jarg, sizeof(jarg), "--journal=%s/j", c->shm);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, SIG_IGN); /* inherited: EFBIG, not a signal */
 	for (unsigned e = 0; e < 3; e++) {
@@ -462,9 +470,6 @@ static void test_journal_full(void **state)
 		json_object_put(r);
 		proc_out_free(&po);
 	}
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", shm);
-	assert_int_equal(system(cmd), 0);
 }
 
 static void usage_error(const char *const *args, const char *want)
