@@ -3,11 +3,13 @@
  * polls them and reads what they send as it comes. A real client sends
  * both at once after connecting, so the limits here cost it nothing:
  * each connection has --handshake-timeout in all, a peer address holds at
- * most --max-peer-pending of them and all peers --max-pending. When a
- * limit is reached the newcomer is still taken and the oldest handshake
- * of the peer holding the most makes way: a flood of idle connections
- * then only ever displaces itself, never locks a real client out. */
+ * most --max-peer-pending of them (room for a client's whole burst of
+ * streams) and all peers --max-pending. When a limit is reached the
+ * newcomer is still taken and the oldest handshake of the peer holding
+ * the most makes way: a flood of idle connections then only ever
+ * displaces itself, never locks a real client out. */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +19,27 @@
 #include "net/server_int.h"
 #include "util/clock.h"
 
+/* The address a limit counts by: an IPv4 address, or an IPv6 /64 (one
+ * host may hold a whole /64, so counting single addresses would let it
+ * take every handshake slot). */
 static void host_of(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
-	char full[64];
+	const struct sockaddr_in6 *s6 = (const void *)ss;
+	char a[INET6_ADDRSTRLEN] = "?";
 
-	net_addr_str(ss, full, sizeof(full));
-	char *colon = strrchr(full, ':');
-	if (colon)
-		*colon = '\0';
-	snprintf(buf, len, "%s", full);
+	if (ss->ss_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		struct in6_addr net = s6->sin6_addr;
+		memset(net.s6_addr + 8, 0, 8);
+		inet_ntop(AF_INET6, &net, a, sizeof(a));
+		snprintf(buf, len, "%s/64", a);
+		return;
+	}
+	if (ss->ss_family == AF_INET6)
+		inet_ntop(AF_INET, s6->sin6_addr.s6_addr + 12, a, sizeof(a));
+	else if (ss->ss_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr,
+			  a, sizeof(a));
+	snprintf(buf, len, "%s", a);
 }
 
 static unsigned count_host(const struct pending *pd, const char *host)
@@ -44,25 +58,45 @@ static void drop_at(struct pending *pd, unsigned i)
 	pd->v[i] = pd->v[--pd->n];
 }
 
-/* Index of the oldest handshake of host, or of the peer with the most
- * when host is NULL. */
+/* Index of the oldest handshake of host. */
 static unsigned oldest_of(const struct pending *pd, const char *host)
 {
-	unsigned best = 0, most = 0;
+	unsigned best = UINT32_MAX;
 
-	if (!host)
-		for (unsigned i = 0; i < pd->n; i++) {
-			unsigned c = count_host(pd, pd->v[i].host);
-			if (c > most) {
-				most = c;
-				host = pd->v[i].host;
-			}
-		}
-	for (unsigned i = 0, found = 0; i < pd->n; i++)
+	for (unsigned i = 0; i < pd->n; i++)
 		if (!strcmp(pd->v[i].host, host) &&
-		    (!found++ || pd->v[i].seq < pd->v[best].seq))
+		    (best == UINT32_MAX || pd->v[i].seq < pd->v[best].seq))
 			best = i;
 	return best;
+}
+
+static int by_host(const void *a, const void *b)
+{
+	const struct pend *x = *(const struct pend *const *)a;
+	const struct pend *y = *(const struct pend *const *)b;
+
+	return strcmp(x->host, y->host);
+}
+
+/* Index of the oldest handshake of the address holding the most (sorted
+ * by address, so a flood costs O(n log n) per newcomer, not O(n^2)). */
+static unsigned oldest_of_busiest(struct pending *pd)
+{
+	const char *host = pd->v[0].host;
+	unsigned most = 0;
+
+	for (unsigned i = 0; i < pd->n; i++)
+		pd->by[i] = &pd->v[i];
+	qsort(pd->by, pd->n, sizeof(*pd->by), by_host);
+	for (unsigned i = 0, run = 0; i < pd->n; i++) {
+		run = i && !strcmp(pd->by[i]->host, pd->by[i - 1]->host)
+			      ? run + 1 : 1;
+		if (run > most) {
+			most = run;
+			host = pd->by[i]->host;
+		}
+	}
+	return oldest_of(pd, host);
 }
 
 static void make_room(struct server *srv, struct pending *pd,
@@ -79,7 +113,7 @@ static void make_room(struct server *srv, struct pending *pd,
 			   "connection of its peer (%u handshaking, "
 			   "--max-peer-pending %u)", mine, c->max_peer_pending);
 	} else if (pd->n >= c->max_pending) {
-		i = oldest_of(pd, NULL);
+		i = oldest_of_busiest(pd);
 		server_log(srv, pd->v[i].peer,
 			   "dropped: still handshaking, making way for a newer "
 			   "connection (%u handshaking, --max-pending %u)", pd->n,
@@ -108,6 +142,17 @@ static void log_cut(struct server *srv, const struct pend *pc, const char *how)
 			   pc->control ? "its parameters" : "a cookie");
 }
 
+int pending_shed(struct server *srv, struct pending *pd, const char *why)
+{
+	if (!pd->n)
+		return -ENOENT;
+	unsigned i = oldest_of_busiest(pd);
+	server_log(srv, pd->v[i].peer, "dropped: still handshaking, making way "
+		   "for a newer connection (%s)", why);
+	drop_at(pd, i);
+	return 0;
+}
+
 /* Read what pc sent so far and act on it: 1 keep, 0 handed over (not
  * ours any more), -1 drop (logged). */
 static int pend_read(struct server *srv, struct pend *pc)
@@ -126,7 +171,9 @@ static int pend_read(struct server *srv, struct pend *pc)
 			log_cut(srv, pc, n == 0 ? "closed" : strerror(errno));
 			return -1;
 		}
-		int ev = net_hs_got(&pc->hs, (size_t)n, srv->caps.max_json, &err);
+		uint32_t max = srv->caps.max_json < NET_PARAMS_MAX
+				       ? srv->caps.max_json : NET_PARAMS_MAX;
+		int ev = net_hs_got(&pc->hs, (size_t)n, max, &err);
 		if (ev < 0) {
 			server_log(srv, pc->peer, "dropped: %s", err.msg);
 			return -1;
@@ -165,14 +212,17 @@ void pending_add(struct server *srv, struct pending *pd, int fd,
 	if (pd->n == pd->cap) {
 		unsigned cap = pd->cap ? pd->cap * 2 : 64;
 		struct pend *v = realloc(pd->v, cap * sizeof(*v));
-		if (!v) {
+		struct pend **by = v ? realloc(pd->by, cap * sizeof(*by)) : NULL;
+		if (v)
+			pd->v = v;
+		if (!by) {
 			char peer[64];
 			net_addr_str(ss, peer, sizeof(peer));
 			server_log(srv, peer, "dropped: out of memory");
 			close(fd);
 			return;
 		}
-		pd->v = v;
+		pd->by = by;
 		pd->cap = cap;
 	}
 	pc = &pd->v[pd->n++];
@@ -237,6 +287,8 @@ void pending_free(struct pending *pd)
 	while (pd->n)
 		drop_at(pd, pd->n - 1);
 	free(pd->v);
+	free(pd->by);
 	pd->v = NULL;
+	pd->by = NULL;
 	pd->cap = 0;
 }

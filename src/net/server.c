@@ -41,8 +41,8 @@ void net_caps_default(struct net_caps *c)
 	c->max_test_mem = 256u << 20;
 	c->idle_ms = 10000;
 	c->handshake_ms = 3000;
-	c->max_pending = 256;
-	c->max_peer_pending = 16;
+	c->max_pending = 512;
+	c->max_peer_pending = 256;
 }
 
 void server_log(struct server *srv, const char *peer, const char *fmt, ...)
@@ -160,6 +160,7 @@ static void reap(struct server *srv, bool all)
 }
 
 /* Take the connections waiting in the backlog. Out of descriptors, the
+ * oldest handshake of the busiest peer makes way; with none to drop, the
  * listener is left alone for a moment (*pause_ns) rather than spun on. */
 static void accept_some(struct server *srv, int lfd, struct pending *pd,
 			uint64_t *seq, uint64_t *pause_ns)
@@ -175,12 +176,14 @@ static void accept_some(struct server *srv, int lfd, struct pending *pd,
 		}
 		if (errno == EINTR || errno == ECONNABORTED)
 			continue;
-		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
-		    errno == ENOMEM) {
-			server_log(srv, "listener", "cannot accept: %s; pausing "
-				   "100 ms", strerror(errno));
-			*pause_ns = clock_ns() + 100000000ull;
-		}
+		if (errno != EMFILE && errno != ENFILE && errno != ENOBUFS &&
+		    errno != ENOMEM)
+			return;
+		if (pending_shed(srv, pd, strerror(errno)) == 0)
+			continue;
+		server_log(srv, "listener", "cannot accept: %s; pausing 100 ms",
+			   strerror(errno));
+		*pause_ns = clock_ns() + 100000000ull;
 		return;
 	}
 }

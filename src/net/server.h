@@ -43,7 +43,8 @@ struct net_server_opts {
 	const char *secret;     /* NULL = none; else clients must present it */
 	unsigned threads;       /* stream threads per test; 0 = auto */
 	bool zerocopy;          /* MSG_ZEROCOPY when this end sends */
-	unsigned max_total;     /* exit after this many tests; 0 = never */
+	unsigned max_total;     /* exit after this many admitted tests;
+				 * 0 = never */
 	FILE *log;              /* one line per event; NULL = stderr */
 	FILE *json;             /* each finished test's JSON, one per line;
 				 * NULL = none */
@@ -59,11 +60,12 @@ struct net_server_opts {
 
 /* Defaults: 128 streams, 3600 s, 4 tests (2 per peer), 8 MiB writes,
  * 64 MiB window, 256 KiB JSON, 256 MiB of stream buffers per test, 10 s
- * idle, 3 s handshake, 256 pending (16 per peer). */
+ * idle, 3 s handshake, 512 pending (256 per peer). */
 void net_caps_default(struct net_caps *c);
 
-/* Serve until *o->stop is set or max_total tests were served (finished or
- * dropped). Returns 0, or -errno + message when it cannot listen. */
+/* Serve until *o->stop is set or max_total admitted tests were served
+ * (finished or dropped; a connection dropped or denied before admission
+ * does not count). Returns 0, or -errno + message when it cannot listen. */
 int net_server_run(const struct net_server_opts *o, struct ioc_err *err);
 
 #endif

@@ -22,6 +22,9 @@
 #include "net/server.h"
 
 #define NET_HOST_MAX 64   /* an address without its port */
+/* The parameter message is read before a client is admitted, so it gets
+ * a tighter bound than --max-json (iperf3's is a few hundred bytes). */
+#define NET_PARAMS_MAX (64u << 10)
 
 /* A test, from its admission to its end. Its data connections are handed
  * to it by the main loop under srv->lock. */
@@ -49,11 +52,13 @@ struct pend {
 	bool control;           /* its cookie started a new test */
 	struct net_hs hs;
 	char peer[64];          /* address:port, for the log */
-	char host[NET_HOST_MAX];
+	char host[NET_HOST_MAX]; /* what per-peer limits count by: the IPv4
+				  * address or the IPv6 /64 */
 };
 
 struct pending {
 	struct pend *v;
+	struct pend **by;       /* scratch: v sorted by host (pending.c) */
 	unsigned n, cap;
 };
 
@@ -101,6 +106,10 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
  * with a log line), and read what it already sent. Owns fd from here. */
 void pending_add(struct server *srv, struct pending *pd, int fd,
 		 const struct sockaddr_storage *ss, uint64_t seq);
+
+/* Out of a resource (why): drop the oldest handshake of the peer with the
+ * most, with a log line. 0, or -ENOENT when there is none. */
+int pending_shed(struct server *srv, struct pending *pd, const char *why);
 
 /* Poll entries for the pending connections, at most max, from pf[0].
  * Returns the count; the i-th is pd->v[i]. */
