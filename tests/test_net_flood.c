@@ -35,6 +35,28 @@ struct srv {
 	pid_t pid;
 };
 
+/* The running server, for teardown after a failed test (by PID). */
+static struct srv *live;
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	if (live && live->pid > 0) {
+		kill(live->pid, SIGCONT);
+		kill(live->pid, SIGKILL);
+		nh_wait(live->pid, 5000);
+	}
+	if (live) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", live->dir);
+		if (system(cmd) != 0)
+			return -1;
+	}
+	live = NULL;
+	return 0;
+}
+
 /* Start a server with the given options on a free port. */
 static void srv_start(struct srv *s, const char *const *extra)
 {
@@ -54,6 +76,7 @@ static void srv_start(struct srv *s, const char *const *extra)
 		argv[n++] = *e;
 	argv[n] = NULL;
 	s->pid = nh_spawn(argv, s->out, s->log);
+	live = s;
 	assert_true(nh_wait_listen(s->port, 5000));
 }
 
@@ -67,6 +90,7 @@ static void srv_stop(struct srv *s)
 		assert_int_equal(nh_wait(s->pid, 5000), 130);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s->dir);
+	live = NULL;
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -477,17 +501,45 @@ static void test_p128_repeat(void **state)
 	srv_stop(&s);
 }
 
+/* The new limits' bad values: exit 2, one line naming the option, and
+ * nothing listens. */
+static void test_bad_limits(void **state)
+{
+	static const char *const bad[][2] = {
+		{"--max-test-memory", "1K"}, {"--handshake-timeout", "0"},
+		{"--max-pending", "0"},      {"--max-peer-pending", "x"},
+		{"--max-peer-tests", "0"},
+	};
+	char err[] = "/tmp/iochar-netflood-err-XXXXXX";
+	int efd = mkstemp(err);
+
+	(void)state;
+	assert_true(efd >= 0);
+	close(efd);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[] = {iochar_path(), "net", "server", "-p", "0",
+				      bad[i][0], bad[i][1], NULL};
+		assert_int_equal(nh_wait(nh_spawn(argv, NULL, err), 5000), 2);
+		char *e = nh_slurp(err);
+		expect_has(e, bad[i][0]);
+		assert_int_equal(count_lines(e), 1);
+		free(e);
+	}
+	unlink(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_idle_flood),
-		cmocka_unit_test(test_cookie_only_secret),
-		cmocka_unit_test(test_one_off_survives),
-		cmocka_unit_test(test_tests_count),
-		cmocka_unit_test(test_peer_tests),
-		cmocka_unit_test(test_test_memory),
-		cmocka_unit_test(test_streams_burst),
-		cmocka_unit_test(test_p128_repeat),
+		cmocka_unit_test_teardown(test_idle_flood, teardown),
+		cmocka_unit_test_teardown(test_cookie_only_secret, teardown),
+		cmocka_unit_test_teardown(test_one_off_survives, teardown),
+		cmocka_unit_test_teardown(test_tests_count, teardown),
+		cmocka_unit_test_teardown(test_peer_tests, teardown),
+		cmocka_unit_test_teardown(test_test_memory, teardown),
+		cmocka_unit_test_teardown(test_streams_burst, teardown),
+		cmocka_unit_test_teardown(test_p128_repeat, teardown),
+		cmocka_unit_test_teardown(test_bad_limits, teardown),
 	};
 	return cmocka_run_group_tests_name("net server: floods and bursts",
 					   tests, NULL, NULL);

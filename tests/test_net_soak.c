@@ -183,6 +183,24 @@ static int run_legit(unsigned i, const char *ports, const char *out,
 	return nh_wait(nh_spawn(argv, out, err), RUN_MS);
 }
 
+/* The server and the flood, for teardown after a failure (by PID). */
+static pid_t server_pid, flood_pid;
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (flood_pid > 0) {
+		kill(flood_pid, SIGKILL);
+		nh_wait(flood_pid, 5000);
+	}
+	if (server_pid > 0) {
+		kill(server_pid, SIGKILL);
+		nh_wait(server_pid, 5000);
+	}
+	flood_pid = server_pid = 0;
+	return 0;
+}
+
 static void test_soak(void **state)
 {
 	char dir[] = "/tmp/iochar-netsoak-XXXXXX", ports[16];
@@ -201,7 +219,7 @@ static void test_soak(void **state)
 	const char *sv[] = {iochar_path(), "net", "server", "-p", ports,
 			    "--handshake-timeout", "1000", "--max-pending", "160",
 			    "--max-peer-pending", "64", NULL};
-	pid_t sp = nh_spawn(sv, NULL, slog);
+	pid_t sp = server_pid = nh_spawn(sv, NULL, slog);
 	assert_true(nh_wait_listen(port, 5000));
 
 	uint64_t end = nh_now_ms() + SOAK_MS;
@@ -209,6 +227,7 @@ static void test_soak(void **state)
 	assert_true(fp >= 0);
 	if (fp == 0)
 		flood_main(port, end);
+	flood_pid = fp;
 	usleep(500000); /* the flood is in full swing */
 	while (nh_now_ms() < end) {
 		int rc = run_legit(runs, ports, cout, cerr);
@@ -216,6 +235,7 @@ static void test_soak(void **state)
 			char *e = nh_slurp(cerr), *l = nh_slurp(slog);
 			kill(fp, SIGKILL);
 			nh_wait(fp, 2000);
+			flood_pid = 0;
 			fail_msg("legit client %u (%s ...) failed (%d): %s\n"
 				 "server log (tail):\n%s", runs,
 				 legit[runs % 5][0], rc, e,
@@ -224,6 +244,7 @@ static void test_soak(void **state)
 		runs++;
 	}
 	assert_int_equal(nh_wait(fp, 5000), 0);
+	flood_pid = 0;
 	print_message("soak: %u real clients served under the flood\n", runs);
 	assert_true(runs >= 5);
 	assert_true(nh_listening(port));
@@ -243,6 +264,7 @@ static void test_soak(void **state)
 	free(log);
 	kill(sp, SIGTERM);
 	assert_int_equal(nh_wait(sp, 5000), 130);
+	server_pid = 0;
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
@@ -251,7 +273,7 @@ static void test_soak(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_soak),
+		cmocka_unit_test_teardown(test_soak, teardown),
 	};
 	return cmocka_run_group_tests_name("net server: soak", tests, NULL,
 					   NULL);
