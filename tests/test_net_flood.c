@@ -501,6 +501,45 @@ static void test_p128_repeat(void **state)
 	srv_stop(&s);
 }
 
+/* Nearly out of file descriptors (ulimit -n 40) under 100 idle
+ * connections: the server closes its oldest handshakes to take new ones
+ * and keeps a reserve for admitted tests, so a real client gets in and
+ * its test can set up its stream threads (before, the flood ate the
+ * descriptors the test's epoll set and eventfd needed). */
+static void test_fd_exhaustion(void **state)
+{
+	enum { N = 100 };
+	char cmd[256];
+	int fds[N];
+	struct srv s;
+
+	(void)state;
+	srv_start(&s, NULL); /* for its files and port; replaced below */
+	kill(s.pid, SIGTERM);
+	assert_int_equal(nh_wait(s.pid, 5000), 130);
+	snprintf(cmd, sizeof(cmd), "ulimit -n 40 && exec '%s' net server -p %s",
+		 iochar_path(), s.ports);
+	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	s.pid = nh_spawn(argv, s.out, s.log);
+	assert_true(nh_wait_listen(s.port, 5000));
+	for (int i = 0; i < N; i++)
+		fds[i] = connect_from(&s, "127.0.0.2");
+	const char *two[] = {"-t", "1", "-P", "2", NULL};
+	must_serve_iochar(&s, two);
+	char *out = nh_slurp(s.cli_out);
+	json_object *j = json_tokener_parse(out);
+	assert_non_null(j);
+	json_object *d = json_object_array_get_idx(jget(j, "directions"), 0);
+	assert_true(jget_u64(d, "receiver_bytes") > 100000); /* data moved */
+	json_object_put(j);
+	free(out);
+	wait_log(&s, "making way for a newer connection (few file descriptors "
+		     "left)");
+	for (int i = 0; i < N; i++)
+		close(fds[i]);
+	srv_stop(&s);
+}
+
 /* The new limits' bad values: exit 2, one line naming the option, and
  * nothing listens. */
 static void test_bad_limits(void **state)
@@ -539,6 +578,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_test_memory, teardown),
 		cmocka_unit_test_teardown(test_streams_burst, teardown),
 		cmocka_unit_test_teardown(test_p128_repeat, teardown),
+		cmocka_unit_test_teardown(test_fd_exhaustion, teardown),
 		cmocka_unit_test_teardown(test_bad_limits, teardown),
 	};
 	return cmocka_run_group_tests_name("net server: floods and bursts",

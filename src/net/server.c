@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -171,6 +172,13 @@ static void accept_some(struct server *srv, int lfd, struct pending *pd,
 		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 
 		if (fd >= 0) {
+			/* fds are numbered lowest free first, so fd + 1 are
+			 * open: past the mark, handshakes make way until the
+			 * count is back under it (one more than the excess,
+			 * as the next accept reuses a number freed here) */
+			for (unsigned m = srv->fd_high; m <= (unsigned)fd + 1; m++)
+				if (pending_shed(srv, pd, "few file descriptors left"))
+					break;
 			pending_add(srv, pd, fd, &ss, (*seq)++);
 			continue;
 		}
@@ -212,6 +220,20 @@ static bool finished(struct server *srv)
 	return all_done;
 }
 
+/* The descriptor number from which handshakes make way for newcomers:
+ * the last quarter of RLIMIT_NOFILE, at most 64, stays for what admitted
+ * tests open (their streams' epoll sets and eventfds). */
+static unsigned fd_high_mark(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > UINT32_MAX)
+		return UINT32_MAX;
+	unsigned n = (unsigned)rl.rlim_cur;
+	return n - (n / 4 < 64 ? n / 4 : 64);
+}
+
 /* Until stopped or done: poll the listener and the pending connections. */
 static void serve(struct server *srv, int lfd)
 {
@@ -248,7 +270,8 @@ static void serve(struct server *srv, int lfd)
 int net_server_run(const struct net_server_opts *o, struct ioc_err *err)
 {
 	struct server srv = {.o = o, .caps = o->caps,
-			     .log = o->log ? o->log : stderr};
+			     .log = o->log ? o->log : stderr,
+			     .fd_high = fd_high_mark()};
 	const char *bind = o->bind ? o->bind : "127.0.0.1";
 	uint16_t port;
 	int lfd, rc;

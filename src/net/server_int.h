@@ -72,6 +72,7 @@ struct server {
 	unsigned active_tests;  /* admitted, not yet released */
 	unsigned tests_done;    /* admitted and released */
 	struct test_thread *threads;
+	unsigned fd_high;       /* see fd_high_mark (server.c) */
 	FILE *log;
 };
 
