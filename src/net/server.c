@@ -204,8 +204,12 @@ static void log_listening(struct server *srv, const char *bind,
 
 	snprintf(where, sizeof(where), "%s%s%s port %u", v6 ? "[" : "", bind,
 		 v6 ? "]" : "", port);
+	bool loopback = !strncmp(bind, "127.", 4) || !strcmp(bind, "::1");
 	server_log(srv, where, "listening%s",
-		   srv->o->secret ? ", a secret is required" : "");
+		   srv->o->secret ? ", a secret is required"
+		   : loopback     ? ""
+				  : ", no secret: anyone who can reach it may "
+				    "run tests (within the limits, docs/net.md)");
 }
 
 static bool finished(struct server *srv)
