@@ -183,8 +183,10 @@ static int run_legit(unsigned i, const char *ports, const char *out,
 	return nh_wait(nh_spawn(argv, out, err), RUN_MS);
 }
 
-/* The server and the flood, for teardown after a failure (by PID). */
+/* The server, the flood and the files, for teardown after a failure
+ * (processes by PID). */
 static pid_t server_pid, flood_pid;
+static char soak_dir[64];
 
 static int teardown(void **state)
 {
@@ -198,6 +200,13 @@ static int teardown(void **state)
 		nh_wait(server_pid, 5000);
 	}
 	flood_pid = server_pid = 0;
+	if (soak_dir[0]) {
+		char cmd[128];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", soak_dir);
+		soak_dir[0] = '\0';
+		if (system(cmd) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -211,6 +220,7 @@ static void test_soak(void **state)
 	if (!nh_have("iperf3"))
 		skip(); /* scripts/deps.sh installs it; CI has it */
 	assert_non_null(mkdtemp(dir));
+	snprintf(soak_dir, sizeof(soak_dir), "%s", dir);
 	snprintf(slog, sizeof(slog), "%s/server.log", dir);
 	snprintf(cout, sizeof(cout), "%s/client.out", dir);
 	snprintf(cerr, sizeof(cerr), "%s/client.err", dir);
@@ -265,9 +275,7 @@ static void test_soak(void **state)
 	kill(sp, SIGTERM);
 	assert_int_equal(nh_wait(sp, 5000), 130);
 	server_pid = 0;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(teardown(NULL), 0); /* removes the files */
 }
 
 int main(void)
