@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "net/exchange.h"
+#include "net/handshake.h"
 #include "net/params.h"
 #include "net/proto.h"
 #include "net/result.h"
@@ -177,6 +178,68 @@ static void test_params_roundtrip(void **state)
 	assert_string_equal(q.client_version, "iochar test");
 }
 
+/* Feed len bytes one at a time; the last event (or error). */
+static int hs_feed(struct net_hs *h, const char *buf, size_t len,
+		   uint32_t max, struct ioc_err *err)
+{
+	int ev = NET_HS_MORE;
+
+	for (size_t i = 0; i < len; i++) {
+		size_t want;
+		char *dst = net_hs_want(h, &want);
+		assert_true(want >= 1);
+		*dst = buf[i];
+		ev = net_hs_got(h, 1, max, err);
+		if (ev != NET_HS_MORE)
+			assert_int_equal(i, len - 1); /* nothing read past it */
+	}
+	return ev;
+}
+
+/* The pre-admission reader: a cookie, then a parameter frame, byte by
+ * byte, consuming exactly what each step needs; a garbage cookie and a
+ * length over the limit are errors with a message, the latter before any
+ * buffer is allocated. */
+static void test_handshake_reader(void **state)
+{
+	const char body[] = "{\"tcp\":true,\"parallel\":3}";
+	struct ioc_err err = {0};
+	char cookie[NET_COOKIE_SIZE];
+	uint8_t hdr[4];
+	struct net_hs h;
+
+	(void)state;
+	assert_int_equal(net_cookie_make(cookie), 0);
+	net_hs_init(&h);
+	assert_int_equal(hs_feed(&h, cookie, sizeof(cookie), 100, &err),
+			 NET_HS_HAVE_COOKIE);
+	net_hs_expect_params(&h);
+	net_len_encode((uint32_t)strlen(body), hdr);
+	assert_int_equal(hs_feed(&h, (char *)hdr, 4, 100, &err), NET_HS_MORE);
+	assert_int_equal(hs_feed(&h, body, strlen(body), 100, &err),
+			 NET_HS_HAVE_PARAMS);
+	assert_int_equal(h.len, strlen(body));
+	assert_memory_equal(h.body, body, strlen(body));
+	net_hs_free(&h);
+
+	net_hs_init(&h);
+	hs_feed(&h, cookie, sizeof(cookie), 100, &err);
+	net_hs_expect_params(&h);
+	net_len_encode(101, hdr);
+	assert_int_equal(hs_feed(&h, (char *)hdr, 4, 100, &err), -EMSGSIZE);
+	assert_null(h.body);
+	assert_non_null(strstr(err.msg, "JSON length 101 over the limit 100"));
+	net_hs_free(&h);
+
+	char junk[NET_COOKIE_SIZE];
+	memset(junk, '\n', sizeof(junk));
+	struct ioc_err err2 = {0};
+	net_hs_init(&h);
+	assert_int_equal(hs_feed(&h, junk, sizeof(junk), 100, &err2), -EPROTO);
+	assert_non_null(strstr(err2.msg, "garbage instead of a cookie"));
+	net_hs_free(&h);
+}
+
 static void test_stream_ids(void **state)
 {
 	(void)state;
@@ -293,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_params_from_iperf3),
 		cmocka_unit_test(test_params_bad_types),
 		cmocka_unit_test(test_params_roundtrip),
+		cmocka_unit_test(test_handshake_reader),
 		cmocka_unit_test(test_stream_ids),
 		cmocka_unit_test(test_exchange),
 		cmocka_unit_test(test_result_build),

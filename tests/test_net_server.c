@@ -36,9 +36,10 @@ static void srv_start(struct srv *s, const char *const *extra)
 {
 	const char *argv[32] = {iochar_path(), "net", "server", "-p",
 				s->ports, "--idle-timeout", "500",
+				"--handshake-timeout", "500",
 				"--max-streams", "8", "--max-duration", "5",
 				"--max-len", "1M"};
-	int n = 13;
+	int n = 15;
 
 	for (const char *const *e = extra; e && *e; e++)
 		argv[n++] = *e;
@@ -279,8 +280,8 @@ static void test_idle(void **state)
 	send_cookie_and_wait_params(fd2);
 	expect_closed(fd, 3000);
 	expect_closed(fd2, 3000);
-	expect_one_line(s, peer, "idle");
-	expect_one_line(s, peer2, "timed out");
+	expect_one_line(s, peer, "idle, no cookie within 500 ms");
+	expect_one_line(s, peer2, "idle, no parameters within 500 ms");
 	good_client(s);
 }
 

@@ -21,7 +21,8 @@ enum {
 	OPT_BIDIR = 256, OPT_OUT, OPT_FORMAT, OPT_THREADS, OPT_SECRET,
 	OPT_SECRET_FILE, OPT_TIMEOUT, OPT_MAX_STREAMS, OPT_MAX_DURATION,
 	OPT_MAX_TESTS, OPT_MAX_LEN, OPT_MAX_WINDOW, OPT_MAX_JSON, OPT_IDLE,
-	OPT_TESTS,
+	OPT_TESTS, OPT_MAX_PEER_TESTS, OPT_MAX_TEST_MEM, OPT_HANDSHAKE,
+	OPT_MAX_PENDING, OPT_MAX_PEER_PENDING,
 };
 
 static void help_client(FILE *f)
@@ -65,10 +66,15 @@ static void help_server(FILE *f)
 		"      --max-streams N   streams per test, both ways (128)\n"
 		"      --max-duration S  seconds per test (3600)\n"
 		"      --max-tests N     tests at once (4)\n"
+		"      --max-peer-tests N  of them from one client address (2)\n"
 		"      --max-len SIZE    bytes per write a client may ask (8M)\n"
 		"      --max-window SIZE socket buffer a client may ask (64M)\n"
 		"      --max-json SIZE   bytes in one JSON message (256K)\n"
+		"      --max-test-memory SIZE  stream buffers per test (256M)\n"
 		"      --idle-timeout MS longest wait for a client's next step (10000)\n"
+		"      --handshake-timeout MS  cookie and parameters within (3000)\n"
+		"      --max-pending N   connections not yet admitted (512)\n"
+		"      --max-peer-pending N  of them from one address (256)\n"
 		"      --secret S        clients must present S (iochar clients only)\n"
 		"      --secret-file F   read the secret from file F (first line)\n"
 		"      --threads N       stream threads per test (auto)\n"
@@ -107,8 +113,8 @@ static int set_secret(const char *s, char *out, size_t len,
 	return 0;
 }
 
-static int parse_u32_size(const char *opt, const char *s, uint64_t min,
-			  uint64_t max, uint32_t *out, struct ioc_err *err)
+static int parse_u64_size(const char *opt, const char *s, uint64_t min,
+			  uint64_t max, uint64_t *out, struct ioc_err *err)
 {
 	uint64_t v;
 	int rc = units_parse_size(opt, s, &v, err);
@@ -119,8 +125,19 @@ static int parse_u32_size(const char *opt, const char *s, uint64_t min,
 		return err_usage(err, ERANGE, "%s=%s: must be %llu to %llu",
 				 opt, s, (unsigned long long)min,
 				 (unsigned long long)max);
-	*out = (uint32_t)v;
+	*out = v;
 	return 0;
+}
+
+static int parse_u32_size(const char *opt, const char *s, uint64_t min,
+			  uint64_t max, uint32_t *out, struct ioc_err *err)
+{
+	uint64_t v = 0;
+	int rc = parse_u64_size(opt, s, min, max, &v, err);
+
+	if (!rc)
+		*out = (uint32_t)v;
+	return rc;
 }
 
 static int parse_uint(const char *opt, const char *s, uint64_t min,
@@ -304,6 +321,11 @@ static int parse_server(int argc, char **argv, struct net_server_opts *o,
 		{"max-window", 1, 0, OPT_MAX_WINDOW},
 		{"max-json", 1, 0, OPT_MAX_JSON},
 		{"idle-timeout", 1, 0, OPT_IDLE},
+		{"max-peer-tests", 1, 0, OPT_MAX_PEER_TESTS},
+		{"max-test-memory", 1, 0, OPT_MAX_TEST_MEM},
+		{"handshake-timeout", 1, 0, OPT_HANDSHAKE},
+		{"max-pending", 1, 0, OPT_MAX_PENDING},
+		{"max-peer-pending", 1, 0, OPT_MAX_PEER_PENDING},
 		{"secret", 1, 0, OPT_SECRET},
 		{"secret-file", 1, 0, OPT_SECRET_FILE},
 		{"threads", 1, 0, OPT_THREADS}, {"zerocopy", 0, 0, 'Z'},
@@ -332,6 +354,11 @@ static int parse_server(int argc, char **argv, struct net_server_opts *o,
 		case OPT_MAX_WINDOW: rc = parse_u32_size("--max-window", optarg, 1, 1u << 30, &c->max_window, err); break;
 		case OPT_MAX_JSON: rc = parse_u32_size("--max-json", optarg, 64, 64u << 20, &c->max_json, err); break;
 		case OPT_IDLE: rc = parse_uint("--idle-timeout", optarg, 10, 3600000, &c->idle_ms, err); break;
+		case OPT_MAX_PEER_TESTS: rc = parse_uint("--max-peer-tests", optarg, 1, 1024, &c->max_peer_tests, err); break;
+		case OPT_MAX_TEST_MEM: rc = parse_u64_size("--max-test-memory", optarg, 1u << 20, 1ull << 40, &c->max_test_mem, err); break;
+		case OPT_HANDSHAKE: rc = parse_uint("--handshake-timeout", optarg, 10, 600000, &c->handshake_ms, err); break;
+		case OPT_MAX_PENDING: rc = parse_uint("--max-pending", optarg, 1, 65536, &c->max_pending, err); break;
+		case OPT_MAX_PEER_PENDING: rc = parse_uint("--max-peer-pending", optarg, 1, 65536, &c->max_peer_pending, err); break;
 		case OPT_SECRET: rc = set_secret(optarg, secret, slen, err); break;
 		case OPT_SECRET_FILE: rc = read_secret_file(optarg, secret, slen, err); break;
 		case OPT_THREADS: rc = parse_uint("--threads", optarg, 1, 1024, &o->threads, err); break;

@@ -1,25 +1,31 @@
-/* server.c - listening, and routing each new connection by its cookie:
- * to a waiting test as a data stream, or to a new test of its own. */
+/* server.c - listening, the main loop, and a thread for each admitted
+ * test. Connections not yet admitted have no thread (pending.c). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "net/io.h"
 #include "net/server_int.h"
+#include "util/clock.h"
 
-struct conn {
-	struct conn *next;
+/* A client opens its streams in one burst; the kernel holds them here
+ * until the main loop takes them (capped by net.core.somaxconn). */
+#define NET_BACKLOG 1024
+#define NET_ACCEPT_BURST 64  /* accepts per loop turn */
+
+struct test_thread {
+	struct test_thread *next;
 	struct server *srv;
+	struct session *ss;
 	pthread_t thread;
 	int fd;
-	uint64_t seq;           /* accept order: the order the client opened
-				 * its streams in, which sets their roles and
-				 * ids; threads may hand them over in any order */
 	bool done;              /* under srv->lock */
 	char peer[64];
 };
@@ -29,11 +35,15 @@ void net_caps_default(struct net_caps *c)
 	c->max_streams = 128;
 	c->max_duration = 3600;
 	c->max_tests = 4;
+	c->max_peer_tests = 2;
 	c->max_len = 8u << 20;
 	c->max_window = 64u << 20;
 	c->max_json = 256u << 10;
+	c->max_test_mem = 256u << 20;
 	c->idle_ms = 10000;
-	c->max_pending = 64;
+	c->handshake_ms = 3000;
+	c->max_pending = 512;
+	c->max_peer_pending = 256;
 }
 
 void server_log(struct server *srv, const char *peer, const char *fmt, ...)
@@ -50,7 +60,7 @@ void server_log(struct server *srv, const char *peer, const char *fmt, ...)
 	pthread_mutex_unlock(&srv->lock);
 }
 
-static struct session *find_session(struct server *srv, const char *cookie)
+struct session *server_find_session(struct server *srv, const char *cookie)
 {
 	for (struct session *s = srv->sessions; s; s = s->next)
 		if (!memcmp(s->cookie, cookie, NET_COOKIE_SIZE))
@@ -58,6 +68,7 @@ static struct session *find_session(struct server *srv, const char *cookie)
 	return NULL;
 }
 
+/* Under srv->lock. */
 static void unlink_session(struct server *srv, struct session *ss)
 {
 	for (struct session **pp = &srv->sessions; *pp; pp = &(*pp)->next)
@@ -78,30 +89,9 @@ void session_release(struct server *srv, struct session *ss)
 	pthread_mutex_unlock(&srv->lock);
 }
 
-static void run_new_test(struct conn *c, const char *cookie)
+/* Under srv->lock: forget ss and free it with its streams. */
+static void session_free(struct server *srv, struct session *ss)
 {
-	struct server *srv = c->srv;
-	struct session *ss = calloc(1, sizeof(*ss));
-	pthread_condattr_t ca;
-
-	if (!ss) {
-		server_log(srv, c->peer, "dropped: out of memory");
-		return;
-	}
-	memcpy(ss->cookie, cookie, NET_COOKIE_SIZE);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&ss->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	ss->next = srv->sessions;
-	srv->sessions = ss;
-	srv->active_tests++;
-	pthread_mutex_unlock(&srv->lock);
-
-	session_run(srv, ss, c->fd, c->peer);
-	session_release(srv, ss);
-
-	pthread_mutex_lock(&srv->lock);
 	unlink_session(srv, ss);
 	for (unsigned i = 0; i < ss->nr_fds; i++)
 		if (ss->fds[i] >= 0)
@@ -112,168 +102,199 @@ static void run_new_test(struct conn *c, const char *cookie)
 	free(ss);
 }
 
-static void *conn_main(void *arg)
+static void *test_main(void *arg)
 {
-	struct conn *c = arg;
-	struct server *srv = c->srv;
-	char cookie[NET_COOKIE_SIZE];
-	int rc = net_read_full(c->fd, cookie, NET_COOKIE_SIZE,
-			       (int)srv->caps.idle_ms);
-	bool keep_fd = false;
+	struct test_thread *t = arg;
+	struct server *srv = t->srv;
 
+	session_run(srv, t->ss, t->fd, t->peer);
+	session_release(srv, t->ss);
+	close(t->fd);
 	pthread_mutex_lock(&srv->lock);
-	srv->pending--;
-	pthread_mutex_unlock(&srv->lock);
-	if (rc) {
-		server_log(srv, c->peer, "dropped: %s",
-			   rc == -ETIMEDOUT ? "idle, no cookie in time"
-			   : rc == -ECONNRESET ? "closed before sending a cookie"
-					       : strerror(-rc));
-		goto out;
-	}
-	if (!net_cookie_valid(cookie)) {
-		server_log(srv, c->peer, "dropped: garbage instead of a cookie");
-		goto out;
-	}
-	pthread_mutex_lock(&srv->lock);
-	struct session *ss = find_session(srv, cookie);
-	if (ss && ss->accepting && ss->nr_fds < ss->want) {
-		ss->seqs[ss->nr_fds] = c->seq;
-		ss->fds[ss->nr_fds++] = c->fd;
-		keep_fd = true;
-		pthread_cond_signal(&ss->cond);
-		pthread_mutex_unlock(&srv->lock);
-		goto out;
-	}
-	if (ss) {
-		pthread_mutex_unlock(&srv->lock);
-		server_log(srv, c->peer,
-			   "dropped: connection for a test not taking streams");
-		goto out;
-	}
-	if (srv->active_tests >= srv->caps.max_tests ||
-	    (srv->o->max_total &&
-	     srv->tests_done + srv->active_tests >= srv->o->max_total)) {
-		pthread_mutex_unlock(&srv->lock);
-		net_send_state(c->fd, NET_ACCESS_DENIED, 1000);
-		server_log(srv, c->peer, "denied: %u tests running already",
-			   srv->active_tests);
-		goto out;
-	}
-	run_new_test(c, cookie); /* unlocks and relocks srv->lock */
-	pthread_mutex_unlock(&srv->lock);
-out:
-	if (!keep_fd)
-		close(c->fd);
-	pthread_mutex_lock(&srv->lock);
-	c->done = true;
+	session_free(srv, t->ss);
+	t->done = true;
 	pthread_mutex_unlock(&srv->lock);
 	return NULL;
 }
 
-/* Join finished connection threads; with all, wait for every one. */
-static void reap(struct server *srv, struct conn **list, bool all)
+int server_start_test(struct server *srv, struct session *ss, int ctrl,
+		      const char *peer)
 {
-	for (struct conn **pp = list; *pp;) {
-		struct conn *c = *pp;
+	struct test_thread *t = calloc(1, sizeof(*t));
+
+	if (t) {
+		t->srv = srv;
+		t->ss = ss;
+		t->fd = ctrl;
+		snprintf(t->peer, sizeof(t->peer), "%s", peer);
+		if (pthread_create(&t->thread, NULL, test_main, t) == 0) {
+			t->next = srv->threads; /* main loop only */
+			srv->threads = t;
+			return 0;
+		}
+		free(t);
+	}
+	pthread_mutex_lock(&srv->lock);
+	srv->active_tests--;
+	session_free(srv, ss);
+	pthread_mutex_unlock(&srv->lock);
+	server_log(srv, peer, "dropped: cannot start a thread for the test");
+	return -EAGAIN;
+}
+
+/* Join finished test threads; with all, wait for every one. */
+static void reap(struct server *srv, bool all)
+{
+	for (struct test_thread **pp = &srv->threads; *pp;) {
+		struct test_thread *t = *pp;
 		pthread_mutex_lock(&srv->lock);
-		bool done = c->done;
+		bool done = t->done;
 		pthread_mutex_unlock(&srv->lock);
 		if (!done && !all) {
-			pp = &c->next;
+			pp = &t->next;
 			continue;
 		}
-		pthread_join(c->thread, NULL);
-		*pp = c->next;
-		free(c);
+		pthread_join(t->thread, NULL);
+		*pp = t->next;
+		free(t);
 	}
 }
 
-static void accept_one(struct server *srv, int lfd, struct conn **list,
-		       uint64_t *seq)
+/* Take the connections waiting in the backlog. Out of descriptors, the
+ * oldest handshake of the busiest peer makes way; with none to drop, the
+ * listener is left alone for a moment (*pause_ns) rather than spun on. */
+static void accept_some(struct server *srv, int lfd, struct pending *pd,
+			uint64_t *seq, uint64_t *pause_ns)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	struct conn *c;
-	char peer[64];
-	int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+	for (int k = 0; k < NET_ACCEPT_BURST; k++) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 
-	if (fd < 0)
-		return;
-	net_addr_str(&ss, peer, sizeof(peer));
-	pthread_mutex_lock(&srv->lock);
-	bool full = srv->pending >= srv->caps.max_pending;
-	if (!full)
-		srv->pending++;
-	pthread_mutex_unlock(&srv->lock);
-	if (full) {
-		server_log(srv, peer, "dropped: %u connections still handshaking",
-			   srv->caps.max_pending);
-		close(fd);
+		if (fd >= 0) {
+			/* fds are numbered lowest free first, so fd + 1 are
+			 * open: past the mark, handshakes make way until the
+			 * count is back under it (one more than the excess,
+			 * as the next accept reuses a number freed here) */
+			for (unsigned m = srv->fd_high; m <= (unsigned)fd + 1; m++)
+				if (pending_shed(srv, pd, "few file descriptors left"))
+					break;
+			pending_add(srv, pd, fd, &ss, (*seq)++);
+			continue;
+		}
+		if (errno == EINTR || errno == ECONNABORTED)
+			continue;
+		if (errno != EMFILE && errno != ENFILE && errno != ENOBUFS &&
+		    errno != ENOMEM)
+			return;
+		if (pending_shed(srv, pd, strerror(errno)) == 0)
+			continue;
+		server_log(srv, "listener", "cannot accept: %s; pausing 100 ms",
+			   strerror(errno));
+		*pause_ns = clock_ns() + 100000000ull;
 		return;
 	}
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		goto fail;
-	c->srv = srv;
-	c->fd = fd;
-	c->seq = (*seq)++;
-	memcpy(c->peer, peer, sizeof(peer));
-	if (pthread_create(&c->thread, NULL, conn_main, c)) {
-		free(c);
-		goto fail;
-	}
-	c->next = *list;
-	*list = c;
-	return;
-fail:
+}
+
+static void log_listening(struct server *srv, const char *bind,
+			  uint16_t port)
+{
+	char where[80];
+	bool v6 = strchr(bind, ':') != NULL;
+
+	snprintf(where, sizeof(where), "%s%s%s port %u", v6 ? "[" : "", bind,
+		 v6 ? "]" : "", port);
+	bool loopback = !strncmp(bind, "127.", 4) || !strcmp(bind, "::1");
+	server_log(srv, where, "listening%s",
+		   srv->o->secret ? ", a secret is required"
+		   : loopback     ? ""
+				  : ", no secret: anyone who can reach it may "
+				    "run tests (within the limits, docs/net.md)");
+}
+
+static bool finished(struct server *srv)
+{
+	const struct net_server_opts *o = srv->o;
+
+	if (o->stop && atomic_load(o->stop))
+		return true;
 	pthread_mutex_lock(&srv->lock);
-	srv->pending--;
+	bool all_done = o->max_total && srv->tests_done >= o->max_total;
 	pthread_mutex_unlock(&srv->lock);
-	server_log(srv, peer, "dropped: cannot start a thread");
-	close(fd);
+	return all_done;
+}
+
+/* The descriptor number from which handshakes make way for newcomers:
+ * the last quarter of RLIMIT_NOFILE, at most 64, stays for what admitted
+ * tests open (their streams' epoll sets and eventfds). */
+static unsigned fd_high_mark(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > UINT32_MAX)
+		return UINT32_MAX;
+	unsigned n = (unsigned)rl.rlim_cur;
+	return n - (n / 4 < 64 ? n / 4 : 64);
+}
+
+/* Until stopped or done: poll the listener and the pending connections. */
+static void serve(struct server *srv, int lfd)
+{
+	struct pending pd = {0};
+	struct pollfd *pf = NULL;
+	unsigned cap = 0;
+	uint64_t seq = 0, pause_ns = 0;
+
+	while (!finished(srv)) {
+		if (cap < pd.n + 1) {
+			struct pollfd *g = realloc(pf, (pd.n + 1) * sizeof(*pf));
+			if (g) {
+				pf = g;
+				cap = pd.n + 1;
+			}
+		}
+		unsigned n = pf ? pending_pollfds(&pd, pf + 1, cap - 1) : 0;
+		bool listen_on = clock_ns() >= pause_ns;
+		if (pf)
+			pf[0] = (struct pollfd){listen_on ? lfd : -1, POLLIN, 0};
+		int r = poll(pf, pf ? n + 1 : 0, pending_next_ms(&pd, 200));
+		if (r < 0 && errno != EINTR)
+			break;
+		if (pf)
+			pending_service(srv, &pd, pf + 1, n);
+		if (pf && (pf[0].revents & POLLIN))
+			accept_some(srv, lfd, &pd, &seq, &pause_ns);
+		reap(srv, false);
+	}
+	pending_free(&pd);
+	free(pf);
 }
 
 int net_server_run(const struct net_server_opts *o, struct ioc_err *err)
 {
 	struct server srv = {.o = o, .caps = o->caps,
-			     .log = o->log ? o->log : stderr};
+			     .log = o->log ? o->log : stderr,
+			     .fd_high = fd_high_mark()};
 	const char *bind = o->bind ? o->bind : "127.0.0.1";
-	struct conn *conns = NULL;
-	uint64_t seq = 0;
 	uint16_t port;
 	int lfd, rc;
 
-	rc = net_listen(bind, o->port, 128, &lfd, &port, err);
+	rc = net_listen(bind, o->port, NET_BACKLOG, &lfd, &port, err);
 	if (rc)
 		return rc;
-	pthread_mutex_init(&srv.lock, NULL);
-	{
-		char where[80];
-		snprintf(where, sizeof(where), "%s%s%s port %u",
-			 strchr(bind, ':') ? "[" : "", bind,
-			 strchr(bind, ':') ? "]" : "", port);
-		server_log(&srv, where, "listening%s",
-			   o->secret ? ", a secret is required" : "");
+	if (fcntl(lfd, F_SETFL, fcntl(lfd, F_GETFL) | O_NONBLOCK) < 0) {
+		rc = -errno;
+		close(lfd);
+		return err_set(err, -rc, "listening socket: %s", strerror(-rc));
 	}
+	pthread_mutex_init(&srv.lock, NULL);
+	log_listening(&srv, bind, port);
 	if (o->on_listen)
 		o->on_listen(o->listen_arg, port);
-	for (;;) {
-		struct pollfd pf = {lfd, POLLIN, 0};
-
-		if (o->stop && atomic_load(o->stop))
-			break;
-		pthread_mutex_lock(&srv.lock);
-		bool all_done = o->max_total && srv.tests_done >= o->max_total;
-		pthread_mutex_unlock(&srv.lock);
-		if (all_done)
-			break;
-		if (poll(&pf, 1, 200) > 0)
-			accept_one(&srv, lfd, &conns, &seq);
-		reap(&srv, &conns, false);
-	}
+	serve(&srv, lfd);
 	close(lfd);
-	reap(&srv, &conns, true);
+	reap(&srv, true);
 	pthread_mutex_destroy(&srv.lock);
 	return 0;
 }

@@ -1,6 +1,6 @@
-/* session.c - one test on the server: parameters checked against the
- * caps, streams collected, data moved until the client's TEST_END, results
- * exchanged. Every wait is bounded; every way out logs one line. */
+/* session.c - one admitted test on the server (admit.c checked its
+ * parameters): streams collected, data moved until the client's TEST_END,
+ * results exchanged. Every wait is bounded; every way out logs one line. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -40,79 +40,6 @@ static double thread_cpu_s(double *sys)
 	getrusage(RUSAGE_THREAD, &ru);
 	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-}
-
-/* Equal without an early exit, so timing tells nothing about the secret. */
-static bool secret_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned char d = la != lb;
-
-	for (size_t i = 0; i < la; i++)
-		d |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
-	return d == 0;
-}
-
-/* Why the parameters are refused, or NULL. */
-static const char *check_caps(const struct server *srv,
-			      const struct net_params *p, char *buf, size_t len)
-{
-	const struct net_caps *c = &srv->caps;
-	unsigned streams = p->parallel * (p->bidir ? 2 : 1);
-
-	if (srv->o->secret && !secret_equal(p->secret, srv->o->secret))
-		return p->secret[0] ? "wrong secret" : "no secret presented";
-	if (p->udp || p->sctp)
-		return "only TCP tests are served";
-	if (p->bytes || p->blocks)
-		return "only timed tests (-t) are served, not -n or -k";
-	if (p->reverse && p->bidir)
-		return "reverse and bidirectional together";
-	if (p->parallel < 1 || streams > c->max_streams)
-		snprintf(buf, len, "%u streams asked, limit %u", streams,
-			 c->max_streams);
-	else if (p->duration < 1 || p->duration > c->max_duration)
-		snprintf(buf, len, "duration %u s asked, limit 1 to %u s",
-			 p->duration, c->max_duration);
-	else if (p->len < 1 || p->len > c->max_len)
-		snprintf(buf, len, "write size %u asked, limit %u", p->len,
-			 c->max_len);
-	else if (p->window > c->max_window)
-		snprintf(buf, len, "window %u asked, limit %u", p->window,
-			 c->max_window);
-	else
-		return NULL;
-	return buf;
-}
-
-static int get_params(struct test *t)
-{
-	struct ioc_err err = {0};
-	json_object *j = NULL;
-	char why[128];
-	const char *no;
-	int rc;
-
-	if ((rc = net_send_state(t->ctrl, NET_PARAM_EXCHANGE, t->idle))) {
-		server_log(t->srv, t->peer, "dropped: %s", strerror(-rc));
-		return rc;
-	}
-	rc = net_recv_json(t->ctrl, t->srv->caps.max_json, t->idle, &j, &err);
-	if (!rc)
-		rc = net_params_from_json(j, &t->p, &err);
-	json_object_put(j);
-	if (rc) {
-		server_log(t->srv, t->peer, "dropped: parameters: %s", err.msg);
-		return rc;
-	}
-	no = check_caps(t->srv, &t->p, why, sizeof(why));
-	if (no) {
-		session_release(t->srv, t->ss);
-		net_send_state(t->ctrl, NET_ACCESS_DENIED, 1000);
-		server_log(t->srv, t->peer, "denied: %s", no);
-		return -EACCES;
-	}
-	return 0;
 }
 
 /* Wait for the client's data connections (handed over by server.c). */
@@ -338,7 +265,8 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	struct ioc_err err = {0};
 	double u0, s0, u1, s1, pu = 0, ps = 0;
 
-	if (get_params(&t) || get_streams(&t) || setup_streams(&t))
+	t.p = ss->p;
+	if (get_streams(&t) || setup_streams(&t))
 		goto out;
 	snprintf(t.r.role, sizeof(t.r.role), "server");
 	snprintf(t.r.peer_addr, sizeof(t.r.peer_addr), "%s", peer);
@@ -364,7 +292,7 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	/* Senders stop by themselves at the agreed length, as the client's
 	 * timer does, not when TEST_END is read: a loaded machine that is
 	 * slow to read it must not count extra seconds of sending. */
-	po = (struct net_pool_opts){.threads = srv->o->threads,
+	po = (struct net_pool_opts){.threads = ss->threads,
 				    .len = t.p.len,
 				    .zerocopy = srv->o->zerocopy,
 				    .send_until_ns = clock_ns() +

@@ -155,7 +155,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct net_pool *p = w->pool;
-	size_t rlen = p->o.len > NET_RECV_MIN ? p->o.len : NET_RECV_MIN;
+	size_t rlen = (size_t)(net_pool_thread_bytes(p->o.len) - p->o.len);
 	char *sbuf = NULL, *rbuf = NULL;
 	bool *ready = calloc(w->n, sizeof(bool));
 	bool *ended = calloc(w->n, sizeof(bool));
@@ -356,6 +356,11 @@ void net_pool_cpu(const struct net_pool *p, double *user_s, double *sys_s)
 		*user_s += p->w[t].user_s;
 		*sys_s += p->w[t].sys_s;
 	}
+}
+
+uint64_t net_pool_thread_bytes(uint32_t len)
+{
+	return (uint64_t)len + (len > NET_RECV_MIN ? len : NET_RECV_MIN);
 }
 
 unsigned net_pool_threads(const struct net_pool *p)

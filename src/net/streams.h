@@ -57,6 +57,10 @@ bool net_pool_all_done(const struct net_pool *p);
 /* The CPU time the pool's threads used (valid after net_pool_stop). */
 void net_pool_cpu(const struct net_pool *p, double *user_s, double *sys_s);
 
+/* Bytes of buffers one pool thread holds for writes of len bytes: a
+ * send buffer of len and a receive buffer of max(len, 256 KiB). */
+uint64_t net_pool_thread_bytes(uint32_t len);
+
 /* Number of threads the pool runs. */
 unsigned net_pool_threads(const struct net_pool *p);
 
