@@ -57,6 +57,11 @@ int cmd_report(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
+	if (a.sides_given) {
+		fprintf(stderr, "iochar report: --: sides of repeated runs are for 'iochar "
+			"compare'; the report takes each result set on its own\n");
+		return EXIT_USAGE;
+	}
 	if (!a.nr_inputs || !a.output || a.format) {
 		fprintf(stderr, "iochar report: %s\n%s",
 			a.format ? "--output-format: the report is HTML; see 'iochar compare' for json and csv"

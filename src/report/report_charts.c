@@ -120,7 +120,7 @@ static void bar_chart(struct report_ctx *r, bool iops)
 			xs[k] = k - 0.4 + (s + 0.5) * 0.8 / t->nr_sets;
 			ls[k] = v->verdict == CMP_MISSING ? NAN : v->lat_ns;
 			snprintf(tips[k], TIP_MAX, "%s, %s: %s%s, %s %s, QD %u x %u jobs",
-				 row->key, t->sets[s].name,
+				 row->key, t->sides[s].name,
 				 iops ? numfmt_iops(a, v->value) : numfmt_bw(a, v->value),
 				 iops ? " IOPS" : "", lat_word(row->lat_stat),
 				 numfmt_lat(b, v->lat_ns), v->iodepth, v->numjobs);
@@ -139,7 +139,7 @@ static void bar_chart(struct report_ctx *r, bool iops)
 		for (unsigned k = 0; k < nc; k++)
 			drawn |= t->rows[rows[k]].v[s].verdict != CMP_MISSING;
 		if (drawn)
-			chart_legend_add(&c, s, false, t->sets[s].name);
+			chart_legend_add(&c, s, false, t->sides[s].name);
 	}
 	chart_legend_add(&c, t->nr_sets > 1 ? 0 : 1, true,
 			 t->nr_sets > 1 ? "latency of each (right axis)" : "latency (right axis)");

@@ -18,7 +18,7 @@ static const char style[] =
 	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
 	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig{color:#b34700;font-weight:600}"
-	"td.missing{color:#777;font-style:italic}\n"
+	"td.missing,td.nc{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"
 	"figure{margin:16px 0;break-inside:avoid;page-break-inside:avoid}\n"
