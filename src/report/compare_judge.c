@@ -17,15 +17,18 @@ static const double t975[30] = {
 
 double compare_t975(double df)
 {
+	df += 1e-9; /* a df of 4 computed as 3.9999999 is 4 */
 	if (!(df >= 1))
 		return NAN;
 	if (df < 31)
 		return t975[(int)df - 1];
+	if (df < 40)
+		return t975[29]; /* rounded down to 30 */
 	if (df < 60)
 		return 2.021; /* 40 */
 	if (df < 120)
 		return 2.000; /* 60 */
-	return df < 1e9 ? 1.980 : 1.960;
+	return isinf(df) ? 1.960 : 1.980;
 }
 
 static double at_double(const void *x, unsigned i)
@@ -179,7 +182,7 @@ static bool judge_runs(struct cmp_value *v, const struct cmp_value *a)
 		se = sqrt(va + vb);
 		df = se > 0 ? pow(se, 4) / (va * va / (a->nr_runs - 1) +
 					    vb * vb / (v->nr_runs - 1))
-			    : 1e9;
+			    : INFINITY;
 	} else if (isfinite(va) || isfinite(vb)) {
 		/* one side's spread stands for both: equal variances assumed */
 		const struct cmp_value *rep = isfinite(va) ? a : v;
