@@ -368,9 +368,17 @@ static void test_sides_usage(void **state)
 	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "a", "--"));
 	expect_exit(&po, 2);
 	proc_out_free(&po);
-	/* one side only, however many runs */
+	/* one run counted twice in a side */
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "--", "a"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar compare: a: given twice in one side (a repeat must be another run)\n");
+	proc_out_free(&po);
+	/* a trailing "--" leaves an empty side */
 	fixture_synthetic(dir, "b", w, 1);
-	run_iochar(&po, NULL, 0, ARGS("compare", "x"));
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "b"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "b", "--"));
 	expect_exit(&po, 2);
 	proc_out_free(&po);
 	run_iochar(&po, dir, 0, ARGS("report", "a", "--", "b", "-o", "x.html"));

@@ -241,9 +241,15 @@ static int add_host(struct cmp_table *t, unsigned w, unsigned si, unsigned run,
 	v->params = t->rows[w].v[si].params;
 	v->lost |= h->lost;
 	bool none = h->lost || !h->total.ios;
-	return add_run(v, run, h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes,
-		       none ? NAN : dir_latency(row->lat_stat, &h->total),
-		       none ? NAN : (double)h->total.lat.pct[RS_P99], p);
+	int ret = add_run(v, run, h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes,
+			  none ? NAN : dir_latency(row->lat_stat, &h->total),
+			  none ? NAN : (double)h->total.lat.pct[RS_P99], p);
+	const struct cmp_value *wv = &t->rows[w].v[si];
+	if (wv->verdict == CMP_NOT_COMPARABLE) { /* the workload's runs differ */
+		v->verdict = CMP_NOT_COMPARABLE;
+		memcpy(v->reason, wv->reason, sizeof(v->reason));
+	}
+	return ret;
 }
 
 /* The host rows of workload row w (when two or more sides ran it over
