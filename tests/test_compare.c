@@ -7,7 +7,8 @@
  * workloads whose parameters differ are not comparable; workloads one
  * set lacks are listed; text, JSON, CSV and HTML say the same. Then real
  * null-engine runs: identical back-to-back runs within noise, a halved
- * rate significant, QD 1 against QD 32 not matched. */
+ * rate significant, QD 1 against QD 32 not matched; plan results
+ * directories as sides of repeats. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -458,6 +459,99 @@ static void test_real_runs(void **state)
 	proc_out_free(&po);
 }
 
+/* DIR/NAME: a plan of one rate-limited null-engine fixed step "fix". */
+static void null_plan(const char *dir, const char *name, unsigned iodepth)
+{
+	char plan[4400], text[256];
+	struct proc_out po;
+	int n = snprintf(text, sizeof(text), "[fix]\nioengine=null\nrw=randread\nbs=4k\nsize=4m\n"
+					     "iodepth=%u\nrate_iops=20000\ntime_based\nruntime=2s\n",
+			 iodepth);
+	snprintf(plan, sizeof(plan), "%s/%s.ini", dir, name);
+	fixture_write(plan, text, (size_t)n);
+	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", name));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
+/* Plan results directories as sides of repeats, and the QD 1 vs QD 32 of
+ * two plans whose step has the same label. */
+static void test_real_plans(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+
+	null_plan(dir, "p1", 1);
+	null_plan(dir, "p2", 1);
+	null_plan(dir, "p3", 1);
+	null_plan(dir, "p4", 1);
+	null_plan(dir, "p32", 32);
+	run_iochar(&po, dir, 0, ARGS("compare", "p1", "p2", "--", "p3", "p4",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, "fix", 1), "within noise");
+	json_object *v = compare_value(root, "fix", 1);
+	assert_string_equal(json_object_get_string(jget(v, "rule")), "runs");
+	assert_int_equal(jget_u64(v, "runs"), 2);
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "p1", "p32", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, "fix", 1), "not comparable");
+	assert_string_equal(json_object_get_string(jget(compare_value(root, "fix", 1), "reason")),
+			    "iodepth 1 vs 32");
+	json_object_put(root);
+	proc_out_free(&po);
+}
+
+static void test_params(void **state)
+{
+	struct cmp_params a = {.present = true, .mode = "search", .rw = "randrw",
+			       .ioengine = "io_uring", .dist = "uniform", .lat_stat = "mean",
+			       .bs = 4096, .lat_limit_ns = 2000000, .rwmixread = 70,
+			       .iodepth = 32, .numjobs = 2, .direct = true};
+	struct cmp_params b = a;
+	char why[CMP_REASON_MAX];
+	(void)state;
+
+	/* a search's best depth is its result: two bests at other depths match */
+	b.iodepth = 4;
+	b.numjobs = 1;
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "");
+	a.fixed_qd = b.fixed_qd = true;
+	a.mode = b.mode = "fixed";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "iodepth 32 vs 4, numjobs 2 vs 1");
+	b = a;
+	b.rwmixread = 50;
+	b.bs = 8192;
+	b.direct = false;
+	b.ioengine = "libaio";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "rwmixread 70 vs 50, bs 4096 vs 8192, ioengine io_uring vs libaio, "
+				 "direct 1 vs 0");
+	/* the read share of a pure read is not a parameter */
+	a.rw = "randread";
+	b = (struct cmp_params){.present = true, .mode = "fixed", .rw = "randread",
+				.ioengine = "io_uring", .dist = "uniform", .lat_stat = "mean",
+				.bs = 4096, .lat_limit_ns = 2000000, .rwmixread = 50,
+				.iodepth = 32, .numjobs = 2, .direct = true, .fixed_qd = true};
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "");
+	b.lat_limit_ns = 1000000;
+	b.dist = "zipf:1.1";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "random_distribution uniform vs zipf:1.1, "
+				 "latency_limit_ns 2000000 vs 1000000");
+	/* network rows have no parameters: nothing to differ */
+	b.present = false;
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +563,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sides_usage, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(test_t_table),
 		cmocka_unit_test_setup_teardown(test_real_runs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_real_plans, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test(test_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
