@@ -413,10 +413,10 @@ static void test_real_runs(void **state)
 	const char *key = "job (randread 4K)";
 
 	for (unsigned i = 0; i < 4; i++)
-		fixture_null_run(dir, names[i], 1, 20000, 3);
-	fixture_null_run(dir, "h1", 1, 10000, 3);
-	fixture_null_run(dir, "h2", 1, 10000, 3);
-	fixture_null_run(dir, "q32", 32, 20000, 3);
+		fixture_null_run(dir, names[i], 1, 4000, 3);
+	fixture_null_run(dir, "h1", 1, 2000, 3);
+	fixture_null_run(dir, "h2", 1, 2000, 3);
+	fixture_null_run(dir, "q32", 32, 4000, 3);
 
 	/* two identical back-to-back runs, single and repeated */
 	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--output-format=json"));
@@ -465,7 +465,7 @@ static void null_plan(const char *dir, const char *name, unsigned iodepth)
 	char plan[4400], text[256];
 	struct proc_out po;
 	int n = snprintf(text, sizeof(text), "[fix]\nioengine=null\nrw=randread\nbs=4k\nsize=4m\n"
-					     "iodepth=%u\nrate_iops=20000\ntime_based\nruntime=2s\n",
+					     "iodepth=%u\nrate_iops=4000\ntime_based\nruntime=2s\n",
 			 iodepth);
 	snprintf(plan, sizeof(plan), "%s/%s.ini", dir, name);
 	fixture_write(plan, text, (size_t)n);
