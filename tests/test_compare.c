@@ -250,6 +250,20 @@ static void test_repeats(void **state)
 	expect_has(po.out, "faster,b1+2,iops,110000.000,mean,");
 	expect_has(po.out, ",10.000,2.267,3,1000.000,5.000,runs,,significant\n");
 	proc_out_free(&po);
+
+	/* the report's comparison has the sides; every run keeps its tables */
+	run_iochar(&po, dir, 0, ARGS("report", "a1", "a2", "a3", "--", "b1", "b2", "b3",
+				     "-o", "ab.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/ab.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<th>a1+2 (3 runs)</th><th>b1+2 (3 runs)</th><th>diff</th>");
+	expect_has(html, "<td class=\"num\">+10.0 %</td><td class=\"num\">\xc2\xb1"
+			 "2.3 %</td><td class=\"sig\">significant</td>");
+	expect_has(html, "<td>b3</td>"); /* the summary: a row per run */
+	free(html);
 }
 
 static void test_single_run_floor(void **state)
@@ -382,9 +396,13 @@ static void test_sides_usage(void **state)
 	run_iochar(&po, dir, 0, ARGS("compare", "a", "b", "--"));
 	expect_exit(&po, 2);
 	proc_out_free(&po);
-	run_iochar(&po, dir, 0, ARGS("report", "a", "--", "b", "-o", "x.html"));
+	run_iochar(&po, dir, 0, ARGS("report", "a", "b", "--", "-o", "x.html"));
 	expect_exit(&po, 2);
-	expect_has(po.err, "iochar report: --: sides of repeated runs are for 'iochar compare'");
+	expect_has(po.err, "iochar report: --: no result set after the last '--'\n");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "a", "a", "--", "b", "-o", "x.html"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar report: a: given twice in one side");
 	proc_out_free(&po);
 }
 

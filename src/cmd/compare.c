@@ -26,22 +26,6 @@ static const char usage[] =
 	"(iodepth, numjobs, bs, rw/mix, ioengine, direct) are not comparable;\n"
 	"those only some sides have are missing. docs/report.md has the rules.\n";
 
-/* A set given twice in one side would count one run as two: refused.
- * 0, or EXIT_USAGE with the message printed. */
-static int check_sides(const struct report_args *a)
-{
-	for (unsigned s = 0, first = 0; s < a->nr_sides; first += a->side_runs[s++])
-		for (unsigned i = first; i < first + a->side_runs[s]; i++)
-			for (unsigned k = first; k < i; k++)
-				if (!strcmp(a->inputs[i], a->inputs[k])) {
-					fprintf(stderr, "iochar compare: %s: given twice in one "
-						"side (a repeat must be another run)\n",
-						a->inputs[i]);
-					return EXIT_USAGE;
-				}
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct report_args a;
@@ -72,8 +56,6 @@ int cmd_compare(int argc, char **argv)
 			a.sides_given ? " (two sides: A1 A2 -- B1 B2)" : "", usage);
 		return EXIT_USAGE;
 	}
-	if (check_sides(&a))
-		return EXIT_USAGE;
 	if (report_args_load(&a, sets, &err)) {
 		fprintf(stderr, "iochar compare: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;

@@ -13,15 +13,18 @@
 
 static const char usage[] =
 	"usage: iochar report DIR|FILE... -o OUT.html\n"
+	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n"
 	"\n"
 	"One self-contained HTML page (inline CSS and SVG, no script, nothing\n"
 	"fetched) of plan results directories (iochar plan --out DIR) or run JSON\n"
 	"files (iochar run --output-format=json): summary table, charts, the\n"
-	"environment and every step's parameters; with several, a comparison.\n"
+	"environment and every step's parameters; with several, a comparison\n"
+	"('--' between sides of repeated runs, as for 'iochar compare').\n"
 	"\n"
 	"  -o, --output=FILE   the page to write (required)\n";
 
-static int write_page(const char *out, const struct rs_set *sets, unsigned n)
+static int write_page(const char *out, const struct rs_set *sets,
+		      const struct report_args *a)
 {
 	struct atomic_file af;
 	int ret = atomic_file_open(&af, out);
@@ -29,7 +32,7 @@ static int write_page(const char *out, const struct rs_set *sets, unsigned n)
 		fprintf(stderr, "iochar report: %s: cannot create: %s\n", out, strerror(-ret));
 		return 1;
 	}
-	ret = report_write_html(sets, n, af.f);
+	ret = report_write_html_sides(sets, a->nr_inputs, a->side_runs, a->nr_sides, af.f);
 	if (ret) {
 		atomic_file_abort(&af);
 		fprintf(stderr, "iochar report: %s: %s\n", out, strerror(-ret));
@@ -57,11 +60,6 @@ int cmd_report(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (a.sides_given) {
-		fprintf(stderr, "iochar report: --: sides of repeated runs are for 'iochar "
-			"compare'; the report takes each result set on its own\n");
-		return EXIT_USAGE;
-	}
 	if (!a.nr_inputs || !a.output || a.format) {
 		fprintf(stderr, "iochar report: %s\n%s",
 			a.format ? "--output-format: the report is HTML; see 'iochar compare' for json and csv"
@@ -73,7 +71,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "iochar report: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;
 	}
-	int status = write_page(a.output, sets, a.nr_inputs);
+	int status = write_page(a.output, sets, &a);
 	if (!status)
 		fprintf(stderr, "iochar: report in %s\n", a.output);
 	report_args_free_sets(sets, a.nr_inputs);

@@ -38,6 +38,19 @@ static int close_side(struct report_args *a, unsigned *first, struct ioc_err *er
 	return 0;
 }
 
+/* A set given twice in one side would count one run as two. */
+static int check_sides(const struct report_args *a, struct ioc_err *err)
+{
+	for (unsigned s = 0, first = 0; s < a->nr_sides; first += a->side_runs[s++])
+		for (unsigned i = first; i < first + a->side_runs[s]; i++)
+			for (unsigned k = first; k < i; k++)
+				if (!strcmp(a->inputs[i], a->inputs[k]))
+					return err_usage(err, EINVAL, "%s: given twice in one side "
+							 "(a repeat must be another run)",
+							 a->inputs[i]);
+	return 0;
+}
+
 int report_args_parse(int argc, char **argv, struct report_args *a,
 		      struct ioc_err *err)
 {
@@ -86,7 +99,7 @@ int report_args_parse(int argc, char **argv, struct report_args *a,
 	} else {
 		a->side_runs[a->nr_sides++] = a->nr_inputs - first;
 	}
-	return 0;
+	return check_sides(a, err);
 }
 
 void report_args_free_sets(struct rs_set *sets, unsigned n)

@@ -25,8 +25,8 @@ struct report_args {
 };
 
 /* Parse argv (argv[0] the command): inputs, options anywhere, "--"
- * between sides of repeated runs (none may be empty). 0 or -EINVAL with a
- * usage message. */
+ * between sides of repeated runs (none may be empty, none may name a set
+ * twice). 0 or -EINVAL with a usage message. */
 int report_args_parse(int argc, char **argv, struct report_args *a,
 		      struct ioc_err *err);
 
