@@ -559,11 +559,17 @@ static void test_params(void **state)
 				.iodepth = 32, .numjobs = 2, .direct = true, .fixed_qd = true};
 	compare_params_differ(&a, &b, why, sizeof(why));
 	assert_string_equal(why, "");
+	/* a fixed run's latency limit only judges it; a search's is its question */
 	b.lat_limit_ns = 1000000;
 	b.dist = "zipf:1.1";
 	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "random_distribution uniform vs zipf:1.1");
+	a.mode = b.mode = "search";
+	a.fixed_qd = b.fixed_qd = false;
+	b.lat_stat = "p99";
+	compare_params_differ(&a, &b, why, sizeof(why));
 	assert_string_equal(why, "random_distribution uniform vs zipf:1.1, "
-				 "latency_limit_ns 2000000 vs 1000000");
+				 "latency_limit_ns 2000000 vs 1000000, latency_stat mean vs p99");
 	/* network rows have no parameters: nothing to differ */
 	b.present = false;
 	compare_params_differ(&a, &b, why, sizeof(why));

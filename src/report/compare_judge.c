@@ -165,9 +165,10 @@ void compare_params_differ(const struct cmp_params *a, const struct cmp_params *
 	differ_s(buf, n, "ioengine", a->ioengine, b->ioengine);
 	differ_u(buf, n, "direct", a->direct, b->direct);
 	differ_s(buf, n, "random_distribution", a->dist, b->dist);
-	differ_u(buf, n, "latency_limit_ns", a->lat_limit_ns, b->lat_limit_ns);
-	if (a->lat_limit_ns || b->lat_limit_ns)
+	if (!a->fixed_qd && !b->fixed_qd) { /* searches: the limit is the question */
+		differ_u(buf, n, "latency_limit_ns", a->lat_limit_ns, b->lat_limit_ns);
 		differ_s(buf, n, "latency_stat", a->lat_stat, b->lat_stat);
+	}
 }
 
 /* The run-to-run rules; false when neither side has 2 usable runs. */
