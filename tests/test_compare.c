@@ -237,7 +237,21 @@ static void test_repeats(void **state)
 	json_object_put(root);
 	proc_out_free(&po);
 
-	/* text and CSV carry the runs and the rule */
+}
+
+/* Text, CSV and the report carry the sides, the runs and the rule. */
+static void test_repeats_outputs(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+
+	runs_of(dir, "a", rep_labels, rep_a, 4, 3);
+	runs_of(dir, "b", rep_labels, rep_b, 4, 3);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1",
+				     "--output-format=csv"));
+	expect_exit(&po, 0);
+	expect_has(po.out, ",5.000,\"runs, one side's spread\",,significant\n");
+	proc_out_free(&po);
 	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1", "b2", "b3"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "a1+2=a1,a2,a3 (reference, 3 runs)");
@@ -582,6 +596,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_noise_rule, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_compare_usage, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_repeats, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_repeats_outputs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_single_run_floor, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_not_comparable, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_sides_usage, tmpdir_setup, tmpdir_teardown),

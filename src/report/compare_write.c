@@ -304,7 +304,9 @@ static void csv_value(FILE *f, const struct cmp_table *t, const struct cmp_row *
 		fprintf(f, "%u", v->nr_runs);
 	csv_num(f, v->run_sd);
 	csv_num(f, v->floor_pct);
-	fprintf(f, ",%s,", cmp_rule_name(v->rule));
+	fputc(',', f);
+	csv_field(f, cmp_rule_name(v->rule)); /* "runs, one side's spread" */
+	fputc(',', f);
 	csv_field(f, cmp_value_note(v));
 	fprintf(f, ",%s", cmp_verdict_name(v->verdict));
 	if (net)
