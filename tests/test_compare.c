@@ -563,7 +563,7 @@ static void test_params(void **state)
 	b.direct = false;
 	b.ioengine = "libaio";
 	compare_params_differ(&a, &b, why, sizeof(why));
-	assert_string_equal(why, "rwmixread 70 vs 50, bs 4096 vs 8192, ioengine io_uring vs libaio, "
+	assert_string_equal(why, "rwmixread 70 vs 50, bs 4K vs 8K, ioengine io_uring vs libaio, "
 				 "direct 1 vs 0");
 	/* the read share of a pure read is not a parameter */
 	a.rw = "randread";
@@ -583,7 +583,7 @@ static void test_params(void **state)
 	b.lat_stat = "p99";
 	compare_params_differ(&a, &b, why, sizeof(why));
 	assert_string_equal(why, "random_distribution uniform vs zipf:1.1, "
-				 "latency_limit_ns 2000000 vs 1000000, latency_stat mean vs p99");
+				 "latency_limit 2.00 ms vs 1.00 ms, latency_stat mean vs p99");
 	/* network rows have no parameters: nothing to differ */
 	b.present = false;
 	compare_params_differ(&a, &b, why, sizeof(why));

@@ -202,7 +202,7 @@ void compare_series_stats(const double *x, unsigned nr, double *mean, double *sd
 double compare_t975(double df);
 
 /* Write what differs between a and b into buf[0..n) ("iodepth 1 vs 32,
- * bs 4096 vs 8192"), "" when nothing does or either has no parameters. */
+ * bs 4K vs 8K"), "" when nothing does or either has no parameters. */
 void compare_params_differ(const struct cmp_params *a, const struct cmp_params *b,
 			   char *buf, size_t n);
 

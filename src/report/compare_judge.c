@@ -3,6 +3,7 @@
  * series and the single-run floor when there are none, and the parameter
  * check that keeps different workloads from being matched. */
 #include "report/compare.h"
+#include "report/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,6 +143,15 @@ static void differ_s(char *buf, size_t n, const char *what, const char *a, const
 		differ(buf, n, what, a ? a : "-", b ? b : "-");
 }
 
+/* A difference of sizes or latencies, as fio writes them ("4K", "2.00 ms"). */
+static void differ_fmt(char *buf, size_t n, const char *what, uint64_t a, uint64_t b,
+		       char *(*fmt)(char *, double))
+{
+	char x[NUMFMT_MAX], y[NUMFMT_MAX];
+	if (a != b)
+		differ(buf, n, what, fmt(x, (double)a), fmt(y, (double)b));
+}
+
 static bool is_mix(const char *rw)
 {
 	return rw && (!strcmp(rw, "randrw") || !strcmp(rw, "rw") || !strcmp(rw, "readwrite"));
@@ -157,7 +167,7 @@ void compare_params_differ(const struct cmp_params *a, const struct cmp_params *
 	differ_s(buf, n, "rw", a->rw, b->rw);
 	if (is_mix(a->rw) && is_mix(b->rw))
 		differ_u(buf, n, "rwmixread", a->rwmixread, b->rwmixread);
-	differ_u(buf, n, "bs", a->bs, b->bs);
+	differ_fmt(buf, n, "bs", a->bs, b->bs, numfmt_size);
 	if (a->fixed_qd && b->fixed_qd) {
 		differ_u(buf, n, "iodepth", a->iodepth, b->iodepth);
 		differ_u(buf, n, "numjobs", a->numjobs, b->numjobs);
@@ -166,7 +176,7 @@ void compare_params_differ(const struct cmp_params *a, const struct cmp_params *
 	differ_u(buf, n, "direct", a->direct, b->direct);
 	differ_s(buf, n, "random_distribution", a->dist, b->dist);
 	if (!a->fixed_qd && !b->fixed_qd) { /* searches: the limit is the question */
-		differ_u(buf, n, "latency_limit_ns", a->lat_limit_ns, b->lat_limit_ns);
+		differ_fmt(buf, n, "latency_limit", a->lat_limit_ns, b->lat_limit_ns, numfmt_lat);
 		differ_s(buf, n, "latency_stat", a->lat_stat, b->lat_stat);
 	}
 }
