@@ -76,6 +76,13 @@ static void dir_json(FILE *f, const char *key, double iops, double lat)
 void fixture_synthetic(const char *dir, const char *name,
 		       const struct synth_workload *w, unsigned n)
 {
+	fixture_synthetic_qd(dir, name, w, n, NULL);
+}
+
+void fixture_synthetic_qd(const char *dir, const char *name,
+			  const struct synth_workload *w, unsigned n,
+			  const unsigned *iodepth)
+{
 	char path[4400];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	assert_int_equal(mkdir(path, 0755), 0);
@@ -87,20 +94,21 @@ void fixture_synthetic(const char *dir, const char *name,
 		   "\"environment\": {\"hostname\": \"synth\", \"cpus\": 4}, \"steps\": [",
 		n);
 	for (unsigned i = 0; i < n; i++) {
+		unsigned qd = iodepth ? iodepth[i] : 8;
 		fprintf(f, "%s{\"index\": %u, \"section\": \"%s\", \"label\": \"%s\", \"mode\": \"fixed\", "
 			   "\"targets_use\": \"each\", \"latency_limit_ns\": 0, \"latency_stat\": \"mean\", "
 			   "\"options\": {\"name\": \"%s\", \"filename\": null, \"files\": [\"/dev/null\"], "
 			   "\"size\": 0, \"offset\": 0, \"bs\": 4096, \"rw\": \"randread\", "
-			   "\"rwmixread\": 100, \"iodepth\": 8, \"numjobs\": 1, \"runtime_ns\": %u000000000, "
+			   "\"rwmixread\": 100, \"iodepth\": %u, \"numjobs\": 1, \"runtime_ns\": %u000000000, "
 			   "\"ramp_ns\": 0, \"time_based\": true, \"ioengine\": \"null\", \"direct\": false, "
 			   "\"rate_iops\": 0, \"rate_process\": \"linear\", "
 			   "\"random_distribution\": \"uniform\", \"cpus_allowed\": null, \"randseed\": 1}, "
 			   "\"partial\": false, \"error\": null, \"sets\": [{\"targets\": [\"/dev/null\"], "
-			   "\"done\": true, \"fixed\": {\"iodepth\": 8, \"numjobs\": 1, \"rate_iops\": 0, "
+			   "\"done\": true, \"fixed\": {\"iodepth\": %u, \"numjobs\": 1, \"rate_iops\": 0, "
 			   "\"elapsed_ns\": %u000000000, \"partial\": false, \"inside\": true, "
 			   "\"iops\": %.3f, \"bw_bytes\": %.3f, ",
-			i ? ", " : "", i, w[i].label, w[i].label, w[i].label, w[i].nr_iv, w[i].nr_iv,
-			w[i].mean, w[i].mean * 4096);
+			i ? ", " : "", i, w[i].label, w[i].label, w[i].label, qd, w[i].nr_iv, qd,
+			w[i].nr_iv, w[i].mean, w[i].mean * 4096);
 		dir_json(f, "read", w[i].mean, 50000);
 		fputs(", ", f);
 		dir_json(f, "write", 0, 0);
@@ -119,6 +127,24 @@ void fixture_synthetic(const char *dir, const char *name,
 	}
 	fputs("]}\n", f);
 	assert_int_equal(fclose(f), 0);
+}
+
+void fixture_null_run(const char *dir, const char *name, unsigned iodepth,
+		      unsigned rate_iops, unsigned runtime_s)
+{
+	char qd[32], rate[32], rt[32], path[4400];
+	struct proc_out po;
+
+	snprintf(qd, sizeof(qd), "--iodepth=%u", iodepth);
+	snprintf(rate, sizeof(rate), "--rate_iops=%u", rate_iops);
+	snprintf(rt, sizeof(rt), "--runtime=%us", runtime_s);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=job", "--ioengine=null", "--rw=randread",
+				     "--bs=4k", "--size=4m", qd, rate, rt, "--time_based",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	fixture_write(path, po.out, strlen(po.out));
+	proc_out_free(&po);
 }
 
 json_object *compare_workload(json_object *root, const char *key)

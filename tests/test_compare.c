@@ -1,8 +1,14 @@
 /* test_compare.c - `iochar compare` on synthetic result sets whose
- * per-second IOPS have a known mean and spread: the noise rule (3 x the
- * combined standard error) calls a 20 % change with 1 % noise significant
- * and a 2 % change with 10 % noise not; workloads one set lacks are
- * listed; text, JSON and CSV say the same. */
+ * per-second IOPS have a known mean and spread: the single-run rule (3 x
+ * the combined standard error, at least 10 %) calls a 20 % change with 1 %
+ * noise significant and neither a 2 % change with 10 % noise nor an 8 %
+ * one with 0.5 % noise; sides of repeated runs (A1 A2 A3 -- B1 B2 B3) are
+ * judged by Welch's t on the per-run values with a 5 % minimum effect;
+ * workloads whose parameters differ are not comparable; workloads one
+ * set lacks are listed; text, JSON, CSV and HTML say the same. Then real
+ * null-engine runs: identical back-to-back runs within noise, a halved
+ * rate significant, QD 1 against QD 32 not matched; plan results
+ * directories as sides of repeats. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +22,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "report/compare.h"
 #include "report_fixture.h"
 
 static const struct synth_workload set_a[] = {
@@ -95,7 +102,9 @@ static void test_noise_rule(void **state)
 	assert_int_equal(count_lines(po.out), 1 + 5 * 2);
 	expect_has(po.out, "steady,b,iops,120000.000,");
 	expect_has(po.out, ",significant\n");
-	expect_has(po.out, "only-a,b,iops,,mean,,,,,,,,missing\n");
+	expect_has(po.out, "only-a,b,iops,,mean,,,,,,,,,,,,,missing\n");
+	/* a single run says the drift between runs was not measured */
+	expect_has(po.out, ",10.000,per-second,single run: run-to-run drift not measured,significant\n");
 	proc_out_free(&po);
 
 	/* the HTML report of both has the comparison */
@@ -135,11 +144,466 @@ static void test_compare_usage(void **state)
 	proc_out_free(&po);
 }
 
+
+/* Side NAME<k>, k = 1..n: one run each of workloads with run k's mean. */
+static void runs_of(const char *dir, const char *name, const char *const *labels,
+		    const double (*means)[3], unsigned nr_labels, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		struct synth_workload w[8];
+		char nm[64];
+		for (unsigned i = 0; i < nr_labels; i++)
+			w[i] = (struct synth_workload){labels[i], means[i][k], 0.01, 10};
+		snprintf(nm, sizeof(nm), "%s%u", name, k + 1);
+		fixture_synthetic(dir, nm, w, nr_labels);
+	}
+}
+
+static const char *const rep_labels[] = {"faster", "small", "spread", "drifting"};
+static const double rep_a[][3] = {
+	{100000, 101000, 99000}, /* sd 1000 */
+	{100000, 101000, 99000},
+	{100000, 101000, 99000},
+	{100000, 70000, 130000}, /* the same three values as b's, in another order */
+};
+static const double rep_b[][3] = {
+	{110000, 111000, 109000}, /* +10 %, sd 1000: significant */
+	{103000, 104000, 102000}, /* +3 %: above the interval, below the 5 % minimum */
+	{90000, 110000, 130000},  /* +10 % but sd 20000: within noise */
+	{70000, 100000, 130000},  /* the same mean: within noise */
+};
+
+static void test_repeats(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+
+	runs_of(dir, "a", rep_labels, rep_a, 4, 3);
+	runs_of(dir, "b", rep_labels, rep_b, 4, 3);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1", "b2", "b3",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	json_object *f1 = compare_value(root, "faster", 1);
+	assert_string_equal(compare_verdict(root, "faster", 0), "reference");
+	assert_string_equal(compare_verdict(root, "faster", 1), "significant");
+	assert_string_equal(json_object_get_string(jget(f1, "rule")), "runs");
+	assert_int_equal(jget_u64(f1, "runs"), 3);
+	assert_true(fabs(jget_double(f1, "value") - 110000) < 0.01);
+	assert_true(fabs(jget_double(f1, "run_stdev") - 1000) < 0.01);
+	assert_true(fabs(jget_double(f1, "diff_pct") - 10) < 0.01);
+	/* equal spreads and counts: Welch's df is 2 (n - 1) = 4, t = 2.776 */
+	double noise = 2.776 * sqrt(1000.0 * 1000 / 3 * 2) / 100000 * 100;
+	assert_true(fabs(jget_double(f1, "noise_pct") - noise) < 0.001);
+	assert_string_equal(json_object_get_string(jget(f1, "note")), "");
+	assert_true(json_object_is_type(jget(f1, "intervals"), json_type_null));
+	/* +3 % is beyond the interval (2.3 %) but below the minimum effect */
+	json_object *s1 = compare_value(root, "small", 1);
+	assert_true(jget_double(s1, "diff_pct") > jget_double(s1, "noise_pct"));
+	assert_string_equal(compare_verdict(root, "small", 1), "within noise");
+	assert_true(fabs(jget_double(s1, "floor_pct") - 5) < 1e-9);
+	assert_string_equal(compare_verdict(root, "spread", 1), "within noise");
+	assert_true(jget_double(compare_value(root, "spread", 1), "noise_pct") > 10);
+	assert_string_equal(compare_verdict(root, "drifting", 1), "within noise");
+	json_object *side0 = json_object_array_get_idx(jget(root, "sets"), 0);
+	assert_string_equal(json_object_get_string(jget(side0, "name")), "a1+2");
+	assert_int_equal(json_object_array_length(jget(side0, "runs")), 3);
+	json_object_put(root);
+	proc_out_free(&po);
+
+	/* the first runs alone: drift the per-second series cannot see is
+	 * called a change (-30 %), but not without saying it is one run */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "b1", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, "drifting", 1), "significant");
+	json_object *d1 = compare_value(root, "drifting", 1);
+	assert_string_equal(json_object_get_string(jget(d1, "rule")), "per-second");
+	assert_string_equal(json_object_get_string(jget(d1, "note")),
+			    "single run: run-to-run drift not measured");
+	json_object_put(root);
+	proc_out_free(&po);
+
+	/* one side repeated: its spread stands for both, t with n - 1 = 2 df */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	f1 = compare_value(root, "faster", 1);
+	assert_string_equal(json_object_get_string(jget(f1, "rule")), "runs, one side's spread");
+	noise = 4.303 * 1000 * sqrt(1.0 / 3 + 1) / 100000 * 100;
+	assert_true(fabs(jget_double(f1, "noise_pct") - noise) < 0.001);
+	assert_string_equal(compare_verdict(root, "faster", 1), "significant");
+	json_object_put(root);
+	proc_out_free(&po);
+
+}
+
+/* Text, CSV and the report carry the sides, the runs and the rule. */
+static void test_repeats_outputs(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+
+	runs_of(dir, "a", rep_labels, rep_a, 4, 3);
+	runs_of(dir, "b", rep_labels, rep_b, 4, 3);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1",
+				     "--output-format=csv"));
+	expect_exit(&po, 0);
+	expect_has(po.out, ",5.000,\"runs, one side's spread\",,significant\n");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1", "b2", "b3"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "a1+2=a1,a2,a3 (reference, 3 runs)");
+	expect_has(po.out, "noise, repeated runs: the 95 % interval");
+	expect_has(po.out, "8x1    3   +10.0 %    \xc2\xb1" "2.3 %  significant\n");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1", "a2", "a3", "--", "b1", "b2", "b3",
+				     "--output-format=csv"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "faster,b1+2,iops,110000.000,mean,");
+	expect_has(po.out, ",10.000,2.267,3,1000.000,5.000,runs,,significant\n");
+	proc_out_free(&po);
+
+	/* the report's comparison has the sides; every run keeps its tables */
+	run_iochar(&po, dir, 0, ARGS("report", "a1", "a2", "a3", "--", "b1", "b2", "b3",
+				     "-o", "ab.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/ab.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<th>a1+2 (3 runs)</th><th>b1+2 (3 runs)</th><th>diff</th>");
+	expect_has(html, "<td class=\"num\">+10.0 %</td><td class=\"num\">\xc2\xb1"
+			 "2.3 %</td><td class=\"sig\">significant</td>");
+	expect_has(html, "<td>b3</td>"); /* the summary: a row per run */
+	free(html);
+}
+
+static void test_single_run_floor(void **state)
+{
+	static const struct synth_workload a[] = {{"tight", 100000, 0.005, 10}};
+	static const struct synth_workload b[] = {{"tight", 108000, 0.005, 10}};
+	const char *dir = *state;
+	struct proc_out po;
+
+	fixture_synthetic(dir, "a", a, 1);
+	fixture_synthetic(dir, "b", b, 1);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "b", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	json_object *v = compare_value(root, "tight", 1);
+	/* far beyond the per-second band, below the drift floor */
+	assert_true(jget_double(v, "noise_pct") < 1);
+	assert_true(fabs(jget_double(v, "diff_pct") - 8) < 0.01);
+	assert_true(fabs(jget_double(v, "floor_pct") - 10) < 1e-9);
+	assert_string_equal(compare_verdict(root, "tight", 1), "within noise");
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "b"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "within noise  (single run: run-to-run drift not measured)\n");
+	expect_has(po.out, "and at least 10 % to be significant");
+	proc_out_free(&po);
+}
+
+static void test_not_comparable(void **state)
+{
+	static const struct synth_workload q1[] = {{"qd", 100000, 0.01, 10},
+						   {"same", 100000, 0.01, 10}};
+	static const struct synth_workload q32[] = {{"qd", 300000, 0.01, 10},
+						    {"same", 100000, 0.01, 10}};
+	static const unsigned qd1[] = {1, 8}, qd32[] = {32, 8};
+	const char *dir = *state;
+	struct proc_out po;
+
+	fixture_synthetic_qd(dir, "q1", q1, 2, qd1);
+	fixture_synthetic_qd(dir, "q32", q32, 2, qd32);
+	run_iochar(&po, dir, 0, ARGS("compare", "q1", "q32", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, "qd", 0), "reference");
+	assert_string_equal(compare_verdict(root, "qd", 1), "not comparable");
+	json_object *v = compare_value(root, "qd", 1);
+	assert_string_equal(json_object_get_string(jget(v, "reason")), "iodepth 1 vs 32");
+	assert_true(json_object_is_type(jget(v, "diff_pct"), json_type_null));
+	assert_string_equal(compare_verdict(root, "same", 1), "within noise");
+	json_object_put(root);
+	proc_out_free(&po);
+
+	run_iochar(&po, dir, 0, ARGS("compare", "q1", "q32"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "not comparable  (iodepth 1 vs 32)\n");
+	expect_has(po.out, "not comparable: qd in q32 (iodepth 1 vs 32)\n");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "q1", "q32", "--output-format=csv"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "qd,q32,iops,300000.000,mean,50000.000,150000.000,32,1,10,,,1,,,,"
+			   "iodepth 1 vs 32,not comparable\n");
+	proc_out_free(&po);
+
+	/* repeats that are not repeats: the side is not comparable, and so
+	 * is what would be compared with it */
+	run_iochar(&po, dir, 0, ARGS("compare", "q1", "q32", "--", "q1", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	v = compare_value(root, "qd", 0);
+	assert_string_equal(json_object_get_string(jget(v, "verdict")), "not comparable");
+	assert_string_equal(json_object_get_string(jget(v, "reason")), "runs differ: iodepth 1 vs 32");
+	assert_string_equal(compare_verdict(root, "qd", 1), "not comparable");
+	assert_string_equal(compare_verdict(root, "same", 1), "within noise");
+	json_object_put(root);
+	proc_out_free(&po);
+
+	run_iochar(&po, dir, 0, ARGS("report", "q1", "q32", "-o", "q.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/q.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<td class=\"nc\">not comparable (iodepth 1 vs 32)</td>");
+	expect_has(html, " %, single run</td><td>within noise</td>");
+	free(html);
+}
+
+static void test_sides_usage(void **state)
+{
+	static const struct synth_workload w[] = {{"steady", 100000, 0.01, 10}};
+	const char *dir = *state;
+	struct proc_out po;
+
+	fixture_synthetic(dir, "a", w, 1);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "--"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar compare: --: no result set after the last '--'\n");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "--", "a", "a"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar compare: --: no result set before it");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "--", "--", "a"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "no result set between it and the previous '--'");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a"));
+	expect_exit(&po, 0); /* no "--": each set a side, as before */
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "--output-format=json", "--"));
+	expect_exit(&po, 2);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "a"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "a", "--"));
+	expect_exit(&po, 2);
+	proc_out_free(&po);
+	/* one run counted twice in a side */
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a", "--", "a"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar compare: a: given twice in one side (a repeat must be another run)\n");
+	proc_out_free(&po);
+	/* a trailing "--" leaves an empty side */
+	fixture_synthetic(dir, "b", w, 1);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "b"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "b", "--"));
+	expect_exit(&po, 2);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "a", "b", "--", "-o", "x.html"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar report: --: no result set after the last '--'\n");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "a", "a", "--", "b", "-o", "x.html"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "iochar report: a: given twice in one side");
+	proc_out_free(&po);
+}
+
+static void test_t_table(void **state)
+{
+	(void)state;
+	assert_true(fabs(compare_t975(1) - 12.706) < 1e-9);
+	assert_true(fabs(compare_t975(4) - 2.776) < 1e-9);
+	/* a fractional Welch df is rounded down: the wider interval */
+	assert_true(fabs(compare_t975(4.9) - 2.776) < 1e-9);
+	assert_true(fabs(compare_t975(35) - 2.042) < 1e-9);
+	assert_true(fabs(compare_t975(45) - 2.021) < 1e-9);
+	assert_true(fabs(compare_t975(1e6) - 1.980) < 1e-9);
+	assert_true(fabs(compare_t975(INFINITY) - 1.960) < 1e-9);
+	assert_true(isnan(compare_t975(0.5)));
+	assert_true(isnan(compare_t975(NAN)));
+}
+
+/* Real null-engine runs, rate-limited so the machine's load does not
+ * move them: what compare says of them. */
+static void test_real_runs(void **state)
+{
+	const char *dir = *state;
+	static const char *const names[] = {"a1", "a2", "a3", "a4"};
+	struct proc_out po;
+	const char *key = "job (randread 4K)";
+
+	for (unsigned i = 0; i < 4; i++)
+		fixture_null_run(dir, names[i], 1, 4000, 3);
+	fixture_null_run(dir, "h1", 1, 2000, 3);
+	fixture_null_run(dir, "h2", 1, 2000, 3);
+	fixture_null_run(dir, "q32", 32, 4000, 3);
+
+	/* two identical back-to-back runs, single and repeated */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, key, 1), "within noise");
+	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 1), "note")),
+			    "single run: run-to-run drift not measured");
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--", "a3.json", "a4.json",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, key, 1), "within noise");
+	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 1), "rule")), "runs");
+	json_object_put(root);
+	proc_out_free(&po);
+
+	/* the rate halved: a real 2x difference, single or repeated */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "h1.json", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, key, 1), "significant");
+	assert_true(fabs(jget_double(compare_value(root, key, 1), "diff_pct") + 50) < 5);
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--", "h1.json", "h2.json",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, key, 1), "significant");
+	json_object_put(root);
+	proc_out_free(&po);
+
+	/* QD 1 against QD 32: same job, same label, not matched */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "q32.json"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "not comparable  (iodepth 1 vs 32)\n");
+	proc_out_free(&po);
+}
+
+/* DIR/NAME: a plan of one rate-limited null-engine fixed step "fix". */
+static void null_plan(const char *dir, const char *name, unsigned iodepth)
+{
+	char plan[4400], text[256];
+	struct proc_out po;
+	int n = snprintf(text, sizeof(text), "[fix]\nioengine=null\nrw=randread\nbs=4k\nsize=4m\n"
+					     "iodepth=%u\nrate_iops=4000\ntime_based\nruntime=2s\n",
+			 iodepth);
+	snprintf(plan, sizeof(plan), "%s/%s.ini", dir, name);
+	fixture_write(plan, text, (size_t)n);
+	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", name));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
+/* Plan results directories as sides of repeats, and the QD 1 vs QD 32 of
+ * two plans whose step has the same label. */
+static void test_real_plans(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+
+	null_plan(dir, "p1", 1);
+	null_plan(dir, "p2", 1);
+	null_plan(dir, "p3", 1);
+	null_plan(dir, "p4", 1);
+	null_plan(dir, "p32", 32);
+	run_iochar(&po, dir, 0, ARGS("compare", "p1", "p2", "--", "p3", "p4",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, "fix", 1), "within noise");
+	json_object *v = compare_value(root, "fix", 1);
+	assert_string_equal(json_object_get_string(jget(v, "rule")), "runs");
+	assert_int_equal(jget_u64(v, "runs"), 2);
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "p1", "p32", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(compare_verdict(root, "fix", 1), "not comparable");
+	assert_string_equal(json_object_get_string(jget(compare_value(root, "fix", 1), "reason")),
+			    "iodepth 1 vs 32");
+	json_object_put(root);
+	proc_out_free(&po);
+}
+
+static void test_params(void **state)
+{
+	struct cmp_params a = {.present = true, .mode = "search", .rw = "randrw",
+			       .ioengine = "io_uring", .dist = "uniform", .lat_stat = "mean",
+			       .bs = 4096, .lat_limit_ns = 2000000, .rwmixread = 70,
+			       .iodepth = 32, .numjobs = 2, .direct = true};
+	struct cmp_params b = a;
+	char why[CMP_REASON_MAX];
+	(void)state;
+
+	/* a search's best depth is its result: two bests at other depths match */
+	b.iodepth = 4;
+	b.numjobs = 1;
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "");
+	a.fixed_qd = b.fixed_qd = true;
+	a.mode = b.mode = "fixed";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "iodepth 32 vs 4, numjobs 2 vs 1");
+	b = a;
+	b.rwmixread = 50;
+	b.bs = 8192;
+	b.direct = false;
+	b.ioengine = "libaio";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "rwmixread 70 vs 50, bs 4K vs 8K, ioengine io_uring vs libaio, "
+				 "direct 1 vs 0");
+	/* the read share of a pure read is not a parameter */
+	a.rw = "randread";
+	b = (struct cmp_params){.present = true, .mode = "fixed", .rw = "randread",
+				.ioengine = "io_uring", .dist = "uniform", .lat_stat = "mean",
+				.bs = 4096, .lat_limit_ns = 2000000, .rwmixread = 50,
+				.iodepth = 32, .numjobs = 2, .direct = true, .fixed_qd = true};
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "");
+	/* a fixed run's latency limit only judges it; a search's is its question */
+	b.lat_limit_ns = 1000000;
+	b.dist = "zipf:1.1";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "random_distribution uniform vs zipf:1.1");
+	a.mode = b.mode = "search";
+	a.fixed_qd = b.fixed_qd = false;
+	b.lat_stat = "p99";
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "random_distribution uniform vs zipf:1.1, "
+				 "latency_limit 2.00 ms vs 1.00 ms, latency_stat mean vs p99");
+	/* network rows have no parameters: nothing to differ */
+	b.present = false;
+	compare_params_differ(&a, &b, why, sizeof(why));
+	assert_string_equal(why, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_noise_rule, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_compare_usage, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_repeats, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_repeats_outputs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_single_run_floor, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_not_comparable, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_sides_usage, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test(test_t_table),
+		cmocka_unit_test_setup_teardown(test_real_runs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_real_plans, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test(test_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

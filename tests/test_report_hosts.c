@@ -506,6 +506,19 @@ static void test_compare_cluster_with_one_host(void **state)
 		assert_int_equal(t.rows[r].v[1].verdict, CMP_UNKNOWN);
 	}
 	compare_free(&t);
+	/* as a side of two repeats: the hosts' per-run totals are judged */
+	struct rs_set three[3] = {s[0], s[0], s[0]};
+	static const unsigned runs[2] = {2, 1};
+	assert_int_equal(compare_build_sides(three, runs, 2, &t), 0);
+	assert_int_equal(t.nr_rows, 5);
+	for (unsigned r = 1; r < 5; r++) {
+		assert_int_equal(t.rows[r].v[0].nr_runs, cluster_a[r - 1].lost ? 0 : 2);
+		if (cluster_a[r - 1].lost)
+			continue;
+		assert_int_equal(t.rows[r].v[1].rule, CMP_RULE_RUNS_ONE_SIDED);
+		assert_int_equal(t.rows[r].v[1].verdict, CMP_WITHIN_NOISE);
+	}
+	compare_free(&t);
 	rs_set_free(&s[0]);
 	rs_set_free(&s[1]);
 }

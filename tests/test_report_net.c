@@ -4,7 +4,8 @@
  * 1 % noise is significant), a net set against a disk set (only-in, no
  * failure), net mesh results (compare rows per pair, the matrix), a broken net result (exit 2 naming file and member), and two
  * real loopback tests by `iochar net server -1` / `iochar net client
- * --out`, bounded in time. */
+ * --out`, bounded in time; sides of repeated net runs (Welch's t on the
+ * per-run throughput). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -332,6 +333,37 @@ static void test_real_loopback(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* Repeated network runs: per-run throughput, Welch's t (compare.h). */
+static void test_repeats(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	char a1[512], a2[512], b1[512], b2[512];
+
+	write_net(dir, "a1", 10.0, 0.01, 0);
+	write_net(dir, "a2", 10.2, 0.01, 0);
+	write_net(dir, "b1", 12.0, 0.01, 0);
+	write_net(dir, "b2", 12.2, 0.01, 0);
+	snprintf(a1, sizeof(a1), "%s/a1", dir);
+	snprintf(a2, sizeof(a2), "%s/a2", dir);
+	snprintf(b1, sizeof(b1), "%s/b1", dir);
+	snprintf(b2, sizeof(b2), "%s/b2", dir);
+	run_iochar(&po, NULL, 0, ARGS("compare", a1, a2, "--", b1, b2, "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	json_object *v = compare_value(root, "net P2 send", 1);
+	assert_string_equal(compare_verdict(root, "net P2 send", 1), "significant");
+	assert_string_equal(json_object_get_string(jget(v, "rule")), "runs");
+	assert_int_equal(jget_u64(v, "runs"), 2);
+	assert_true(fabs(jget_double(v, "value") - 12.1e9) < 1);
+	/* sd 0.1414 Gbit/s each side, df 2: t = 4.303 */
+	double noise = 4.303 * sqrt(2 * 0.02e18 / 2) / 10.1e9 * 100;
+	assert_true(fabs(jget_double(v, "noise_pct") - noise) < 0.01);
+	assert_true(json_object_is_type(jget(v, "interval_bps_mean"), json_type_null));
+	json_object_put(root);
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_net_result, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_mesh, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_real_loopback, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_repeats, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

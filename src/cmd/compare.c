@@ -1,7 +1,8 @@
-/* compare.c - `iochar compare A B [...]`: every workload of the result
- * sets side by side, the difference from the first set in %, and whether
- * it is larger than the run-to-run noise (src/report/compare.h states the
- * rule). As a text table, JSON or CSV. */
+/* compare.c - `iochar compare A B [...]` or `A1 A2 A3 -- B1 B2 B3`: every
+ * workload of the sides (one result set each, or several repeated runs)
+ * side by side, the difference from the first in %, and whether it is
+ * larger than the noise (src/report/compare.h states the rules). As a
+ * text table, JSON or CSV. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,15 +12,20 @@
 #include "report/compare.h"
 
 static const char usage[] =
-	"usage: iochar compare DIR|FILE DIR|FILE [...] [--output-format=normal|json|csv]\n"
-	"                      [-o FILE [--force]]\n"
+	"usage: iochar compare A B [...] [--output-format=normal|json|csv] [-o FILE [--force]]\n"
+	"       iochar compare A1 A2 [...] -- B1 B2 [...] [-- C1 ...] [options]\n"
 	"\n"
-	"Matches the workloads of plan results directories or run JSON files (by\n"
-	"step label), prints each with its value, the difference from the first\n"
-	"set and whether it exceeds the noise of the per-second series: 3 x the\n"
-	"combined standard error of the per-second IOPS. Workloads only some sets\n"
-	"have are listed as missing. -o writes FILE only when it is new or a\n"
-	"file iochar wrote (--force: any), never over one of the inputs.\n";
+	"A, B: plan results directories or run JSON files. Matches their workloads\n"
+	"(by step label) and prints each with its value, the difference from the\n"
+	"first side and whether it exceeds the noise. '--' separates sides of\n"
+	"repeated runs of one configuration: the value is the mean of the runs and\n"
+	"the verdict Welch's t on the per-run values (95 %, at least 5 %). Single\n"
+	"runs: 3 x the combined standard error of the per-second IOPS and at least\n"
+	"10 % (run-to-run drift not measured). Workloads whose parameters differ\n"
+	"(iodepth, numjobs, bs, rw/mix, ioengine, direct) are not comparable;\n"
+	"those only some sides have are missing. docs/report.md has the rules.\n"
+	"-o writes FILE only when it is new or a file iochar wrote (--force: any),\n"
+	"never over one of the inputs.\n";
 
 typedef int (*table_write_fn)(const struct cmp_table *, FILE *);
 
@@ -59,8 +65,9 @@ int cmd_compare(int argc, char **argv)
 			a.format);
 		return EXIT_USAGE;
 	}
-	if (a.nr_inputs < 2) {
-		fprintf(stderr, "iochar compare: needs two result sets or more\n%s", usage);
+	if (a.nr_sides < 2) {
+		fprintf(stderr, "iochar compare: needs two result sets or more%s\n%s",
+			a.sides_given ? " (two sides: A1 A2 -- B1 B2)" : "", usage);
 		return EXIT_USAGE;
 	}
 	if ((a.output && report_args_check_output(&a, &err)) ||
@@ -69,7 +76,7 @@ int cmd_compare(int argc, char **argv)
 		return err.usage ? EXIT_USAGE : 1;
 	}
 	int status = 1;
-	if (compare_build(sets, a.nr_inputs, &t)) {
+	if (compare_build_sides(sets, a.side_runs, a.nr_sides, &t)) {
 		fprintf(stderr, "iochar compare: out of memory\n");
 		goto out;
 	}

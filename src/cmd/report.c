@@ -13,11 +13,13 @@
 
 static const char usage[] =
 	"usage: iochar report DIR|FILE... -o OUT.html\n"
+	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n"
 	"\n"
 	"One self-contained HTML page (inline CSS and SVG, no script, nothing\n"
 	"fetched) of plan results directories (iochar plan --out DIR) or run JSON\n"
 	"files (iochar run --output-format=json): summary table, charts, the\n"
-	"environment and every step's parameters; with several, a comparison.\n"
+	"environment and every step's parameters; with several, a comparison\n"
+	"('--' between sides of repeated runs, as for 'iochar compare').\n"
 	"\n"
 	"  -o, --output=FILE   the page to write (required): a new file or one\n"
 	"                      iochar wrote, never one of the inputs\n"
@@ -25,13 +27,14 @@ static const char usage[] =
 
 struct page {
 	const struct rs_set *sets;
-	unsigned n;
+	const struct report_args *a;
 };
 
 static int write_page(const void *arg, FILE *f)
 {
 	const struct page *p = arg;
-	return report_write_html(p->sets, p->n, f);
+	return report_write_html_sides(p->sets, p->a->nr_inputs, p->a->side_runs,
+				       p->a->nr_sides, f);
 }
 
 int cmd_report(int argc, char **argv)
@@ -59,7 +62,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "iochar report: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;
 	}
-	struct page page = {sets, a.nr_inputs};
+	struct page page = {sets, &a};
 	int status = 0;
 	if (report_args_write(&a, write_page, &page, &err)) {
 		fprintf(stderr, "iochar report: %s\n", err.msg);

@@ -30,13 +30,46 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name,
 	return NULL;
 }
 
+/* A "--" closes the side being read; 0 or -EINVAL when it is empty. */
+static int close_side(struct report_args *a, unsigned *first, struct ioc_err *err)
+{
+	if (a->nr_inputs == *first)
+		return err_usage(err, EINVAL, "--: no result set %s it (a side of repeated "
+				 "runs needs at least one)", a->nr_sides ? "between it and the "
+				 "previous '--'" : "before");
+	a->side_runs[a->nr_sides++] = a->nr_inputs - *first;
+	*first = a->nr_inputs;
+	return 0;
+}
+
+/* A set given twice in one side would count one run as two. */
+static int check_sides(const struct report_args *a, struct ioc_err *err)
+{
+	for (unsigned s = 0, first = 0; s < a->nr_sides; first += a->side_runs[s++])
+		for (unsigned i = first; i < first + a->side_runs[s]; i++)
+			for (unsigned k = first; k < i; k++)
+				if (!strcmp(a->inputs[i], a->inputs[k]))
+					return err_usage(err, EINVAL, "%s: given twice in one side "
+							 "(a repeat must be another run)",
+							 a->inputs[i]);
+	return 0;
+}
+
 int report_args_parse(int argc, char **argv, struct report_args *a,
 		      struct ioc_err *err)
 {
+	unsigned first = 0; /* of the side being read */
 	memset(a, 0, sizeof(*a));
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		bool missing;
+		if (!strcmp(argv[i], "--")) {
+			a->sides_given = true;
+			int ret = close_side(a, &first, err);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			a->help = 1;
 			return 0;
@@ -65,7 +98,16 @@ int report_args_parse(int argc, char **argv, struct report_args *a,
 					 REPORT_MAX_SETS);
 		a->inputs[a->nr_inputs++] = argv[i];
 	}
-	return 0;
+	if (a->sides_given && a->nr_inputs == first)
+		return err_usage(err, EINVAL, "--: no result set after the last '--'");
+	if (!a->sides_given) {
+		for (unsigned k = 0; k < a->nr_inputs; k++)
+			a->side_runs[k] = 1;
+		a->nr_sides = a->nr_inputs;
+	} else {
+		a->side_runs[a->nr_sides++] = a->nr_inputs - first;
+	}
+	return check_sides(a, err);
 }
 
 void report_args_free_sets(struct rs_set *sets, unsigned n)

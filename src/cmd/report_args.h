@@ -10,18 +10,25 @@
 #include "report/results_model.h"
 #include "util/err.h"
 
-#define REPORT_MAX_SETS 16
+#define REPORT_MAX_SETS 32
 
 struct report_args {
 	const char *inputs[REPORT_MAX_SETS];
 	unsigned nr_inputs;
+	/* sides of repeated runs: "A1 A2 -- B1 B2" gives side_runs {2, 2};
+	 * without "--" every input is a side of one run */
+	unsigned side_runs[REPORT_MAX_SETS];
+	unsigned nr_sides;
+	bool sides_given;           /* a "--" was on the command line */
 	const char *output;         /* -o / --output; NULL: none given */
 	const char *format;         /* --output-format; NULL: none given */
 	bool force;                 /* --force: write -o over anything */
 	int help;
 };
 
-/* Parse argv (argv[0] the command). 0 or -EINVAL with a usage message. */
+/* Parse argv (argv[0] the command): inputs, options anywhere, "--"
+ * between sides of repeated runs (none may be empty, none may name a set
+ * twice). 0 or -EINVAL with a usage message. */
 int report_args_parse(int argc, char **argv, struct report_args *a,
 		      struct ioc_err *err);
 

@@ -1,4 +1,5 @@
-/* compare.c - matching and the noise rule; see compare.h. */
+/* compare.c - matching workloads across sides of repeated runs; the rules
+ * are in compare_judge.c; see compare.h. */
 #define _GNU_SOURCE /* asprintf */
 #include "report/compare.h"
 #include "report/net_model.h"
@@ -8,64 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void compare_interval_stats(const struct rs_point *p, double *mean, double *sd,
-			    unsigned *n)
-{
-	unsigned k = p->nr_iv >= 3 ? p->nr_iv - 1 : p->nr_iv;
-	double sum = 0, sq = 0;
-	unsigned used = 0;
-
-	for (unsigned i = 0; i < k; i++) {
-		if (!isfinite(p->iv[i].iops))
-			continue;
-		sum += p->iv[i].iops;
-		used++;
-	}
-	*n = used;
-	*mean = used ? sum / used : NAN;
-	for (unsigned i = 0; i < k; i++)
-		if (isfinite(p->iv[i].iops))
-			sq += (p->iv[i].iops - *mean) * (p->iv[i].iops - *mean);
-	*sd = used >= 2 ? sqrt(sq / (used - 1)) : NAN;
-}
-
-void compare_series_stats(const double *x, unsigned nr, double *mean, double *sd,
-			  unsigned *n)
-{
-	unsigned k = nr >= 3 ? nr - 1 : nr;
-	double sum = 0, sq = 0;
-	unsigned used = 0;
-
-	for (unsigned i = 0; i < k; i++)
-		if (isfinite(x[i])) {
-			sum += x[i];
-			used++;
-		}
-	*n = used;
-	*mean = used ? sum / used : NAN;
-	for (unsigned i = 0; i < k; i++)
-		if (isfinite(x[i]))
-			sq += (x[i] - *mean) * (x[i] - *mean);
-	*sd = used >= 2 ? sqrt(sq / (used - 1)) : NAN;
-}
-
-const char *cmp_verdict_name(enum cmp_verdict v)
-{
-	switch (v) {
-	case CMP_REFERENCE:
-		return "reference";
-	case CMP_SIGNIFICANT:
-		return "significant";
-	case CMP_WITHIN_NOISE:
-		return "within noise";
-	case CMP_UNKNOWN:
-		return "unknown";
-	case CMP_MISSING:
-		break;
-	}
-	return "missing";
-}
 
 static char *workload_key(const struct rs_step *st, unsigned ts)
 {
@@ -81,20 +24,7 @@ static int find_row(const struct cmp_table *t, const char *key)
 	return -1;
 }
 
-static void fill_value(struct cmp_value *v, const struct rs_step *st,
-		       const struct rs_point *p, bool iops)
-{
-	v->value = iops ? p->total.iops : p->total.bw_bytes;
-	v->lat_ns = rs_point_latency(st, p);
-	v->p99_ns = (double)p->total.lat.pct[RS_P99];
-	v->iodepth = p->iodepth;
-	v->numjobs = p->numjobs;
-	v->point = p;
-	compare_interval_stats(p, &v->iv_mean, &v->iv_sd, &v->iv_n);
-	v->diff_pct = v->noise_pct = NAN;
-}
-
-/* The row of key, added (every set missing) if it is new; -1: no memory.
+/* The row of key, added (every side missing) if it is new; -1: no memory.
  * key is taken over in either case. */
 static int row_for(struct cmp_table *t, char *key, const char *label,
 		   const char *lat_stat, bool iops)
@@ -118,13 +48,66 @@ static int row_for(struct cmp_table *t, char *key, const char *label,
 	for (unsigned j = 0; j < t->nr_sets; j++)
 		v[j] = (struct cmp_value){
 			.verdict = CMP_MISSING, .value = NAN, .lat_ns = NAN,
-			.p99_ns = NAN, .iv_mean = NAN, .iv_sd = NAN,
-			.diff_pct = NAN, .noise_pct = NAN, .retransmits = -1};
+			.p99_ns = NAN, .run_sd = NAN, .iv_mean = NAN, .iv_sd = NAN,
+			.diff_pct = NAN, .noise_pct = NAN, .floor_pct = NAN,
+			.retransmits = -1};
 	return r;
 }
 
+/* Run `run` of the side has v's workload: count its value (a lost host's
+ * NaN adds no run); latencies keep the worst run's. 0 or -ENOMEM. */
+static int add_run(struct cmp_value *v, unsigned run, double value, double lat,
+		   double p99, const struct rs_point *p)
+{
+	v->last_run = run + 1;
+	if (v->verdict == CMP_MISSING) {
+		v->verdict = CMP_UNKNOWN;
+		v->point = p;
+		v->iodepth = p ? p->iodepth : 0;
+		v->numjobs = p ? p->numjobs : 0;
+	}
+	if (!isfinite(value))
+		return 0;
+	struct cmp_run *r = realloc(v->runs, (v->nr_runs + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	v->runs = r;
+	r[v->nr_runs++] = (struct cmp_run){.value = value, .point = p};
+	v->lat_ns = fmax(v->lat_ns, lat); /* fmax ignores the NaN start */
+	v->p99_ns = fmax(v->p99_ns, p99);
+	return 0;
+}
+
+/* A side's value gets params; a run whose parameters differ from the
+ * side's first makes the side not comparable. */
+static void side_params(struct cmp_value *v, const struct cmp_params *pp)
+{
+	char why[CMP_REASON_MAX - 16];
+	if (!v->params.present) {
+		v->params = *pp;
+		return;
+	}
+	compare_params_differ(&v->params, pp, why, sizeof(why));
+	if (why[0] && v->verdict != CMP_NOT_COMPARABLE) {
+		v->verdict = CMP_NOT_COMPARABLE;
+		snprintf(v->reason, sizeof(v->reason), "runs differ: %s", why);
+	}
+}
+
+static struct cmp_params params_of(const struct rs_step *st, const struct rs_point *p)
+{
+	return (struct cmp_params){
+		.present = true, .mode = rs_mode_name(st->mode), .rw = st->job.rw,
+		.ioengine = st->job.ioengine, .dist = st->job.random_distribution,
+		.lat_stat = st->latency_stat, .bs = st->job.bs,
+		.lat_limit_ns = st->latency_limit_ns, .rwmixread = st->job.rwmixread,
+		.iodepth = p->iodepth, .numjobs = p->numjobs, .direct = st->job.direct,
+		/* a search's depth is what it found, not what was asked */
+		.fixed_qd = st->mode != RS_SEARCH};
+}
+
 /* The row keyed key (a network row labelled by its key; key is taken),
- * and set si's value in it; NULL when out of memory. */
+ * and side si's value in it; NULL when out of memory. */
 static struct cmp_value *net_value(struct cmp_table *t, char *key, unsigned si)
 {
 	int r = row_for(t, key, NULL, "-", false);
@@ -136,10 +119,10 @@ static struct cmp_value *net_value(struct cmp_table *t, char *key, unsigned si)
 	return &row->v[si];
 }
 
-/* A network set: a row per direction it measured. */
-static int add_net_set(struct cmp_table *t, unsigned si)
+/* A network run: a row per direction it measured. */
+static int add_net_set(struct cmp_table *t, unsigned si, unsigned run)
 {
-	const struct rs_net *n = t->sets[si].net;
+	const struct rs_net *n = t->sides[si].sets[run].net;
 	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
 		const struct rs_net_dir *nd = &n->dir[d];
 		char *key = NULL;
@@ -150,21 +133,24 @@ static int add_net_set(struct cmp_table *t, unsigned si)
 		struct cmp_value *v = net_value(t, key, si);
 		if (!v)
 			return -ENOMEM;
-		v->verdict = CMP_UNKNOWN;
-		v->value = nd->receiver_bps;
-		v->retransmits = nd->retransmits;
-		v->streams = nd->streams;
-		compare_series_stats(nd->iv_bps, nd->nr_iv, &v->iv_mean, &v->iv_sd,
-				     &v->iv_n);
+		if (v->last_run == run + 1)
+			continue;
+		if (v->verdict == CMP_MISSING) {
+			v->retransmits = nd->retransmits;
+			v->streams = nd->streams;
+			compare_series_stats(nd->iv_bps, nd->nr_iv, &v->iv_mean, &v->iv_sd,
+					     &v->iv_n);
+		}
+		if (add_run(v, run, nd->receiver_bps, NAN, NAN, NULL))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* A net mesh set: a row per pair measured (no interval series: the
- * verdict is unknown unless a later format carries one). */
-static int add_mesh_set(struct cmp_table *t, unsigned si)
+/* A net mesh run: a row per pair measured (no interval series). */
+static int add_mesh_set(struct cmp_table *t, unsigned si, unsigned run)
 {
-	const struct rs_mesh *m = t->sets[si].mesh;
+	const struct rs_mesh *m = t->sides[si].sets[run].mesh;
 	for (unsigned i = 0; i < m->nr_pairs; i++) {
 		const struct rs_mesh_pair *p = &m->pairs[i];
 		char *key = NULL;
@@ -174,25 +160,26 @@ static int add_mesh_set(struct cmp_table *t, unsigned si)
 		struct cmp_value *v = net_value(t, key, si);
 		if (!v)
 			return -ENOMEM;
-		if (v->verdict != CMP_MISSING)
+		if (v->last_run == run + 1)
 			continue; /* a pair measured twice: the first */
-		v->verdict = CMP_UNKNOWN;
-		v->value = p->bps;
-		v->retransmits = p->retransmits;
-		v->streams = m->parallel;
-		v->iv_n = 0;
+		if (v->verdict == CMP_MISSING) {
+			v->retransmits = p->retransmits;
+			v->streams = m->parallel;
+		}
+		if (add_run(v, run, p->bps, NAN, NAN, NULL))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* Add set si's workloads to t: a row per new key. */
-static int add_set(struct cmp_table *t, unsigned si)
+/* Add run `run` of side si to t: a row per new key. */
+static int add_set(struct cmp_table *t, unsigned si, unsigned run)
 {
-	const struct rs_set *s = &t->sets[si];
+	const struct rs_set *s = &t->sides[si].sets[run];
 	if (s->net)
-		return add_net_set(t, si);
+		return add_net_set(t, si, run);
 	if (s->mesh)
-		return add_mesh_set(t, si);
+		return add_mesh_set(t, si, run);
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
 		for (unsigned k = 0; k < st->nr_sets; k++) {
@@ -202,16 +189,21 @@ static int add_set(struct cmp_table *t, unsigned si)
 			char *key = workload_key(st, k);
 			if (!key)
 				return -ENOMEM;
-			bool fresh = find_row(t, key) < 0;
 			int r = row_for(t, key, st->label,
 					st->latency_stat ? st->latency_stat : "mean",
 					rs_step_is_random(st));
 			if (r < 0)
 				return -ENOMEM;
-			if (!fresh && t->rows[r].v[si].verdict != CMP_MISSING)
+			struct cmp_value *v = &t->rows[r].v[si];
+			if (v->last_run == run + 1)
 				continue; /* the first of a repeated label */
-			t->rows[r].v[si].verdict = CMP_UNKNOWN;
-			fill_value(&t->rows[r].v[si], st, p, t->rows[r].iops);
+			if (v->verdict == CMP_MISSING)
+				compare_interval_stats(p, &v->iv_mean, &v->iv_sd, &v->iv_n);
+			struct cmp_params pp = params_of(st, p);
+			if (add_run(v, run, t->rows[r].iops ? p->total.iops : p->total.bw_bytes,
+				    rs_point_latency(st, p), (double)p->total.lat.pct[RS_P99], p))
+				return -ENOMEM;
+			side_params(v, &pp);
 		}
 	}
 	return 0;
@@ -226,46 +218,62 @@ static double dir_latency(const char *stat, const struct rs_dir *d)
 	return d->lat.mean;
 }
 
-/* The host rows of workload row w (when two or more sets ran it over
- * many hosts), appended; compare_order puts them beneath it. */
+/* Host h of run `run` of side si, beneath workload row w. */
+static int add_host(struct cmp_table *t, unsigned w, unsigned si, unsigned run,
+		    const struct rs_host *h, const struct rs_point *p)
+{
+	char *key = NULL;
+	if (asprintf(&key, "%s @ %s", t->rows[w].key, h->label) < 0)
+		return -ENOMEM;
+	unsigned before = t->nr_rows;
+	int r = row_for(t, key, t->rows[w].label, t->rows[w].lat_stat, t->rows[w].iops);
+	if (r < 0)
+		return -ENOMEM;
+	struct cmp_row *row = &t->rows[r];
+	struct cmp_value *v = &row->v[si];
+	/* another row with that key (a workload so labelled), or a label
+	 * twice in one run: the first */
+	if ((unsigned)r < before && (row->parent != (int)w || v->last_run == run + 1))
+		return 0;
+	row->host = h->label;
+	row->parent = (int)w;
+	v->params = t->rows[w].v[si].params;
+	v->lost |= h->lost;
+	bool none = h->lost || !h->total.ios;
+	int ret = add_run(v, run, h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes,
+			  none ? NAN : dir_latency(row->lat_stat, &h->total),
+			  none ? NAN : (double)h->total.lat.pct[RS_P99], p);
+	const struct cmp_value *wv = &t->rows[w].v[si];
+	if (wv->verdict == CMP_NOT_COMPARABLE) { /* the workload's runs differ */
+		v->verdict = CMP_NOT_COMPARABLE;
+		memcpy(v->reason, wv->reason, sizeof(v->reason));
+	}
+	return ret;
+}
+
+/* The host rows of workload row w (when two or more sides ran it over
+ * many hosts), appended; order_rows puts them beneath it. */
 static int add_host_rows(struct cmp_table *t, unsigned w)
 {
 	unsigned with_hosts = 0;
 	for (unsigned si = 0; si < t->nr_sets; si++) {
-		const struct rs_point *p = t->rows[w].v[si].point;
-		with_hosts += p && p->nr_hosts;
+		bool any = false;
+		for (unsigned k = 0; k < t->rows[w].v[si].nr_runs; k++)
+			any |= t->rows[w].v[si].runs[k].point->nr_hosts > 0;
+		with_hosts += any;
 	}
 	if (with_hosts < 2)
 		return 0;
 	for (unsigned si = 0; si < t->nr_sets; si++) {
-		const struct rs_point *p = t->rows[w].v[si].point;
-		for (unsigned i = 0; p && i < p->nr_hosts; i++) {
-			const struct rs_host *h = &p->hosts[i];
-			char *key = NULL;
-			if (asprintf(&key, "%s @ %s", t->rows[w].key, h->label) < 0)
-				return -ENOMEM;
-			unsigned before = t->nr_rows;
-			int r = row_for(t, key, t->rows[w].label, t->rows[w].lat_stat,
-					t->rows[w].iops);
-			if (r < 0)
-				return -ENOMEM;
-			struct cmp_row *row = &t->rows[r];
-			/* another row with that key (a workload so labelled), or
-			 * a label twice: the first */
-			if ((unsigned)r < before &&
-			    (row->parent != (int)w || row->v[si].verdict != CMP_MISSING))
-				continue;
-			row->host = h->label;
-			row->parent = (int)w;
-			struct cmp_value *v = &row->v[si];
-			v->verdict = CMP_UNKNOWN;
-			v->lost = h->lost;
-			v->value = h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes;
-			v->lat_ns = h->lost || !h->total.ios ? NAN : dir_latency(row->lat_stat, &h->total);
-			v->p99_ns = h->lost || !h->total.ios ? NAN : (double)h->total.lat.pct[RS_P99];
-			v->iodepth = p->iodepth;
-			v->numjobs = p->numjobs;
-			v->iv_n = 0;
+		const struct cmp_value *wv = &t->rows[w].v[si];
+		for (unsigned k = 0; k < wv->nr_runs; k++) {
+			const struct rs_point *p = wv->runs[k].point;
+			for (unsigned i = 0; i < p->nr_hosts; i++) {
+				int ret = add_host(t, w, si, k, &p->hosts[i], p);
+				if (ret)
+					return ret;
+				wv = &t->rows[w].v[si]; /* rows may have moved */
+			}
 		}
 	}
 	return 0;
@@ -293,62 +301,85 @@ static int order_rows(struct cmp_table *t)
 	return 0;
 }
 
-static void judge(struct cmp_row *row, unsigned nr_sets)
+/* A side's value: the mean of its runs, their spread. */
+static void finish_value(struct cmp_value *v)
 {
-	int ref = -1;
-	for (unsigned i = 0; i < nr_sets; i++) {
-		struct cmp_value *v = &row->v[i];
-		if (v->verdict == CMP_MISSING)
-			continue;
-		if (ref < 0) {
-			ref = (int)i;
-			v->verdict = CMP_REFERENCE;
-			continue;
-		}
-		const struct cmp_value *a = &row->v[ref];
-		v->diff_pct = a->value != 0 ? (v->value - a->value) / a->value * 100 : NAN;
-		if (a->iv_n >= 2 && v->iv_n >= 2 && a->iv_mean > 0) {
-			double se = sqrt(a->iv_sd * a->iv_sd / a->iv_n +
-					 v->iv_sd * v->iv_sd / v->iv_n);
-			v->noise_pct = COMPARE_K * se / a->iv_mean * 100;
-		}
-		if (!isfinite(v->diff_pct) || !isfinite(v->noise_pct))
-			v->verdict = CMP_UNKNOWN;
-		else
-			v->verdict = fabs(v->diff_pct) > v->noise_pct ? CMP_SIGNIFICANT
-								      : CMP_WITHIN_NOISE;
-	}
+	double sum = 0, sq = 0;
+	if (v->verdict == CMP_MISSING)
+		return;
+	v->lost = v->lost && !v->nr_runs;
+	for (unsigned i = 0; i < v->nr_runs; i++)
+		sum += v->runs[i].value;
+	v->value = v->nr_runs ? sum / v->nr_runs : NAN;
+	for (unsigned i = 0; i < v->nr_runs; i++)
+		sq += (v->runs[i].value - v->value) * (v->runs[i].value - v->value);
+	v->run_sd = v->nr_runs >= 2 ? sqrt(sq / (v->nr_runs - 1)) : NAN;
 }
 
-int compare_build(const struct rs_set *sets, unsigned n, struct cmp_table *t)
+static int build_rows(struct cmp_table *t)
 {
-	memset(t, 0, sizeof(*t));
-	t->sets = sets;
-	t->nr_sets = n;
 	int ret = 0;
-	for (unsigned i = 0; i < n && !ret; i++)
-		ret = add_set(t, i);
+	for (unsigned si = 0; si < t->nr_sets && !ret; si++)
+		for (unsigned k = 0; k < t->sides[si].nr_runs && !ret; k++)
+			ret = add_set(t, si, k);
 	unsigned workloads = t->nr_rows;
 	for (unsigned w = 0; w < workloads && !ret; w++)
 		if (!t->rows[w].net)
 			ret = add_host_rows(t, w);
 	if (!ret && t->nr_rows > workloads)
 		ret = order_rows(t);
+	return ret;
+}
+
+int compare_build_sides(const struct rs_set *sets, const unsigned *run_counts,
+			unsigned nr_sides, struct cmp_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->sides = calloc(nr_sides ? nr_sides : 1, sizeof(*t->sides));
+	if (!t->sides)
+		return -ENOMEM;
+	t->nr_sets = nr_sides;
+	for (unsigned i = 0, first = 0; i < nr_sides; first += run_counts[i++]) {
+		struct cmp_side *s = &t->sides[i];
+		s->sets = sets + first;
+		s->nr_runs = run_counts[i];
+		if (s->nr_runs > 1)
+			snprintf(s->name, sizeof(s->name), "%s+%u", s->sets[0].name, s->nr_runs - 1);
+		else
+			snprintf(s->name, sizeof(s->name), "%s", s->sets[0].name);
+	}
+	int ret = build_rows(t);
 	if (ret) {
 		compare_free(t);
 		return ret;
 	}
-	for (unsigned r = 0; r < t->nr_rows; r++)
-		judge(&t->rows[r], n);
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		for (unsigned si = 0; si < nr_sides; si++)
+			finish_value(&t->rows[r].v[si]);
+		compare_judge_row(&t->rows[r], nr_sides);
+	}
 	return 0;
+}
+
+int compare_build(const struct rs_set *sets, unsigned n, struct cmp_table *t)
+{
+	unsigned ones[n ? n : 1];
+	for (unsigned i = 0; i < n; i++)
+		ones[i] = 1;
+	return compare_build_sides(sets, ones, n, t);
 }
 
 void compare_free(struct cmp_table *t)
 {
-	for (unsigned r = 0; t && r < t->nr_rows; r++) {
+	if (!t)
+		return;
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		for (unsigned si = 0; si < t->nr_sets; si++)
+			free(t->rows[r].v[si].runs);
 		free(t->rows[r].key);
 		free(t->rows[r].v);
 	}
-	if (t)
-		free(t->rows);
+	free(t->rows);
+	free(t->sides);
+	memset(t, 0, sizeof(*t));
 }

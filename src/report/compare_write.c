@@ -21,68 +21,94 @@ static char *value_str(char *buf, const struct cmp_row *r, double v)
 	return buf;
 }
 
-int compare_write_text(const struct cmp_table *t, FILE *f)
+static bool any_rule(const struct cmp_table *t, enum cmp_rule a, enum cmp_rule b)
 {
-	char a[NUMFMT_MAX], b[NUMFMT_MAX], c[NUMFMT_MAX], d[NUMFMT_MAX];
-
-	fprintf(f, "sets:");
-	for (unsigned i = 0; i < t->nr_sets; i++)
-		fprintf(f, " %s=%s%s", t->sets[i].name, t->sets[i].path,
-			i ? "" : " (reference)");
-	fprintf(f, "\nnoise: %.0f x the combined standard error of the per-second IOPS",
-		COMPARE_K);
 	for (unsigned r = 0; r < t->nr_rows; r++)
-		if (t->rows[r].net) {
-			fputs(" (net: of the per-interval throughput)", f);
-			break;
-		}
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			if (t->rows[r].v[i].rule == a || t->rows[r].v[i].rule == b)
+				return true;
+	return false;
+}
+
+/* The sides and the rules the verdicts below use. */
+static void text_header(const struct cmp_table *t, FILE *f)
+{
+	bool repeats = false;
+	fprintf(f, "sets:");
+	for (unsigned i = 0; i < t->nr_sets; i++) {
+		const struct cmp_side *s = &t->sides[i];
+		fprintf(f, " %s=", s->name);
+		for (unsigned k = 0; k < s->nr_runs; k++)
+			fprintf(f, "%s%s", k ? "," : "", s->sets[k].path);
+		if (s->nr_runs > 1)
+			fprintf(f, " (%s%u runs)", i ? "" : "reference, ", s->nr_runs);
+		else if (!i)
+			fputs(" (reference)", f);
+		repeats |= s->nr_runs > 1;
+	}
+	if (repeats || any_rule(t, CMP_RULE_RUNS, CMP_RULE_RUNS_ONE_SIDED))
+		fprintf(f, "\nnoise, repeated runs: the 95 %% interval of the difference of the "
+			   "run means (Welch's t), and at least %.0f %% to be significant",
+			COMPARE_MIN_EFFECT_PCT);
+	if (!repeats || any_rule(t, CMP_RULE_SECONDS, CMP_RULE_SECONDS)) {
+		fprintf(f, "\nnoise, single runs: %.0f x the combined standard error of the "
+			   "per-second IOPS", COMPARE_K);
+		for (unsigned r = 0; r < t->nr_rows; r++)
+			if (t->rows[r].net) {
+				fputs(" (net: of the per-interval throughput)", f);
+				break;
+			}
+		fprintf(f, ", and at least %.0f %% to be significant: run-to-run drift is not "
+			   "measured (repeat the runs: A1 A2 A3 -- B1 B2 B3)",
+			COMPARE_SINGLE_RUN_FLOOR_PCT);
+	}
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		if (t->rows[r].host) {
-			fputs(" (@ HOST rows: one host's total, no series: plain ratio)", f);
+			fputs("\n@ HOST rows: one host's total, no series: single runs give the "
+			      "plain ratio", f);
 			break;
 		}
 	fputs("\n\n", f);
-	fprintf(f, "%-34s %-16s %16s %11s %8s %9s %9s  %s\n", "workload", "set", "value",
-		"latency", "QDxjobs", "diff", "noise", "verdict");
-	if (!t->nr_rows)
-		fputs("(no workload with figures in any set: precondition steps or unfinished ones)\n", f);
-	for (unsigned r = 0; r < t->nr_rows; r++) {
-		const struct cmp_row *row = &t->rows[r];
-		for (unsigned i = 0; i < t->nr_sets; i++) {
-			const struct cmp_value *v = &row->v[i];
-			if (i)
-				fprintf(f, "%-34s ", "");
-			else if (row->host)
-				fprintf(f, "  @ %-30.30s ", row->host);
-			else
-				fprintf(f, "%-34.34s ", row->key);
-			fprintf(f, "%-16.16s ", t->sets[i].name);
-			if (v->verdict == CMP_MISSING) {
-				fprintf(f, "%16s %11s %8s %9s %9s  %s\n", "-", "-", "-", "-", "-",
-					"missing");
-				continue;
-			}
-			char qd[32], retr[48] = "";
-			if (row->net) {
-				snprintf(qd, sizeof(qd), "P%u", v->streams);
-				if (v->retransmits >= 0)
-					snprintf(retr, sizeof(retr), "  retransmits %lld",
-						 (long long)v->retransmits);
-				else
-					snprintf(retr, sizeof(retr), "  retransmits -");
-			} else {
-				snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
-			}
-			snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
-			fprintf(f, "%16s %11s %8s %9s %10s  %s%s\n",
-				v->lost ? "lost" : value_str(a, row, v->value),
-				row->net ? "-" : numfmt_lat(b, v->lat_ns), qd,
-				v->verdict == CMP_REFERENCE ? "" : numfmt_pct(c, v->diff_pct),
-				isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict),
-				retr);
-		}
+	fprintf(f, "%-34s %-16s %16s %11s %8s %4s %9s %9s  %s\n", "workload", "set", "value",
+		"latency", "QDxjobs", "runs", "diff", "noise", "verdict");
+}
+
+static void text_value(const struct cmp_row *row, unsigned i, FILE *f)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX], c[NUMFMT_MAX], d[NUMFMT_MAX];
+	const struct cmp_value *v = &row->v[i];
+	char qd[32], retr[48] = "", runs[16];
+
+	if (v->verdict == CMP_MISSING) {
+		fprintf(f, "%16s %11s %8s %4s %9s %9s  %s\n", "-", "-", "-", "-", "-", "-",
+			"missing");
+		return;
 	}
-	unsigned only = 0;
+	if (row->net) {
+		snprintf(qd, sizeof(qd), "P%u", v->streams);
+		if (v->retransmits >= 0)
+			snprintf(retr, sizeof(retr), "  retransmits %lld", (long long)v->retransmits);
+		else
+			snprintf(retr, sizeof(retr), "  retransmits -");
+	} else {
+		snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
+	}
+	snprintf(runs, sizeof(runs), "%u", v->nr_runs);
+	snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
+	const char *note = cmp_value_note(v);
+	bool ref = v->verdict == CMP_REFERENCE;
+	fprintf(f, "%16s %11s %8s %4s %9s %10s  %s%s%s%s%s\n",
+		v->lost ? "lost" : value_str(a, row, v->value),
+		row->net ? "-" : numfmt_lat(b, v->lat_ns), qd, runs,
+		ref || !isfinite(v->diff_pct) ? "" : numfmt_pct(c, v->diff_pct),
+		isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict),
+		retr, *note ? "  (" : "", note, *note ? ")" : "");
+}
+
+/* The workloads one side alone has, and those not comparable. */
+static void text_footer(const struct cmp_table *t, FILE *f)
+{
+	unsigned only = 0, nc = 0;
 	for (unsigned r = 0; r < t->nr_rows; r++) {
 		unsigned have = 0, last = 0;
 		for (unsigned i = 0; i < t->nr_sets; i++)
@@ -90,13 +116,40 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 				have++;
 				last = i;
 			}
-		if (have == 1 && t->nr_sets > 1) {
+		if (have == 1 && t->nr_sets > 1)
 			fprintf(f, "%s%s only in %s", only++ ? "; " : "\n", t->rows[r].key,
-				t->sets[last].name);
-		}
+				t->sides[last].name);
 	}
 	if (only)
 		fputc('\n', f);
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			if (t->rows[r].v[i].verdict == CMP_NOT_COMPARABLE)
+				nc += fprintf(f, "\nnot comparable: %s in %s (%s)",
+					      t->rows[r].key, t->sides[i].name, t->rows[r].v[i].reason) > 0;
+	if (nc)
+		fputc('\n', f);
+}
+
+int compare_write_text(const struct cmp_table *t, FILE *f)
+{
+	text_header(t, f);
+	if (!t->nr_rows)
+		fputs("(no workload with figures in any set: precondition steps or unfinished ones)\n", f);
+	for (unsigned r = 0; r < t->nr_rows; r++) {
+		const struct cmp_row *row = &t->rows[r];
+		for (unsigned i = 0; i < t->nr_sets; i++) {
+			if (i)
+				fprintf(f, "%-34s ", "");
+			else if (row->host)
+				fprintf(f, "  @ %-30.30s ", row->host);
+			else
+				fprintf(f, "%-34.34s ", row->key);
+			fprintf(f, "%-16.16s ", t->sides[i].name);
+			text_value(row, i, f);
+		}
+	}
+	text_footer(t, f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -107,6 +160,82 @@ static const char *metric(const struct cmp_row *row)
 	return row->iops ? "iops" : "bw_bytes";
 }
 
+/* What every value that is not missing carries about its verdict. */
+static void json_verdict_fields(struct jw *w, const struct cmp_value *v, bool net)
+{
+	jw_kv_uint(w, "runs", v->nr_runs);
+	jw_key(w, "run_values");
+	jw_array_begin(w);
+	for (unsigned k = 0; k < v->nr_runs; k++)
+		jw_double(w, v->runs[k].value);
+	jw_array_end(w);
+	jw_kv_double(w, "run_stdev", v->run_sd);
+	jw_key(w, "intervals");
+	if (v->nr_runs <= 1) /* the series only stands for a single run */
+		jw_uint(w, v->iv_n);
+	else
+		jw_null(w);
+	const char *ivk[2][2] = {{"interval_iops_mean", "interval_iops_stdev"},
+				 {"interval_bps_mean", "interval_bps_stdev"}};
+	jw_kv_double(w, ivk[net][0], v->nr_runs <= 1 ? v->iv_mean : NAN);
+	jw_kv_double(w, ivk[net][1], v->nr_runs <= 1 ? v->iv_sd : NAN);
+	jw_kv_double(w, "diff_pct", v->diff_pct);
+	jw_kv_double(w, "noise_pct", v->noise_pct);
+	jw_kv_double(w, "floor_pct", v->floor_pct);
+	jw_key(w, "rule");
+	if (v->rule == CMP_RULE_NONE)
+		jw_null(w);
+	else
+		jw_string(w, cmp_rule_name(v->rule));
+	jw_kv_string(w, "note", cmp_value_note(v));
+}
+
+static void json_value(struct jw *w, const struct cmp_table *t, const struct cmp_row *row,
+		       unsigned i)
+{
+	const struct cmp_value *v = &row->v[i];
+	jw_object_begin(w);
+	jw_kv_string(w, "set", t->sides[i].name);
+	jw_kv_string(w, "verdict", cmp_verdict_name(v->verdict));
+	if (v->verdict == CMP_NOT_COMPARABLE)
+		jw_kv_string(w, "reason", v->reason);
+	if (v->verdict != CMP_MISSING && row->net) {
+		jw_kv_double(w, "value", v->value);
+		jw_kv_uint(w, "streams", v->streams);
+		jw_kv_int(w, "retransmits", v->retransmits);
+		json_verdict_fields(w, v, row->net);
+	} else if (v->verdict != CMP_MISSING) {
+		jw_kv_double(w, "value", v->value);
+		if (row->host)
+			jw_kv_bool(w, "lost", v->lost);
+		jw_kv_double(w, "latency_ns", v->lat_ns);
+		jw_kv_double(w, "p99_ns", v->p99_ns);
+		jw_kv_uint(w, "iodepth", v->iodepth);
+		jw_kv_uint(w, "numjobs", v->numjobs);
+		json_verdict_fields(w, v, row->net);
+	}
+	jw_object_end(w);
+}
+
+static void json_sides(struct jw *w, const struct cmp_table *t)
+{
+	jw_key(w, "sets");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < t->nr_sets; i++) {
+		const struct cmp_side *s = &t->sides[i];
+		jw_object_begin(w);
+		jw_kv_string(w, "name", s->name);
+		jw_kv_string(w, "path", s->sets[0].path);
+		jw_key(w, "runs");
+		jw_array_begin(w);
+		for (unsigned k = 0; k < s->nr_runs; k++)
+			jw_string(w, s->sets[k].path);
+		jw_array_end(w);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
 int compare_write_json(const struct cmp_table *t, FILE *f)
 {
 	struct jw w;
@@ -114,15 +243,9 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 	jw_object_begin(&w);
 	jw_kv_string(&w, "iochar_version", IOCHAR_VERSION);
 	jw_kv_double(&w, "noise_k", COMPARE_K);
-	jw_key(&w, "sets");
-	jw_array_begin(&w);
-	for (unsigned i = 0; i < t->nr_sets; i++) {
-		jw_object_begin(&w);
-		jw_kv_string(&w, "name", t->sets[i].name);
-		jw_kv_string(&w, "path", t->sets[i].path);
-		jw_object_end(&w);
-	}
-	jw_array_end(&w);
+	jw_kv_double(&w, "min_effect_pct", COMPARE_MIN_EFFECT_PCT);
+	jw_kv_double(&w, "single_run_floor_pct", COMPARE_SINGLE_RUN_FLOOR_PCT);
+	json_sides(&w, t);
 	jw_key(&w, "workloads");
 	jw_array_begin(&w);
 	for (unsigned r = 0; r < t->nr_rows; r++) {
@@ -135,36 +258,8 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 		jw_kv_string(&w, "latency_stat", row->lat_stat);
 		jw_key(&w, "values");
 		jw_array_begin(&w);
-		for (unsigned i = 0; i < t->nr_sets; i++) {
-			const struct cmp_value *v = &row->v[i];
-			jw_object_begin(&w);
-			jw_kv_string(&w, "set", t->sets[i].name);
-			jw_kv_string(&w, "verdict", cmp_verdict_name(v->verdict));
-			if (v->verdict != CMP_MISSING && row->net) {
-				jw_kv_double(&w, "value", v->value);
-				jw_kv_uint(&w, "streams", v->streams);
-				jw_kv_int(&w, "retransmits", v->retransmits);
-				jw_kv_uint(&w, "intervals", v->iv_n);
-				jw_kv_double(&w, "interval_bps_mean", v->iv_mean);
-				jw_kv_double(&w, "interval_bps_stdev", v->iv_sd);
-				jw_kv_double(&w, "diff_pct", v->diff_pct);
-				jw_kv_double(&w, "noise_pct", v->noise_pct);
-			} else if (v->verdict != CMP_MISSING) {
-				jw_kv_double(&w, "value", v->value);
-				if (row->host)
-					jw_kv_bool(&w, "lost", v->lost);
-				jw_kv_double(&w, "latency_ns", v->lat_ns);
-				jw_kv_double(&w, "p99_ns", v->p99_ns);
-				jw_kv_uint(&w, "iodepth", v->iodepth);
-				jw_kv_uint(&w, "numjobs", v->numjobs);
-				jw_kv_uint(&w, "intervals", v->iv_n);
-				jw_kv_double(&w, "interval_iops_mean", v->iv_mean);
-				jw_kv_double(&w, "interval_iops_stdev", v->iv_sd);
-				jw_kv_double(&w, "diff_pct", v->diff_pct);
-				jw_kv_double(&w, "noise_pct", v->noise_pct);
-			}
-			jw_object_end(&w);
-		}
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			json_value(&w, t, row, i);
 		jw_array_end(&w);
 		jw_object_end(&w);
 	}
@@ -181,44 +276,58 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
+static void csv_value(FILE *f, const struct cmp_table *t, const struct cmp_row *row,
+		      unsigned i, bool net)
+{
+	const struct cmp_value *v = &row->v[i];
+	bool m = v->verdict == CMP_MISSING;
+	csv_field(f, row->key);
+	fputc(',', f);
+	csv_field(f, t->sides[i].name);
+	fprintf(f, ",%s", metric(row));
+	csv_num(f, m ? NAN : v->value);
+	fprintf(f, ",%s", row->lat_stat);
+	csv_num(f, m ? NAN : v->lat_ns);
+	csv_num(f, m ? NAN : v->p99_ns);
+	if (m)
+		fputs(",,,", f);
+	else if (row->net)
+		fprintf(f, ",,%u,", v->streams);
+	else
+		fprintf(f, ",%u,%u,", v->iodepth, v->numjobs);
+	if (!m && v->nr_runs <= 1)
+		fprintf(f, "%u", v->iv_n);
+	csv_num(f, v->diff_pct);
+	csv_num(f, v->noise_pct);
+	fputc(',', f);
+	if (!m)
+		fprintf(f, "%u", v->nr_runs);
+	csv_num(f, v->run_sd);
+	csv_num(f, v->floor_pct);
+	fputc(',', f);
+	csv_field(f, cmp_rule_name(v->rule)); /* "runs, one side's spread" */
+	fputc(',', f);
+	csv_field(f, cmp_value_note(v));
+	fprintf(f, ",%s", cmp_verdict_name(v->verdict));
+	if (net)
+		fputc(',', f);
+	if (row->net && !m && v->retransmits >= 0)
+		fprintf(f, "%lld", (long long)v->retransmits);
+	fputc('\n', f);
+}
+
 int compare_write_csv(const struct cmp_table *t, FILE *f)
 {
 	/* the retransmits column only when there are network rows, so disk
-	 * comparisons keep their columns */
+	 * comparisons keep their columns; verdict stays the last of the others */
 	bool net = false;
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		net |= t->rows[r].net;
 	fputs("workload,set,metric,value,latency_stat,latency_ns,p99_ns,iodepth,numjobs,"
-	      "intervals,diff_pct,noise_pct,verdict", f);
+	      "intervals,diff_pct,noise_pct,runs,run_stdev,floor_pct,rule,note,verdict", f);
 	fputs(net ? ",retransmits\n" : "\n", f);
-	for (unsigned r = 0; r < t->nr_rows; r++) {
-		const struct cmp_row *row = &t->rows[r];
-		for (unsigned i = 0; i < t->nr_sets; i++) {
-			const struct cmp_value *v = &row->v[i];
-			bool m = v->verdict == CMP_MISSING;
-			csv_field(f, row->key);
-			fputc(',', f);
-			csv_field(f, t->sets[i].name);
-			fprintf(f, ",%s", metric(row));
-			csv_num(f, m ? NAN : v->value);
-			fprintf(f, ",%s", row->lat_stat);
-			csv_num(f, m ? NAN : v->lat_ns);
-			csv_num(f, m ? NAN : v->p99_ns);
-			if (m)
-				fputs(",,,", f);
-			else if (row->net)
-				fprintf(f, ",,%u,%u", v->streams, v->iv_n);
-			else
-				fprintf(f, ",%u,%u,%u", v->iodepth, v->numjobs, v->iv_n);
-			csv_num(f, v->diff_pct);
-			csv_num(f, v->noise_pct);
-			fprintf(f, ",%s", cmp_verdict_name(v->verdict));
-			if (net)
-				fputc(',', f);
-			if (row->net && !m && v->retransmits >= 0)
-				fprintf(f, "%lld", (long long)v->retransmits);
-			fputc('\n', f);
-		}
-	}
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			csv_value(f, t, &t->rows[r], i, net);
 	return ferror(f) ? -EIO : 0;
 }

@@ -19,7 +19,14 @@
 
 #include "report/results_model.h"
 
-/* Write the page for sets[0..n) to f. 0 or -errno (-ENOMEM, -EIO). */
+/* Write the page for sets[0..n) to f, each set a side of the comparison.
+ * 0 or -errno (-ENOMEM, -EIO). */
 int report_write_html(const struct rs_set *sets, unsigned n, FILE *f);
+
+/* The same with sides of repeated runs in the comparison and its bar
+ * charts (compare_build_sides: side i is the run_counts[i] sets after
+ * those of side i - 1); every set still has its own tables and charts. */
+int report_write_html_sides(const struct rs_set *sets, unsigned n,
+			    const unsigned *run_counts, unsigned nr_sides, FILE *f);
 
 #endif

@@ -108,7 +108,7 @@ static void bar_marks(struct chart *c, const struct cmp_table *t, bool iops,
 			xs[k] = k - 0.4 + (s + 0.5) * 0.8 / t->nr_sets;
 			ls[k] = v->verdict == CMP_MISSING ? NAN : v->lat_ns;
 			snprintf(tips[k], TIP_MAX, "%s, %s: %s%s, %s %s, QD %u x %u jobs",
-				 row->key, t->sets[s].name,
+				 row->key, t->sides[s].name,
 				 iops ? numfmt_iops(a, v->value) : numfmt_bw(a, v->value),
 				 iops ? " IOPS" : "", lat_word(row->lat_stat),
 				 numfmt_lat(b, v->lat_ns), v->iodepth, v->numjobs);
@@ -127,7 +127,7 @@ static void bar_marks(struct chart *c, const struct cmp_table *t, bool iops,
 		for (unsigned k = 0; k < nc; k++)
 			drawn |= t->rows[rows[k]].v[s].verdict != CMP_MISSING;
 		if (drawn)
-			chart_legend_add(c, s, false, t->sets[s].name);
+			chart_legend_add(c, s, false, t->sides[s].name);
 	}
 	chart_legend_add(c, t->nr_sets > 1 ? 0 : 1, CHART_LEGEND_POINT,
 			 t->nr_sets > 1 ? "latency of each (right axis)" : "latency (right axis)");

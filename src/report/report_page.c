@@ -18,7 +18,7 @@ static const char style[] =
 	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
 	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig{color:#b34700;font-weight:600}"
-	"td.missing{color:#777;font-style:italic}\n"
+	"td.missing,td.nc{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"
 	"div.env table{max-width:100%}div.env td{overflow-wrap:break-word}"
@@ -135,8 +135,17 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 
 int report_write_html(const struct rs_set *sets, unsigned n, FILE *f)
 {
+	unsigned ones[n ? n : 1];
+	for (unsigned i = 0; i < n; i++)
+		ones[i] = 1;
+	return report_write_html_sides(sets, n, ones, n, f);
+}
+
+int report_write_html_sides(const struct rs_set *sets, unsigned n,
+			    const unsigned *run_counts, unsigned nr_sides, FILE *f)
+{
 	struct report_ctx r = {.f = f, .sets = sets, .nr_sets = n};
-	int ret = compare_build(sets, n, &r.cmp);
+	int ret = compare_build_sides(sets, run_counts, nr_sides, &r.cmp);
 	if (ret)
 		return ret;
 
@@ -155,13 +164,13 @@ int report_write_html(const struct rs_set *sets, unsigned n, FILE *f)
 		n == 1 ? "" : "s");
 	fputs("<nav><h2>Contents</h2><ol>", f);
 	for (size_t i = 0; i < NR_SECTIONS; i++) {
-		if ((sections[i].several_only && n < 2) || section_empty(&r, &sections[i]))
+		if ((sections[i].several_only && r.cmp.nr_sets < 2) || section_empty(&r, &sections[i]))
 			continue;
 		fprintf(f, "<li><a href=\"#%s\">%s</a></li>", sections[i].id, sections[i].title);
 	}
 	fputs("</ol></nav>\n", f);
 	for (size_t i = 0; i < NR_SECTIONS; i++) {
-		if ((sections[i].several_only && n < 2) || section_empty(&r, &sections[i]))
+		if ((sections[i].several_only && r.cmp.nr_sets < 2) || section_empty(&r, &sections[i]))
 			continue;
 		fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n", sections[i].id, sections[i].title);
 		sections[i].draw(&r);

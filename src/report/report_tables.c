@@ -100,28 +100,63 @@ void report_summary_table(struct report_ctx *r)
 	fputs("</tbody></table>\n", f);
 }
 
+/* The noise and verdict cells of value v (not the reference). */
+static void compare_verdict_cells(FILE *f, const struct cmp_value *v)
+{
+	char a[NUMFMT_MAX], b[CMP_REASON_MAX + 32];
+	const char *note = cmp_value_note(v);
+
+	td(f, "num", isfinite(v->diff_pct) ? numfmt_pct(a, v->diff_pct) : "");
+	if (isfinite(v->noise_pct))
+		snprintf(b, sizeof(b), "\xc2\xb1%.1f %%", v->noise_pct);
+	else
+		snprintf(b, sizeof(b), "\xe2\x80\x93");
+	if (v->verdict != CMP_NOT_COMPARABLE && *note) /* single run */
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), ", single run");
+	td(f, "num", b);
+	if (v->verdict == CMP_NOT_COMPARABLE) {
+		snprintf(b, sizeof(b), "not comparable (%s)", v->reason);
+		td(f, "nc", b);
+		return;
+	}
+	td(f, v->verdict == CMP_SIGNIFICANT ? "sig" : NULL, cmp_verdict_name(v->verdict));
+}
+
+static void compare_intro(FILE *f, const struct cmp_table *t)
+{
+	fprintf(f, "<p>Each workload against the first set that has it. With repeated runs "
+		   "(a set of several runs: the value is their mean), a difference is "
+		   "<em>significant</em> when the 95 %% interval of the difference of the run "
+		   "means (Welch's t) excludes zero and it is at least %.0f %%. With single "
+		   "runs, when it exceeds %.0f \xc3\x97 the combined standard error of the two "
+		   "sets' per-second IOPS (Welch) and is at least %.0f %%: run-to-run drift is "
+		   "not measured then (<em>single run</em>); fewer than 2 seconds on either side "
+		   "leaves it unknown. Workloads whose parameters differ (iodepth, jobs, bs, "
+		   "mix, engine, direct) are <em>not comparable</em>.</p>\n",
+		COMPARE_MIN_EFFECT_PCT, COMPARE_K, COMPARE_SINGLE_RUN_FLOOR_PCT);
+	for (unsigned i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].host) {
+			fputs("<p>Rows <em>@ HOST</em> are one host of a run over many hosts, "
+			      "beneath the workload's total, matched by host name: a host's total "
+			      "has no per-second series, so with single runs its diff is the plain "
+			      "ratio and its verdict unknown.</p>\n", f);
+			break;
+		}
+}
+
 void report_compare_table(struct report_ctx *r)
 {
 	const struct cmp_table *t = &r->cmp;
 	FILE *f = r->f;
 	char a[NUMFMT_MAX], b[NUMFMT_MAX + 8];
 
-	fprintf(f, "<p>Each workload against the first set that has it. A difference is "
-		   "<em>significant</em> when it exceeds the noise band: %.0f \xc3\x97 the combined "
-		   "standard error of the two sets' per-second IOPS (Welch); fewer than 2 "
-		   "seconds on either side leaves it unknown.</p>\n", COMPARE_K);
-	for (unsigned i = 0; i < t->nr_rows; i++)
-		if (t->rows[i].host) {
-			fputs("<p>Rows <em>@ HOST</em> are one host of a run over many hosts, "
-			      "beneath the workload's total, matched by host name: a host's total "
-			      "has no per-second series, so its diff is the plain ratio and its "
-			      "verdict unknown.</p>\n", f);
-			break;
-		}
+	compare_intro(f, t);
 	fputs("<table class=\"compare\"><thead><tr><th>workload</th>", f);
 	for (unsigned s = 0; s < t->nr_sets; s++) {
 		fputs("<th>", f);
-		html_escape(f, t->sets[s].name);
+		html_escape(f, t->sides[s].name);
+		if (t->sides[s].nr_runs > 1)
+			fprintf(f, " (%u runs)", t->sides[s].nr_runs);
 		fputs(s ? "</th><th>diff</th><th>noise</th><th>verdict</th>" : "</th>", f);
 	}
 	fputs("</tr></thead><tbody>\n", f);
@@ -153,15 +188,10 @@ void report_compare_table(struct report_ctx *r)
 			else
 				numfmt_bw(b, v->value);
 			td(f, "num", b);
-			if (!s)
-				continue;
-			td(f, "num", v->verdict == CMP_REFERENCE ? "" : numfmt_pct(a, v->diff_pct));
-			if (isfinite(v->noise_pct))
-				snprintf(b, sizeof(b), "\xc2\xb1%.1f %%", v->noise_pct);
-			else
-				snprintf(b, sizeof(b), "\xe2\x80\x93");
-			td(f, "num", b);
-			td(f, v->verdict == CMP_SIGNIFICANT ? "sig" : NULL, cmp_verdict_name(v->verdict));
+			if (s && v->verdict == CMP_REFERENCE)
+				fputs("<td></td><td></td><td>reference</td>", f);
+			else if (s)
+				compare_verdict_cells(f, v);
 		}
 		fputs("</tr>\n", f);
 	}

@@ -22,6 +22,29 @@
 
 #include "fuzz.h"
 
+/* Two sides of copies of one set: every output writes, nothing differs
+ * beyond its noise, nothing is not comparable. */
+static void compare_check(const struct rs_set *sets, const unsigned *runs)
+{
+	struct cmp_table t;
+	char *buf = NULL;
+	size_t len = 0;
+	if (compare_build_sides(sets, runs, 2, &t))
+		return;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f);
+	CHECK(compare_write_text(&t, f) == 0);
+	CHECK(compare_write_json(&t, f) == 0);
+	CHECK(compare_write_csv(&t, f) == 0);
+	CHECK(fclose(f) == 0);
+	free(buf);
+	for (unsigned r = 0; r < t.nr_rows; r++) {
+		CHECK(t.rows[r].v[1].verdict != CMP_SIGNIFICANT);
+		CHECK(t.rows[r].v[1].verdict != CMP_NOT_COMPARABLE);
+	}
+	compare_free(&t);
+}
+
 static void render(const struct rs_set *set)
 {
 	char *buf = NULL;
@@ -36,21 +59,11 @@ static void render(const struct rs_set *set)
 	}
 	free(buf);
 
-	struct rs_set two[2] = {*set, *set};
-	struct cmp_table t;
-	if (compare_build(two, 2, &t))
-		return;
-	f = open_memstream(&buf, &len);
-	CHECK(f);
-	CHECK(compare_write_text(&t, f) == 0);
-	CHECK(compare_write_json(&t, f) == 0);
-	CHECK(compare_write_csv(&t, f) == 0);
-	CHECK(fclose(f) == 0);
-	free(buf);
-	/* a set against itself never differs beyond its noise */
-	for (unsigned r = 0; r < t.nr_rows; r++)
-		CHECK(t.rows[r].v[1].verdict != CMP_SIGNIFICANT);
-	compare_free(&t);
+	/* against itself, as single runs and as a side of two repeats */
+	struct rs_set three[3] = {*set, *set, *set};
+	static const unsigned singles[2] = {1, 1}, repeats[2] = {2, 1};
+	compare_check(three, singles);
+	compare_check(three, repeats);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,266 @@
+/* compare_judge.c - the noise rules of compare (compare.h, docs/report.md):
+ * Welch's t on per-run values when there are repeats, the per-second
+ * series and the single-run floor when there are none, and the parameter
+ * check that keeps different workloads from being matched. */
+#include "report/compare.h"
+#include "report/numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Student's t, two-sided 95 % (0.975 quantile), df 1..30 */
+static const double t975[30] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+double compare_t975(double df)
+{
+	df += 1e-9; /* a df of 4 computed as 3.9999999 is 4 */
+	if (!(df >= 1))
+		return NAN;
+	if (df < 31)
+		return t975[(int)df - 1];
+	if (df < 40)
+		return t975[29]; /* rounded down to 30 */
+	if (df < 60)
+		return 2.021; /* 40 */
+	if (df < 120)
+		return 2.000; /* 60 */
+	return isinf(df) ? 1.960 : 1.980;
+}
+
+static double at_double(const void *x, unsigned i)
+{
+	return ((const double *)x)[i];
+}
+
+static double at_interval(const void *x, unsigned i)
+{
+	return ((const struct rs_interval *)x)[i].iops;
+}
+
+/* Mean, stdev and count of the finite at(x, i), i < nr, leaving out the
+ * last of 3 or more: usually a fraction of a second. */
+static void series(const void *x, double (*at)(const void *, unsigned), unsigned nr,
+		   double *mean, double *sd, unsigned *n)
+{
+	unsigned k = nr >= 3 ? nr - 1 : nr, used = 0;
+	double sum = 0, sq = 0;
+
+	for (unsigned i = 0; i < k; i++)
+		if (isfinite(at(x, i))) {
+			sum += at(x, i);
+			used++;
+		}
+	*n = used;
+	*mean = used ? sum / used : NAN;
+	for (unsigned i = 0; i < k; i++)
+		if (isfinite(at(x, i)))
+			sq += (at(x, i) - *mean) * (at(x, i) - *mean);
+	*sd = used >= 2 ? sqrt(sq / (used - 1)) : NAN;
+}
+
+void compare_series_stats(const double *x, unsigned nr, double *mean, double *sd,
+			  unsigned *n)
+{
+	series(x, at_double, nr, mean, sd, n);
+}
+
+void compare_interval_stats(const struct rs_point *p, double *mean, double *sd,
+			    unsigned *n)
+{
+	series(p->iv, at_interval, p->nr_iv, mean, sd, n);
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	switch (v) {
+	case CMP_REFERENCE:
+		return "reference";
+	case CMP_SIGNIFICANT:
+		return "significant";
+	case CMP_WITHIN_NOISE:
+		return "within noise";
+	case CMP_UNKNOWN:
+		return "unknown";
+	case CMP_NOT_COMPARABLE:
+		return "not comparable";
+	case CMP_MISSING:
+		break;
+	}
+	return "missing";
+}
+
+const char *cmp_rule_name(enum cmp_rule r)
+{
+	switch (r) {
+	case CMP_RULE_RUNS:
+		return "runs";
+	case CMP_RULE_RUNS_ONE_SIDED:
+		return "runs, one side's spread";
+	case CMP_RULE_SECONDS:
+		return "per-second";
+	case CMP_RULE_NONE:
+		break;
+	}
+	return "";
+}
+
+const char *cmp_value_note(const struct cmp_value *v)
+{
+	if (v->verdict == CMP_NOT_COMPARABLE)
+		return v->reason;
+	if (v->rule == CMP_RULE_SECONDS ||
+	    (v->verdict == CMP_UNKNOWN && v->nr_runs == 1))
+		return "single run: run-to-run drift not measured";
+	return "";
+}
+
+/* Append "what a vs b" to buf (", "-separated). */
+static void differ(char *buf, size_t n, const char *what, const char *a, const char *b)
+{
+	size_t len = strlen(buf);
+	if (len < n)
+		snprintf(buf + len, n - len, "%s%s %s vs %s", len ? ", " : "", what, a, b);
+}
+
+static void differ_u(char *buf, size_t n, const char *what, uint64_t a, uint64_t b)
+{
+	char x[24], y[24];
+	if (a == b)
+		return;
+	snprintf(x, sizeof(x), "%llu", (unsigned long long)a);
+	snprintf(y, sizeof(y), "%llu", (unsigned long long)b);
+	differ(buf, n, what, x, y);
+}
+
+static void differ_s(char *buf, size_t n, const char *what, const char *a, const char *b)
+{
+	if (strcmp(a ? a : "", b ? b : ""))
+		differ(buf, n, what, a ? a : "-", b ? b : "-");
+}
+
+/* A difference of sizes or latencies, as fio writes them ("4K", "2.00 ms"). */
+static void differ_fmt(char *buf, size_t n, const char *what, uint64_t a, uint64_t b,
+		       char *(*fmt)(char *, double))
+{
+	char x[NUMFMT_MAX], y[NUMFMT_MAX];
+	if (a != b)
+		differ(buf, n, what, fmt(x, (double)a), fmt(y, (double)b));
+}
+
+static bool is_mix(const char *rw)
+{
+	return rw && (!strcmp(rw, "randrw") || !strcmp(rw, "rw") || !strcmp(rw, "readwrite"));
+}
+
+void compare_params_differ(const struct cmp_params *a, const struct cmp_params *b,
+			  char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!a->present || !b->present)
+		return;
+	differ_s(buf, n, "mode", a->mode, b->mode);
+	differ_s(buf, n, "rw", a->rw, b->rw);
+	if (is_mix(a->rw) && is_mix(b->rw))
+		differ_u(buf, n, "rwmixread", a->rwmixread, b->rwmixread);
+	differ_fmt(buf, n, "bs", a->bs, b->bs, numfmt_size);
+	if (a->fixed_qd && b->fixed_qd) {
+		differ_u(buf, n, "iodepth", a->iodepth, b->iodepth);
+		differ_u(buf, n, "numjobs", a->numjobs, b->numjobs);
+	}
+	differ_s(buf, n, "ioengine", a->ioengine, b->ioengine);
+	differ_u(buf, n, "direct", a->direct, b->direct);
+	differ_s(buf, n, "random_distribution", a->dist, b->dist);
+	if (!a->fixed_qd && !b->fixed_qd) { /* searches: the limit is the question */
+		differ_fmt(buf, n, "latency_limit", a->lat_limit_ns, b->lat_limit_ns, numfmt_lat);
+		differ_s(buf, n, "latency_stat", a->lat_stat, b->lat_stat);
+	}
+}
+
+/* The run-to-run rules; false when neither side has 2 usable runs. */
+static bool judge_runs(struct cmp_value *v, const struct cmp_value *a)
+{
+	double va = a->nr_runs >= 2 ? a->run_sd * a->run_sd / a->nr_runs : NAN;
+	double vb = v->nr_runs >= 2 ? v->run_sd * v->run_sd / v->nr_runs : NAN;
+	double se, df;
+
+	if (isfinite(va) && isfinite(vb)) {
+		v->rule = CMP_RULE_RUNS;
+		se = sqrt(va + vb);
+		df = se > 0 ? pow(se, 4) / (va * va / (a->nr_runs - 1) +
+					    vb * vb / (v->nr_runs - 1))
+			    : INFINITY;
+	} else if (isfinite(va) || isfinite(vb)) {
+		/* one side's spread stands for both: equal variances assumed */
+		const struct cmp_value *rep = isfinite(va) ? a : v;
+		v->rule = CMP_RULE_RUNS_ONE_SIDED;
+		se = rep->run_sd * sqrt(1.0 / a->nr_runs + 1.0 / v->nr_runs);
+		df = rep->nr_runs - 1;
+	} else {
+		return false;
+	}
+	v->floor_pct = COMPARE_MIN_EFFECT_PCT;
+	if (a->value > 0)
+		v->noise_pct = se > 0 ? compare_t975(df) * se / a->value * 100 : 0;
+	return true;
+}
+
+static void judge_seconds(struct cmp_value *v, const struct cmp_value *a)
+{
+	v->rule = CMP_RULE_SECONDS;
+	v->floor_pct = COMPARE_SINGLE_RUN_FLOOR_PCT;
+	if (a->iv_n >= 2 && v->iv_n >= 2 && a->iv_mean > 0) {
+		double se = sqrt(a->iv_sd * a->iv_sd / a->iv_n + v->iv_sd * v->iv_sd / v->iv_n);
+		v->noise_pct = COMPARE_K * se / a->iv_mean * 100;
+	}
+}
+
+static void judge_value(struct cmp_value *v, const struct cmp_value *a)
+{
+	char why[CMP_REASON_MAX];
+
+	if (v->verdict == CMP_NOT_COMPARABLE)
+		return; /* its own runs differ: reason set while building */
+	if (a->verdict == CMP_NOT_COMPARABLE) {
+		v->verdict = CMP_NOT_COMPARABLE;
+		snprintf(v->reason, sizeof(v->reason), "the reference's runs differ");
+		return;
+	}
+	compare_params_differ(&a->params, &v->params, why, sizeof(why));
+	if (why[0]) {
+		v->verdict = CMP_NOT_COMPARABLE;
+		snprintf(v->reason, sizeof(v->reason), "%s", why);
+		return;
+	}
+	v->diff_pct = a->value != 0 ? (v->value - a->value) / a->value * 100 : NAN;
+	if (!judge_runs(v, a))
+		judge_seconds(v, a);
+	if (!isfinite(v->diff_pct) || !isfinite(v->noise_pct)) {
+		v->verdict = CMP_UNKNOWN;
+		v->rule = CMP_RULE_NONE;
+		return;
+	}
+	bool sig = fabs(v->diff_pct) > v->noise_pct && fabs(v->diff_pct) >= v->floor_pct;
+	v->verdict = sig ? CMP_SIGNIFICANT : CMP_WITHIN_NOISE;
+}
+
+void compare_judge_row(struct cmp_row *row, unsigned nr_sides)
+{
+	int ref = -1;
+	for (unsigned i = 0; i < nr_sides; i++) {
+		struct cmp_value *v = &row->v[i];
+		if (v->verdict == CMP_MISSING)
+			continue;
+		if (ref < 0) {
+			ref = (int)i;
+			if (v->verdict != CMP_NOT_COMPARABLE)
+				v->verdict = CMP_REFERENCE;
+			continue;
+		}
+		judge_value(v, &row->v[ref]);
+	}
+}
