@@ -1,0 +1,150 @@
+/* fit_apply.c - applying a fitted model to a configuration or a figures
+ * row (fit.h). */
+#define _GNU_SOURCE /* strcasestr */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/fit.h"
+
+/* Capacity in GB from "960GB", "1.6TB", "6.4 TB"; 0 when absent. */
+static double capacity_gb(const char *type)
+{
+	for (const char *p = type; *p; p++) {
+		if (!(*p >= '0' && *p <= '9'))
+			continue;
+		char *end;
+		double v = strtod(p, &end);
+		while (*end == ' ')
+			end++;
+		if (!strncasecmp(end, "TB", 2))
+			return v * 1000;
+		if (!strncasecmp(end, "GB", 2))
+			return v;
+		p = end - 1;
+	}
+	return 0;
+}
+
+const struct mdl_drive *mdl_fit_drive(const struct mdl_fit *f, const char *type,
+				      enum mdl_iface iface)
+{
+	const struct mdl_drive *best = NULL;
+	double best_score = INFINITY, cap = capacity_gb(type);
+
+	for (unsigned i = 0; i < f->nr_drives; i++) {
+		const struct mdl_drive *d = &f->drives[i];
+		if (!strcmp(d->type, type))
+			return d;
+		double dc = capacity_gb(d->type);
+		double score = (d->iface == iface ? 0 : 100) +
+			       (cap > 0 && dc > 0 ? fabs(log(cap / dc)) : 10);
+		if (score < best_score) {
+			best_score = score;
+			best = d;
+		}
+	}
+	return best;
+}
+
+static void fill(double *dst, double src)
+{
+	if (!(*dst > 0))
+		*dst = src;
+}
+
+static void apply_drive(const struct mdl_drive *d, struct mdl_drive *c)
+{
+	fill(&c->rr_iops, d->rr_iops);
+	fill(&c->rw_iops, d->rw_iops);
+	fill(&c->rr_media_iops, d->rr_media_iops);
+	fill(&c->sr_mbps, d->sr_mbps);
+	fill(&c->sw_mbps, d->sw_mbps);
+	fill(&c->lat_r_ms, d->lat_r_ms);
+	fill(&c->lat_w_ms, d->lat_w_ms);
+	if (c->iface == MDL_IF_UNKNOWN)
+		c->iface = d->iface;
+}
+
+void mdl_fit_apply(const struct mdl_fit *f, struct mdl_config *c)
+{
+	const struct mdl_drive *d = mdl_fit_drive(f, c->drive.type, c->drive.iface);
+
+	if (d)
+		apply_drive(d, &c->drive);
+	fill(&c->ctrl.iops, f->ctrl.iops);
+	fill(&c->ctrl.read_mbps, f->ctrl.read_mbps);
+	fill(&c->ctrl.write_mbps, f->ctrl.write_mbps);
+	fill(&c->ctrl.parity_writes, f->ctrl.parity_writes);
+	fill(&c->hba.iops, f->hba.iops);
+	fill(&c->hba.mbps, f->hba.mbps);
+	fill(&c->links.eff_pcie, f->links.eff_pcie);
+	fill(&c->links.eff_serial, f->links.eff_serial);
+	fill(&c->host.cpu_us_per_io, f->host.cpu_us_per_io);
+	if (!c->host.cores)
+		c->host.cores = f->host.cores;
+}
+
+void mdl_fit_apply_workload(const struct mdl_fit *f, const struct mdl_config *c,
+			    struct mdl_workload *w)
+{
+	unsigned i = c->drive.iface <= MDL_IF_NVME ? c->drive.iface : MDL_IF_UNKNOWN;
+
+	fill(&w->outstanding_per_drive, f->outstanding[i][w->random ? MDL_Q_RAND : MDL_Q_SEQ]);
+	fill(&w->outstanding_per_drive, f->outstanding[MDL_IF_UNKNOWN][w->random]);
+	fill(&w->latency_limit_ms, f->latency_limit_ms);
+}
+
+/* A limit row states the ceiling of what sits above the drives: the
+ * drives are taken out, unless nothing else has a cap. */
+static void eval_limit(const struct mdl_config *c, const struct mdl_workload *w,
+		       struct mdl_answer *a)
+{
+	struct mdl_config top = *c;
+
+	top.drive = (struct mdl_drive){.iface = c->drive.iface};
+	top.links.lanes_per_drive = 0;
+	if (top.drive.iface != MDL_IF_NVME)
+		top.drive.iface = MDL_IF_UNKNOWN; /* no drive link either */
+	mdl_eval(&top, w, a);
+	if (a->iops > 0) {
+		struct mdl_answer full;
+		mdl_eval(c, w, &full);
+		a->saturation_drives = full.saturation_drives;
+		return;
+	}
+	mdl_eval(c, w, a);
+}
+
+static double row_value(const struct mdl_figrow *r, const struct mdl_answer *a)
+{
+	return r->mbps ? a->mbps : a->iops;
+}
+
+void mdl_fit_predict_row(const struct mdl_fit *f, const struct mdl_figrow *r,
+			 struct mdl_answer *a, double *value)
+{
+	struct mdl_config c;
+	struct mdl_workload w;
+	double pcts[2] = {isnan(r->read_pct) ? 100 : r->read_pct, 0};
+	unsigned n = isnan(r->read_pct) && !r->random ? 2 : 1;
+
+	mdl_figrow_config(r, &c);
+	mdl_fit_apply(f, &c);
+	if (!c.drive_count && !c.layout.vd_count)
+		c.drive_count = r->is_limit ? 256 : 1;
+	*value = INFINITY;
+	for (unsigned i = 0; i < n; i++) {
+		struct mdl_answer x;
+		mdl_figrow_workload(r, pcts[i], &w);
+		mdl_fit_apply_workload(f, &c, &w);
+		if (r->is_limit)
+			eval_limit(&c, &w, &x);
+		else
+			mdl_eval(&c, &w, &x);
+		if (row_value(r, &x) < *value) {
+			*a = x;
+			*value = row_value(r, &x);
+		}
+	}
+}
