@@ -42,11 +42,14 @@ struct mdl_fit {
 void mdl_fit_figures(struct mdl_fit *f, const struct mdl_figs *figs,
 		     bool (*skip)(void *arg, const struct mdl_figrow *r), void *arg);
 
-/* The drive of f for type (iface a hint for an unknown type): the same
- * type; else the nearest of the same interface by capacity ("960GB",
- * "1.6TB" in the name); else the nearest of any. NULL when f has none. */
-const struct mdl_drive *mdl_fit_drive(const struct mdl_fit *f, const char *type,
-				      enum mdl_iface iface);
+/* The figures of f for drive type into *out (iface a hint for an unknown
+ * type): the same type; else, when two of its family (the name without
+ * the capacity: "1.6TB NVMe P5600" and "6.4TB NVMe P5600") bracket its
+ * capacity, each rate interpolated between them in log capacity; else the
+ * nearest of the same interface by capacity; else the nearest of any.
+ * false when f has no drive. */
+bool mdl_fit_drive(const struct mdl_fit *f, const char *type, enum mdl_iface iface,
+		   struct mdl_drive *out);
 
 /* Fill c's drive rates, caps and efficiencies from f where c leaves them
  * 0 (figures entered in a configuration win). */

@@ -26,8 +26,26 @@ static double capacity_gb(const char *type)
 	return 0;
 }
 
-const struct mdl_drive *mdl_fit_drive(const struct mdl_fit *f, const char *type,
-				      enum mdl_iface iface)
+/* The name without its capacity: "1.6TB NVMe P5600" -> "NVMe P5600". */
+static void family_of(const char *type, char *out, size_t size)
+{
+	const char *p = type;
+
+	while (*p && ((*p >= '0' && *p <= '9') || *p == '.'))
+		p++;
+	if (p > type && (!strncasecmp(p, "TB", 2) || !strncasecmp(p, "GB", 2)))
+		p += 2;
+	else
+		p = type;
+	while (*p == ' ')
+		p++;
+	snprintf(out, size, "%s", p);
+}
+
+/* The nearest drive of the same interface by capacity (any interface when
+ * none has it), or the exact type. */
+static const struct mdl_drive *nearest(const struct mdl_fit *f, const char *type,
+				       enum mdl_iface iface)
 {
 	const struct mdl_drive *best = NULL;
 	double best_score = INFINITY, cap = capacity_gb(type);
@@ -45,6 +63,67 @@ const struct mdl_drive *mdl_fit_drive(const struct mdl_fit *f, const char *type,
 		}
 	}
 	return best;
+}
+
+/* Geometric interpolation of every rate between lo and hi at x in 0..1. */
+static double geo(double lo, double hi, double x)
+{
+	return lo > 0 && hi > 0 ? exp(log(lo) + x * (log(hi) - log(lo))) : 0;
+}
+
+static void interpolate(const struct mdl_drive *lo, const struct mdl_drive *hi,
+			double x, struct mdl_drive *out)
+{
+	out->rr_iops = geo(lo->rr_iops, hi->rr_iops, x);
+	out->rw_iops = geo(lo->rw_iops, hi->rw_iops, x);
+	out->rr_media_iops = geo(lo->rr_media_iops, hi->rr_media_iops, x);
+	out->sr_mbps = geo(lo->sr_mbps, hi->sr_mbps, x);
+	out->sw_mbps = geo(lo->sw_mbps, hi->sw_mbps, x);
+	out->lat_r_ms = geo(lo->lat_r_ms, hi->lat_r_ms, x);
+	out->lat_w_ms = geo(lo->lat_w_ms, hi->lat_w_ms, x);
+}
+
+/* Two drives of type's family (name but the capacity) whose capacities
+ * bracket type's: the figures between them, in log capacity. */
+static bool bracket(const struct mdl_fit *f, const char *type, struct mdl_drive *out)
+{
+	char fam[MDL_NAME_MAX], df[MDL_NAME_MAX];
+	const struct mdl_drive *lo = NULL, *hi = NULL;
+	double cap = capacity_gb(type);
+
+	family_of(type, fam, sizeof(fam));
+	if (!(cap > 0) || !strcmp(fam, type))
+		return false;
+	for (unsigned i = 0; i < f->nr_drives; i++) {
+		const struct mdl_drive *d = &f->drives[i];
+		double dc = capacity_gb(d->type);
+		family_of(d->type, df, sizeof(df));
+		if (strcasecmp(fam, df) || !(dc > 0))
+			continue;
+		if (dc < cap && (!lo || dc > capacity_gb(lo->type)))
+			lo = d;
+		if (dc > cap && (!hi || dc < capacity_gb(hi->type)))
+			hi = d;
+	}
+	if (!lo || !hi)
+		return false;
+	*out = *lo;
+	snprintf(out->type, sizeof(out->type), "%s", type);
+	interpolate(lo, hi, log(cap / capacity_gb(lo->type)) /
+				    log(capacity_gb(hi->type) / capacity_gb(lo->type)), out);
+	return true;
+}
+
+bool mdl_fit_drive(const struct mdl_fit *f, const char *type, enum mdl_iface iface,
+		   struct mdl_drive *out)
+{
+	const struct mdl_drive *d = nearest(f, type, iface);
+
+	if (d && strcmp(d->type, type) && bracket(f, type, out))
+		return true;
+	if (d)
+		*out = *d;
+	return d != NULL;
 }
 
 static void fill(double *dst, double src)
@@ -68,10 +147,10 @@ static void apply_drive(const struct mdl_drive *d, struct mdl_drive *c)
 
 void mdl_fit_apply(const struct mdl_fit *f, struct mdl_config *c)
 {
-	const struct mdl_drive *d = mdl_fit_drive(f, c->drive.type, c->drive.iface);
+	struct mdl_drive d;
 
-	if (d)
-		apply_drive(d, &c->drive);
+	if (mdl_fit_drive(f, c->drive.type, c->drive.iface, &d))
+		apply_drive(&d, &c->drive);
 	fill(&c->ctrl.iops, f->ctrl.iops);
 	fill(&c->ctrl.read_mbps, f->ctrl.read_mbps);
 	fill(&c->ctrl.write_mbps, f->ctrl.write_mbps);
