@@ -45,9 +45,10 @@ void mdl_traffic_of(const struct mdl_config *c, const struct mdl_workload *w,
 }
 
 /* Drive time per host I/O over all n drives. Random: the larger of the
- * front end (every command at the pure-read rate) and the media (reads at
- * the media read rate, writes at the write rate, or bandwidth for large
- * ones). Sequential: bandwidth only. */
+ * front end (each command at the pure-read rate, or its bytes at the
+ * sequential rate when larger: what a SAS/SATA link and its protocol
+ * carry) and the media (reads at the media read rate, writes at the
+ * write rate). Sequential: bandwidth only. */
 static double drive_demand(const struct mdl_drive *d, const struct mdl_workload *w,
 			   const struct mdl_traffic *t, unsigned n)
 {
@@ -56,12 +57,10 @@ static double drive_demand(const struct mdl_drive *d, const struct mdl_workload 
 	if (!w->random)
 		return (t->rbytes / 1e6 * inv(d->sr_mbps) +
 			t->wbytes / 1e6 * inv(d->sw_mbps)) / n;
-	double media_r = fmax(inv(d->rr_media_iops > d->rr_iops ? d->rr_media_iops
-								  : d->rr_iops),
-			      ms * inv(d->sr_mbps));
-	double media_w = fmax(inv(d->rw_iops), ms * inv(d->sw_mbps));
-	double media = t->reads * media_r + t->writes * media_w;
-	double front = (t->reads + t->writes) * inv(d->rr_iops);
+	double front = t->reads * fmax(inv(d->rr_iops), ms * inv(d->sr_mbps)) +
+		       t->writes * fmax(inv(d->rr_iops), ms * inv(d->sw_mbps));
+	double media_r = inv(d->rr_media_iops > d->rr_iops ? d->rr_media_iops : d->rr_iops);
+	double media = t->reads * media_r + t->writes * inv(d->rw_iops);
 	return fmax(media, front) / n;
 }
 

@@ -45,7 +45,8 @@ void mdl_fit_figures(struct mdl_fit *f, const struct mdl_figs *figs,
 /* The figures of f for drive type into *out (iface a hint for an unknown
  * type): the same type; else, when two of its family (the name without
  * the capacity: "1.6TB NVMe P5600" and "6.4TB NVMe P5600") bracket its
- * capacity, each rate interpolated between them in log capacity; else the
+ * capacity, each rate interpolated between them in log capacity; else,
+ * for a hard disk f has none of, its class (drive_class.h); else the
  * nearest of the same interface by capacity; else the nearest of any.
  * false when f has no drive. */
 bool mdl_fit_drive(const struct mdl_fit *f, const char *type, enum mdl_iface iface,

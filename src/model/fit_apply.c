@@ -2,9 +2,11 @@
  * row (fit.h). */
 #define _GNU_SOURCE /* strcasestr */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/drive_class.h"
 #include "model/fit.h"
 
 /* Capacity in GB from "960GB", "1.6TB", "6.4 TB"; 0 when absent. */
@@ -121,6 +123,13 @@ bool mdl_fit_drive(const struct mdl_fit *f, const char *type, enum mdl_iface ifa
 
 	if (d && strcmp(d->type, type) && bracket(f, type, out))
 		return true;
+	if ((!d || strcmp(d->type, type)) && mdl_type_is_hdd(type) &&
+	    (!d || !mdl_type_is_hdd(d->type))) {
+		*out = (struct mdl_drive){.iface = iface};
+		snprintf(out->type, sizeof(out->type), "%s", type);
+		mdl_hdd_class(type, out);
+		return true;
+	}
 	if (d)
 		*out = *d;
 	return d != NULL;
