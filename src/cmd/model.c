@@ -118,10 +118,14 @@ static void write_text(const struct mdl_figs *figs, const struct mdl_pred *p,
 	double med, worst;
 	unsigned n;
 	mdl_pred_errors(p, figs->nr, &med, &worst, &n);
-	if (n)
-		fprintf(out, "%s error over %u rows: median %.1f %%, worst %.1f %%\n",
-			loo ? "leave-one-configuration-out" : "in-sample", n, med * 100,
-			worst * 100);
+	if (!n)
+		return;
+	const char *what = loo ? "leave-one-configuration-out" : "in-sample";
+	fprintf(out, "%s error over %u rows: median %.1f %%, worst %.1f %%\n", what, n,
+		med * 100, worst * 100);
+	mdl_pred_config_errors(figs, p, &med, &worst, &n);
+	fprintf(out, "%s error over %u configurations (each its rows' median): median %.1f %%, worst %.1f %%\n",
+		what, n, med * 100, worst * 100);
 }
 
 static int write_preds(const struct model_args *a, const struct mdl_figs *figs,

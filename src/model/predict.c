@@ -40,27 +40,68 @@ void mdl_predict_loo(const struct mdl_figs *figs, double limit_ms, struct mdl_pr
 	free(f);
 }
 
+/* The median of the n errors in v, NaN for none (sorts v). */
+static double median_of(double *v, unsigned n)
+{
+	struct mdl_est *e = calloc(1, sizeof(*e));
+	double m = NAN;
+
+	if (!e || !n) {
+		free(e);
+		return m;
+	}
+	/* mdl_est keeps values > 0: an exact prediction counts as a tiny one */
+	for (unsigned i = 0; i < n; i++)
+		mdl_est_add(e, v[i] + 1e-12);
+	m = mdl_est_median(e) - 1e-12;
+	free(e);
+	return m;
+}
+
 void mdl_pred_errors(const struct mdl_pred *p, unsigned n, double *median,
 		     double *worst, unsigned *nr)
 {
-	struct mdl_est *e = calloc(1, sizeof(*e));
+	double *v = calloc(n ? n : 1, sizeof(*v));
+
+	*worst = 0;
+	*nr = 0;
+	for (unsigned i = 0; v && i < n; i++)
+		if (!isnan(p[i].error)) {
+			v[(*nr)++] = p[i].error;
+			*worst = fmax(*worst, p[i].error);
+		}
+	*median = v ? median_of(v, *nr) : NAN;
+	free(v);
+}
+
+void mdl_pred_config_errors(const struct mdl_figs *figs, const struct mdl_pred *p,
+			    double *median, double *worst, unsigned *nr)
+{
+	unsigned n = figs->nr;
+	double *v = calloc(n ? n : 1, sizeof(*v)), *rows = calloc(n ? n : 1, sizeof(*rows));
 
 	*worst = 0;
 	*nr = 0;
 	*median = NAN;
-	if (!e)
-		return;
-	for (unsigned i = 0; i < n; i++) {
-		if (isnan(p[i].error))
+	for (unsigned i = 0; v && rows && i < n; i++) {
+		unsigned k = 0, seen = 0;
+		for (unsigned j = 0; j < n; j++) {
+			if (!mdl_figrow_same_config(&figs->rows[i], &figs->rows[j]))
+				continue;
+			if (j < i)
+				seen = 1;
+			if (!isnan(p[j].error))
+				rows[k++] = p[j].error;
+		}
+		if (seen || !k)
 			continue;
-		(*nr)++;
-		*worst = fmax(*worst, p[i].error);
-		/* an exact 0 still counts: shift by a tiny amount mdl_est keeps */
-		mdl_est_add(e, p[i].error + 1e-12);
+		v[*nr] = median_of(rows, k);
+		*worst = fmax(*worst, v[(*nr)++]);
 	}
-	if (*nr)
-		*median = mdl_est_median(e) - 1e-12;
-	free(e);
+	if (v && rows)
+		*median = median_of(v, *nr);
+	free(v);
+	free(rows);
 }
 
 int mdl_predict_write_csv(const struct mdl_figs *figs, const struct mdl_pred *p,

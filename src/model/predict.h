@@ -26,6 +26,12 @@ void mdl_predict_loo(const struct mdl_figs *figs, double limit_ms, struct mdl_pr
 void mdl_pred_errors(const struct mdl_pred *p, unsigned n, double *median,
 		     double *worst, unsigned *nr);
 
+/* The same over configurations, each counted once by the median error
+ * of its rows (so that one configuration measured in many tests does not
+ * outweigh the rest); *nr how many configurations. */
+void mdl_pred_config_errors(const struct mdl_figs *figs, const struct mdl_pred *p,
+			    double *median, double *worst, unsigned *nr);
+
 /* Write figs with the prediction columns added (predicted,
  * predicted_latency_ms, bound_by, utilization, saturation_drives, and
  * error_pct when loo) as CSV, or as a JSON array of row objects.
