@@ -1,0 +1,167 @@
+/* test_model_results.c - `iochar model fit --results` on iochar's own
+ * measurements, then predict: a scaling run over files on tmpfs,
+ * measured after the fit, lands within the stated error of the
+ * prediction.
+ *
+ * The machines this runs on are shared (2 cores, many builds), so the
+ * job is rate-limited (rate_iops, fio's per-job limit): the ceiling the
+ * fit finds is then the job's, and the prediction holds within 15 % under
+ * any load; an unlimited tmpfs run would measure the load instead. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define RATE 3000
+#define STATED_ERROR 0.15
+
+struct shm_dir {
+	char path[256];
+};
+
+static int shm_setup(void **state)
+{
+	struct shm_dir *d = calloc(1, sizeof(*d));
+	snprintf(d->path, sizeof(d->path), "/dev/shm/iochar-model-%d", (int)getpid());
+	if (mkdir(d->path, 0700))
+		return -1;
+	*state = d;
+	return 0;
+}
+
+static int shm_teardown(void **state)
+{
+	struct shm_dir *d = *state;
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->path);
+	int rc = system(cmd);
+	free(d);
+	return rc == 0 ? 0 : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A one-step scaling plan over nfiles files of dir; results in out. */
+static void scaling_run(const char *dir, unsigned nfiles, const char *out)
+{
+	char plan[2048], path[512], files[1024] = "";
+	for (unsigned i = 0; i < nfiles; i++) {
+		char one[300];
+		snprintf(one, sizeof(one), "%s%s/t%u", i ? ":" : "", dir, i);
+		strcat(files, one);
+	}
+	snprintf(plan, sizeof(plan),
+		 "[global]\nioengine=psync\ndirect=0\nsize=4m\ntime_based\nruntime=1s\n"
+		 "rate_iops=%d\n[rand]\nrw=randread\nbs=4k\ntargets=scaling\nfilename=%s\n",
+		 RATE, files);
+	snprintf(path, sizeof(path), "%s/plan-%u.ini", dir, nfiles);
+	write_file(path, plan);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("plan", path, "--out", out));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
+static json_object *load(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+	if (!o)
+		fail_msg("%s: not JSON", path);
+	return o;
+}
+
+static void test_predict_then_measure(void **state)
+{
+	struct shm_dir *d = *state;
+	char fitted[512], fit_out[512], cfg[512], arg[600];
+	struct proc_out po;
+
+	/* fit on a scaling run over 2 targets */
+	snprintf(fitted, sizeof(fitted), "%s/two", d->path);
+	scaling_run(d->path, 2, fitted);
+	snprintf(fit_out, sizeof(fit_out), "%s/fit.json", d->path);
+	snprintf(arg, sizeof(arg), "--results=%s", fitted);
+	run_iochar(&po, d->path, 0, ARGS("model", "fit", arg, "-o", fit_out));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+
+	/* predict 4 targets, a configuration not measured yet */
+	snprintf(cfg, sizeof(cfg), "%s/four.ini", d->path);
+	write_file(cfg, "[config]\ndrive_type = measured\ndrives = 4\npath = direct\n"
+			"[workload rand]\nrw = randread\nbs = 4k\n");
+	snprintf(arg, sizeof(arg), "--config=%s", cfg);
+	run_iochar(&po, d->path, 0,
+		   ARGS("model", "predict", fit_out, arg, "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *pred = json_tokener_parse(po.out);
+	assert_non_null(pred);
+	json_object *p0 = json_object_array_get_idx(pred, 0);
+	double predicted = jget_double(p0, "iops");
+	const char *bound = json_object_get_string(jget(p0, "bound_by"));
+	/* the fit saw 2 targets give what 1 gave: the job's threads bind */
+	assert_string_equal(bound, "cpu");
+	/* 1 or 2: the single-target figure and the 2-target ceiling are the
+	 * same rate, measured twice */
+	assert_in_range(jget_u64(p0, "saturation_drives"), 1, 2);
+	expect_has(json_object_get_string(jget(p0, "why")), "-4 add capacity only");
+	proc_out_free(&po);
+
+	/* then measure 4 targets */
+	char measured[512], res[600];
+	snprintf(measured, sizeof(measured), "%s/four", d->path);
+	scaling_run(d->path, 4, measured);
+	snprintf(res, sizeof(res), "%s/results.json", measured);
+	json_object *r = load(res);
+	json_object *pts = jget(json_object_array_get_idx(jget(r, "steps"), 0), "scaling.points");
+	json_object *last = json_object_array_get_idx(pts, json_object_array_length(pts) - 1);
+	assert_int_equal(jget_u64(last, "targets"), 4);
+	double got = jget_double(last, "iops");
+	if (fabs(predicted - got) > STATED_ERROR * got)
+		fail_msg("predicted %.0f IOPS on 4 targets, measured %.0f", predicted, got);
+	json_object_put(r);
+	json_object_put(pred);
+}
+
+/* A results path that is not iochar's: exit 2, one line naming it. */
+static void test_bad_results(void **state)
+{
+	struct shm_dir *d = *state;
+	char path[512], arg[600];
+	snprintf(path, sizeof(path), "%s/not.json", d->path);
+	write_file(path, "{\"hello\": 1}\n");
+	snprintf(arg, sizeof(arg), "--results=%s", path);
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, ARGS("model", "fit", arg));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "not.json");
+	proc_out_free(&po);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_predict_then_measure, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_results, shm_setup, shm_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
