@@ -57,22 +57,6 @@ struct cfg_parse {
 	int section;                /* -1 none, 0 [config], 1 a [workload] */
 };
 
-static int rw_value(const char *v, struct mdl_workload *w)
-{
-	static const struct { const char *name; bool random; double read; } rws[] = {
-		{"randread", true, 100}, {"randwrite", true, 0}, {"randrw", true, 50},
-		{"read", false, 100},    {"write", false, 0},    {"rw", false, 50},
-		{"readwrite", false, 50},
-	};
-	for (unsigned i = 0; i < sizeof(rws) / sizeof(rws[0]); i++)
-		if (!strcmp(v, rws[i].name)) {
-			w->random = rws[i].random;
-			w->read_pct = rws[i].read;
-			return 0;
-		}
-	return -EINVAL;
-}
-
 static int named(const char *v, const char *const *names, unsigned n, unsigned *out)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -163,7 +147,7 @@ static int set_value(struct cfg_parse *p, const struct cfg_key *k, const char *v
 			*(unsigned *)dst = (unsigned)(u / 1024 ? u / 1024 : 1);
 		return 0;
 	case K_RW:
-		return rw_value(v, dst) ? bad(k, v, "expected randread, randwrite, randrw, read, write or rw", err) : 0;
+		return mdl_rw_parse(v, 50, &cf->w[wi].random, &cf->w[wi].read_pct) ? bad(k, v, "expected randread, randwrite, randrw, read, write or rw", err) : 0;
 	case K_PCT:
 		if ((ret = units_parse_percent(k->name, v, &pct, err)))
 			return ret;

@@ -3,6 +3,7 @@
  * ("RAID (...)", "dual HBA", "CPU direct (PCIe x2)"), the layout. */
 #define _GNU_SOURCE /* strcasestr */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -98,4 +99,11 @@ void mdl_figrow_workload(const struct mdl_figrow *r, double read_pct,
 	w->random = r->random;
 	w->bs_kib = r->bs_kib > 0 ? r->bs_kib : r->random ? 4 : 256;
 	w->read_pct = read_pct;
+}
+
+unsigned mdl_figrow_pcts(const struct mdl_figrow *r, double pcts[2])
+{
+	pcts[0] = isnan(r->read_pct) ? 100 : r->read_pct;
+	pcts[1] = 0;
+	return isnan(r->read_pct) && !r->random ? 2 : 1;
 }

@@ -64,6 +64,11 @@ void mdl_figrow_config(const struct mdl_figrow *r, struct mdl_config *c);
 void mdl_figrow_workload(const struct mdl_figrow *r, double read_pct,
 			 struct mdl_workload *w);
 
+/* The read percentages row r stands for into pcts: its read_pct, or for
+ * a blank one on a sequential row 100 and 0 (one value for both). Returns
+ * how many (1 or 2). */
+unsigned mdl_figrow_pcts(const struct mdl_figrow *r, double pcts[2]);
+
 /* Do rows a and b describe one configuration (all but the workload)? */
 bool mdl_figrow_same_config(const struct mdl_figrow *a, const struct mdl_figrow *b);
 

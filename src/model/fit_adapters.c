@@ -49,7 +49,7 @@ static void raid_row(struct fitter *ft, const struct mdl_figrow *r, double pct,
 	mdl_traffic_of(&c, &w, &t);
 	if ((t.parity > 0) != parity || !below(r, &c, &w))
 		return;
-	double x = mdl_figrow_iops(r, &w), host = w.bs_kib * 1024;
+	double x = mdl_figrow_iops(r, &w);
 	if (parity)
 		mdl_est_add(&e[E_PARITY], x * t.parity);
 	else if (w.random)
@@ -58,7 +58,6 @@ static void raid_row(struct fitter *ft, const struct mdl_figrow *r, double pct,
 		mdl_est_add(&e[E_RD_MBPS], x * t.rbytes / 1e6);
 	else if (pct == 0)
 		mdl_est_add(&e[E_WR_MBPS], x * t.wbytes / 1e6);
-	(void)host;
 }
 
 static void hba_row(struct fitter *ft, const struct mdl_figrow *r, double pct,
@@ -81,8 +80,8 @@ static void hba_row(struct fitter *ft, const struct mdl_figrow *r, double pct,
 static void each_pct(struct fitter *ft, const struct mdl_figrow *r, int pass,
 		     struct mdl_est *e)
 {
-	double pcts[2] = {isnan(r->read_pct) ? 100 : r->read_pct, 0};
-	unsigned n = isnan(r->read_pct) && !r->random ? 2 : 1;
+	double pcts[2];
+	unsigned n = mdl_figrow_pcts(r, pcts);
 	struct mdl_config c;
 	struct mdl_workload w;
 

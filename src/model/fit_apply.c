@@ -177,9 +177,11 @@ void mdl_fit_apply_workload(const struct mdl_fit *f, const struct mdl_config *c,
 			    struct mdl_workload *w)
 {
 	unsigned i = c->drive.iface <= MDL_IF_NVME ? c->drive.iface : MDL_IF_UNKNOWN;
+	unsigned q = w->random ? MDL_Q_RAND : MDL_Q_SEQ;
 
-	fill(&w->outstanding_per_drive, f->outstanding[i][w->random ? MDL_Q_RAND : MDL_Q_SEQ]);
-	fill(&w->outstanding_per_drive, f->outstanding[MDL_IF_UNKNOWN][w->random]);
+	/* the interface's, else what every interface measured */
+	fill(&w->outstanding_per_drive, f->outstanding[i][q]);
+	fill(&w->outstanding_per_drive, f->outstanding[MDL_IF_UNKNOWN][q]);
 	fill(&w->latency_limit_ms, f->latency_limit_ms);
 }
 
@@ -214,8 +216,8 @@ void mdl_fit_predict_row(const struct mdl_fit *f, const struct mdl_figrow *r,
 {
 	struct mdl_config c;
 	struct mdl_workload w;
-	double pcts[2] = {isnan(r->read_pct) ? 100 : r->read_pct, 0};
-	unsigned n = isnan(r->read_pct) && !r->random ? 2 : 1;
+	double pcts[2];
+	unsigned n = mdl_figrow_pcts(r, pcts);
 
 	mdl_figrow_config(r, &c);
 	mdl_fit_apply(f, &c);

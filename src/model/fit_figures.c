@@ -47,12 +47,6 @@ static struct mdl_drive *drive_slot(struct mdl_fit *f, const struct mdl_figrow *
 	return d;
 }
 
-static void keep_max(double *dst, double v)
-{
-	if (v > *dst)
-		*dst = v;
-}
-
 /* Is r's value near a stated ceiling (a limit row) of its kind? Then it
  * is that ceiling's figure, not its drives'. */
 static bool near_limit(const struct fitter *ft, const struct mdl_figrow *r)
@@ -94,9 +88,9 @@ static void drive_row(struct fitter *ft, const struct mdl_figrow *r, bool raid_o
 	if (!r->random && !r->mbps)
 		per = per * w.bs_kib * 1024 / 1e6;
 	if (rd)
-		keep_max(r->random ? &d->rr_iops : &d->sr_mbps, per);
+		mdl_keep_max(r->random ? &d->rr_iops : &d->sr_mbps, per);
 	if (wr)
-		keep_max(r->random ? &d->rw_iops : &d->sw_mbps, per);
+		mdl_keep_max(r->random ? &d->rw_iops : &d->sw_mbps, per);
 }
 
 /* A per-drive figure well below its type's best on a CPU-attached or HBA

@@ -19,18 +19,7 @@ struct rpoint {
 
 static bool classify(const struct rs_job *j, struct rpoint *p)
 {
-	static const struct { const char *rw; bool random; int read; } rws[] = {
-		{"randread", true, 100}, {"randwrite", true, 0}, {"randrw", true, -1},
-		{"read", false, 100},    {"write", false, 0},    {"rw", false, -1},
-		{"readwrite", false, -1},
-	};
-	for (unsigned i = 0; j->rw && i < sizeof(rws) / sizeof(rws[0]); i++)
-		if (!strcmp(j->rw, rws[i].rw)) {
-			p->random = rws[i].random;
-			p->read_pct = rws[i].read < 0 ? (double)j->rwmixread : (double)rws[i].read;
-			return true;
-		}
-	return false;
+	return !mdl_rw_parse(j->rw, j->rwmixread, &p->random, &p->read_pct);
 }
 
 static struct mdl_drive *measured_drive(struct mdl_fit *f)
@@ -45,27 +34,15 @@ static struct mdl_drive *measured_drive(struct mdl_fit *f)
 	return d;
 }
 
-static void keep_max(double *dst, double v)
-{
-	if (v > *dst)
-		*dst = v;
-}
-
-static void keep_min(double *dst, double v)
-{
-	if (v > 0 && (!(*dst > 0) || v < *dst))
-		*dst = v;
-}
-
 static void single(struct mdl_drive *d, const struct rpoint *p)
 {
 	if (p->read_pct == 100)
-		keep_max(p->random ? &d->rr_iops : &d->sr_mbps, p->random ? p->iops : p->mbps);
+		mdl_keep_max(p->random ? &d->rr_iops : &d->sr_mbps, p->random ? p->iops : p->mbps);
 	else if (p->read_pct == 0)
-		keep_max(p->random ? &d->rw_iops : &d->sw_mbps, p->random ? p->iops : p->mbps);
+		mdl_keep_max(p->random ? &d->rw_iops : &d->sw_mbps, p->random ? p->iops : p->mbps);
 	if (p->in_flight == 1) {
-		keep_min(&d->lat_r_ms, p->lat_r_ms);
-		keep_min(&d->lat_w_ms, p->lat_w_ms);
+		mdl_keep_min(&d->lat_r_ms, p->lat_r_ms);
+		mdl_keep_min(&d->lat_w_ms, p->lat_w_ms);
 	}
 }
 

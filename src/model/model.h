@@ -126,6 +126,11 @@ const char *mdl_bound_name(enum mdl_bound b);
 const char *mdl_level_name(enum mdl_level l);
 int mdl_level_parse(const char *s, enum mdl_level *l);
 
+/* fio's rw= name: randread, randwrite, randrw, read, write, rw (or
+ * readwrite) into *random and *read_pct (mix for the mixed ones). 0 or
+ * -EINVAL. */
+int mdl_rw_parse(const char *rw, double mix, bool *random, double *read_pct);
+
 /* Evaluate c under w into a. Never fails: a missing figure never binds,
  * and a configuration no component bounds answers with throughput 0 and
  * bound "drives" (its drives have no rates). */

@@ -50,3 +50,24 @@ int mdl_level_parse(const char *s, enum mdl_level *l)
 		}
 	return -EINVAL;
 }
+
+int mdl_rw_parse(const char *rw, double mix, bool *random, double *read_pct)
+{
+	static const struct {
+		const char *name;
+		bool random;
+		int read; /* -1: the mix */
+	} rws[] = {
+		{"randread", true, 100}, {"randwrite", true, 0}, {"randrw", true, -1},
+		{"read", false, 100},    {"write", false, 0},    {"rw", false, -1},
+		{"readwrite", false, -1},
+	};
+
+	for (unsigned i = 0; rw && i < sizeof(rws) / sizeof(rws[0]); i++)
+		if (!strcmp(rw, rws[i].name)) {
+			*random = rws[i].random;
+			*read_pct = rws[i].read < 0 ? mix : rws[i].read;
+			return 0;
+		}
+	return -EINVAL;
+}
