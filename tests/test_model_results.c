@@ -139,6 +139,24 @@ static void test_predict_then_measure(void **state)
 		fail_msg("predicted %.0f IOPS on 4 targets, measured %.0f", predicted, got);
 	json_object_put(r);
 	json_object_put(pred);
+
+	/* explain: the measured run beside the model fitted on itself */
+	run_iochar(&po, d->path, 0, ARGS("model", "explain", measured, "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *x = json_tokener_parse(po.out);
+	assert_non_null(x);
+	json_object *s0 = json_object_array_get_idx(x, 0);
+	assert_int_equal(json_object_array_length(jget(s0, "sets")), 3); /* 1, 2, 4 */
+	assert_int_equal(json_object_array_length(jget(s0, "predicted_curve")), 4);
+	for (unsigned i = 0; i < 3; i++) {
+		json_object *set = json_object_array_get_idx(jget(s0, "sets"), i);
+		if (jget_double(set, "error_pct") > STATED_ERROR * 100)
+			fail_msg("explain: %u targets: error %.1f %%", (unsigned)jget_u64(set, "targets"),
+				 jget_double(set, "error_pct"));
+	}
+	expect_has(json_object_get_string(jget(s0, "why")), "add capacity only");
+	json_object_put(x);
+	proc_out_free(&po);
 }
 
 /* A results path that is not iochar's: exit 2, one line naming it. */

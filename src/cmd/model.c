@@ -1,6 +1,7 @@
 /* model.c - `iochar model`: fit the I/O-path model (src/model/) on
- * figures tables and iochar results, predict configurations with it, and
- * state its leave-one-configuration-out error on a figures table. */
+ * figures tables and iochar results, predict configurations with it,
+ * state its leave-one-configuration-out error on a figures table, and
+ * explain a plan's results with it. */
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "cmd/model_args.h"
 #include "model/config_ini.h"
+#include "model/explain_results.h"
 #include "model/fit_file.h"
 #include "model/fit_results.h"
 #include "model/predict.h"
@@ -21,6 +23,7 @@ static const char usage[] =
 	"usage: iochar model fit [--figures=CSV]... [--results=DIR|FILE]... [--latency-limit=2ms] [-o FIT]\n"
 	"       iochar model predict FIT (--figures=CSV | --config=INI) [--output-format=normal|csv|json] [-o FILE]\n"
 	"       iochar model loo --figures=CSV [--latency-limit=2ms] [--output-format=normal|csv|json]\n"
+	"       iochar model explain DIR|FILE [--fit=FIT] [--output-format=normal|csv|json]\n"
 	"\n"
 	"fit      fits the I/O-path model (drives, controller, HBAs, links, host) on\n"
 	"         figures tables (the columns of the disk paper's train.csv) and on\n"
@@ -29,7 +32,10 @@ static const char usage[] =
 	"         predicted_latency_ms, bound_by, utilization, saturation_drives) or\n"
 	"         for each [workload] of a configuration INI (docs/model.md)\n"
 	"loo      fits on all configurations but one and predicts that one, for each:\n"
-	"         the model's error on configurations it has not seen\n";
+	"         the model's error on configurations it has not seen\n"
+	"explain  a plan's results beside the model fitted on its own single-target\n"
+	"         and scaling steps (on top of FIT): each step predicted on each target\n"
+	"         set, where a scaling step stops growing and why\n";
 
 /* Where a command's output goes: -o FILE (written atomically) or stdout. */
 struct sink {
@@ -195,6 +201,21 @@ static int do_predict(const struct model_args *a, FILE *out, struct ioc_err *err
 	return ret;
 }
 
+static int do_explain(const struct model_args *a, FILE *out, struct ioc_err *err)
+{
+	struct mdl_fit *f = NULL;
+	int ret = 0;
+
+	if (a->nr_results != 1)
+		return err_usage(err, EINVAL, "explain: needs one results directory or run JSON file");
+	if (a->fit && !(f = malloc(sizeof(*f))))
+		return -ENOMEM;
+	if (!f || !(ret = mdl_fit_load(a->fit, f, err)))
+		ret = mdl_explain_results(a->results[0], f, a->format, out, err);
+	free(f);
+	return ret;
+}
+
 int cmd_model(int argc, char **argv)
 {
 	struct model_args a;
@@ -218,6 +239,8 @@ int cmd_model(int argc, char **argv)
 		ret = do_fit(&a, s.f, &err);
 	else if (!strcmp(a.sub, "predict"))
 		ret = do_predict(&a, s.f, &err);
+	else if (!strcmp(a.sub, "explain"))
+		ret = do_explain(&a, s.f, &err);
 	else
 		ret = do_rows(&a, NULL, s.f, &err);
 	ret = sink_close(&s, ret);

@@ -7,7 +7,7 @@
 
 #include "cmd/model_args.h"
 
-enum { O_FIGURES = 256, O_RESULTS, O_CONFIG, O_FORMAT, O_LIMIT };
+enum { O_FIGURES = 256, O_RESULTS, O_CONFIG, O_FORMAT, O_LIMIT, O_FIT };
 
 static const struct option opts[] = {
 	{"figures", required_argument, NULL, O_FIGURES},
@@ -15,6 +15,7 @@ static const struct option opts[] = {
 	{"config", required_argument, NULL, O_CONFIG},
 	{"output-format", required_argument, NULL, O_FORMAT},
 	{"latency-limit", required_argument, NULL, O_LIMIT},
+	{"fit", required_argument, NULL, O_FIT},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -54,6 +55,9 @@ static int one(struct model_args *a, int c, struct ioc_err *err)
 		return add(a->figures, &a->nr_figures, optarg, "figures", err);
 	case O_RESULTS:
 		return add(a->results, &a->nr_results, optarg, "results", err);
+	case O_FIT:
+		a->fit = optarg;
+		return 0;
 	case O_CONFIG:
 		a->config = optarg;
 		return 0;
@@ -88,16 +92,22 @@ int model_args_parse(int argc, char **argv, struct model_args *a, struct ioc_err
 	if (a->help)
 		return 0;
 	if (optind >= argc)
-		return err_usage(err, EINVAL, "needs fit, predict or loo; see 'iochar model --help'");
+		return err_usage(err, EINVAL, "needs fit, predict, loo or explain; see 'iochar model --help'");
 	a->sub = argv[optind++];
-	if (strcmp(a->sub, "fit") && strcmp(a->sub, "predict") && strcmp(a->sub, "loo"))
-		return err_usage(err, EINVAL, "'%s': expected fit, predict or loo", a->sub);
+	if (strcmp(a->sub, "fit") && strcmp(a->sub, "predict") && strcmp(a->sub, "loo") &&
+	    strcmp(a->sub, "explain"))
+		return err_usage(err, EINVAL, "'%s': expected fit, predict, loo or explain", a->sub);
 	/* options may follow the subcommand and the model file */
 	for (int k = optind; k < argc;) {
 		if (argv[k][0] != '-') {
-			if (strcmp(a->sub, "predict") || a->fit)
+			bool takes = !strcmp(a->sub, "predict") ? !a->fit
+				     : !strcmp(a->sub, "explain") && !a->nr_results;
+			if (!takes)
 				return err_usage(err, EINVAL, "'%s': unexpected argument", argv[k]);
-			a->fit = argv[k];
+			if (!strcmp(a->sub, "predict"))
+				a->fit = argv[k];
+			else
+				a->results[a->nr_results++] = argv[k];
 			k++;
 			continue;
 		}

@@ -1,4 +1,4 @@
-/* model_args.h - the command line of `iochar model fit|predict|loo`. */
+/* model_args.h - the command line of `iochar model fit|predict|loo|explain`. */
 #ifndef IOCHAR_CMD_MODEL_ARGS_H
 #define IOCHAR_CMD_MODEL_ARGS_H
 
@@ -9,8 +9,8 @@
 #define MODEL_MAX_INPUTS 16
 
 struct model_args {
-	const char *sub;            /* "fit", "predict", "loo" */
-	const char *fit;            /* predict: the model file */
+	const char *sub;            /* "fit", "predict", "loo", "explain" */
+	const char *fit;            /* predict: the model file; explain: --fit */
 	const char *figures[MODEL_MAX_INPUTS];
 	unsigned nr_figures;
 	const char *results[MODEL_MAX_INPUTS];

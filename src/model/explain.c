@@ -37,8 +37,8 @@ char *mdl_explain(const struct mdl_config *c, const struct mdl_workload *w,
 	if (k < 0 || (size_t)k >= len)
 		return buf;
 	if (sat && sat < n)
-		snprintf(buf + k, len - (size_t)k, " from %u drives on; drives %u-%u add capacity only",
-			 sat, sat + 1, n);
+		snprintf(buf + k, len - (size_t)k, " from %u drive%s on; drives %u-%u add capacity only",
+			 sat, sat > 1 ? "s" : "", sat + 1, n);
 	else if (sat && sat == n)
 		snprintf(buf + k, len - (size_t)k, "; it saturates at %u drives, this count", sat);
 	else if (sat)

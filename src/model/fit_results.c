@@ -115,6 +115,16 @@ static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 			f->outstanding[MDL_IF_UNKNOWN][k] = mdl_est_median(&q[k]);
 }
 
+void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s)
+{
+	struct rpoint *pts = NULL;
+	unsigned nr = collect(s, &pts, 0);
+
+	fit_points(f, pts, nr);
+	f->nr_rows += nr;
+	free(pts);
+}
+
 int mdl_fit_results(struct mdl_fit *f, const char *const *paths, unsigned n,
 		    struct ioc_err *err)
 {

@@ -24,4 +24,9 @@
 int mdl_fit_results(struct mdl_fit *f, const char *const *paths, unsigned n,
 		    struct ioc_err *err);
 
+struct rs_set;
+
+/* The same for one result set already read. */
+void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s);
+
 #endif

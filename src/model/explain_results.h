@@ -1,0 +1,21 @@
+/* explain_results.h - a plan's results beside the model's predictions:
+ * the model fitted on that plan's own single-target and scaling steps
+ * (fit_results.h), on top of a given fit when there is one, predicts
+ * every step on every target set it ran; each scaling step gets its
+ * predicted curve, where it stops growing and why. */
+#ifndef IOCHAR_MODEL_EXPLAIN_RESULTS_H
+#define IOCHAR_MODEL_EXPLAIN_RESULTS_H
+
+#include <stdio.h>
+
+#include "model/fit.h"
+#include "util/err.h"
+
+/* Read the result set at path, fit (base: NULL, or a fit to start from,
+ * not modified), write measured beside predicted to out as format (NULL
+ * or "normal", "csv", "json"). 0 or -errno with a usage message naming a
+ * set that cannot be read. */
+int mdl_explain_results(const char *path, const struct mdl_fit *base,
+			const char *format, FILE *out, struct ioc_err *err);
+
+#endif
