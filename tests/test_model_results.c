@@ -157,6 +157,22 @@ static void test_predict_then_measure(void **state)
 	expect_has(json_object_get_string(jget(s0, "why")), "add capacity only");
 	json_object_put(x);
 	proc_out_free(&po);
+
+	/* the HTML report shows the same beside the measurements */
+	char html[600];
+	snprintf(html, sizeof(html), "%s/report.html", d->path);
+	run_iochar(&po, d->path, 0, ARGS("report", measured, "-o", html));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	FILE *f = fopen(html, "r");
+	assert_non_null(f);
+	static char page[1 << 20];
+	size_t len = fread(page, 1, sizeof(page) - 1, f);
+	page[len] = '\0';
+	fclose(f);
+	expect_has(page, "<section id=\"model\"><h2>Predicted beside measured</h2>");
+	expect_has(page, "data-chart=\"prediction\"");
+	expect_has(page, "add capacity only</figcaption>");
 }
 
 /* A results path that is not iochar's: exit 2, one line naming it. */

@@ -4,10 +4,12 @@
  * file and renamed, so a failure never leaves half a report. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/report_args.h"
+#include "model/report_preds.h"
 #include "report/report.h"
 #include "util/atomic_file.h"
 
@@ -29,7 +31,16 @@ static int write_page(const char *out, const struct rs_set *sets, unsigned n)
 		fprintf(stderr, "iochar report: %s: cannot create: %s\n", out, strerror(-ret));
 		return 1;
 	}
-	ret = report_write_html(sets, n, af.f);
+	/* the model fitted on each set's own steps, beside its measurements */
+	struct report_preds *preds = calloc(n ? n : 1, sizeof(*preds));
+	ret = preds ? 0 : -ENOMEM;
+	for (unsigned i = 0; !ret && i < n; i++)
+		ret = mdl_report_preds(&sets[i], &preds[i]);
+	if (!ret)
+		ret = report_write_html_preds(sets, n, preds, af.f);
+	for (unsigned i = 0; preds && i < n; i++)
+		report_preds_free(&preds[i]);
+	free(preds);
 	if (ret) {
 		atomic_file_abort(&af);
 		fprintf(stderr, "iochar report: %s: %s\n", out, strerror(-ret));

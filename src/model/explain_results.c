@@ -11,8 +11,7 @@
 #include "report/results_read.h"
 #include "util/csv.h"
 
-/* One step's configuration on n targets and its workload. */
-static bool step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
+bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
 		       struct mdl_config *c, struct mdl_workload *w)
 {
 	const struct rs_job *j = &st->job;
@@ -94,7 +93,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	struct mdl_workload w;
 	unsigned most = 1;
 
-	if (!step_model(f, st, 1, &c, &w))
+	if (!mdl_step_model(f, st, 1, &c, &w))
 		return;
 	json_object *o = x->arr ? json_object_new_object() : NULL, *sets = NULL;
 	if (o) {
@@ -108,7 +107,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	}
 	for (unsigned k = 0; k < st->nr_sets; k++) {
 		struct mdl_answer a;
-		step_model(f, st, st->sets[k].nr_targets, &c, &w);
+		mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
 		mdl_eval(&c, &w, &a);
 		set_row(x, st, &st->sets[k], &a, &w, sets);
 		if (st->sets[k].nr_targets > most)
@@ -116,7 +115,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	}
 	struct mdl_answer a;
 	char why[256];
-	step_model(f, st, most, &c, &w);
+	mdl_step_model(f, st, most, &c, &w);
 	mdl_eval(&c, &w, &a);
 	mdl_explain(&c, &w, &a, why, sizeof(why));
 	if (o) {

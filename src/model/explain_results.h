@@ -18,4 +18,13 @@
 int mdl_explain_results(const char *path, const struct mdl_fit *base,
 			const char *format, FILE *out, struct ioc_err *err);
 
+struct rs_step;
+
+/* Step st of a result set as the model sees it on n targets: the measured
+ * drive (fit_results.h) from f, n of them on CPU lanes, and the step's
+ * workload (its in-flight I/Os spread over the targets). false when the
+ * step's rw is not one the model knows. */
+bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
+		    struct mdl_config *c, struct mdl_workload *w);
+
 #endif

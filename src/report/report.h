@@ -17,9 +17,15 @@
 
 #include <stdio.h>
 
+#include "report/report_preds.h"
 #include "report/results_model.h"
 
 /* Write the page for sets[0..n) to f. 0 or -errno (-ENOMEM, -EIO). */
 int report_write_html(const struct rs_set *sets, unsigned n, FILE *f);
+
+/* The same with a "Predicted beside measured" section: preds[0..n), one
+ * per set (nr_steps 0: none for it), or NULL (no section). Not kept. */
+int report_write_html_preds(const struct rs_set *sets, unsigned n,
+			    const struct report_preds *preds, FILE *f);
 
 #endif

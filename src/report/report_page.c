@@ -89,6 +89,7 @@ static const struct section sections[] = {
 	{"percentiles", "Latency percentiles", report_percentile_charts, false},
 	{"series", "Per-second series", report_series_charts, false},
 	{"scaling", "Scaling over targets", report_scaling_charts, false},
+	{"model", "Predicted beside measured", report_model_section, false},
 	{"environment", "Environment", report_environment, false},
 	{"parameters", "Parameters of every step", report_parameters, false},
 };
@@ -99,6 +100,8 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 {
 	if (s->draw == report_host_tables)
 		return !report_has_hosts(r);
+	if (s->draw == report_model_section)
+		return !report_has_preds(r);
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
 			if (r->sets[i].net || r->sets[i].mesh)
@@ -127,7 +130,13 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 
 int report_write_html(const struct rs_set *sets, unsigned n, FILE *f)
 {
-	struct report_ctx r = {.f = f, .sets = sets, .nr_sets = n};
+	return report_write_html_preds(sets, n, NULL, f);
+}
+
+int report_write_html_preds(const struct rs_set *sets, unsigned n,
+			    const struct report_preds *preds, FILE *f)
+{
+	struct report_ctx r = {.f = f, .sets = sets, .nr_sets = n, .preds = preds};
 	int ret = compare_build(sets, n, &r.cmp);
 	if (ret)
 		return ret;
