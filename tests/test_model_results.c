@@ -78,6 +78,8 @@ static void scaling_run(const char *dir, unsigned nfiles, const char *out)
 	struct proc_out po;
 	run_iochar(&po, dir, 0, ARGS("plan", path, "--out", out));
 	expect_exit(&po, 0);
+	/* the plan says why its scaling step stops growing */
+	expect_has(po.out, "model: rand: bound by ");
 	proc_out_free(&po);
 }
 
