@@ -9,7 +9,7 @@
  * id, access, metric and value are required columns; the others may be
  * absent, and every field but id and access may be blank. Predictions
  * add predicted, predicted_latency_ms, bound_by, utilization and
- * saturation_drives (figures_write.c).
+ * saturation_drives (predict.h).
  */
 #ifndef IOCHAR_MODEL_FIGURES_H
 #define IOCHAR_MODEL_FIGURES_H
