@@ -176,7 +176,7 @@ static void test_cli_errors(void **state)
 	proc_out_free(&po);
 	run_iochar(&po, NULL, 0, ARGS("model", "forecast"));
 	expect_exit(&po, 2);
-	expect_has(po.err, "'forecast': expected fit, predict or loo");
+	expect_has(po.err, "'forecast': expected fit, predict, loo or explain");
 	proc_out_free(&po);
 }
 
