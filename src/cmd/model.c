@@ -20,7 +20,7 @@
 #include "util/atomic_file.h"
 
 static const char usage[] =
-	"usage: iochar model fit [--figures=CSV]... [--results=DIR|FILE]... [--latency-limit=2ms] [-o FIT]\n"
+	"usage: iochar model fit [--figures=CSV] [--results=DIR|FILE]... [--latency-limit=2ms] [-o FIT]\n"
 	"       iochar model predict FIT (--figures=CSV | --config=INI) [--output-format=normal|csv|json] [-o FILE]\n"
 	"       iochar model loo --figures=CSV [--latency-limit=2ms] [--output-format=normal|csv|json]\n"
 	"       iochar model explain DIR|FILE [--fit=FIT] [--output-format=normal|csv|json]\n"
@@ -85,6 +85,8 @@ static int do_fit(const struct model_args *a, FILE *out, struct ioc_err *err)
 
 	if (!a->nr_figures && !a->nr_results)
 		ret = err_usage(err, EINVAL, "fit: needs --figures=CSV or --results=DIR");
+	else if (a->nr_figures > 1)
+		ret = err_usage(err, EINVAL, "fit: one --figures table (put its rows in one file)");
 	for (unsigned i = 0; !ret && i < a->nr_figures; i++) {
 		struct mdl_figs figs;
 		char *text = NULL;
