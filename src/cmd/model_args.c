@@ -48,7 +48,13 @@ static int limit(const char *v, double *ms, struct ioc_err *err)
 	return 0;
 }
 
-static int one(struct model_args *a, int c, struct ioc_err *err)
+/* The option getopt just read, for messages. */
+static const char *last_opt(int argc, char **argv)
+{
+	return optind - 1 >= 0 && optind - 1 < argc ? argv[optind - 1] : "?";
+}
+
+static int one(struct model_args *a, int c, int argc, char **argv, struct ioc_err *err)
 {
 	switch (c) {
 	case O_FIGURES:
@@ -74,8 +80,11 @@ static int one(struct model_args *a, int c, struct ioc_err *err)
 	case 'h':
 		a->help = true;
 		return 0;
+	case ':':
+		return err_usage(err, EINVAL, "%s: needs a value", last_opt(argc, argv));
 	default:
-		return err_usage(err, EINVAL, "unknown option or missing value; see 'iochar model --help'");
+		return err_usage(err, EINVAL, "%s: unknown option; see 'iochar model --help'",
+				 last_opt(argc, argv));
 	}
 }
 
@@ -86,8 +95,8 @@ int model_args_parse(int argc, char **argv, struct model_args *a, struct ioc_err
 	memset(a, 0, sizeof(*a));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1)
-		if ((ret = one(a, c, err)))
+	while ((c = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1)
+		if ((ret = one(a, c, argc, argv, err)))
 			return ret;
 	if (a->help)
 		return 0;
@@ -112,9 +121,9 @@ int model_args_parse(int argc, char **argv, struct model_args *a, struct ioc_err
 			continue;
 		}
 		optind = k;
-		if ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) == -1)
+		if ((c = getopt_long(argc, argv, "+:o:h", opts, NULL)) == -1)
 			break;
-		if ((ret = one(a, c, err)))
+		if ((ret = one(a, c, argc, argv, err)))
 			return ret;
 		k = optind;
 	}
