@@ -105,11 +105,16 @@ static void test_figures_rejects_bad_fields(void **state)
 	/* a plausible row of any shape is read: blanks, other levels */
 	char text[512];
 	snprintf(text, sizeof(text), "%s%s", head,
-		 "X1,,,,,,,,sequential,,,limit_MBps,\nX2,t,3,SATA,RAID,R60,1,3,random,0,8,iops,\n");
+		 "X1,,,,,,,,sequential,,,limit_MBps,\nX2,t,3,SATA,RAID,R60,1,3,random,0,8,iops,\n"
+		 "X3,t,2,SAS,,RAID 5,,,random,70%,4K,iops,\"3,000,000\"\n");
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(mdl_figs_parse(text, "f.csv", &f, &err), 0);
-	assert_int_equal(f.nr, 2);
+	if (mdl_figs_parse(text, "f.csv", &f, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(f.nr, 3);
 	assert_true(f.rows[0].is_limit && f.rows[0].mbps);
+	/* written by hand: a unit after the number, thousands separators */
+	assert_true(f.rows[2].read_pct == 70 && f.rows[2].bs_kib == 4);
+	assert_true(f.rows[2].value == 3e6);
 	mdl_figs_free(&f);
 }
 

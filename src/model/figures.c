@@ -42,21 +42,40 @@ static const char *field(char **row, int col)
 	return col >= 0 ? row[col] : "";
 }
 
-/* A number in [lo, hi], NaN when blank. */
+/* Is end only a unit the column is already in ("%", "K", "KiB", "KB",
+ * "IOPS", "MBps", "MB/s", "ms"), or nothing? Tables written by hand say
+ * "70%" or "4K"; the number means the same. */
+static bool unit_only(const char *end)
+{
+	static const char *const units[] = {"", "%", "k", "kib", "kb", "iops", "mbps", "mb/s", "ms"};
+
+	while (*end == ' ')
+		end++;
+	for (unsigned i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(end, units[i]))
+			return true;
+	return false;
+}
+
+/* A number in [lo, hi], NaN when blank; thousands separators ("3,000,000")
+ * and a trailing unit_only() are allowed. */
 static int num(const struct mdl_figs *f, char **row, int col, unsigned line,
 	       double lo, double hi, double *v, struct ioc_err *err)
 {
 	const char *s = field(row, col);
-	char *end;
+	char buf[64], *end;
+	size_t n = 0;
 
 	*v = NAN;
 	if (!*s)
 		return 0;
+	for (const char *p = s; *p && n + 1 < sizeof(buf); p++)
+		if (*p != ',')
+			buf[n++] = *p;
+	buf[n] = '\0';
 	errno = 0;
-	double x = strtod(s, &end);
-	while (*end == ' ')
-		end++;
-	if (end == s || *end || errno || !isfinite(x))
+	double x = strtod(buf, &end);
+	if (end == buf || !unit_only(end) || errno || !isfinite(x))
 		return err_usage(err, EINVAL, "%s:%u: %s '%s': not a number",
 				 f->origin, line, f->doc.head[col], s);
 	if (x < lo || x > hi)

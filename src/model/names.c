@@ -33,7 +33,8 @@ const char *mdl_level_name(enum mdl_level l)
 /* "R5", "raid5", "RAID 5", "5"; "none" and "" are JBOD. */
 int mdl_level_parse(const char *s, enum mdl_level *l)
 {
-	if (!*s || !strcasecmp(s, "none") || !strcasecmp(s, "jbod")) {
+	if (!*s || !strcasecmp(s, "none") || !strcasecmp(s, "jbod") ||
+	    !strcasecmp(s, "pass-through") || !strcasecmp(s, "passthrough")) {
 		*l = MDL_JBOD;
 		return 0;
 	}
