@@ -185,6 +185,57 @@ static void test_cli_errors(void **state)
 	proc_out_free(&po);
 }
 
+static void write_to(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* inventory= gives the NVMe drives' negotiated links: the fixture's two
+ * drives on PCIe 4.0 x4 (a fit with no figures: link efficiency 0.9). */
+static void test_config_inventory(void **state)
+{
+	char *dir = *state, inv[512], fit[512], cfg[512], arg[600];
+	struct proc_out po;
+	run_iochar(&po, NULL, 0,
+		   ARGS("inventory", "--sysroot=tests/fixtures/inventory/nvme", "--output-format=json"));
+	expect_exit(&po, 0);
+	snprintf(inv, sizeof(inv), "%s/inv.json", dir);
+	write_to(inv, po.out);
+	proc_out_free(&po);
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
+	write_to(fit, "{\"format\": \"iochar-model\", \"version\": 1}\n");
+	snprintf(cfg, sizeof(cfg), "%s/c.ini", dir);
+	static const struct {
+		const char *extra;
+		double mbps;
+	} cases[] = {
+		{"", 2 * 4 * 1969.2 * 0.9},
+		{"pcie_lanes = 2\n", 2 * 2 * 1969.2 * 0.9}, /* the INI wins */
+	};
+	for (unsigned i = 0; i < 2; i++) {
+		char text[1024];
+		snprintf(text, sizeof(text),
+			 "[config]\ninventory = %s\nseq_read_mbps = 9000\n%s[workload s]\nrw = read\nbs = 256k\n",
+			 inv, cases[i].extra);
+		write_to(cfg, text);
+		snprintf(arg, sizeof(arg), "--config=%s", cfg);
+		run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "--output-format=json"));
+		expect_exit(&po, 0);
+		json_object *arr = json_tokener_parse(po.out);
+		assert_non_null(arr);
+		json_object *o = json_object_array_get_idx(arr, 0);
+		assert_string_equal(json_object_get_string(jget(o, "bound_by")), "drive-link");
+		double got = jget_double(o, "mbps");
+		if (got < cases[i].mbps * 0.999 || got > cases[i].mbps * 1.001)
+			fail_msg("case %u: %.1f MB/s, want %.1f", i, got, cases[i].mbps);
+		json_object_put(arr);
+		proc_out_free(&po);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_figures_rejects_bad_fields),
 		cmocka_unit_test(test_config_ini),
 		cmocka_unit_test_setup_teardown(test_cli_errors, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_config_inventory, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,11 +12,9 @@
 #include "cli/units.h"
 #include "model/config_ini.h"
 
-/* No path= given: chosen from the interface and the level. */
-#define MDL_PATH_UNSET ((enum mdl_path)99)
 
 enum key_kind { K_RATE, K_COUNT, K_LEVEL, K_PATH, K_IFACE, K_TYPE, K_SIZE_KIB,
-		K_RW, K_PCT, K_TIME_MS, K_IODEPTH, K_NUMJOBS };
+		K_RW, K_PCT, K_TIME_MS, K_IODEPTH, K_NUMJOBS, K_INVENTORY };
 
 struct cfg_key {
 	const char *name;
@@ -28,6 +26,7 @@ struct cfg_key {
 #define C(n, k, m) {n, k, false, offsetof(struct mdl_config, m)}
 #define W(n, k, m) {n, k, true, offsetof(struct mdl_workload, m)}
 static const struct cfg_key keys[] = {
+	{"inventory", K_INVENTORY, false, 0},
 	C("drive_type", K_TYPE, drive.type), C("interface", K_IFACE, drive.iface),
 	C("drives", K_COUNT, drive_count), C("path", K_PATH, path),
 	C("hbas", K_COUNT, hba.count), C("raid", K_LEVEL, layout.level),
@@ -136,6 +135,9 @@ static int set_value(struct cfg_parse *p, const struct cfg_key *k, const char *v
 	case K_TYPE:
 		snprintf(dst, MDL_NAME_MAX, "%s", v);
 		return 0;
+	case K_INVENTORY:
+		snprintf(cf->inventory, sizeof(cf->inventory), "%s", v);
+		return 0;
 	case K_SIZE_KIB:
 		if ((ret = units_parse_size(k->name, v, &u, err)))
 			return ret;
@@ -203,6 +205,16 @@ static int on_key(void *arg, const char *key, const char *value, unsigned line,
 	return err_usage(err, EINVAL, "%s: unknown key (docs/model.md lists them)", key);
 }
 
+void mdl_config_default_path(struct mdl_config *c)
+{
+	if (c->path == MDL_PATH_UNSET)
+		c->path = c->drive.iface == MDL_IF_NVME ? MDL_PATH_DIRECT
+			  : c->layout.level == MDL_JBOD ? MDL_PATH_HBA
+							: MDL_PATH_RAID;
+	if (c->path == MDL_PATH_HBA && !c->hba.count)
+		c->hba.count = 1;
+}
+
 int mdl_config_parse(const char *text, const char *origin, struct mdl_cfg_file *cf,
 		     struct ioc_err *err)
 {
@@ -214,17 +226,13 @@ int mdl_config_parse(const char *text, const char *origin, struct mdl_cfg_file *
 	cf->c.path = MDL_PATH_UNSET;
 	if ((ret = ini_parse(text, origin, &ops, &p, err)))
 		return ret;
-	if (cf->c.path == MDL_PATH_UNSET)
-		cf->c.path = cf->c.drive.iface == MDL_IF_NVME ? MDL_PATH_DIRECT
-			     : cf->c.layout.level == MDL_JBOD ? MDL_PATH_HBA
-							      : MDL_PATH_RAID;
+	if (!cf->inventory[0])
+		mdl_config_default_path(&cf->c);
 	if (!cf->nr)
 		return err_usage(err, EINVAL, "%s: no [workload NAME] section: nothing to predict", origin);
 	for (unsigned i = 0; i < cf->nr; i++)
 		if (cf->iodepth[i] || cf->numjobs[i])
 			cf->w[i].outstanding_per_drive = (double)(cf->iodepth[i] ? cf->iodepth[i] : 1) *
 							 (cf->numjobs[i] ? cf->numjobs[i] : 1);
-	if (cf->c.path == MDL_PATH_HBA && !cf->c.hba.count)
-		cf->c.hba.count = 1;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "cli/ini.h"
 #include "model/config_ini.h"
 #include "model/explain.h"
+#include "model/inventory_links.h"
 #include "util/csv.h"
 
 static const char *rw_name(const struct mdl_workload *w)
@@ -96,8 +97,10 @@ int mdl_config_predict(const char *path, const struct mdl_fit *f, const char *fo
 		ret = err_usage(err, -ret, "%s: %s", path, strerror(-ret));
 		goto out;
 	}
-	if ((ret = mdl_config_parse(text, path, cf, err)))
+	if ((ret = mdl_config_parse(text, path, cf, err)) ||
+	    (cf->inventory[0] && (ret = mdl_config_inventory(cf->inventory, &cf->c, err))))
 		goto out;
+	mdl_config_default_path(&cf->c);
 	mdl_fit_apply(f, &cf->c);
 	for (unsigned i = 0; i < cf->nr; i++)
 		mdl_fit_apply_workload(f, &cf->c, &cf->w[i]);
