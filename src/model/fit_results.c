@@ -96,6 +96,18 @@ static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		if (pts[i].targets == 1)
 			single(d, &pts[i]);
+	/* no single-target figure of a kind: a JBOD set's, per target (the
+	 * targets assumed to bind, so no ceiling can show in that kind) */
+	struct mdl_drive set = *d;
+	for (unsigned i = 0; i < n; i++)
+		if (pts[i].targets > 1 && !(per_target(d, &pts[i]) > 0)) {
+			struct rpoint one = pts[i];
+			one.iops /= one.targets;
+			one.mbps /= one.targets;
+			one.in_flight = 0; /* not a low-load latency */
+			single(&set, &one);
+		}
+	*d = set;
 	for (unsigned i = 0; i < n; i++) {
 		const struct rpoint *p = &pts[i];
 		double one = per_target(d, p), x = p->random ? p->iops : p->mbps;

@@ -4,7 +4,8 @@
  * Every target of the results is one drive of type MDL_MEASURED_TYPE
  * ("measured": a configuration INI names it to use these figures).
  * Single-target points give its rates, each at its best, and its low-load
- * latency (points at one I/O in flight); a point on n targets (a scaling
+ * latency (points at one I/O in flight); a kind measured only on n
+ * targets (a JBOD set) gives its figure / n. A point on n targets (a scaling
  * or parallel step) well below n times the single-target figure
  * (MDL_FIT_SLACK) is a ceiling above the targets. iochar's results carry
  * no CPU time, so that ceiling is the host's: its worker threads

@@ -73,6 +73,18 @@ int mdl_report_preds(const struct rs_set *s, struct report_preds *p)
 		if (st->error || !st->nr_sets || !mdl_step_model(f, st, 1, &c, &w))
 			continue;
 		ret = one_step(f, st, i, &p->steps[p->nr_steps++]);
+		/* nothing measured says what this workload costs: no prediction */
+		struct report_pred_step *ps = &p->steps[p->nr_steps - 1];
+		bool any = false;
+		for (unsigned k = 0; !ret && k < ps->nr_sets; k++)
+			any |= ps->predicted[k] > 0;
+		if (!ret && !any) {
+			free(ps->predicted);
+			free(ps->bound);
+			free(ps->curve);
+			memset(ps, 0, sizeof(*ps));
+			p->nr_steps--;
+		}
 	}
 	free(f);
 	return ret;
