@@ -177,6 +177,61 @@ static void test_predict_then_measure(void **state)
 	expect_has(page, "add capacity only</figcaption>");
 }
 
+/* Set the headline IOPS of target set k of the step file to iops. */
+static void set_iops(json_object *step, unsigned k, double iops)
+{
+	json_object *fixed = jget(json_object_array_get_idx(jget(step, "sets"), k), "fixed");
+	json_object *total = jget(fixed, "total");
+	json_object_object_add(total, "iops", json_object_new_double(iops));
+	json_object_object_add(total, "bw_bytes", json_object_new_double(iops * 4096));
+}
+
+/* The fit recovers the parameters of synthetic results: a scaling step
+ * (real, on the null engine) whose figures are replaced by known ones,
+ * 1000 IOPS on one target, 2000 on two, 2500 on four: a drive of 1000
+ * IOPS and a host ceiling of 2500 on the one worker thread. */
+static void test_fit_synthetic_results(void **state)
+{
+	struct shm_dir *d = *state;
+	char plan[2048], path[512], out[512], step[600], fit[512], arg[600];
+	struct proc_out po;
+
+	snprintf(plan, sizeof(plan),
+		 "[global]\nioengine=null\nsize=1m\ntime_based\nruntime=200ms\n[rand]\n"
+		 "rw=randread\nbs=4k\ntargets=scaling\nfilename=%s/a:%s/b:%s/c:%s/d\n",
+		 d->path, d->path, d->path, d->path);
+	snprintf(path, sizeof(path), "%s/p.ini", d->path);
+	write_file(path, plan);
+	snprintf(out, sizeof(out), "%s/out", d->path);
+	run_iochar(&po, d->path, 0, ARGS("plan", path, "--out", out));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(step, sizeof(step), "%s/steps/000.json", out);
+	json_object *st = load(step);
+	assert_int_equal(json_object_array_length(jget(st, "sets")), 3);
+	set_iops(st, 0, 1000);
+	set_iops(st, 1, 2000);
+	set_iops(st, 2, 2500);
+	assert_int_equal(json_object_to_file(step, st), 0);
+	json_object_put(st);
+
+	snprintf(fit, sizeof(fit), "%s/fit.json", d->path);
+	snprintf(arg, sizeof(arg), "--results=%s", out);
+	run_iochar(&po, d->path, 0, ARGS("model", "fit", arg, "-o", fit));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	json_object *f = load(fit);
+	json_object *drv = json_object_array_get_idx(jget(f, "drives"), 0);
+	assert_string_equal(json_object_get_string(jget(drv, "type")), "measured");
+	if (fabs(jget_double(drv, "rr_iops") - 1000) > 1e-6)
+		fail_msg("rr_iops %g, want 1000", jget_double(drv, "rr_iops"));
+	/* one worker busy at 2500 IOPS: 400 us of it per I/O */
+	if (fabs(jget_double(f, "host.cpu_us_per_io") - 400) > 1e-6)
+		fail_msg("cpu_us_per_io %g, want 400", jget_double(f, "host.cpu_us_per_io"));
+	assert_int_equal(jget_u64(f, "host.cores"), 1);
+	json_object_put(f);
+}
+
 /* A results path that is not iochar's: exit 2, one line naming it. */
 static void test_bad_results(void **state)
 {
@@ -197,6 +252,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_predict_then_measure, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_fit_synthetic_results, shm_setup, shm_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_results, shm_setup, shm_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
