@@ -19,6 +19,7 @@ static const struct command {
 	{"vd", cmd_vd, "RAID virtual drives: vd rebuild --vd=DEF --replace=N"},
 	{"report", cmd_report, "HTML report of results (charts, environment, parameters)"},
 	{"compare", cmd_compare, "compare result sets: difference and whether it beats noise"},
+	{"model", cmd_model, "model of the I/O path: fit, predict, say what bounds it"},
 	{"net", cmd_net, "TCP throughput, iperf3-compatible (net server|client)"},
 	{NULL, NULL, NULL},
 };

@@ -18,6 +18,7 @@
 
 #include "charz/plan.h"
 #include "charz/plan_run.h"
+#include "model/explain_results.h"
 #include "charz/results.h"
 #include "cli/run_config.h"
 #include "cli/units.h"
@@ -234,6 +235,9 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 	};
 	ret = plan_run(p, &o, err);
 	status_done(&st);
+	/* why each scaling step stops growing, by the model (docs/model.md) */
+	if (!ret && dir && root && !a->json)
+		mdl_explain_scaling(dir, stdout);
 	if (dir && root)
 		fprintf(stderr, "iochar: results in %s/\n", dir);
 	return ret;

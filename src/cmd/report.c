@@ -5,10 +5,12 @@
  * over data iochar did not write (output/results_file.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/report_args.h"
+#include "model/report_preds.h"
 #include "report/report.h"
 
 static const char usage[] =
@@ -33,8 +35,18 @@ struct page {
 static int write_page(const void *arg, FILE *f)
 {
 	const struct page *p = arg;
-	return report_write_html_sides(p->sets, p->a->nr_inputs, p->a->side_runs,
-				       p->a->nr_sides, f);
+	unsigned n = p->a->nr_inputs;
+	/* the model fitted on each set's own steps, beside its measurements */
+	struct report_preds *preds = calloc(n ? n : 1, sizeof(*preds));
+	int ret = preds ? 0 : -ENOMEM;
+	for (unsigned i = 0; !ret && i < n; i++)
+		ret = mdl_report_preds(&p->sets[i], &preds[i]);
+	if (!ret)
+		ret = report_write_html_all(p->sets, n, p->a->side_runs, p->a->nr_sides, preds, f);
+	for (unsigned i = 0; preds && i < n; i++)
+		report_preds_free(&preds[i]);
+	free(preds);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)

@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 
+#include "report/report_preds.h"
 #include "report/results_model.h"
 
 /* Write the page for sets[0..n) to f, each set a side of the comparison.
@@ -28,5 +29,14 @@ int report_write_html(const struct rs_set *sets, unsigned n, FILE *f);
  * those of side i - 1); every set still has its own tables and charts. */
 int report_write_html_sides(const struct rs_set *sets, unsigned n,
 			    const unsigned *run_counts, unsigned nr_sides, FILE *f);
+/* The same with a "Predicted beside measured" section: preds[0..n), one
+ * per set (nr_steps 0: none for it), or NULL (no section). Not kept. */
+int report_write_html_preds(const struct rs_set *sets, unsigned n,
+			    const struct report_preds *preds, FILE *f);
+
+/* Both: sides of repeated runs and predictions (either may be trivial:
+ * run_counts all 1, preds NULL). */
+int report_write_html_all(const struct rs_set *sets, unsigned n, const unsigned *run_counts,
+			  unsigned nr_sides, const struct report_preds *preds, FILE *f);
 
 #endif

@@ -97,6 +97,7 @@ static const struct section sections[] = {
 	{"percentiles", "Latency percentiles", report_percentile_charts, false},
 	{"series", "Per-second series", report_series_charts, false},
 	{"scaling", "Scaling over targets", report_scaling_charts, false},
+	{"model", "Predicted beside measured", report_model_section, false},
 	{"environment", "Environment", report_environment, false},
 	{"parameters", "Parameters of every step", report_parameters, false},
 };
@@ -107,6 +108,8 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 {
 	if (s->draw == report_host_tables)
 		return !report_has_hosts(r);
+	if (s->draw == report_model_section)
+		return !report_has_preds(r);
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
 			if (r->sets[i].net || r->sets[i].mesh)
@@ -138,13 +141,28 @@ int report_write_html(const struct rs_set *sets, unsigned n, FILE *f)
 	unsigned ones[n ? n : 1];
 	for (unsigned i = 0; i < n; i++)
 		ones[i] = 1;
-	return report_write_html_sides(sets, n, ones, n, f);
+	return report_write_html_all(sets, n, ones, n, NULL, f);
 }
 
 int report_write_html_sides(const struct rs_set *sets, unsigned n,
 			    const unsigned *run_counts, unsigned nr_sides, FILE *f)
 {
-	struct report_ctx r = {.f = f, .sets = sets, .nr_sets = n};
+	return report_write_html_all(sets, n, run_counts, nr_sides, NULL, f);
+}
+
+int report_write_html_preds(const struct rs_set *sets, unsigned n,
+			    const struct report_preds *preds, FILE *f)
+{
+	unsigned ones[n ? n : 1];
+	for (unsigned i = 0; i < n; i++)
+		ones[i] = 1;
+	return report_write_html_all(sets, n, ones, n, preds, f);
+}
+
+int report_write_html_all(const struct rs_set *sets, unsigned n, const unsigned *run_counts,
+			  unsigned nr_sides, const struct report_preds *preds, FILE *f)
+{
+	struct report_ctx r = {.f = f, .sets = sets, .nr_sets = n, .preds = preds};
 	int ret = compare_build_sides(sets, run_counts, nr_sides, &r.cmp);
 	if (ret)
 		return ret;

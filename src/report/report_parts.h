@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/compare.h"
+#include "report/report_preds.h"
 #include "report/results_model.h"
 
 struct report_ctx {
@@ -14,6 +15,7 @@ struct report_ctx {
 	const struct rs_set *sets;
 	unsigned nr_sets;
 	struct cmp_table cmp;       /* workloads matched over the sets */
+	const struct report_preds *preds; /* nr_sets, or NULL: none */
 	int ret;                    /* first chart error */
 };
 
@@ -34,6 +36,11 @@ void report_parameters(struct report_ctx *r);
  * report_has_hosts says whether any set has one. */
 void report_host_tables(struct report_ctx *r);
 bool report_has_hosts(const struct report_ctx *r);
+
+/* report_model.c: predicted beside measured (report_preds.h);
+ * report_has_preds: is there any prediction to show. */
+void report_model_section(struct report_ctx *r);
+bool report_has_preds(const struct report_ctx *r);
 
 /* report_net.c: network results (rs_set.net): a throughput bar per set,
  * the streams, the interface and the parameters of each. */

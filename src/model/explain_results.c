@@ -1,0 +1,197 @@
+/* explain_results.c - see explain_results.h. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/explain.h"
+#include "model/explain_results.h"
+#include "model/fit_results.h"
+#include "report/results_read.h"
+#include "util/csv.h"
+
+bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
+		       struct mdl_config *c, struct mdl_workload *w)
+{
+	const struct rs_job *j = &st->job;
+
+	memset(c, 0, sizeof(*c));
+	memset(w, 0, sizeof(*w));
+	if (mdl_rw_parse(j->rw, j->rwmixread, &w->random, &w->read_pct))
+		return false;
+	snprintf(c->drive.type, sizeof(c->drive.type), "%s", MDL_MEASURED_TYPE);
+	c->drive_count = n ? n : 1;
+	c->path = MDL_PATH_DIRECT;
+	mdl_fit_apply(f, c);
+	w->bs_kib = j->bs ? j->bs / 1024.0 : 4;
+	w->latency_limit_ms = st->latency_limit_ns / 1e6;
+	w->outstanding_per_drive = (double)(j->iodepth ? j->iodepth : 1) *
+				   (j->numjobs ? j->numjobs : 1) / c->drive_count;
+	return true;
+}
+
+struct xout {
+	const char *format;
+	FILE *out;
+	json_object *arr;           /* json: the steps */
+};
+
+static double metric(bool random, double iops, double mbps)
+{
+	return random ? iops : mbps;
+}
+
+static void set_row(struct xout *x, const struct rs_step *st, const struct rs_tset *ts,
+		    const struct mdl_answer *a, const struct mdl_workload *w, json_object *sets)
+{
+	const struct rs_point *p = rs_tset_headline(st, ts);
+	double got = p ? metric(w->random, p->total.iops, p->total.bw_bytes / 1e6) : NAN;
+	double pred = metric(w->random, a->iops, a->mbps);
+	double err = got > 0 ? fabs(pred - got) / got * 100 : NAN;
+
+	if (sets) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "targets", json_object_new_int((int)ts->nr_targets));
+		json_object_object_add(o, "measured", isnan(got) ? NULL : json_object_new_double(got));
+		json_object_object_add(o, "predicted", json_object_new_double(pred));
+		json_object_object_add(o, "error_pct", isnan(err) ? NULL : json_object_new_double(err));
+		json_object_object_add(o, "bound_by", json_object_new_string(mdl_bound_name(a->bound)));
+		json_object_object_add(o, "utilization", json_object_new_double(a->utilization));
+		json_object_array_add(sets, o);
+	} else if (x->format && !strcmp(x->format, "csv")) {
+		fprintf(x->out, "%u,", st->index);
+		csv_field(x->out, st->label ? st->label : "");
+		fprintf(x->out, ",%u,%s,%.1f,%.1f,%.1f,%s,%.2f,%u\n", ts->nr_targets,
+			w->random ? "iops" : "MBps", got, pred, err, mdl_bound_name(a->bound),
+			a->utilization, a->saturation_drives);
+	} else {
+		fprintf(x->out, "  %7u %12.0f %12.0f %6.1f%%  %s\n", ts->nr_targets, got, pred, err,
+			mdl_bound_name(a->bound));
+	}
+}
+
+/* The step's predicted scaling curve 1..n targets, as JSON. */
+static json_object *curve_json(const struct mdl_config *c, const struct mdl_workload *w,
+			       unsigned n)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned k = 1; k <= n; k++) {
+		struct mdl_config ck = *c;
+		struct mdl_answer a;
+		ck.drive_count = k;
+		mdl_eval(&ck, w, &a);
+		json_object_array_add(arr, json_object_new_double(metric(w->random, a.iops, a.mbps)));
+	}
+	return arr;
+}
+
+static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_step *st)
+{
+	struct mdl_config c;
+	struct mdl_workload w;
+	unsigned most = 1;
+
+	if (!mdl_step_model(f, st, 1, &c, &w))
+		return;
+	json_object *o = x->arr ? json_object_new_object() : NULL, *sets = NULL;
+	if (o) {
+		sets = json_object_new_array();
+		json_object_object_add(o, "step", json_object_new_int((int)st->index));
+		json_object_object_add(o, "label", json_object_new_string(st->label ? st->label : ""));
+	} else if (!x->format || strcmp(x->format, "csv")) {
+		fprintf(x->out, "step %u %s (%s):\n  targets %12s %12s %7s  bound_by\n", st->index,
+			st->label ? st->label : "", st->job.rw ? st->job.rw : "?",
+			w.random ? "IOPS" : "MB/s", "predicted", "error");
+	}
+	for (unsigned k = 0; k < st->nr_sets; k++) {
+		struct mdl_answer a;
+		mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
+		mdl_eval(&c, &w, &a);
+		set_row(x, st, &st->sets[k], &a, &w, sets);
+		if (st->sets[k].nr_targets > most)
+			most = st->sets[k].nr_targets;
+	}
+	struct mdl_answer a;
+	char why[256];
+	mdl_step_model(f, st, most, &c, &w);
+	mdl_eval(&c, &w, &a);
+	mdl_explain(&c, &w, &a, why, sizeof(why));
+	if (o) {
+		json_object_object_add(o, "sets", sets);
+		if (st->scaling.present)
+			json_object_object_add(o, "predicted_curve", curve_json(&c, &w, most));
+		json_object_object_add(o, "saturation_targets",
+				       json_object_new_int((int)a.saturation_drives));
+		json_object_object_add(o, "why", json_object_new_string(why));
+		json_object_array_add(x->arr, o);
+	} else if (!x->format || strcmp(x->format, "csv")) {
+		fprintf(x->out, "  on %u target%s: %s\n", most, most > 1 ? "s" : "", why);
+	}
+}
+
+int mdl_explain_results(const char *path, const struct mdl_fit *base,
+			const char *format, FILE *out, struct ioc_err *err)
+{
+	struct mdl_fit *f = malloc(sizeof(*f));
+	struct rs_set s;
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	if ((ret = results_read(path, &s, err)))
+		goto out;
+	if (base)
+		*f = *base;
+	else
+		memset(f, 0, sizeof(*f));
+	mdl_fit_result_set(f, &s);
+	struct xout x = {format, out, format && !strcmp(format, "json") ? json_object_new_array() : NULL};
+	if (format && !strcmp(format, "csv"))
+		fprintf(out, "step,label,targets,metric,measured,predicted,error_pct,bound_by,utilization,saturation_targets\n");
+	for (unsigned i = 0; i < s.nr_steps; i++)
+		if (!s.steps[i].error)
+			one_step(&x, f, &s.steps[i]);
+	if (x.arr)
+		fprintf(out, "%s\n", json_object_to_json_string_ext(x.arr, JSON_C_TO_STRING_PRETTY));
+	json_object_put(x.arr);
+	ret = ferror(out) ? -EIO : 0;
+out:
+	rs_set_free(&s);
+	free(f);
+	return ret;
+}
+
+void mdl_explain_scaling(const char *path, FILE *out)
+{
+	struct mdl_fit *f = calloc(1, sizeof(*f));
+	struct ioc_err err = {0};
+	struct rs_set s;
+
+	if (!f)
+		return;
+	if (!results_read(path, &s, &err)) {
+		mdl_fit_result_set(f, &s);
+		for (unsigned i = 0; i < s.nr_steps; i++) {
+			const struct rs_step *st = &s.steps[i];
+			struct mdl_config c;
+			struct mdl_workload w;
+			struct mdl_answer a;
+			char why[256];
+			unsigned most = 1;
+			if (st->error || !st->scaling.present)
+				continue;
+			for (unsigned k = 0; k < st->nr_sets; k++)
+				if (st->sets[k].nr_targets > most)
+					most = st->sets[k].nr_targets;
+			if (!mdl_step_model(f, st, most, &c, &w))
+				continue;
+			mdl_eval(&c, &w, &a);
+			fprintf(out, "model: %s: %s\n", st->label ? st->label : "",
+				mdl_explain(&c, &w, &a, why, sizeof(why)));
+		}
+	}
+	rs_set_free(&s);
+	free(f);
+}

@@ -1,0 +1,36 @@
+/* explain_results.h - a plan's results beside the model's predictions:
+ * the model fitted on that plan's own single-target and scaling steps
+ * (fit_results.h), on top of a given fit when there is one, predicts
+ * every step on every target set it ran; each scaling step gets its
+ * predicted curve, where it stops growing and why. */
+#ifndef IOCHAR_MODEL_EXPLAIN_RESULTS_H
+#define IOCHAR_MODEL_EXPLAIN_RESULTS_H
+
+#include <stdio.h>
+
+#include "model/fit.h"
+#include "util/err.h"
+
+/* Read the result set at path, fit (base: NULL, or a fit to start from,
+ * not modified), write measured beside predicted to out as format (NULL
+ * or "normal", "csv", "json"). 0 or -errno with a usage message naming a
+ * set that cannot be read. */
+int mdl_explain_results(const char *path, const struct mdl_fit *base,
+			const char *format, FILE *out, struct ioc_err *err);
+
+/* For a plan's scaling steps only: one line each, "model: LABEL: WHY",
+ * by the model fitted on the results at path (a plan's own steps), to
+ * out. Quiet when the results cannot be read or have no scaling step:
+ * this is commentary on a run that has already been reported. */
+void mdl_explain_scaling(const char *path, FILE *out);
+
+struct rs_step;
+
+/* Step st of a result set as the model sees it on n targets: the measured
+ * drive (fit_results.h) from f, n of them on CPU lanes, and the step's
+ * workload (its in-flight I/Os spread over the targets). false when the
+ * step's rw is not one the model knows. */
+bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
+		    struct mdl_config *c, struct mdl_workload *w);
+
+#endif

@@ -1,0 +1,33 @@
+/* fit_results.h - the model fitted on iochar's own results (plan
+ * directories or run JSON files, report/results_read.h).
+ *
+ * Every target of the results is one drive of type MDL_MEASURED_TYPE
+ * ("measured": a configuration INI names it to use these figures).
+ * Single-target points give its rates, each at its best, and its low-load
+ * latency (points at one I/O in flight); a kind measured only on n
+ * targets (a JBOD set) gives its figure / n. A point on n targets (a scaling
+ * or parallel step) well below n times the single-target figure
+ * (MDL_FIT_SLACK) is a ceiling above the targets. iochar's results carry
+ * no CPU time, so that ceiling is the host's: its worker threads
+ * (numjobs) each busy, i.e. cpu_us_per_io = numjobs x 1e6 / IOPS on
+ * cores = numjobs. */
+#ifndef IOCHAR_MODEL_FIT_RESULTS_H
+#define IOCHAR_MODEL_FIT_RESULTS_H
+
+#include "model/fit.h"
+#include "util/err.h"
+
+#define MDL_MEASURED_TYPE "measured"
+
+/* Add what the result sets at paths[0..n) measure to f (its other drive
+ * types and caps kept). 0 or -errno with the reader's usage message
+ * naming the set that cannot be read. */
+int mdl_fit_results(struct mdl_fit *f, const char *const *paths, unsigned n,
+		    struct ioc_err *err);
+
+struct rs_set;
+
+/* The same for one result set already read. */
+void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s);
+
+#endif

@@ -1,0 +1,91 @@
+/* report_preds.c - see report_preds.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/explain.h"
+#include "model/explain_results.h"
+#include "model/fit_results.h"
+#include "model/report_preds.h"
+
+static double value(const struct mdl_workload *w, const struct mdl_answer *a)
+{
+	return w->random ? a->iops : a->mbps * 1e6; /* the report's bytes/s */
+}
+
+static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned index,
+		    struct report_pred_step *ps)
+{
+	struct mdl_config c;
+	struct mdl_workload w;
+	struct mdl_answer a;
+	unsigned most = 1;
+
+	ps->step = index;
+	ps->nr_sets = st->nr_sets;
+	ps->predicted = calloc(st->nr_sets ? st->nr_sets : 1, sizeof(*ps->predicted));
+	ps->bound = calloc(st->nr_sets ? st->nr_sets : 1, sizeof(*ps->bound));
+	if (!ps->predicted || !ps->bound)
+		return -ENOMEM;
+	for (unsigned k = 0; k < st->nr_sets; k++) {
+		mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
+		mdl_eval(&c, &w, &a);
+		ps->predicted[k] = value(&w, &a);
+		snprintf(ps->bound[k], sizeof(ps->bound[k]), "%s", mdl_bound_name(a.bound));
+		if (st->sets[k].nr_targets > most)
+			most = st->sets[k].nr_targets;
+	}
+	mdl_step_model(f, st, most, &c, &w);
+	ps->iops = w.random;
+	mdl_eval(&c, &w, &a);
+	mdl_explain(&c, &w, &a, ps->why, sizeof(ps->why));
+	ps->knee = a.saturation_drives && a.saturation_drives <= most ? a.saturation_drives : 0;
+	if (!st->scaling.present)
+		return 0;
+	if (!(ps->curve = calloc(most, sizeof(*ps->curve))))
+		return -ENOMEM;
+	ps->nr_curve = most;
+	for (unsigned n = 1; n <= most; n++) {
+		mdl_step_model(f, st, n, &c, &w);
+		mdl_eval(&c, &w, &a);
+		ps->curve[n - 1] = value(&w, &a);
+	}
+	return 0;
+}
+
+int mdl_report_preds(const struct rs_set *s, struct report_preds *p)
+{
+	struct mdl_fit *f = calloc(1, sizeof(*f));
+	struct mdl_config c;
+	struct mdl_workload w;
+	int ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!f)
+		return -ENOMEM;
+	mdl_fit_result_set(f, s);
+	p->steps = calloc(s->nr_steps ? s->nr_steps : 1, sizeof(*p->steps));
+	if (!p->steps)
+		ret = -ENOMEM;
+	for (unsigned i = 0; !ret && i < s->nr_steps; i++) {
+		const struct rs_step *st = &s->steps[i];
+		if (st->error || !st->nr_sets || !mdl_step_model(f, st, 1, &c, &w))
+			continue;
+		ret = one_step(f, st, i, &p->steps[p->nr_steps++]);
+		/* nothing measured says what this workload costs: no prediction */
+		struct report_pred_step *ps = &p->steps[p->nr_steps - 1];
+		bool any = false;
+		for (unsigned k = 0; !ret && k < ps->nr_sets; k++)
+			any |= ps->predicted[k] > 0;
+		if (!ret && !any) {
+			free(ps->predicted);
+			free(ps->bound);
+			free(ps->curve);
+			memset(ps, 0, sizeof(*ps));
+			p->nr_steps--;
+		}
+	}
+	free(f);
+	return ret;
+}
