@@ -509,7 +509,7 @@ void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
 {
 	if (c->nr_legend >= CHART_MAX_LEGEND)
 		return;
-	c->legend[c->nr_legend] = name;
+	snprintf(c->legend[c->nr_legend], sizeof(c->legend[c->nr_legend]), "%s", name);
 	c->legend_style[c->nr_legend] = style;
 	c->legend_series[c->nr_legend] = (int)s;
 	c->nr_legend++;

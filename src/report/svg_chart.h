@@ -33,6 +33,7 @@ struct axis {
 };
 
 #define CHART_MAX_LEGEND 16
+#define CHART_LEGEND_TEXT 96
 #define CHART_MAX_TAKEN 96
 
 struct chart {
@@ -46,7 +47,7 @@ struct chart {
 	struct axis *x, *y, *y2;
 	unsigned points;
 	bool halo;                  /* lines get a white outline, hollow markers */
-	const char *legend[CHART_MAX_LEGEND];
+	char legend[CHART_MAX_LEGEND][CHART_LEGEND_TEXT]; /* copies: callers' names may not live on */
 	int legend_style[CHART_MAX_LEGEND]; /* 0 bar, 1 line; series index = slot */
 	int legend_series[CHART_MAX_LEGEND];
 	unsigned nr_legend;
@@ -124,7 +125,8 @@ enum chart_legend_style {
 	CHART_LEGEND_SQUARE = 4, /* CHART_PT_SQUARE */
 };
 
-/* Add a legend entry for series s, drawn in style (enum chart_legend_style). */
+/* Add a legend entry for series s, drawn in style (enum chart_legend_style);
+ * name is copied (cut at CHART_LEGEND_TEXT - 1 bytes). */
 void chart_legend_add(struct chart *c, unsigned s, int style, const char *name);
 
 /* Write the chart to out and release it. 0 or -EIO. */
