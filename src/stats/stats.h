@@ -1,4 +1,5 @@
-/* stats.h - what one worker measures: per-direction latency histograms,
+/* stats.h - what one worker measures: per-direction latency histograms
+ * (and, in rate-limited runs, issue lag and service time beside them),
  * byte counts and a per-second interval series.
  *
  * A worker owns its struct worker_stats and records into it without locks.
@@ -20,8 +21,21 @@
 struct dir_stats {
 	uint64_t ios;
 	uint64_t bytes;
-	struct hist lat;       /* ns, submission (or schedule) to completion */
+	/* ns, to completion from submission, or in rate-limited (open-loop)
+	 * runs from the scheduled time: the response time */
+	struct hist lat;
+	/* rate-limited runs only (empty otherwise): ns from the scheduled
+	 * time to submission, iochar's own lateness; and from submission to
+	 * completion, the service time. lat = lag + service, I/O by I/O. */
+	struct hist lag;
+	struct hist service;
 };
+
+/* Empty ds: no I/O, all three histograms empty. */
+void dir_stats_init(struct dir_stats *ds);
+
+/* Add src into dst (counts and all three histograms, exactly). */
+void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src);
 
 /* One second of one worker, or of the merged run. */
 struct interval {
@@ -72,6 +86,15 @@ static inline int stats_record(struct worker_stats *st, enum io_dir d,
 			       uint64_t bytes, uint64_t lat_ns,
 			       uint64_t since_start_ns);
 
+/* Beside stats_record, for an I/O of a rate-limited run: its issue lag
+ * (scheduled -> submitted) and service time (submitted -> completed). */
+static inline void stats_record_paced(struct worker_stats *st, enum io_dir d,
+				      uint64_t lag_ns, uint64_t service_ns)
+{
+	hist_record(&st->dir[d].lag, lag_ns);
+	hist_record(&st->dir[d].service, service_ns);
+}
+
 /* Slow path of stats_record: make slot `idx` exist. */
 int stats_grow_intervals(struct worker_stats *st, unsigned idx);
 
@@ -108,7 +131,7 @@ static inline int stats_record(struct worker_stats *st, enum io_dir d,
  * slot. Returns 0 or -ENOMEM. */
 int stats_merge(struct worker_stats *dst, const struct worker_stats *src);
 
-/* Total of both directions (histograms merged). */
+/* Total of both directions (all histograms merged). */
 void stats_total(const struct worker_stats *st, struct dir_stats *out);
 
 #endif
