@@ -12,24 +12,23 @@
 #include "core/worker.h"
 
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
-#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/pace.h"
 #include "target/target.h"
 #include "util/clock.h"
 #include "verify/session.h"
 #include "vd/engine.h"
 
 #define PAGE_ALIGN 4096
-/* longest nap of a rate-limited worker with I/O in flight: bounds how late
- * a completion can be stamped */
+/* longest nap of a rate-limited worker with I/O in flight and a free slot:
+ * bounds how late a completion can be stamped */
 #define RATE_NAP_NS 20000ull
-/* the last stretch of a rate-limited wait is spun, not slept */
-#define PACE_SPIN_NS 100000ull
+/* longest sleep between looks at the stop flag */
+#define RATE_SLEEP_MAX_NS 50000000ull
 
 static int setup_units(struct worker *w, struct ioc_err *err)
 {
@@ -87,6 +86,18 @@ static int setup_cpu(struct worker *w, struct ioc_err *err)
 	return 0;
 }
 
+/* Rate-limited runs keep each unit's submission time beside its latency
+ * origin (the due time), for the lag and service histograms. */
+static int setup_pacing(struct worker *w, struct ioc_err *err)
+{
+	if (!w->job->rate_iops)
+		return 0;
+	w->issued_ns = calloc(w->job->iodepth, sizeof(*w->issued_ns));
+	if (!w->issued_ns)
+		return err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 static int worker_setup(struct worker *w)
 {
 	struct ioc_err *err = &w->err;
@@ -99,7 +110,7 @@ static int worker_setup(struct worker *w)
 	stats_init(&w->stats);
 	uint64_t planned_s = (w->job->ramp_ns + w->job->runtime_ns) / 1000000000ull;
 	if ((ret = setup_cpu(w, err)) || (ret = setup_units(w, err)) ||
-	    (ret = setup_files(w, err)))
+	    (ret = setup_files(w, err)) || (ret = setup_pacing(w, err)))
 		return ret;
 	if (stats_reserve(&w->stats, (unsigned)planned_s + 1))
 		return err_set(err, ENOMEM, "out of memory");
@@ -145,6 +156,8 @@ static void worker_teardown(struct worker *w)
 	free(w->buffers);
 	free(w->units);
 	free(w->free_units);
+	free(w->issued_ns);
+	w->issued_ns = NULL;
 	w->buffers = w->units = NULL;
 	w->free_units = NULL;
 }
@@ -207,6 +220,12 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
 		return false;
 	}
+	if (w->issued_ns) {
+		uint64_t sub = w->issued_ns[u->index];
+		stats_record_paced(&w->stats, u->dir,
+				   sub > u->start_ns ? sub - u->start_ns : 0,
+				   now > sub ? now - sub : 0);
+	}
 	return true;
 }
 
@@ -225,36 +244,11 @@ static void publish_live(struct worker *w)
 
 struct loop_state {
 	uint64_t now, deadline;
-	uint64_t period_ns;      /* rate_iops: one I/O every period; 0 = closed loop */
-	uint64_t next_sched;     /* rate_iops: when the next I/O is due */
+	struct pace pace;        /* rate_iops: due times; closed loop: inert */
 	unsigned inflight, pending;
 	bool gen_done;
 	struct io_unit *held;    /* prepared but refused (ENGINE_BUSY) */
-	struct rng arrivals;     /* rate_process=poisson gaps */
 };
-
-/* Wait until monotonic time t for a rate-limited worker. A sleep wakes
- * tens of microseconds late, which at 100k IOPS would be several I/Os:
- * sleep only for the bulk of a long wait, and spin on the clock for the
- * last stretch, so the asked rate is kept. */
-static void pace_until(uint64_t t)
-{
-	uint64_t now = fast_ns();
-	if (t > now + PACE_SPIN_NS)
-		clock_sleep_until(t - PACE_SPIN_NS);
-	while (fast_ns() < t)
-		;
-}
-
-/* Time to the next scheduled I/O of a rate-limited worker. */
-static uint64_t next_gap(struct worker *w, struct loop_state *s)
-{
-	if (w->job->rate_process != RATE_POISSON)
-		return s->period_ns;
-	/* exponential with mean period: -ln(U) * period, U in (0, 1] */
-	double u = 1.0 - rng_unit(&s->arrivals);
-	return (uint64_t)(-log(u) * (double)s->period_ns);
-}
 
 /* Queue as many I/Os as the depth, the generator and the rate allow, at
  * most one depth's worth: sync engines free their unit at once, and the
@@ -267,7 +261,7 @@ static bool issue(struct worker *w, struct loop_state *s)
 		if (!u) {
 			if (s->gen_done)
 				break;
-			if (s->period_ns && s->next_sched > s->now)
+			if (!pace_due(&s->pace, s->now))
 				break;
 			struct gen_op op;
 			if (!gen_next(&w->gen, &op)) {
@@ -280,11 +274,11 @@ static bool issue(struct worker *w, struct loop_state *s)
 			u->offset = op.offset;
 			u->len = op.len;
 			/* open loop: latency counts from when the I/O was due */
-			u->start_ns = s->period_ns ? s->next_sched : s->now;
-			if (s->period_ns)
-				s->next_sched += next_gap(w, s);
+			u->start_ns = s->pace.rate ? pace_take(&s->pace) : s->now;
 		}
 		s->held = NULL;
+		if (w->issued_ns)
+			w->issued_ns[u->index] = s->now;
 		/* verify: an I/O to a block with one in flight waits for it */
 		if (w->verify && !verify_session_prepare(w->verify, u)) {
 			s->held = u;
@@ -344,6 +338,44 @@ static bool commit(struct worker *w, struct loop_state *s)
 	return true;
 }
 
+/* Rate-limited, nothing in flight: sleep to the next due I/O (or the
+ * deadline; at most RATE_SLEEP_MAX_NS, to see the stop flag). */
+static void wait_idle(struct loop_state *s)
+{
+	uint64_t t = s->pace.next_ns;
+
+	/* Above 1/PACE_BATCH_NS I/Os per second, wake once per batch, not
+	 * once per I/O: a wake-up costs microseconds of CPU (more on a VM),
+	 * which at such rates is the whole budget of the other workers. */
+	if (t < s->now + PACE_BATCH_NS && s->pace.rate > 1000000000ull / PACE_BATCH_NS)
+		t = s->now + PACE_BATCH_NS;
+	if (t > s->deadline)
+		t = s->deadline;
+
+	if (t > s->now + RATE_SLEEP_MAX_NS)
+		t = s->now + RATE_SLEEP_MAX_NS;
+	s->now = pace_wait_until(t);
+}
+
+/* Rate-limited with I/O in flight. Every slot busy: nothing can leave
+ * before a completion, so block for one (the kernel wakes the thread: the
+ * stamp is exact and no CPU is spent). Otherwise poll, and when nothing
+ * completed and the next I/O is not due, nap briefly rather than spin.
+ * Returns false when the worker must stop. */
+static bool wait_paced(struct worker *w, struct loop_state *s)
+{
+	if (!w->nr_free && !s->held)
+		return reap(w, s, 1);
+	unsigned before = s->inflight;
+	if (!reap(w, s, 0))
+		return false;
+	if (s->inflight == before && !pace_due(&s->pace, s->now)) {
+		uint64_t nap = s->now + RATE_NAP_NS;
+		s->now = pace_wait_until(nap < s->pace.next_ns ? nap : s->pace.next_ns);
+	}
+	return true;
+}
+
 static void run_loop(struct worker *w, struct loop_state *s)
 {
 	unsigned pass = 0;
@@ -356,24 +388,15 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		if (s->inflight == 0) {
 			if (s->gen_done && !s->held)
 				break;
-			if (s->period_ns) /* ahead of schedule, nothing in flight */
-				pace_until(s->next_sched < s->deadline ?
-							  s->next_sched : s->deadline);
-			s->now = fast_ns();
+			if (!pace_due(&s->pace, s->now))
+				wait_idle(s);
+			else
+				s->now = fast_ns();
 			continue;
 		}
-		/* Closed loop: everything issuable is issued, so wait for one.
-		 * Rate-limited: poll, and nap briefly when nothing completed, so
-		 * the next due I/O leaves on time while others are in flight. */
-		bool rate_wait = s->period_ns && s->next_sched > s->now;
-		unsigned before = s->inflight;
-		if (!reap(w, s, rate_wait ? 0 : 1))
+		/* Closed loop: everything issuable is issued, so wait for one. */
+		if (!(s->pace.rate ? wait_paced(w, s) : reap(w, s, 1)))
 			break;
-		if (rate_wait && s->inflight == before) {
-			uint64_t nap = s->now + RATE_NAP_NS;
-			pace_until(nap < s->next_sched ? nap : s->next_sched);
-			s->now = fast_ns();
-		}
 		if ((++pass & 63) == 0)
 			publish_live(w);
 	}
@@ -422,17 +445,15 @@ void *worker_main(void *arg)
 
 	if (!w->error && !atomic_load(w->stop)) {
 		if (w->job->rate_iops) /* naps must be short to be accurate */
-			prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+			pace_thread_init();
 		struct loop_state s = {
 			.now = fast_ns(),
 			.deadline = w->job->runtime_ns ?
 					    w->measure_start_ns + w->job->runtime_ns :
 					    UINT64_MAX,
-			.period_ns = w->job->rate_iops ?
-					     1000000000ull / w->job->rate_iops : 0,
-			.next_sched = start,
 		};
-		rng_seed(&s.arrivals, w->job->randseed ^ 0xa441ull ^ w->clone);
+		pace_init(&s.pace, w->job, start,
+			  w->job->randseed ^ 0xa441ull ^ w->clone);
 		run_loop(w, &s);
 		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
 	}

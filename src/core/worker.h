@@ -57,6 +57,7 @@ struct worker {
 	void *buffers;
 	struct generator gen;
 	struct verify_session *verify; /* NULL unless the job has verify=1 */
+	uint64_t *issued_ns;         /* rate-limited: submission time by unit index, else NULL */
 
 	/* out: valid after the thread is joined */
 	struct worker_stats stats;
