@@ -91,25 +91,110 @@ static const struct engine_ops stall_ops = {
 	.event = stall_event,
 };
 
-/* Run one worker for 1 s; return how many I/Os took longer than 100 ms. */
-static uint64_t run_stalled(uint64_t rate_iops, struct worker_stats *out)
+/* A device whose every I/O takes SLOW_NS; getevents sleeps (no CPU) until
+ * enough are done. cleanup, on the worker's thread, notes that thread's
+ * CPU time. */
+#define SLOW_NS 1000000ull
+struct slow_state {
+	struct io_unit *q[64], *done[64];
+	uint64_t due[64];
+	unsigned nr, nr_done;
+};
+static uint64_t slow_thread_cpu_ns;
+
+static uint64_t mono_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int slow_init(const struct engine_params *p, void **out, struct ioc_err *err)
+{
+	(void)p;
+	(void)err;
+	*out = calloc(1, sizeof(struct slow_state));
+	return *out ? 0 : -12;
+}
+
+static void slow_cleanup(void *s)
+{
+	slow_thread_cpu_ns = mono_ns(CLOCK_THREAD_CPUTIME_ID);
+	free(s);
+}
+
+static enum engine_queue_ret slow_queue(void *state, struct io_unit *u)
+{
+	struct slow_state *s = state;
+	u->result = (int64_t)u->len;
+	s->due[s->nr] = mono_ns(CLOCK_MONOTONIC) + SLOW_NS;
+	s->q[s->nr++] = u;
+	return ENGINE_QUEUED;
+}
+
+static int slow_getevents(void *state, unsigned min)
+{
+	struct slow_state *s = state;
+	s->nr_done = 0;
+	for (;;) {
+		uint64_t now = mono_ns(CLOCK_MONOTONIC);
+		for (unsigned i = 0; i < s->nr;) {
+			if (s->due[i] > now) {
+				i++;
+				continue;
+			}
+			s->done[s->nr_done++] = s->q[i];
+			s->q[i] = s->q[--s->nr];
+			s->due[i] = s->due[s->nr];
+		}
+		if (s->nr_done >= min || !s->nr)
+			return (int)s->nr_done;
+		uint64_t first = s->due[0];
+		for (unsigned i = 1; i < s->nr; i++)
+			if (s->due[i] < first)
+				first = s->due[i];
+		struct timespec ts = {(time_t)(first / 1000000000ull),
+				      (long)(first % 1000000000ull)};
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static struct io_unit *slow_event(void *state, unsigned i)
+{
+	return ((struct slow_state *)state)->done[i];
+}
+
+static const struct engine_ops slow_ops = {
+	.name = "slow",
+	.flags = ENGINE_NO_TARGET,
+	.probe = stall_probe,
+	.init = slow_init,
+	.cleanup = slow_cleanup,
+	.queue = slow_queue,
+	.commit = stall_commit,
+	.getevents = slow_getevents,
+	.event = slow_event,
+};
+
+static void run_worker(const struct engine_ops *ops, uint64_t rate_iops,
+		       unsigned depth, uint64_t runtime_ns, struct worker_stats *out)
 {
 	struct job_spec job;
 	job_spec_init(&job);
-	snprintf(job.name, sizeof(job.name), "stall");
+	snprintf(job.name, sizeof(job.name), "%s", ops->name);
 	job.rw = RW_RANDREAD;
 	job.bs = 4096;
-	job.iodepth = 4;
+	job.iodepth = depth;
 	job.numjobs = 1;
 	job.time_based = true;
-	job.runtime_ns = 1000000000ull;
+	job.runtime_ns = runtime_ns;
 	job.rate_iops = rate_iops;
 	atomic_bool stop = false;
 	struct start_gate gate = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 	struct worker *w = calloc(1, sizeof(*w));
 	w->job = &job;
 	w->region = 1ull << 30;
-	w->eops = &stall_ops;
+	w->eops = ops;
 	w->stop = &stop;
 	w->gate = &gate;
 	pthread_t t;
@@ -118,12 +203,18 @@ static uint64_t run_stalled(uint64_t rate_iops, struct worker_stats *out)
 	pthread_join(t, NULL);
 	assert_int_equal(w->error, 0);
 	*out = w->stats;
+	free(w);
+}
+
+/* Run one worker for 1 s; return how many I/Os took longer than 100 ms. */
+static uint64_t run_stalled(uint64_t rate_iops, struct worker_stats *out)
+{
+	run_worker(&stall_ops, rate_iops, 4, 1000000000ull, out);
 	uint64_t slow = 0;
-	const struct hist *h = &w->stats.dir[DIR_READ].lat;
+	const struct hist *h = &out->dir[DIR_READ].lat;
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		if (hist_bucket_low(i) >= 100000000ull)
 			slow += h->buckets[i];
-	free(w);
 	return slow;
 }
 
@@ -151,9 +242,45 @@ static void test_closed_loop_sees_only_inflight(void **state)
 	struct worker_stats *st = malloc(sizeof(*st));
 	uint64_t slow = run_stalled(0, st);
 	/* only the iodepth I/Os in flight at the stall waited */
-	assert_true(slow >= 1 && slow <= 4);
+	if (slow < 1 || slow > 4)
+		fail_msg("closed loop: %llu I/Os over 100 ms, expected 1-4",
+			 (unsigned long long)slow);
 	stats_free(st);
 	free(st);
+}
+
+/* A rate-limited worker waiting on I/O in flight used to poll and spin:
+ * a whole CPU per worker whatever the rate. depth 1: every slot is busy,
+ * so it blocks; depth 4: free slots, so it naps without spinning. */
+static void check_paced_cpu(unsigned depth, double max_share)
+{
+	struct worker_stats *st = malloc(sizeof(*st));
+	run_worker(&slow_ops, 500, depth, 500000000ull, st);
+	double share = (double)slow_thread_cpu_ns / 500e6;
+	const struct dir_stats *d = &st->dir[DIR_READ];
+	if (share > max_share)
+		fail_msg("depth %u: the worker used %.0f%% of a CPU for 500 I/Os/s",
+			 depth, share * 100);
+	/* every I/O has its lag and service time; they add up to the latency */
+	assert_true(d->ios >= 240 && d->ios <= 255);
+	assert_int_equal(d->lag.count, d->ios);
+	assert_int_equal(d->service.count, d->ios);
+	assert_int_equal(d->lag.sum + d->service.sum, d->lat.sum);
+	assert_true(d->service.min >= SLOW_NS);
+	stats_free(st);
+	free(st);
+}
+
+static void test_paced_wait_blocks(void **state)
+{
+	(void)state;
+	check_paced_cpu(1, 0.10);
+}
+
+static void test_paced_wait_naps(void **state)
+{
+	(void)state;
+	check_paced_cpu(4, 0.50);
 }
 
 int main(void)
@@ -161,6 +288,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_loop_counts_the_stall),
 		cmocka_unit_test(test_closed_loop_sees_only_inflight),
+		cmocka_unit_test(test_paced_wait_blocks),
+		cmocka_unit_test(test_paced_wait_naps),
 	};
 	return cmocka_run_group_tests_name("worker", tests, NULL, NULL);
 }

@@ -371,7 +371,12 @@ static bool wait_paced(struct worker *w, struct loop_state *s)
 		return false;
 	if (s->inflight == before && !pace_due(&s->pace, s->now)) {
 		uint64_t nap = s->now + RATE_NAP_NS;
-		s->now = pace_wait_until(nap < s->pace.next_ns ? nap : s->pace.next_ns);
+		if (nap < s->pace.next_ns) { /* no spin: nothing is due at its end */
+			clock_sleep_until(nap);
+			s->now = fast_ns();
+		} else {
+			s->now = pace_wait_until(s->pace.next_ns);
+		}
 	}
 	return true;
 }
