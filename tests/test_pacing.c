@@ -25,6 +25,7 @@
 
 #include "core/pace.h"
 #include "core/tool_limited.h"
+#include "dist/internal.h"
 #include "harness.h"
 
 static unsigned usable_cpus(void)
@@ -204,11 +205,51 @@ static void test_threshold(void **state)
 	free(r);
 }
 
+/* A run over many hosts: each rank's lag and service histograms and its
+ * verdict reach rank 0 intact, so the merged figures are exact. */
+static void test_wire_carries_lag(void **state)
+{
+	(void)state;
+	struct run_result *r = calloc(1, sizeof(*r)), *back = calloc(1, sizeof(*back));
+	assert_non_null(r);
+	assert_non_null(back);
+	r->workers = calloc(1, sizeof(*r->workers));
+	assert_non_null(r->workers);
+	r->nr_workers = 1;
+	stats_init(&r->workers[0].stats);
+	struct dir_stats *d = &r->workers[0].stats.dir[DIR_WRITE];
+	for (uint64_t i = 1; i <= 500; i++) {
+		hist_record(&d->lat, 1000 * i);
+		stats_record_paced(&r->workers[0].stats, DIR_WRITE, 10 * i, 1000 * i - 10 * i);
+	}
+	r->tool_limited = true;
+	snprintf(r->tool_limited_reason, sizeof(r->tool_limited_reason), "because");
+	void *buf;
+	size_t len;
+	assert_int_equal(wire_pack(r, &buf, &len), 0);
+	assert_int_equal(wire_unpack(buf, len, back), 0);
+	const struct dir_stats *b = &back->workers[0].stats.dir[DIR_WRITE];
+	assert_memory_equal(&b->lag, &d->lag, sizeof(d->lag));
+	assert_memory_equal(&b->service, &d->service, sizeof(d->service));
+	assert_memory_equal(&b->lat, &d->lat, sizeof(d->lat));
+	assert_true(back->tool_limited);
+	assert_string_equal(back->tool_limited_reason, "because");
+	run_result_free(back);
+	/* a truncated message is refused, not read past its end */
+	assert_int_not_equal(wire_unpack(buf, len - sizeof(struct hist), back), 0);
+	free(buf);
+	run_result_free(r);
+	run_result_free(back);
+	free(r);
+	free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_due_times_exact),
 		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_wire_carries_lag),
 		cmocka_unit_test(test_closed_loop_never_flagged),
 		cmocka_unit_test(test_high_rate_many_workers),
 		cmocka_unit_test(test_starved_run_is_flagged),
