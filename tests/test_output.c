@@ -47,13 +47,14 @@ static void record_n(struct worker_stats *st, enum io_dir d, unsigned n,
 }
 
 /* The lag and service time of the I/Os record_n recorded, as a paced
- * worker does: a quarter of each latency is lag, the rest service. */
+ * worker does: a quarter of each latency is lag (half of it the tool's),
+ * the rest service. */
 static void record_paced_n(struct worker_stats *st, enum io_dir d, unsigned n,
 			   uint64_t lat0, uint64_t step, unsigned mod)
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t lat = lat0 + (i % mod) * step;
-		stats_record_paced(st, d, lat / 4, lat - lat / 4);
+		stats_record_paced(st, d, lat / 4, lat / 8, lat - lat / 4);
 	}
 }
 
@@ -267,6 +268,7 @@ static void check_dir_block(json_object *o, const struct dir_stats *ds,
 	assert_close(jget_d(o, "bw_bytes"), (double)ds->bytes / secs);
 	check_lat_block(jget(o, "lat_ns"), &ds->lat);
 	check_lat_block(jget(o, "lag"), &ds->lag);
+	check_lat_block(jget(o, "tool_lag"), &ds->tool_lag);
 	/* the service time only where it is not lat_ns itself */
 	assert_int_equal(json_object_object_get_ex(o, "service_latency", &svc),
 			 ds->service.count != 0);
@@ -499,7 +501,7 @@ static void test_json_workers_env(void **state)
 /* Split CSV text into rows of fields (RFC 4180 quoting). Returns the number
  * of rows; fields[row][col] are malloc'd. */
 #define CSV_MAX_ROWS 32
-#define CSV_MAX_COLS 48
+#define CSV_MAX_COLS 64
 struct csv {
 	char *f[CSV_MAX_ROWS][CSV_MAX_COLS];
 	unsigned cols[CSV_MAX_ROWS];
@@ -574,7 +576,7 @@ static void check_csv_row(struct csv *c, unsigned row, const char *scope,
 	char **f = c->f[row];
 	double secs = (double)ELAPSED_NS / 1e9;
 
-	assert_int_equal(c->cols[row], 38);
+	assert_int_equal(c->cols[row], 48);
 	assert_string_equal(f[0], scope);
 	assert_string_equal(f[1], job);
 	assert_string_equal(f[2], clone);
@@ -586,7 +588,8 @@ static void check_csv_row(struct csv *c, unsigned row, const char *scope,
 	assert_close(strtod(f[7], NULL), (double)ds->bytes / secs);
 	check_csv_lat(f, 8, &ds->lat, true);
 	check_csv_lat(f, 18, &ds->lag, true);
-	check_csv_lat(f, 28, &ds->service, ds->service.count != 0);
+	check_csv_lat(f, 28, &ds->tool_lag, true);
+	check_csv_lat(f, 38, &ds->service, ds->service.count != 0);
 }
 
 static void test_csv(void **state)
@@ -600,12 +603,13 @@ static void test_csv(void **state)
 	assert_non_null(c);
 	csv_parse(text, c);
 	assert_int_equal(c->rows, 1 + 3 + 2 * 3);
-	assert_int_equal(c->cols[0], 38);
+	assert_int_equal(c->cols[0], 48);
 	assert_string_equal(c->f[0][0], "scope");
 	assert_string_equal(c->f[0][17], "lat_p99_99_ns");
 	assert_string_equal(c->f[0][18], "lag_mean_ns");
-	assert_string_equal(c->f[0][28], "service_lat_mean_ns");
-	assert_string_equal(c->f[0][37], "service_lat_p99_99_ns");
+	assert_string_equal(c->f[0][28], "tool_lag_mean_ns");
+	assert_string_equal(c->f[0][38], "service_lat_mean_ns");
+	assert_string_equal(c->f[0][47], "service_lat_p99_99_ns");
 	/* the job name holds a comma and quotes: it must have been quoted */
 	assert_non_null(strstr(text, "\"mix,job \"\"a\"\"\""));
 
@@ -671,7 +675,7 @@ static void test_text(void **state)
 static void test_paced(void **state)
 {
 	struct run_result *r = make_result(false, true);
-	static const char reason[] = "read p99 issue lag 27 us is 25% of p99 latency 110 us";
+	static const char reason[] = "read p99 tool lag 14 us is 12% of p99 latency 117 us";
 
 	r->tool_limited = true;
 	snprintf(r->tool_limited_reason, sizeof(r->tool_limited_reason), "%s", reason);
@@ -706,7 +710,8 @@ static void test_paced(void **state)
 	assert_non_null(strstr(text, "    service lat (usec): min=7.50, max=89.9, "));
 	assert_non_null(strstr(text, "    issue lag (usec): min=2.50, max=30.0, "));
 	assert_non_null(strstr(text, "    issue lag percentiles (usec): 50th="));
-	assert_non_null(strstr(text, "  TOOL-LIMITED: read p99 issue lag 27 us"));
+	assert_non_null(strstr(text, "    tool lag (nsec): min=1250, max=14987, "));
+	assert_non_null(strstr(text, "  TOOL-LIMITED: read p99 tool lag 14 us"));
 	free(text);
 	r->tool_limited = false;
 	r->tool_limited_reason[0] = '\0';

@@ -63,6 +63,8 @@ static void test_reader_reads_lag_back(void **state)
 	same_lat(root, "read.lag", &pt->read.lag);
 	same_lat(root, "write.service_latency", &pt->write.service);
 	same_lat(root, "total.lag", &pt->total.lag);
+	same_lat(root, "read.tool_lag", &pt->read.tool_lag);
+	assert_true(pt->total.has_tool_lag);
 	assert_true(pt->tool_limited);
 	assert_string_equal(pt->tool_limited_reason,
 			    json_object_get_string(jget(root, "tool_limited_reason")));
@@ -98,7 +100,7 @@ static void test_html_shows_lag_and_flag(void **state)
 	expect_has(html, "<th>p99 issue lag</th>");
 	expect_has(html, " (tool-limited)</td>");
 	expect_has(html, "<p class=\"bad\">Tool-limited: ");
-	expect_has(html, "p99 issue lag ");
+	expect_has(html, "p99 tool lag ");
 	free(html);
 
 	run_to(dir, "closed.json", "--rate_iops=0");

@@ -20,6 +20,15 @@
 #include "core/job.h"
 #include "util/rng.h"
 
+/* Beside each I/O's lag (due -> submitted) the worker records its tool
+ * lag: how much later it left than it would have from a tool with no
+ * overhead, given the same service times. That ideal tool issues I/O k at
+ * max(due_k, the time its slot is free again), a slot being free again at
+ * its previous I/O's ideal issue plus that I/O's measured service time
+ * (Lindley's recursion, one per iodepth slot). So an I/O that waits for a
+ * busy device at its iodepth is not blamed on iochar, and a backlog that
+ * iochar's lateness caused is. */
+
 /* The last stretch of a wait that is spun rather than slept: short, since
  * the wake-up of a sleep with minimal slack is late by about this much on
  * an idle CPU, and every nanosecond spun is taken from other workers. */

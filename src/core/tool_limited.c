@@ -28,7 +28,7 @@ static unsigned paced_workers(const struct run_result *r)
 	return n;
 }
 
-/* The direction with the largest lag share of its latency; its share in
+/* The direction with the largest tool-lag share of its latency; its share in
  * *pct (0 when no direction has paced I/O). */
 static int worst_dir(const struct run_result *r, double *pct)
 {
@@ -36,10 +36,10 @@ static int worst_dir(const struct run_result *r, double *pct)
 	*pct = 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct dir_stats *ds = &r->total.dir[d];
-		if (!ds->lag.count)
+		if (!ds->tool_lag.count)
 			continue;
 		uint64_t lat = hist_percentile(&ds->lat, 99);
-		uint64_t lag = hist_percentile(&ds->lag, 99);
+		uint64_t lag = hist_percentile(&ds->tool_lag, 99);
 		double share = lat ? 100.0 * (double)lag / (double)lat : 0;
 		if (share > *pct)
 			*pct = share, worst = d;
@@ -81,10 +81,10 @@ void tool_limited_judge(struct run_result *r)
 	if (pct <= TOOL_LIMITED_PCT)
 		return;
 	r->tool_limited = true;
-	fmt_ns(lag, sizeof(lag), hist_percentile(&r->total.dir[d].lag, 99));
+	fmt_ns(lag, sizeof(lag), hist_percentile(&r->total.dir[d].tool_lag, 99));
 	fmt_ns(lat, sizeof(lat), hist_percentile(&r->total.dir[d].lat, 99));
 	snprintf(r->tool_limited_reason, sizeof(r->tool_limited_reason),
-		 "%s p99 issue lag %s is %.0f%% of p99 latency %s",
+		 "%s p99 tool lag %s is %.0f%% of p99 latency %s",
 		 d == DIR_READ ? "read" : "write", lag, pct, lat);
 	add_causes(r, r->tool_limited_reason, sizeof(r->tool_limited_reason));
 }

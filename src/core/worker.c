@@ -92,8 +92,8 @@ static int setup_pacing(struct worker *w, struct ioc_err *err)
 {
 	if (!w->job->rate_iops)
 		return 0;
-	w->issued_ns = calloc(w->job->iodepth, sizeof(*w->issued_ns));
-	if (!w->issued_ns)
+	w->paced = calloc(w->job->iodepth, sizeof(*w->paced));
+	if (!w->paced)
 		return err_set(err, ENOMEM, "out of memory");
 	return 0;
 }
@@ -156,8 +156,8 @@ static void worker_teardown(struct worker *w)
 	free(w->buffers);
 	free(w->units);
 	free(w->free_units);
-	free(w->issued_ns);
-	w->issued_ns = NULL;
+	free(w->paced);
+	w->paced = NULL;
 	w->buffers = w->units = NULL;
 	w->free_units = NULL;
 }
@@ -220,11 +220,13 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
 		return false;
 	}
-	if (w->issued_ns) {
-		uint64_t sub = w->issued_ns[u->index];
+	if (w->paced) {
+		struct paced_times *t = &w->paced[u->index];
+		uint64_t sub = t->issued_ns, svc = now > sub ? now - sub : 0;
+		t->ideal_free_ns = t->ideal_ns + svc;
 		stats_record_paced(&w->stats, u->dir,
 				   sub > u->start_ns ? sub - u->start_ns : 0,
-				   now > sub ? now - sub : 0);
+				   sub > t->ideal_ns ? sub - t->ideal_ns : 0, svc);
 	}
 	return true;
 }
@@ -250,6 +252,20 @@ struct loop_state {
 	struct io_unit *held;    /* prepared but refused (ENGINE_BUSY) */
 };
 
+/* Rate-limited: put on top of the free list the unit whose ideal slot
+ * comes free first, as an ideal tool would use it. */
+static void pace_pick_unit(struct worker *w)
+{
+	unsigned best = w->nr_free - 1;
+	for (unsigned i = 0; i + 1 < w->nr_free; i++)
+		if (w->paced[w->free_units[i]->index].ideal_free_ns <
+		    w->paced[w->free_units[best]->index].ideal_free_ns)
+			best = i;
+	struct io_unit *top = w->free_units[w->nr_free - 1];
+	w->free_units[w->nr_free - 1] = w->free_units[best];
+	w->free_units[best] = top;
+}
+
 /* Queue as many I/Os as the depth, the generator and the rate allow, at
  * most one depth's worth: sync engines free their unit at once, and the
  * caller must look at the clock and the stop flag between batches.
@@ -268,6 +284,8 @@ static bool issue(struct worker *w, struct loop_state *s)
 				s->gen_done = true;
 				break;
 			}
+			if (w->paced)
+				pace_pick_unit(w);
 			u = w->free_units[--w->nr_free];
 			u->file = op.file;
 			u->dir = op.dir;
@@ -275,10 +293,15 @@ static bool issue(struct worker *w, struct loop_state *s)
 			u->len = op.len;
 			/* open loop: latency counts from when the I/O was due */
 			u->start_ns = s->pace.rate ? pace_take(&s->pace) : s->now;
+			if (w->paced) {
+				struct paced_times *t = &w->paced[u->index];
+				t->ideal_ns = u->start_ns > t->ideal_free_ns ? u->start_ns
+									     : t->ideal_free_ns;
+			}
 		}
 		s->held = NULL;
-		if (w->issued_ns)
-			w->issued_ns[u->index] = s->now;
+		if (w->paced)
+			w->paced[u->index].issued_ns = s->now;
 		/* verify: an I/O to a block with one in flight waits for it */
 		if (w->verify && !verify_session_prepare(w->verify, u)) {
 			s->held = u;

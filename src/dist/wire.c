@@ -24,8 +24,8 @@ struct wire_head {
 	char tool_limited_reason[256];
 };
 
-/* The histograms of one direction: lat, lag, service, in that order. */
-#define WIRE_HISTS 3
+/* The histograms of one direction: lat, lag, tool_lag, service. */
+#define WIRE_HISTS 4
 
 struct wire_worker {
 	uint32_t job, clone;
@@ -71,7 +71,8 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 		p += sizeof(ww);
 		for (int d = 0; d < DIR_COUNT; d++) {
 			const struct dir_stats *ds = &w->stats.dir[d];
-			const struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->service};
+			const struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->tool_lag,
+							     &ds->service};
 			for (unsigned k = 0; k < WIRE_HISTS; k++) {
 				memcpy(p, hs[k], sizeof(struct hist));
 				p += sizeof(struct hist);
@@ -133,7 +134,8 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 			w->stats.dir[d].ios = ww.ios[d];
 			w->stats.dir[d].bytes = ww.bytes[d];
 			struct dir_stats *ds = &w->stats.dir[d];
-			struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->service};
+			struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->tool_lag,
+						       &ds->service};
 			for (unsigned k = 0; k < WIRE_HISTS; k++) {
 				memcpy(hs[k], p, sizeof(struct hist));
 				p += sizeof(struct hist);

@@ -20,6 +20,9 @@ static const char csv_header[] =
     "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,"
     "lag_mean_ns,lag_stdev_ns,lag_min_ns,lag_max_ns,lag_p50_ns,lag_p90_ns,"
     "lag_p95_ns,lag_p99_ns,lag_p99_9_ns,lag_p99_99_ns,"
+    "tool_lag_mean_ns,tool_lag_stdev_ns,tool_lag_min_ns,tool_lag_max_ns,"
+    "tool_lag_p50_ns,tool_lag_p90_ns,tool_lag_p95_ns,tool_lag_p99_ns,"
+    "tool_lag_p99_9_ns,tool_lag_p99_99_ns,"
     "service_lat_mean_ns,service_lat_stdev_ns,service_lat_min_ns,"
     "service_lat_max_ns,service_lat_p50_ns,service_lat_p90_ns,"
     "service_lat_p95_ns,service_lat_p99_ns,service_lat_p99_9_ns,"
@@ -47,6 +50,7 @@ static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
 		s->bytes, s->iops, s->bw_bytes);
 	csv_lat(f, &s->lat, true);
 	csv_lat(f, &s->lag, true);
+	csv_lat(f, &s->tool_lag, true);
 	csv_lat(f, &s->service, s->paced);
 	putc('\n', f);
 }

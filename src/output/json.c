@@ -126,6 +126,7 @@ void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s)
 	/* lag: always, all 0 in closed loop; service time: only where it
 	 * differs from lat_ns, i.e. rate-limited */
 	json_emit_lat_as(w, "lag", &s->lag);
+	json_emit_lat_as(w, "tool_lag", &s->tool_lag);
 	if (s->paced)
 		json_emit_lat_as(w, "service_latency", &s->service);
 	jw_object_end(w);

@@ -39,6 +39,7 @@ void summary_dir(const struct dir_stats *ds, uint64_t elapsed_ns,
 	out->bw_bytes = per_second(ds->bytes, elapsed_ns);
 	summary_lat(&ds->lat, &out->lat);
 	summary_lat(&ds->lag, &out->lag);
+	summary_lat(&ds->tool_lag, &out->tool_lag);
 	summary_lat(&ds->service, &out->service);
 	out->paced = ds->service.count != 0;
 }

@@ -43,6 +43,7 @@ struct dir_summary {
 	uint64_t elapsed_ns; /* the time the rates are over */
 	struct lat_summary lat;     /* response time (see stats.h) */
 	struct lat_summary lag;     /* scheduled -> submitted; all 0 in closed loop */
+	struct lat_summary tool_lag; /* the part of lag with a slot free; ditto */
 	struct lat_summary service; /* submitted -> completed; all 0 in closed loop */
 	bool paced;                 /* lag and service were recorded (rate-limited) */
 };

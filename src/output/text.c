@@ -188,6 +188,7 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 		if (s.dir[d].paced) {
 			text_lat_lines(f, "service lat", &s.dir[d].service);
 			text_lat_lines(f, "issue lag", &s.dir[d].lag);
+			text_lat_lines(f, "tool lag", &s.dir[d].tool_lag);
 		}
 	}
 	if (!s.total.ios)

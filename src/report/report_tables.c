@@ -31,8 +31,9 @@ static const char *read_pct(const struct rs_job *j, char *buf)
 	return buf;
 }
 
-/* p99 issue lag of a rate-limited point ("" in closed loop), and
- * "tool-limited" with its reason when the lag was a material share. */
+/* p99 issue lag of a rate-limited point ("" in closed loop) and iochar's
+ * share of it, and "tool-limited" with its reason when that share was
+ * material. */
 static void lag_cell(FILE *f, const struct rs_point *p)
 {
 	char a[NUMFMT_MAX];
@@ -49,6 +50,11 @@ static void lag_cell(FILE *f, const struct rs_point *p)
 	}
 	fputc('>', f);
 	html_escape(f, numfmt_lat(a, (double)p->total.lag.pct[RS_P99]));
+	if (p->total.has_tool_lag) {
+		fputs(" (tool ", f);
+		html_escape(f, numfmt_lat(a, (double)p->total.tool_lag.pct[RS_P99]));
+		fputc(')', f);
+	}
 	if (p->tool_limited)
 		fputs(" (tool-limited)", f);
 	fputs("</td>", f);

@@ -34,10 +34,11 @@ struct rs_dir {
 	uint64_t ios, bytes;
 	double iops, bw_bytes;
 	struct rs_lat lat;         /* response time ("lat_ns") */
-	/* rate-limited runs: iochar's issue lag ("lag") and the service time
-	 * from submission ("service_latency"); absent from older files */
-	struct rs_lat lag, service;
-	bool has_lag, has_service;
+	/* rate-limited runs: the issue lag ("lag"), iochar's share of it
+	 * ("tool_lag") and the service time from submission
+	 * ("service_latency"); absent from older files */
+	struct rs_lat lag, tool_lag, service;
+	bool has_lag, has_tool_lag, has_service;
 };
 
 /* One second of a point's measured phase, all directions together. */

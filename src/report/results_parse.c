@@ -53,7 +53,8 @@ int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
 		return ret;
 	bool have;
 	if ((ret = parse_lat(&c, v, "lat_ns", true, &d->lat, &have)) ||
-	    (ret = parse_lat(&c, v, "lag", false, &d->lag, &d->has_lag)))
+	    (ret = parse_lat(&c, v, "lag", false, &d->lag, &d->has_lag)) ||
+	    (ret = parse_lat(&c, v, "tool_lag", false, &d->tool_lag, &d->has_tool_lag)))
 		return ret;
 	return parse_lat(&c, v, "service_latency", false, &d->service, &d->has_service);
 }

@@ -10,6 +10,7 @@ void dir_stats_init(struct dir_stats *ds)
 	ds->ios = ds->bytes = 0;
 	hist_init(&ds->lat);
 	hist_init(&ds->lag);
+	hist_init(&ds->tool_lag);
 	hist_init(&ds->service);
 }
 
@@ -19,6 +20,7 @@ void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
 	dst->bytes += src->bytes;
 	hist_merge(&dst->lat, &src->lat);
 	hist_merge(&dst->lag, &src->lag);
+	hist_merge(&dst->tool_lag, &src->tool_lag);
 	hist_merge(&dst->service, &src->service);
 }
 

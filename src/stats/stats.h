@@ -24,17 +24,20 @@ struct dir_stats {
 	/* ns, to completion from submission, or in rate-limited (open-loop)
 	 * runs from the scheduled time: the response time */
 	struct hist lat;
-	/* rate-limited runs only (empty otherwise): ns from the scheduled
-	 * time to submission, iochar's own lateness; and from submission to
-	 * completion, the service time. lat = lag + service, I/O by I/O. */
+	/* rate-limited runs only (empty otherwise), ns: lag, from the
+	 * scheduled time to submission; service, from submission to
+	 * completion (lat = lag + service, I/O by I/O). tool_lag is the part
+	 * of lag after a slot was free: iochar's own lateness, without the
+	 * wait for the device to give back one of the iodepth slots. */
 	struct hist lag;
+	struct hist tool_lag;
 	struct hist service;
 };
 
-/* Empty ds: no I/O, all three histograms empty. */
+/* Empty ds: no I/O, every histogram empty. */
 void dir_stats_init(struct dir_stats *ds);
 
-/* Add src into dst (counts and all three histograms, exactly). */
+/* Add src into dst (counts and every histogram, exactly). */
 void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src);
 
 /* One second of one worker, or of the merged run. */
@@ -87,11 +90,14 @@ static inline int stats_record(struct worker_stats *st, enum io_dir d,
 			       uint64_t since_start_ns);
 
 /* Beside stats_record, for an I/O of a rate-limited run: its issue lag
- * (scheduled -> submitted) and service time (submitted -> completed). */
+ * (scheduled -> submitted), the tool's share of it (tool_lag_ns <=
+ * lag_ns) and its service time (submitted -> completed). */
 static inline void stats_record_paced(struct worker_stats *st, enum io_dir d,
-				      uint64_t lag_ns, uint64_t service_ns)
+				      uint64_t lag_ns, uint64_t tool_lag_ns,
+				      uint64_t service_ns)
 {
 	hist_record(&st->dir[d].lag, lag_ns);
+	hist_record(&st->dir[d].tool_lag, tool_lag_ns);
 	hist_record(&st->dir[d].service, service_ns);
 }
 
