@@ -188,6 +188,15 @@ static bool verify_flush(struct worker *w)
 	return false;
 }
 
+/* Rate-limited: the ideal tool's slot of u is free again after u's
+ * service time (core/pace.h). Ramp I/Os too, so the recursion is right
+ * when measuring starts. */
+static void paced_done(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	struct paced_times *t = &w->paced[u->index];
+	t->ideal_free_ns = t->ideal_ns + (now > t->issued_ns ? now - t->issued_ns : 0);
+}
+
 /* Book a finished I/O. Returns false when the worker must stop (error). */
 static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 {
@@ -208,6 +217,8 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 				   what);
 		return false;
 	}
+	if (w->paced)
+		paced_done(w, u, now);
 	if (now < w->measure_start_ns)
 		return true; /* ramp: not measured */
 	uint64_t lat = now > u->start_ns ? now - u->start_ns : 0;
@@ -221,12 +232,12 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 		return false;
 	}
 	if (w->paced) {
-		struct paced_times *t = &w->paced[u->index];
-		uint64_t sub = t->issued_ns, svc = now > sub ? now - sub : 0;
-		t->ideal_free_ns = t->ideal_ns + svc;
+		const struct paced_times *t = &w->paced[u->index];
+		uint64_t sub = t->issued_ns;
 		stats_record_paced(&w->stats, u->dir,
 				   sub > u->start_ns ? sub - u->start_ns : 0,
-				   sub > t->ideal_ns ? sub - t->ideal_ns : 0, svc);
+				   sub > t->ideal_ns ? sub - t->ideal_ns : 0,
+				   now > sub ? now - sub : 0);
 	}
 	return true;
 }
