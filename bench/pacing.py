@@ -81,7 +81,7 @@ def m_iochar(d):
     return {"iops": t["iops"], "mean": t["lat_ns"]["mean"], "p99": t["lat_ns"]["p99"],
             "svc_mean": t.get("service_latency", t["lat_ns"])["mean"],
             "svc_p99": t.get("service_latency", t["lat_ns"])["p99"],
-            "lag_p99": t["lag"]["p99"],
+            "lag_p99": t.get("lag", {}).get("p99", float("nan")),
             "cpu_pct": 100.0 * (cpu["usr_ns"] + cpu["sys_ns"]) / el,
             "tool_limited": d.get("tool_limited", False),
             "reason": d.get("tool_limited_reason", "")}
@@ -172,6 +172,10 @@ def case_loop(a, iochar, devs, log, summary):
         "iochar_lag_p99": med(io, "lag_p99"),
         "fio_mean": med(fi, "mean"), "fio_p99": med(fi, "p99"),
         "ratio_resp_mean": ratios(io, fi, "mean"), "ratio_resp_p99": ratios(io, fi, "p99"),
+        "ratio_svc_mean": ratios([dict(m, mean=m["svc_mean"]) for m in io], fi, "mean"),
+        "ratio_svc_p99": ratios([dict(m, p99=m["svc_p99"]) for m in io], fi, "p99"),
+        "pass_svc": med(io, "svc_mean") <= 1.5 * med(fi, "mean") + 20000 and
+                    med(io, "svc_p99") <= 1.5 * med(fi, "p99") + 50000,
         "tool_limited_rounds": sum(m["tool_limited"] for m in io),
         "pass_mean": ok_mean, "pass_p99": ok_p99,
         "load_median": statistics.median(loads + l2)})
@@ -191,9 +195,11 @@ def case_cpu(a, iochar, devs, top, cpu_max, log, summary):
 
 def case_null(a, iochar, log, summary):
     print("null: 4 jobs x %d IOPS" % NULL_RATE, flush=True)
-    r, loads = alternate(a.rounds, {
-        "iochar": (iochar_argv(iochar, None, a.runtime, NULL_RATE, "null", True), m_iochar),
-        "fio": (fio_argv(None, a.runtime, NULL_RATE, True), m_fio)}, log)
+    runs = {"iochar": (iochar_argv(iochar, None, a.runtime, NULL_RATE, "null", True), m_iochar),
+            "fio": (fio_argv(None, a.runtime, NULL_RATE, True), m_fio)}
+    if a.baseline:
+        runs["baseline"] = (iochar_argv(a.baseline, None, a.runtime, NULL_RATE, "null", True), m_iochar)
+    r, loads = alternate(a.rounds, runs, log)
     io = r["iochar"]
     summary.append({"case": "null 4x71k", "iochar_resp_mean": med(io, "mean"),
                     "iochar_resp_p99": med(io, "p99"), "iochar_lag_p99": med(io, "lag_p99"),
@@ -203,6 +209,11 @@ def case_null(a, iochar, log, summary):
                     "tool_limited_rounds": sum(m["tool_limited"] for m in io),
                     "pass": med(io, "p99") <= 100000,
                     "load_median": statistics.median(loads)})
+    if a.baseline:
+        b = r["baseline"]
+        summary.append({"case": "baseline", "binary": a.baseline, "mean": med(b, "mean"),
+                        "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"), "iops": med(b, "iops"),
+                        "ratio_p99": ratios(io, b, "p99"), "ratio_cpu": ratios(io, b, "cpu_pct")})
 
 
 def report(summary):
@@ -221,10 +232,18 @@ def report(summary):
                   "mean %s, p99 %s; tool-limited in %d rounds"
                   % (s["ratio_resp_mean"], s["ratio_resp_p99"], verdict(s["pass_mean"]),
                      verdict(s["pass_p99"]), s["tool_limited_rounds"]))
+            print("  like for like, iochar service / fio lat (both from submission): mean x%.2f, "
+                  "p99 x%.2f; within 1.5x +20/+50 us: %s"
+                  % (s["ratio_svc_mean"], s["ratio_svc_p99"], verdict(s["pass_svc"])))
         elif s["case"] == "cpu 10%":
             print("cpu, 10 %% (%d IOPS/job): %.1f %% vs %.1f %% at the maximum = %.0f %% of it: %s (load %.2f)"
                   % (s["rate_per_job"], s["cpu_pct_10"], s["cpu_pct_max"], 100 * (s["share"] or 0),
                      verdict(s["pass"]), s["load_median"]))
+        elif s["case"] == "baseline":
+            print("  baseline %s (alternating): mean %s p99 %s, %.0f IOPS, CPU %.0f %%; "
+                  "this iochar / baseline: p99 x%.3f, CPU x%.2f"
+                  % (s["binary"], us(s["mean"]), us(s["p99"]), s["iops"], s["cpu_pct"],
+                     s["ratio_p99"], s["ratio_cpu"]))
         else:
             print("null, 4 x %d IOPS: iochar mean %s p99 %s (lag p99 %s), %.0f IOPS, CPU %.0f %%; "
                   "fio mean %s p99 %s (from submission), %.0f IOPS, CPU %.0f %%; p99 <= 100 us: %s; "
@@ -246,6 +265,8 @@ def main():
     ap.add_argument("--size", default="256m", help="per loop device")
     ap.add_argument("--cases", default="loop,cpu,null")
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s, 32m devices")
+    ap.add_argument("--baseline", help="another iochar binary (e.g. before a change) "
+                    "to alternate with in the null case")
     a = ap.parse_args()
     if a.quick:
         a.rounds, a.runtime, a.size = 1, "1", "32m"

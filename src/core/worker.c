@@ -86,8 +86,9 @@ static int setup_cpu(struct worker *w, struct ioc_err *err)
 	return 0;
 }
 
-/* Rate-limited runs keep each unit's submission time beside its latency
- * origin (the due time), for the lag and service histograms. */
+/* Rate-limited runs keep, by unit, its I/O's submission time and the
+ * ideal tool's (core/pace.h), for the lag, tool-lag and service
+ * histograms; the due time is the unit's latency origin. */
 static int setup_pacing(struct worker *w, struct ioc_err *err)
 {
 	if (!w->job->rate_iops)
@@ -385,7 +386,6 @@ static void wait_idle(struct loop_state *s)
 		t = s->now + PACE_BATCH_NS;
 	if (t > s->deadline)
 		t = s->deadline;
-
 	if (t > s->now + RATE_SLEEP_MAX_NS)
 		t = s->now + RATE_SLEEP_MAX_NS;
 	s->now = pace_wait_until(t);
