@@ -132,9 +132,10 @@ static enum engine_queue_ret slow_queue(void *state, struct io_unit *u)
 	return ENGINE_QUEUED;
 }
 
-static int slow_getevents(void *state, unsigned min)
+/* Reap what is due; wait for min of them, but not past until_ns (0: no
+ * limit). */
+static int slow_reap(struct slow_state *s, unsigned min, uint64_t until_ns)
 {
-	struct slow_state *s = state;
 	s->nr_done = 0;
 	for (;;) {
 		uint64_t now = mono_ns(CLOCK_MONOTONIC);
@@ -153,10 +154,24 @@ static int slow_getevents(void *state, unsigned min)
 		for (unsigned i = 1; i < s->nr; i++)
 			if (s->due[i] < first)
 				first = s->due[i];
+		if (until_ns && until_ns <= now)
+			return (int)s->nr_done;
+		if (until_ns && until_ns < first)
+			first = until_ns;
 		struct timespec ts = {(time_t)(first / 1000000000ull),
 				      (long)(first % 1000000000ull)};
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
+}
+
+static int slow_getevents(void *state, unsigned min)
+{
+	return slow_reap(state, min, 0);
+}
+
+static int slow_getevents_until(void *state, unsigned min, uint64_t until_ns)
+{
+	return slow_reap(state, min, until_ns);
 }
 
 static struct io_unit *slow_event(void *state, unsigned i)
@@ -174,6 +189,20 @@ static const struct engine_ops slow_ops = {
 	.commit = stall_commit,
 	.getevents = slow_getevents,
 	.event = slow_event,
+};
+
+/* The same device, for an engine that can wait with a time limit. */
+static const struct engine_ops slow_timed_ops = {
+	.name = "slow_timed",
+	.flags = ENGINE_NO_TARGET,
+	.probe = stall_probe,
+	.init = slow_init,
+	.cleanup = slow_cleanup,
+	.queue = slow_queue,
+	.commit = stall_commit,
+	.getevents = slow_getevents,
+	.event = slow_event,
+	.getevents_until = slow_getevents_until,
 };
 
 static void run_worker(const struct engine_ops *ops, uint64_t rate_iops,
@@ -254,12 +283,15 @@ static void test_closed_loop_sees_only_inflight(void **state)
 /* A rate-limited worker waiting on I/O in flight used to poll and spin:
  * a whole CPU per worker whatever the rate. depth 1: every slot is busy,
  * so it blocks; depth 4: free slots, so it naps without spinning. */
-static void check_paced_cpu(unsigned depth, double max_share)
+static void check_paced_cpu(const struct engine_ops *ops, unsigned depth,
+			    double max_share)
 {
 	struct worker_stats *st = malloc(sizeof(*st));
-	run_worker(&slow_ops, 500, depth, 0, 500000000ull, st);
+	run_worker(ops, 500, depth, 0, 500000000ull, st);
 	double share = (double)slow_thread_cpu_ns / 500e6;
 	const struct dir_stats *d = &st->dir[DIR_READ];
+	print_message("%s, depth %u: the worker used %.1f%% of a CPU\n", ops->name, depth,
+		      share * 100);
 	if (share > max_share)
 		fail_msg("depth %u: the worker used %.0f%% of a CPU for 500 I/Os/s",
 			 depth, share * 100);
@@ -276,13 +308,22 @@ static void check_paced_cpu(unsigned depth, double max_share)
 static void test_paced_wait_blocks(void **state)
 {
 	(void)state;
-	check_paced_cpu(1, 0.10);
+	check_paced_cpu(&slow_ops, 1, 0.10);
 }
 
 static void test_paced_wait_naps(void **state)
 {
 	(void)state;
-	check_paced_cpu(4, 0.50);
+	check_paced_cpu(&slow_ops, 4, 0.50);
+}
+
+/* With getevents_until the worker sleeps in the engine until a completion
+ * or its next due I/O: no naps, so next to no CPU, and completions are
+ * stamped as they come (the device's 1 ms, not 1 ms plus a nap). */
+static void test_paced_wait_timed(void **state)
+{
+	(void)state;
+	check_paced_cpu(&slow_timed_ops, 4, 0.05); /* napping: ~10 % here */
 }
 
 /* Asked more than the device can do at iodepth 1 (1100/s against 1 ms
@@ -314,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_sees_only_inflight),
 		cmocka_unit_test(test_paced_wait_blocks),
 		cmocka_unit_test(test_paced_wait_naps),
+		cmocka_unit_test(test_paced_wait_timed),
 		cmocka_unit_test(test_queueing_is_not_tool_lag),
 	};
 	return cmocka_run_group_tests_name("worker", tests, NULL, NULL);

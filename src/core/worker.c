@@ -341,9 +341,13 @@ static bool issue(struct worker *w, struct loop_state *s)
 }
 
 /* Reap at least min completions. Returns false when the worker must stop. */
-static bool reap(struct worker *w, struct loop_state *s, unsigned min)
+/* Reap at least min completions, or (until_ns != 0, and the engine can)
+ * what completes before until_ns. Returns false when the worker must stop. */
+static bool reap_until(struct worker *w, struct loop_state *s, unsigned min,
+		       uint64_t until_ns)
 {
-	int n = w->eops->getevents(w->engine_state, min);
+	int n = until_ns ? w->eops->getevents_until(w->engine_state, min, until_ns)
+			 : w->eops->getevents(w->engine_state, min);
 	s->now = fast_ns();
 	if (n < 0) {
 		w->error = err_set(&w->err, -n, "job %s: %s engine: %s",
@@ -355,6 +359,11 @@ static bool reap(struct worker *w, struct loop_state *s, unsigned min)
 	for (int i = 0; i < n; i++)
 		ok &= complete(w, w->eops->event(w->engine_state, (unsigned)i), s->now);
 	return ok;
+}
+
+static bool reap(struct worker *w, struct loop_state *s, unsigned min)
+{
+	return reap_until(w, s, min, 0);
 }
 
 static bool commit(struct worker *w, struct loop_state *s)
@@ -393,13 +402,20 @@ static void wait_idle(struct loop_state *s)
 
 /* Rate-limited with I/O in flight. Every slot busy: nothing can leave
  * before a completion, so block for one (the kernel wakes the thread: the
- * stamp is exact and no CPU is spent). Otherwise poll, and when nothing
- * completed and the next I/O is not due, nap briefly rather than spin.
- * Returns false when the worker must stop. */
+ * stamp is exact and no CPU is spent). A free slot, with an engine that
+ * can wait with a time limit: block until a completion or PACE_SPIN_NS
+ * before the next due I/O, the last stretch spun by the passes that
+ * follow. Otherwise poll, and when nothing completed and the next I/O is
+ * not due, nap briefly rather than spin. Returns false when the worker
+ * must stop. */
 static bool wait_paced(struct worker *w, struct loop_state *s)
 {
 	if (!w->nr_free && !s->held)
 		return reap(w, s, 1);
+	if (w->eops->getevents_until && !pace_due(&s->pace, s->now)) {
+		uint64_t until = s->pace.next_ns > PACE_SPIN_NS ? s->pace.next_ns - PACE_SPIN_NS : 1;
+		return reap_until(w, s, 1, until > s->now ? until : 1);
+	}
 	unsigned before = s->inflight;
 	if (!reap(w, s, 0))
 		return false;
