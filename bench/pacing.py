@@ -270,8 +270,17 @@ def main():
     a = ap.parse_args()
     if a.quick:
         a.rounds, a.runtime, a.size = 1, "1", "32m"
-    size = int(a.size[:-1]) << {"m": 20, "g": 30}[a.size[-1].lower()]
+    try:
+        size = int(a.size[:-1]) << {"m": 20, "g": 30}[a.size[-1].lower()]
+        runtime = float(a.runtime)
+    except (ValueError, KeyError, IndexError):
+        ap.error("--size takes NNNm or NNNg, --runtime seconds: got %r, %r" % (a.size, a.runtime))
     cases = a.cases.split(",")
+    for c in cases:
+        if c not in ("loop", "cpu", "null"):
+            ap.error("--cases: unknown case %r (loop, cpu, null)" % c)
+    if a.rounds < 1 or runtime <= 0 or size < 1 << 20:
+        ap.error("--rounds >= 1, --runtime > 0 and --size >= 1m")
     if os.geteuid() != 0 or not shutil.which("fio") or not shutil.which("losetup"):
         sys.exit("pacing.py needs root, fio and losetup")
     tmp = tempfile.mkdtemp(prefix="iochar-pacing-", dir="/dev/shm")
