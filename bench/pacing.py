@@ -281,6 +281,8 @@ def main():
             ap.error("--cases: unknown case %r (loop, cpu, null)" % c)
     if a.rounds < 1 or runtime <= 0 or size < 1 << 20:
         ap.error("--rounds >= 1, --runtime > 0 and --size >= 1m")
+    if a.baseline and not os.access(a.baseline, os.X_OK):
+        ap.error("--baseline: %s is not an executable" % a.baseline)
     if os.geteuid() != 0 or not shutil.which("fio") or not shutil.which("losetup"):
         sys.exit("pacing.py needs root, fio and losetup")
     tmp = tempfile.mkdtemp(prefix="iochar-pacing-", dir="/dev/shm")
