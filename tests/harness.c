@@ -43,6 +43,13 @@ static uint64_t now_ms(void)
 void run_iochar(struct proc_out *po, const char *cwd, int sigint_after_ms,
 		const char *const *args)
 {
+	run_iochar_signal(po, cwd, SIGINT, sigint_after_ms, args);
+}
+
+void run_iochar_signal(struct proc_out *po, const char *cwd, int sig,
+		       int after_ms, const char *const *args)
+{
+	int sigint_after_ms = after_ms;
 	int op[2], ep[2];
 	char bin[4096];
 
@@ -84,7 +91,7 @@ void run_iochar(struct proc_out *po, const char *cwd, int sigint_after_ms,
 		if (sigint_after_ms > 0 && !signalled) {
 			int64_t left = (int64_t)t0 + sigint_after_ms - (int64_t)now_ms();
 			if (left <= 0) {
-				kill(pid, SIGINT);
+				kill(pid, sig);
 				signalled = true;
 			} else {
 				timeout = (int)left;

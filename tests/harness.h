@@ -23,6 +23,10 @@ const char *iochar_path(void);
 void run_iochar(struct proc_out *po, const char *cwd, int sigint_after_ms,
 		const char *const *args);
 
+/* The same with signal sig sent after_ms after start (if after_ms > 0). */
+void run_iochar_signal(struct proc_out *po, const char *cwd, int sig,
+		       int after_ms, const char *const *args);
+
 void proc_out_free(struct proc_out *po);
 
 /* Fail the test, showing its output, unless po exited with want. */

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -22,6 +24,7 @@ struct fixture {
 	char output[4200];   /* an --output path that must not appear */
 	char out_opt[4300];
 	char fn_opt[4300];
+	char mnt[4200];      /* a filesystem mounted for one test, "" if none */
 };
 
 static int setup(void **state)
@@ -39,6 +42,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	if (f->mnt[0] && umount(f->mnt) < 0)
+		fprintf(stderr, "warning: could not unmount %s\n", f->mnt);
 	tmpdir_remove(f->dir);
 	free(f);
 	return 0;
@@ -117,6 +122,77 @@ static void test_missing_target(void **state)
 	/* a directory is not a target */
 	snprintf(opt, sizeof(opt), "--filename=%s", f->dir);
 	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("directory"));
+}
+
+/* direct=1 where the filesystem has no O_DIRECT (ramfs) is found while
+ * validating, before the file is created and written (it used to be found
+ * after a 1 MiB pre-write, labelled "partial run (interrupted)"). */
+static void test_direct_unsupported_found_first(void **state)
+{
+	struct fixture *f = *state;
+	if (!is_root())
+		skip(); /* mounting a ramfs needs root */
+	snprintf(f->mnt, sizeof(f->mnt), "%s/ram", f->dir);
+	assert_int_equal(mkdir(f->mnt, 0755), 0);
+	if (mount("ramfs", f->mnt, "ramfs", 0, NULL) < 0) {
+		f->mnt[0] = '\0';
+		skip();
+	}
+	snprintf(f->target, sizeof(f->target), "%s/ram/t.dat", f->dir);
+	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->target);
+	const char *const want[] = {f->target, "direct=1", NULL};
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--direct=1"), want);
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--direct=1",
+				   "--rw=write"), want);
+	/* an existing file there is refused alike, and left as it was */
+	make_file(f->target, 1 << 20);
+	uint64_t before = file_hash(f->target);
+	struct proc_out po;
+	run_iochar(&po, f->dir, 0, ARGS("run", f->fn_opt, "--direct=1", "--rw=read"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "direct=1");
+	assert_true(file_hash(f->target) == before);
+	proc_out_free(&po);
+}
+
+/* Run iochar ARGS in f->dir from sh with ulimit -n set first (limits,
+ * e.g. "ulimit -Sn 100"); its exit status; stderr in f->dir/err. */
+static int run_limited(struct fixture *f, const char *limits, const char *args)
+{
+	char cmd[9000], bin[4096];
+	assert_non_null(realpath(iochar_path(), bin));
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s && exec '%s' %s >/dev/null 2>err",
+		 f->dir, limits, bin, args);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* More workers than open files allow: refused before the file is created
+ * (it used to be written, then every worker failed with "Too many open
+ * files" and the run was called interrupted). Up to the hard limit the
+ * soft one is raised and the run goes ahead. */
+static void test_open_file_limit(void **state)
+{
+	struct fixture *f = *state;
+	char args[4500], path[4300];
+	snprintf(args, sizeof(args), "run --ioengine=psync '%s' --size=1m --numjobs=200 "
+		 "--runtime=100ms", f->fn_opt);
+	assert_int_equal(run_limited(f, "ulimit -Sn 100 && ulimit -Hn 100", args), 2);
+	snprintf(path, sizeof(path), "%s/err", f->dir);
+	FILE *e = fopen(path, "re");
+	assert_non_null(e);
+	char line[600] = "", more[8];
+	assert_non_null(fgets(line, sizeof(line), e));
+	assert_null(fgets(more, sizeof(more), e)); /* one line */
+	fclose(e);
+	expect_has(line, "200 workers");
+	expect_has(line, "open files");
+	expect_has(line, "ulimit -n");
+	assert_false(exists(f->target));
+	assert_int_equal(run_limited(f, "ulimit -Sn 100", args), 0);
+	assert_true(exists(f->target));
 }
 
 static void test_job_file_error_names_file_and_line(void **state)
@@ -204,6 +280,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_option, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_direct_unsupported_found_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_file_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, teardown),

@@ -2,7 +2,8 @@
  * real file, JSON consistency (read + write = total, ios agree with
  * iops x elapsed, intervals add up), ramp exclusion, rate limiting, the
  * scratch target, files written before they are read, job files, CSV,
- * --output, and Ctrl-C giving partial results with exit status 130. */
+ * --output, and Ctrl-C giving partial results with exit status 130 and
+ * stopping the pre-write of a fresh file. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -278,6 +280,32 @@ static void test_sigint_gives_partial_results(void **state)
 	proc_out_free(&po);
 }
 
+/* Ctrl-C during the pre-write of a fresh 3 GiB file stops it promptly
+ * (it used to run on to 100 %), exit 130, saying nothing was measured. */
+static void test_sigint_stops_prewrite(void **state)
+{
+	struct proc_out po;
+	char fn[4300], path[4200];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/big.dat", (const char *)*state);
+	snprintf(fn, sizeof(fn), "--filename=%s", path);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_iochar(&po, *state, 600, /* after validation, inside the pre-write */
+		   ARGS("run", fn, "--size=3g", "--rw=read", "--runtime=1s",
+			"--output-format=json"));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	expect_exit(&po, 130);
+	expect_has(po.err, "pre-write stopped");
+	expect_has(po.err, "nothing was measured");
+	assert_string_equal(po.out, "");
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_size < (3ull << 30));
+	/* a 1 MiB write after the signal at most: well under 2 s */
+	assert_true(t1.tv_sec - t0.tv_sec < 3);
+	proc_out_free(&po);
+}
+
 static void test_block_device_direct_read(void **state)
 {
 	if (!is_root()) {
@@ -319,6 +347,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scratch_target, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_job_file_and_csv_and_output_file, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_sigint_gives_partial_results, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_sigint_stops_prewrite, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_block_device_direct_read, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("cli_run", tests, NULL, NULL);

@@ -1,5 +1,7 @@
 /* test_cli_tty.c - the live status line: shown on a terminal (elapsed,
- * remaining, IOPS, MB/s, latency), absent when stderr is not one. */
+ * remaining, IOPS, MB/s, latency), right across a plan's points, with
+ * messages on their own lines; absent when stderr is not a terminal,
+ * where a progress line comes every --progress-interval instead. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,9 +19,10 @@
 
 #include "harness.h"
 
-static void test_status_line_on_a_terminal(void **state)
+/* Runs iochar with argv on a new terminal (stdout to /dev/null) and
+ * returns all it wrote there (malloc'd); asserts it exited 0. */
+static char *run_on_terminal(const char *const *argv)
 {
-	(void)state;
 	char bin[4096];
 	if (iochar_path()[0] == '/')
 		snprintf(bin, sizeof(bin), "%s", iochar_path());
@@ -32,8 +35,10 @@ static void test_status_line_on_a_terminal(void **state)
 		/* stdout to /dev/null: only the terminal's stderr is looked at */
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(126);
-		execl(bin, bin, "run", "--ioengine=null", "--time_based", "--runtime=3",
-		      "--output-format=json", (char *)NULL);
+		char *args[32] = {bin};
+		for (unsigned i = 0; argv[i] && i < 30; i++)
+			args[i + 1] = (char *)argv[i];
+		execv(bin, args);
 		_exit(127);
 	}
 	char *buf = calloc(1, 1 << 16);
@@ -46,12 +51,81 @@ static void test_status_line_on_a_terminal(void **state)
 	}
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(master);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("iochar failed on a terminal:\n%s", buf);
+	return buf;
+}
+
+static void test_status_line_on_a_terminal(void **state)
+{
+	(void)state;
+	char *buf = run_on_terminal(ARGS("run", "--ioengine=null", "--time_based",
+					 "--runtime=3", "--output-format=json"));
 	if (!strstr(buf, "IOPS") || !strstr(buf, "left") || !strstr(buf, "MB/s") ||
 	    !strstr(buf, "lat") || !strchr(buf, '\r'))
 		fail_msg("no live status line on the terminal:\n%s", buf);
 	free(buf);
-	close(master);
+}
+
+/* A plan runs several points, each with its clock from zero: the line's
+ * rates start afresh at each (they were once 1e21 IOPS from a counter that
+ * went back), and the plan's messages stand on lines of their own. */
+static void test_plan_status_line_resets_and_messages_stand_apart(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iochar-tty-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char out[64];
+	snprintf(out, sizeof(out), "--out=%s/r", dir);
+	char *buf = run_on_terminal(ARGS("curve", "--ioengine=null", "--rw=randread",
+					 "--size=64m", "--time_based", "--runtime=2",
+					 "--points=50,100", out));
+	unsigned lines = 0, messages = 0;
+	for (char *p = buf; (p = strstr(p, " IOPS")); p++, lines++) {
+		char *num = p;
+		while (num > buf && (num[-1] >= '0' && num[-1] <= '9'))
+			num--;
+		double iops = strtod(num, NULL);
+		/* the null engine does at most some 10^8 IOPS per core */
+		if (iops > 1e10)
+			fail_msg("status line shows %.3g IOPS:\n%s", iops, buf);
+	}
+	for (char *p = buf; (p = strstr(p, "iochar: step")); p++, messages++)
+		if (p != buf && p[-1] != '\n' && !(p >= buf + 3 && !strncmp(p - 3, "\033[K", 3)))
+			fail_msg("a message glued onto the status line:\n%s", buf);
+	assert_true(lines >= 2);   /* a line in at least two of the points */
+	assert_true(messages >= 3); /* the step, then one per point */
+	free(buf);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Logs (no terminal) see a long step advance: a line every interval. */
+static void test_progress_lines_in_a_log(void **state)
+{
+	(void)state;
+	struct proc_out po;
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=3500ms",
+			"--progress-interval=1s", "--output-format=json"));
+	expect_exit(&po, 0);
+	unsigned n = 0;
+	for (char *p = po.err; (p = strstr(p, "iochar: [")); p++, n++)
+		if (!strstr(p, "IOPS") || !strchr(p, '\n'))
+			fail_msg("progress line without figures:\n%s", po.err);
+	if (n < 2 || n > 4)
+		fail_msg("%u progress lines over 3.5 s at 1 s:\n%s", n, po.err);
+	assert_null(strchr(po.err, '\r'));
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=1500ms",
+			"--progress-interval=0", "--output-format=json"));
+	expect_exit(&po, 0);
+	assert_null(strstr(po.err, "iochar: ["));
+	proc_out_free(&po);
 }
 
 static void test_no_status_line_in_a_pipe(void **state)
@@ -72,6 +146,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_status_line_on_a_terminal),
 		cmocka_unit_test(test_no_status_line_in_a_pipe),
+		cmocka_unit_test(test_plan_status_line_resets_and_messages_stand_apart),
+		cmocka_unit_test(test_progress_lines_in_a_log),
 	};
 	return cmocka_run_group_tests_name("cli_tty", tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_guard.c - the destructive-write guard, end to end through the
  * binary: write workloads are refused (exit 2, one line naming the target,
  * what was found and --force, the data untouched) on a loop device holding
- * ext4, a partitioned one, a mounted one and a file iochar did not create;
+ * ext4, a partitioned one, a GPT one with only its backup header left, a
+ * mounted one and a file iochar did not create; --output to a device too;
  * --force lets them through; reads always run; iochar's own files need no
  * --force. Only files and loop devices made here are ever written. */
 #define _GNU_SOURCE
@@ -286,6 +287,53 @@ static void test_partitioned_loop(void **state)
 	expect_force_ok(f);
 }
 
+/* A GPT disk whose first 34 sectors were zeroed (protective MBR, primary
+ * header and entries gone) still has its backup header in the last
+ * sector, which wipefs finds: it is refused, saying so. */
+static void test_gpt_backup_header_only(void **state)
+{
+	struct fixture *f = *state;
+	need_root_and("a GPT loop device", ARGS("losetup", "sfdisk", "wipefs"));
+	set_target(f, "gpt.img");
+	make_file(f->path, 16 << 20);
+	sh("printf 'label: gpt\\nstart=2048, size=8192\\n' | sfdisk -q '%s' "
+	   ">/dev/null",
+	   f->path);
+	sh("dd if=/dev/zero of='%s' bs=512 count=34 conv=notrunc 2>/dev/null",
+	   f->path);
+	attach(f, false);
+	sh("wipefs -n '%s' | grep -q gpt", f->dev); /* the premise */
+	expect_refused(f, f->dev,
+		       ARGS("found a gpt partition table", "backup header"));
+	expect_read_ok(f);
+	expect_force_ok(f);
+}
+
+/* --output is under the guard too: results are never written over a
+ * device, here one holding ext4, even by a read run. */
+static void test_output_to_ext4_loop(void **state)
+{
+	struct fixture *f = *state;
+	char out_opt[128];
+	struct proc_out po;
+	need_root_and("an ext4 loop device", ARGS("losetup", "mkfs.ext4"));
+	set_target(f, "ext4.img");
+	make_file(f->path, 16 << 20);
+	sh("mkfs.ext4 -q -F '%s'", f->path);
+	attach(f, false);
+	uint64_t before = file_hash(f->path);
+	snprintf(out_opt, sizeof(out_opt), "--output=%s", f->dev);
+	run_iochar(&po, f->dir, 0,
+		   ARGS("run", "--ioengine=null", "--size=1m", out_opt));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, f->dev);
+	expect_has(po.err, "block device");
+	expect_has(po.err, "--force");
+	assert_true(file_hash(f->path) == before);
+	proc_out_free(&po);
+}
+
 /* Mounted: only the refusal and reads; never force a write under a
  * mounted filesystem, even our own. */
 static void test_mounted_loop(void **state)
@@ -341,6 +389,10 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_ext4_loop, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_partitioned_loop, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_gpt_backup_header_only, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_output_to_ext4_loop, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_mounted_loop, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filesystem_without_xattrs,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -24,11 +25,11 @@ struct tmpfile {
 	char path[64];
 };
 
-/* Write text to a fresh temporary file; the test removes it with done(). */
-static void write_tmp(struct tmpfile *t, const char *text)
+/* Write len bytes of text to a fresh temporary file; the test removes it
+ * with done(). */
+static void write_tmp_n(struct tmpfile *t, const char *text, size_t len)
 {
 	int fd;
-	size_t len = strlen(text);
 
 	snprintf(t->path, sizeof(t->path), "/tmp/iochar-jobfile-XXXXXX");
 	fd = mkstemp(t->path);
@@ -37,6 +38,11 @@ static void write_tmp(struct tmpfile *t, const char *text)
 	if (write(fd, text, len) != (ssize_t)len)
 		fail_msg("write %s: %s", t->path, strerror(errno));
 	close(fd);
+}
+
+static void write_tmp(struct tmpfile *t, const char *text)
+{
+	write_tmp_n(t, text, strlen(text));
 }
 
 static void done(struct tmpfile *t)
@@ -58,8 +64,8 @@ static void parse_ok(const char *text, struct job_spec **jobs, unsigned *nr)
 
 /* Parse text, expecting code and a message "PATH:LINE: want..." (line 0:
  * "PATH: want..."). */
-static void parse_bad(const char *text, int code, unsigned line,
-		      const char *want)
+static void parse_bad_n(const char *text, size_t len, int code, unsigned line,
+			const char *want)
 {
 	struct tmpfile t;
 	struct ioc_err err = {0};
@@ -67,7 +73,7 @@ static void parse_bad(const char *text, int code, unsigned line,
 	unsigned nr = 77;
 	char prefix[96];
 
-	write_tmp(&t, text);
+	write_tmp_n(&t, text, len);
 	int ret = jobfile_parse(t.path, &jobs, &nr, &err);
 	if (line)
 		snprintf(prefix, sizeof(prefix), "%s:%u: ", t.path, line);
@@ -83,6 +89,16 @@ static void parse_bad(const char *text, int code, unsigned line,
 			 prefix);
 	if (!strstr(err.msg, want))
 		fail_msg("message '%s' lacks '%s'", err.msg, want);
+	/* nothing of the file reaches the terminal raw */
+	for (const unsigned char *c = (const unsigned char *)err.msg; *c; c++)
+		if (*c < 0x20 || *c == 0x7f || *c >= 0x80)
+			fail_msg("message holds byte 0x%02x: %s", *c, err.msg);
+}
+
+static void parse_bad(const char *text, int code, unsigned line,
+		      const char *want)
+{
+	parse_bad_n(text, strlen(text), code, line, want);
 }
 
 static void test_global_inheritance(void **state)
@@ -244,6 +260,61 @@ static void test_errors_name_file_and_line(void **state)
 	    "[xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxx]\n",
 	    -ERANGE, 1, "too long");
+}
+
+/* A NUL byte used to cut the value silently (rw=read\0garbage ran as
+ * read); control bytes and non-UTF-8 bytes were echoed raw. All are
+ * refused at their line, named by value. */
+static void test_binary_bytes(void **state)
+{
+	static const char nul[] = "[j]\nrw=read\0garbage\n";
+	struct job_spec *jobs;
+	unsigned nr;
+
+	(void)state;
+	parse_bad_n(nul, sizeof(nul) - 1, -EILSEQ, 2, "NUL byte at column 8");
+	parse_bad("[j]\nrw=\033[2Jread\n", -EILSEQ, 2, "control byte 0x1b at column 4");
+	parse_bad("[j]\nname=a\rb\n", -EILSEQ, 2, "control byte 0x0d");
+	parse_bad("[j]\nrw=\x7fread\n", -EILSEQ, 2, "control byte 0x7f");
+	parse_bad("[j]\nrw=\xc2\x9bread\n", -EILSEQ, 2, "control character U+009B");
+	parse_bad("[j]\nrw=\xffread\n", -EILSEQ, 2, "byte 0xff at column 4 is not UTF-8");
+	parse_bad("[j]\nname=\xc0\xafx\n", -EILSEQ, 2, "byte 0xc0"); /* overlong */
+	parse_bad("[j]\nname=\xed\xa0\x80\n", -EILSEQ, 2, "byte 0xed"); /* surrogate */
+	parse_bad("[j\x01]\n", -EILSEQ, 1, "control byte 0x01");
+	/* text is fine: tabs, CRLF, UTF-8 */
+	parse_ok("[caf\xc3\xa9]\r\n\trw = write\r\nname=\xe2\x82\xac\xf0\x9f\x92\xbe\r\n",
+		 &jobs, &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(jobs[0].name, "\xe2\x82\xac\xf0\x9f\x92\xbe");
+	jobfile_free_jobs(jobs, nr);
+}
+
+/* At most 1024 jobs: 20,000 sections are one error at the 1025th, found
+ * at once (such a file used to run for seconds into "Too many open
+ * files"); 1024 parse. */
+static void test_job_limit(void **state)
+{
+	size_t cap = 20000 * 12 + 1, len = 0;
+	char *text = malloc(cap);
+	struct job_spec *jobs;
+	unsigned nr;
+	struct timespec t0, t1;
+
+	(void)state;
+	assert_non_null(text);
+	for (int i = 0; i < 20000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "[j%d]\n", i);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	parse_bad(text, -E2BIG, 1025, "more than 1024 jobs");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 2);
+	char *cut = strstr(text, "[j1024]");
+	assert_non_null(cut);
+	*cut = '\0';
+	parse_ok(text, &jobs, &nr);
+	assert_int_equal(nr, 1024);
+	jobfile_free_jobs(jobs, nr);
+	free(text);
 }
 
 static void test_no_jobs(void **state)
@@ -449,6 +520,8 @@ int main(void)
 	    cmocka_unit_test(test_inherited_filename_is_copied),
 	    cmocka_unit_test(test_syntax),
 	    cmocka_unit_test(test_errors_name_file_and_line),
+	    cmocka_unit_test(test_binary_bytes),
+	    cmocka_unit_test(test_job_limit),
 	    cmocka_unit_test(test_no_jobs),
 	    cmocka_unit_test(test_unreadable),
 	    cmocka_unit_test(test_parse_text),

@@ -151,6 +151,7 @@ static void unit_of(uint8_t *u, uint64_t bs, uint64_t block, uint8_t gen,
 	    .time_ns = t_of(block, gen),
 	    .run_id = run_id,
 	    .block_len = (uint32_t)bs,
+	    .extent = OFFSET + NBLOCKS * bs, /* what a session stamps */
 	    .gen = gen,
 	};
 	vblock_fill(u, unit, unit, OFFSET + block * bs, &st);
@@ -249,7 +250,7 @@ static void test_writer_round_trip(void **state)
 	/* the header, field by field */
 	assert_int_equal(le_get64(jb.buf), JOURNAL_MAGIC);
 	assert_memory_equal(jb.buf, "iocjrnl1", 8);
-	assert_int_equal(le_get32(jb.buf + 8), 1);
+	assert_int_equal(le_get32(jb.buf + 8), JOURNAL_VERSION);
 	assert_int_equal(jb.hlen % 512, 0);
 	assert_int_equal(le_get32(jb.buf + 16), JOURNAL_REC_LEN);
 	assert_int_equal(le_get32(jb.buf + 20), RUN_ID);
@@ -399,9 +400,11 @@ static void test_bad_headers(void **state)
 	jb.buf[200] ^= 1; /* in the path list: the header CRC catches it */
 	expect_bad(jb.buf, jb.len, "header CRC mismatch");
 	jb.buf[200] ^= 1;
+	le_put32(jb.buf + 8, 3);
+	expect_bad(jb.buf, jb.len, "version 3");
+	le_put32(jb.buf + 8, 0);
+	expect_bad(jb.buf, jb.len, "version 0");
 	le_put32(jb.buf + 8, 2);
-	expect_bad(jb.buf, jb.len, "version 2");
-	le_put32(jb.buf + 8, 1);
 	le_put32(jb.buf + 12, 100); /* not a multiple of 512 */
 	expect_bad(jb.buf, jb.len, "bad header length");
 	jfree(&jb);
@@ -506,6 +509,32 @@ static void test_check_acknowledged(void **state)
 	expect_verdict(r, 4096, 0, mix, JK_LOST, JO_NONE, "ffffffff");
 	unit_of(mix, 4096, 0, 2, RUN_ID ^ 1);
 	expect_verdict(r, 4096, 0, mix, JK_LOST, JO_NONE, NULL);
+	check(r, 4096, 0, mix, &v); /* stamped after the journal was made */
+	assert_string_equal(v.why, "written by a later run (the journal's "
+				   "run no longer describes the block)");
+	struct vblock_stamp early = {.seed = SEED,
+				     .time_ns = 41,
+				     .run_id = RUN_ID ^ 1,
+				     .block_len = 4096,
+				     .gen = 2};
+	vblock_fill(mix, 4096, 4096, OFFSET, &early);
+	check(r, 4096, 0, mix, &v);
+	assert_int_equal(v.kind, JK_LOST);
+	assert_string_equal(v.why, "written by an earlier run");
+	/* an intact unit of this run newer than the journal records: lost,
+	 * and said so (a write issued without its intent) */
+	struct vblock_stamp late = {.seed = SEED,
+				    .time_ns = t_of(0, 2) + 5,
+				    .run_id = RUN_ID,
+				    .block_len = 4096,
+				    .extent = OFFSET + NBLOCKS * 4096,
+				    .gen = 3};
+	vblock_fill(mix, 4096, 4096, OFFSET, &late);
+	check(r, 4096, 0, mix, &v);
+	assert_int_equal(v.kind, JK_LOST);
+	assert_string_equal(v.why, "a newer write of this run than the journal "
+				   "records (written without its intent in the "
+				   "journal)");
 	/* half the sectors of the acknowledged write missing: lost */
 	memcpy(mix, u, 2048);
 	memcpy(mix + 2048, old + 2048, 2048);
@@ -531,12 +560,24 @@ static void test_check_acknowledged(void **state)
 	    .time_ns = t_of(0, 2) - 1,
 	    .run_id = RUN_ID,
 	    .block_len = 4096,
+	    .extent = OFFSET + NBLOCKS * 4096,
 	    .gen = 2,
 	};
 	vblock_fill(mix, 4096, 4096, OFFSET, &st);
 	expect_verdict(r, 4096, 0, mix, JK_LOST, JO_NONE, "ffffffff");
 	check(r, 4096, 0, mix, &v);
 	assert_int_equal(v.found_gen, 2);
+	/* an earlier run's write of the same generation (same offset and
+	 * seed, another run id and time) left in any one sector, the
+	 * acknowledged write lost there: every sector is this run's own */
+	unit_of(old, 4096, 0, 2, RUN_ID ^ 0x77);
+	for (unsigned sec = 0; sec < 8; sec++) {
+		char map[9] = "dddddddd";
+		map[sec] = 'f';
+		memcpy(mix, u, 4096);
+		memcpy(mix + sec * 512, old + sec * 512, 512);
+		expect_verdict(r, 4096, 0, mix, JK_LOST, JO_NONE, map);
+	}
 	/* the unit of block 9 copied here: misplaced */
 	unit_of(mix, 4096, 9, 2, RUN_ID);
 	expect_verdict(r, 4096, 0, mix, JK_MISPLACED, JO_NONE, NULL);
@@ -609,6 +650,28 @@ static void test_check_never_completed(void **state)
 	memcpy(mix, newu, 4096);
 	memcpy(mix + 512 + 256, prefill + 512 + 256, 256);
 	expect_verdict(r, 4096, 2, mix, JK_TORN, JO_NONE, "ntnnnnnn");
+	/* cut at a byte, not a word: still a tear */
+	memcpy(mix, newu, 4096);
+	memcpy(mix + 512 + 301, prefill + 512 + 301, 512 - 301);
+	expect_verdict(r, 4096, 2, mix, JK_TORN, JO_NONE, "ntnnnnnn");
+	/* ... or the other way round, old data then new */
+	memcpy(mix, newu, 4096);
+	memcpy(mix + 1024, prefill + 1024, 200);
+	expect_verdict(r, 4096, 2, mix, JK_TORN, JO_NONE, "nntnnnnn");
+	/* but a flipped byte is damage, not a tear: in the middle of a
+	 * sector, in its first or last word, or in the header's sector */
+	static const unsigned flips[] = {1800, 512, 1023, 200, 4095};
+	static const char *const maps[] = {"nnnxnnnn", "nxnnnnnn", "nxnnnnnn",
+					   "xnnnnnnn", "nnnnnnnx"};
+	for (unsigned i = 0; i < 5; i++) {
+		memcpy(mix, newu, 4096);
+		mix[flips[i]] ^= 0x10;
+		expect_verdict(r, 4096, 2, mix, JK_CORRUPTED, JO_NONE, maps[i]);
+	}
+	/* ... as is damage with new data on both sides */
+	memcpy(mix, newu, 4096);
+	memcpy(mix + 2048 + 64, prefill + 2048 + 64, 64);
+	expect_verdict(r, 4096, 2, mix, JK_CORRUPTED, JO_NONE, "nnnnxnnn");
 
 	/* block 3 (a gap) and blocks the journal never named are checked
 	 * on their own: an intact unit passes, prefill is unverified, a
@@ -619,6 +682,38 @@ static void test_check_never_completed(void **state)
 	unit_of(mix, 4096, 10, 1, 1234);
 	mix[700] ^= 1;
 	expect_verdict(r, 4096, 10, mix, JK_CORRUPTED, JO_NONE, "");
+	journal_replay_free(r);
+	jfree(&jb);
+}
+
+/* A journal of an older iochar (version 1) describes units of block
+ * format 1: they are rebuilt in that format, sector by sector. */
+static void test_old_journal_format(void **state)
+{
+	struct jbuf jb;
+	uint8_t oldu[4096], newu[4096], mix[4096];
+	struct vblock_stamp st = {
+	    .seed = SEED, .run_id = RUN_ID, .block_len = 4096, .version = 1};
+	(void)state;
+
+	jbuild(&jb, 4096, rule_ops, NR_RULES);
+	le_put32(jb.buf + JH_VERSION, 1);
+	le_put32(jb.buf + JH_CRC, 0);
+	le_put32(jb.buf + JH_CRC, crc32c(0, jb.buf, jb.hlen));
+	struct journal_replay *r = replay(&jb, jb.len);
+	assert_int_equal(journal_replay_info(r)->version, 1);
+
+	/* block 1: acknowledged 1, 2 in flight */
+	st.gen = 1, st.time_ns = t_of(1, 1);
+	vblock_fill(oldu, 4096, 4096, OFFSET + 4096, &st);
+	st.gen = 2, st.time_ns = t_of(1, 2);
+	vblock_fill(newu, 4096, 4096, OFFSET + 4096, &st);
+	expect_verdict(r, 4096, 1, newu, JK_OK, JO_NEW, "nnnnnnnn");
+	memcpy(mix, newu, 4096);
+	memcpy(mix + 1536, oldu + 1536, 4096 - 1536);
+	expect_verdict(r, 4096, 1, mix, JK_OK, JO_MIXED, "nnnddddd");
+	mix[2000] ^= 1;
+	expect_verdict(r, 4096, 1, mix, JK_CORRUPTED, JO_NONE, "nnnxdddd");
 	journal_replay_free(r);
 	jfree(&jb);
 }
@@ -911,6 +1006,7 @@ int main(void)
 	    cmocka_unit_test(test_check_in_flight),
 	    cmocka_unit_test(test_check_never_completed),
 	    cmocka_unit_test(test_check_small_units),
+	    cmocka_unit_test(test_old_journal_format),
 	    cmocka_unit_test(test_counts_and_line),
 	    cmocka_unit_test(test_session_journal),
 	    cmocka_unit_test(test_probe),

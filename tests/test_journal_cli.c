@@ -5,7 +5,10 @@
  * block reverted behind iochar's back to its previous generation is then
  * reported as a lost write at its exact offset (exit 1), and so is one
  * zeroed. The same after dropping the page cache (root only), a run that
- * ends normally (nothing in flight), a sync engine, and the usage errors:
+ * ends normally (nothing in flight), a sync engine, a target truncated
+ * after the run (the missing range reported), a journal that fills up
+ * mid-run (the run stops, no write without its intent), and the usage
+ * errors:
  * journal without verify, over a file that is not a journal, one journal
  * for two jobs, bad verify arguments (exit 2, nothing written). */
 #define _GNU_SOURCE
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +40,7 @@ struct ctx {
 	char *dir;
 	char data[4200], journal[4200], errlog[4200];
 	char arg_file[4300], arg_journal[4300];
+	char shm[64]; /* a /dev/shm directory of the test's, or "" */
 };
 
 static int setup(void **state)
@@ -56,10 +61,24 @@ static int teardown(void **state)
 {
 	struct ctx *c = *state;
 	tmpdir_remove(c->dir);
+	if (c->shm[0]) {
+		char cmd[128];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", c->shm);
+		if (system(cmd))
+			fprintf(stderr, "cannot remove %s\n", c->shm);
+	}
 	free(c);
 	return 0;
 }
 
+/* Occurrences of needle in s. */
+static unsigned count_of(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
 
 static char *slurp(const char *path)
 {
@@ -250,7 +269,9 @@ static void test_kill_then_lost_write(void **state)
 	/* the text form says so too */
 	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
 	expect_exit(&po, 1);
-	expect_has(po.out, "1 failures (lost 1, torn 0, corrupted 0, misplaced 0)");
+	expect_has(po.out,
+		   "1 failures (lost 1, torn 0, corrupted 0, misplaced 0, "
+		   "missing 0)");
 	proc_out_free(&po);
 
 	/* back as it was: clean again */
@@ -327,10 +348,19 @@ static void test_finished_run(void **state)
 	assert_int_equal(jget_u64(r, "journal.torn_tail"), 0);
 	proc_out_free(&po);
 	/* the CSV form of the same check carries the same counts */
-	static const char *const cols[] = {
-	    "checked_units", "failures", "lost", "torn", "corrupted",
-	    "misplaced", "acknowledged_units", "old_units", "new_units",
-	    "mixed_units", "unjournaled_units", "unverified_units"};
+	static const char *const cols[] = {"checked_units",
+					   "failures",
+					   "lost",
+					   "torn",
+					   "corrupted",
+					   "misplaced",
+					   "missing_units",
+					   "acknowledged_units",
+					   "old_units",
+					   "new_units",
+					   "mixed_units",
+					   "unjournaled_units",
+					   "unverified_units"};
 	struct csv_table t;
 	char key[64];
 	run_iochar(&po, c->dir, 0,
@@ -364,8 +394,82 @@ static void test_finished_run(void **state)
 	proc_out_free(&po);
 	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
 	expect_exit(&po, 0);
-	expect_has(po.out, " 0 failures (lost 0, torn 0, corrupted 0, misplaced 0)");
+	expect_has(po.out, " 0 failures (lost 0, torn 0, corrupted 0, "
+			   "misplaced 0, missing 0)");
 	proc_out_free(&po);
+}
+
+/* A target cut short after the run: the units the journal's region has
+ * past its end are missing failures (exit 1), named as one range, and
+ * what it still holds is checked as before. */
+static void test_truncated_target(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=256k", "--rw=write",
+			"--verify=1", c->arg_journal, "--ioengine=psync"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	assert_int_equal(truncate(c->data, 196608 + 100), 0);
+	json_object *r = verify_journal(&po, c, 1);
+	assert_int_equal(jget_u64(r, "verify.missing_units"), 16);
+	assert_int_equal(jget_u64(r, "verify.failures"), 16);
+	assert_int_equal(jget_u64(r, "verify.acknowledged_units"), 48);
+	expect_has(po.err, "offset=196608 kind=missing");
+	expect_has(po.err, "missing=[196608, 262144) bytes=65536");
+	assert_int_equal(count_lines(po.err), 1);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* The journal cannot grow (files are limited to 2 MiB, as a full file
+ * system would have it) in the middle of a run: the run stops with the
+ * journal's error (exit 1), no write without its intent in the journal
+ * was issued, so the check after it finds no lost write. Each engine. */
+static void test_journal_full(void **state)
+{
+	static const char *const engines[] = {
+	    "--ioengine=libaio", "--ioengine=io_uring", "--ioengine=psync"};
+	struct ctx *c = *state;
+	char jarg[128];
+	struct rlimit old, lim;
+	struct proc_out po;
+
+	snprintf(c->shm, sizeof(c->shm), "/dev/shm/iochar-test-jfull-XXXXXX");
+	assert_non_null(mkdtemp(c->shm)); /* tmpfs: fdatasync is free */
+	snprintf(jarg, sizeof(jarg), "--journal=%s/j", c->shm);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_IGN); /* inherited: EFBIG, not a signal */
+	for (unsigned e = 0; e < 3; e++) {
+		lim = old;
+		lim.rlim_cur = 2u << 20;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		run_iochar(&po, NULL, 0,
+			   ARGS("run", c->arg_file, "--size=256k",
+				"--rw=randwrite", "--verify=1", jarg,
+				engines[e], "--iodepth=8", "--time_based",
+				"--runtime=60"));
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		if (po.status == 2 && strstr(po.err, "io_uring")) {
+			printf("SKIP: io_uring: %s", po.err);
+			proc_out_free(&po);
+			skip();
+		}
+		expect_exit(&po, 1);
+		expect_has(po.err, "File too large; the run stops here");
+		assert_int_equal(count_of(po.err, "the run stops here"), 1);
+		proc_out_free(&po);
+		run_iochar(&po, NULL, 0,
+			   ARGS("verify", jarg, "--output-format=json"));
+		expect_exit(&po, 0);
+		json_object *r = parse_json(&po);
+		assert_int_equal(jget_u64(r, "verify.failures"), 0);
+		assert_true(jget_u64(r, "journal.intents") > 10000);
+		json_object_put(r);
+		proc_out_free(&po);
+	}
 }
 
 static void usage_error(const char *const *args, const char *want)
@@ -432,8 +536,8 @@ static void test_usage_errors(void **state)
 	snprintf(other, sizeof(other), "--filename=%s:%s", c->data, c->data);
 	usage_error(ARGS("verify", c->arg_journal, other),
 		    "--filename names 2 files, the journal 1");
-	assert_int_equal(truncate(c->data, 4096), 0);
-	usage_error(ARGS("verify", c->arg_journal), "shorter than the journal");
+	/* (a target shorter than the journal's region is not bad input but
+	 * lost data: test_truncated_target) */
 }
 
 int main(void)
@@ -444,6 +548,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_drop_caches, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_direct, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_finished_run, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_truncated_target, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_journal_full, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("journal_cli", tests, NULL, NULL);

@@ -330,6 +330,30 @@ static void test_mismatched_options_refused(void **state)
 	}
 }
 
+/* Ranks that differ only in verify (a field the agreement once left out:
+ * it hashed the job JSON, which lacked it) are refused before any I/O. */
+static void test_ranks_differing_in_verify_refused(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --allow-run-as-root --oversubscribe "
+		    "-np 1 '%s' run --ioengine=psync --rw=write --filename=%s/v-%%r --size=1m "
+		    "--bs=4k --verify=1 : "
+		    "-np 1 '%s' run --ioengine=psync --rw=write --filename=%s/v-%%r --size=1m "
+		    "--bs=4k --verify=0 >out 2>err", dir, mpi_bin, dir, mpi_bin, dir);
+	assert_int_equal(rc, 2);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	expect_has(err, "different job");
+	free(err);
+	for (int r = 0; r < 2; r++) {
+		snprintf(path, sizeof(path), "%s/v-%d", dir, r);
+		assert_false(file_exists(path));
+	}
+}
+
 /* The guard refuses rank 1's target (a file iochar did not create): no
  * rank writes anything, not even its own fresh file. */
 static void test_guard_refusal_on_one_rank_writes_nothing(void **state)
@@ -393,6 +417,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_mismatched_options_refused, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_ranks_differing_in_verify_refused, mpi_setup,
+						mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_guard_refusal_on_one_rank_writes_nothing, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_build_without_mpi_refuses_ranks, mpi_setup, mpi_teardown),
 	};

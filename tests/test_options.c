@@ -18,6 +18,9 @@
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "cli/units.h"
+#include "output/json_parts.h"
+#include "output/json_writer.h"
+#include <json-c/json.h>
 
 #define GiB (1ull << 30)
 #define SEC 1000000000ull
@@ -161,7 +164,9 @@ static void test_time(void **state)
 	time_bad("10x", -EINVAL);
 	time_bad("10 s", -EINVAL);
 	time_bad("1.5s", -EINVAL);
-	time_bad("10ns", -EINVAL);
+	assert_int_equal(time_ok("10ns"), 10);
+	assert_int_equal(time_ok("1500nsec"), 1500);
+	time_bad("10ps", -EINVAL);
 	time_bad("999999999999d", -ERANGE);
 	time_bad("99999999999999999999", -ERANGE);
 }
@@ -402,6 +407,150 @@ static void apply_bad(const char *key, const char *v, int code,
 	job_spec_free(&spec);
 }
 
+
+/* ---- the whole job as text (MPI agreement) and as JSON ---- */
+
+static char *job_text(const struct job_spec *spec)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(options_write_job(spec, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* Values that a custom row accepts, two each; a new custom row must be
+ * given its own here (the test says so). */
+static const struct {
+	const char *key, *v[2];
+} custom_values[] = {
+	{"filename", {"/tmp/a", "/tmp/b"}},
+	{"random_distribution", {"zipf:1.2", "zipf:1.3"}},
+	{"verify", {"1", "0"}},
+	{"vd", {"raid0,strip=64k,members=/tmp/a:/tmp/b", "raid0,strip=128k,members=/tmp/a:/tmp/b"}},
+	{"ioengine", {"psync", "null"}},
+	{"cpus_allowed", {"0", "0-1"}},
+};
+
+/* Two values for row o that it accepts; NULL when the test has none. */
+static const char *const *row_values(const struct option_def *o)
+{
+	static const char *const by_type[][2] = {
+	    [OPT_SIZE] = {"8k", "16k"},	   [OPT_TIME] = {"3s", "4s"},
+	    [OPT_UINT] = {"7", "9"},	   [OPT_PERCENT] = {"7", "9"},
+	    [OPT_BOOL] = {"1", "0"},	   [OPT_STRING] = {"x", "y"},
+	};
+	static const char *enum_v[2];
+
+	if (o->type == OPT_ENUM) {
+		enum_v[0] = o->values[0].name;
+		enum_v[1] = o->values[1].name;
+		return enum_v;
+	}
+	if (o->type != OPT_CUSTOM)
+		return by_type[o->type];
+	for (size_t i = 0; i < sizeof(custom_values) / sizeof(custom_values[0]); i++)
+		if (!strcmp(custom_values[i].key, o->name))
+			return custom_values[i].v;
+	return NULL;
+}
+
+/* Every job row is in the text, and changing any one of them changes it:
+ * ranks that differ in any option (verify, journal, force...) disagree. */
+static void test_job_text_every_row(void **state)
+{
+	size_t nr;
+	const struct option_def *rows = options_rows(&nr);
+
+	(void)state;
+	for (size_t i = 0; i < nr; i++) {
+		const struct option_def *o = &rows[i];
+		if (o->scope != OPT_SCOPE_JOB || o->type == OPT_IGNORED)
+			continue;
+		const char *const *v = row_values(o);
+		if (!v)
+			fail_msg("%s: give test_job_text_every_row two values for it", o->name);
+		struct job_spec a, b;
+		fresh(&a);
+		fresh(&b);
+		apply_ok(&a, o->name, v[0]);
+		apply_ok(&b, o->name, v[1]);
+		char *ta = job_text(&a), *tb = job_text(&b);
+		if (!strcmp(ta, tb))
+			fail_msg("%s=%s and %s=%s give the same job text", o->name,
+				 v[0], o->name, v[1]);
+		free(ta);
+		free(tb);
+		job_spec_free(&a);
+		job_spec_free(&b);
+	}
+}
+
+/* The same job gives the same text, and the four fields the agreement
+ * once missed are named in it. */
+static void test_job_text_stable(void **state)
+{
+	struct job_spec a, b;
+
+	(void)state;
+	fresh(&a);
+	fresh(&b);
+	apply_ok(&a, "journal", "/tmp/j");
+	apply_ok(&b, "journal", "/tmp/j");
+	char *ta = job_text(&a), *tb = job_text(&b);
+	assert_string_equal(ta, tb);
+	for (const char *const *k = (const char *const[]){"\nverify=", "\nverify_fatal=",
+		     "\njournal=6:/tmp/j\n", "\nforce=", NULL}; *k; k++)
+		if (!strstr(ta, *k))
+			fail_msg("job text has no '%s':\n%s", *k, ta);
+	free(ta);
+	free(tb);
+	job_spec_free(&a);
+	job_spec_free(&b);
+}
+
+/* json_emit_job names every job row (runtime and ramp_time in ns). */
+static void test_json_job_every_row(void **state)
+{
+	static const struct { const char *row, *key; } renamed[] = {
+	    {"runtime", "runtime_ns"}, {"ramp_time", "ramp_ns"},
+	};
+	size_t nr, len = 0;
+	const struct option_def *rows = options_rows(&nr);
+	struct job_spec spec;
+	char *buf = NULL;
+	struct jw w;
+
+	(void)state;
+	fresh(&spec);
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	jw_init(&w, f, 0);
+	json_emit_job(&w, &spec);
+	assert_int_equal(jw_finish(&w), 0);
+	assert_int_equal(fclose(f), 0);
+	json_object *o = json_tokener_parse(buf);
+	assert_non_null(o);
+	for (size_t i = 0; i < nr; i++) {
+		const char *key = rows[i].name;
+		if (rows[i].scope != OPT_SCOPE_JOB || rows[i].type == OPT_IGNORED ||
+		    (rows[i].flags & OPT_F_INVERT))
+			continue;
+		for (size_t r = 0; r < sizeof(renamed) / sizeof(renamed[0]); r++)
+			if (!strcmp(renamed[r].row, key))
+				key = renamed[r].key;
+		if (!json_object_object_get_ex(o, key, NULL) &&
+		    strcmp(key, "vd")) /* vd: only in VD jobs */
+			fail_msg("json_emit_job has no \"%s\": %s", key, buf);
+	}
+	json_object_put(o);
+	free(buf);
+	job_spec_free(&spec);
+}
+
 static void test_table_sane(void **state)
 {
 	size_t nr;
@@ -416,6 +565,8 @@ static void test_table_sane(void **state)
 		if (!o->help || !o->help[0])
 			fail_msg("%s: no help", o->name);
 		assert_true(o->type != OPT_CUSTOM || o->parse);
+		assert_true(o->type != OPT_CUSTOM || o->scope != OPT_SCOPE_JOB ||
+			    o->show);
 		assert_true(o->type != OPT_ENUM || o->values);
 		assert_true(o->group < OPT_GROUP_COUNT);
 		/* every name and alias finds its own row */
@@ -966,7 +1117,7 @@ static void test_run_errors(void **state)
 	PARSE_BAD("ioengine=posixaio", "--ioengine=posixaio");
 	PARSE_BAD(
 	    "--output-format=xml: unknown format; accepted: normal, json, "
-	    "csv",
+	    "json+, csv",
 	    "--output-format=xml");
 	PARSE_BAD("random_distribution=zipf:0", "--random_distribution=zipf:0");
 	PARSE_BAD("option 'bs' needs a value", "--bs");
@@ -1010,6 +1161,9 @@ int main(void)
 	    cmocka_unit_test(test_cpus_online),
 	    cmocka_unit_test(test_format),
 	    cmocka_unit_test(test_table_sane),
+	    cmocka_unit_test(test_job_text_every_row),
+	    cmocka_unit_test(test_job_text_stable),
+	    cmocka_unit_test(test_json_job_every_row),
 	    cmocka_unit_test(test_defaults_parse),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_apply_values),

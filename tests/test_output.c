@@ -298,7 +298,9 @@ static void check_stats_blocks(json_object *o, const struct worker_stats *st,
 
 static void test_json_top_level(void **state)
 {
+	/* fio's layout first (output/json_fio.c), then iochar's own */
 	static const char *const keys[] = {
+	    "fio version", "timestamp", "timestamp_ms", "time", "jobs", "disk_util",
 	    "iochar_version", "format_version", "start_unix_ms", "partial", "elapsed_ns",
 	    "ramp_ns",	      "latency_origin", "tool_limited", "options", "read",
 	    "write",	      "total",		"cpu",	   "intervals",
@@ -658,6 +660,12 @@ static void test_text(void **state)
 	assert_non_null(strstr(text, "latency from scheduled issue time"));
 	assert_non_null(strstr(text, "  cpu: usr=12.50%, sys=30.25%, "
 				     "30536 ns per I/O\n"));
+	/* a clone's error ended it: not called an interruption */
+	assert_non_null(strstr(text, "partial run (stopped by an error, see above)\n"));
+	free(text);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		r->workers[i].error = 0;
+	text = emit(r, OUTPUT_NORMAL);
 	assert_non_null(strstr(text, "partial run (interrupted)\n"));
 	free(text);
 

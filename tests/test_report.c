@@ -128,6 +128,7 @@ static void test_bad_inputs(void **state)
 struct expect {
 	unsigned bars_charts, bars_points;
 	unsigned curve_charts, curve_points;
+	unsigned curve_maxes, not_reached; /* curve steps' target sets; points not reached */
 	unsigned pct_points, series_charts, series_points;
 	unsigned scaling_charts, scaling_points;
 };
@@ -153,6 +154,11 @@ static void count_expected(json_object *r, struct expect *e)
 			} else if (!strcmp(mode, "curve")) {
 				head = jget(set, "max");
 				e->curve_charts++;
+				e->curve_maxes++;
+				json_object *cv = jget(set, "curve");
+				for (size_t q = 0; q < json_object_array_length(cv); q++)
+					e->not_reached += !json_object_get_boolean(
+						jget(json_object_array_get_idx(cv, q), "reached"));
 				e->curve_points += 1 + json_object_array_length(jget(set, "curve"));
 			}
 			if (!head)
@@ -248,6 +254,26 @@ static void test_report_content(void **state)
 		json_object_object_get_ex(json_object_array_get_idx(steps, i), "scaling", &sc);
 	assert_non_null(sc);
 	expect_has(html, json_object_get_string(jget(sc, "message")));
+	/* a curve's closed-loop maximum is a square of its own, its points
+	 * carry their %; a search's points their QDxjobs, one line per job
+	 * count; an open-loop point not reached is hollow */
+	unsigned squares = 0, hollow = 0, notreached = 0;
+	for (const char *q = strstr(html, "class=\"dp pt square"); q; q = strstr(q + 1, "class=\"dp pt square"))
+		squares++;
+	for (const char *q = strstr(html, "class=\"dp pt hollow"); q; q = strstr(q + 1, "class=\"dp pt hollow"))
+		hollow++;
+	for (const char *q = strstr(html, ", not reached"); q; q = strstr(q + 1, ", not reached"))
+		notreached++;
+	assert_int_equal(squares, e.curve_maxes);
+	assert_int_equal(notreached, e.not_reached);
+	assert_true(hollow >= notreached); /* and the search's points over the limit */
+	expect_has(html, "<text class=\"pt-label\"");
+	/* a scaling step's target sets are named by their size */
+	expect_has(html, "seq (1 target)");
+	expect_has(html, "seq (2 targets)");
+	assert_null(strstr(html, "seq #2"));
+	expect_has(html, "1\u00d71</text>");
+	expect_has(html, "closed-loop maximum</text>");
 	json_object *sat = NULL;
 	if (json_object_object_get_ex(sc, "saturation_targets", &sat) && sat)
 		expect_has(html, "saturates at");
@@ -364,6 +390,124 @@ static void test_report_of_runs(void **state)
 	assert_int_not_equal(access(p, F_OK), 0);
 }
 
+/* The environment grouped: a file the plan creates is recorded by each
+ * step (empty by those before its pre-write) and listed once, at its real
+ * size; the host and the disk groups are there; the raw record is folded. */
+static void test_environment_groups(void **state)
+{
+	const char *dir = *state;
+	char p[4400], fn[4400];
+	struct proc_out po;
+
+	snprintf(p, sizeof(p), "%s/e.ini", dir);
+	const char plan[] = "[global]\nioengine=psync\nsize=1m\nruntime=200ms\n"
+			    "[a]\nrw=randread\n[b]\nrw=read\nbs=64k\n";
+	fixture_write(p, plan, strlen(plan));
+	snprintf(fn, sizeof(fn), "--filename=%s/made-by-the-plan", dir);
+	run_iochar(&po, dir, 0, ARGS("plan", "e.ini", fn, "--out", "res"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "env.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/env.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<h4>Host</h4>");
+	expect_has(html, "<h4>Targets</h4>");
+	char *t = strstr(html, "<h4>Targets</h4>");
+	char *end = t ? strstr(t, "</table>") : NULL;
+	assert_non_null(end);
+	unsigned rows = 0;
+	for (char *q = t; (q = strstr(q, "made-by-the-plan")) && q < end; q++)
+		rows++;
+	assert_int_equal(rows, 1);
+	char *size = strstr(t, "<td>1 MiB</td>");
+	if (!size || size > end)
+		fail_msg("the target's real size is not in its row");
+	expect_has(html, "<details><summary>Everything recorded</summary>");
+	free(html);
+}
+
+/* text with the number after the first `"key": ` following anchor replaced
+ * by val (malloc'd). */
+static char *replace_number(const char *text, const char *anchor, const char *key,
+			    const char *val)
+{
+	char k[64];
+	const char *a = strstr(text, anchor);
+	assert_non_null(a);
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	const char *v = strstr(a, k);
+	assert_non_null(v);
+	v += strlen(k);
+	size_t n = strspn(v, "0123456789.eE+-");
+	assert_true(n > 0);
+	char *out = malloc(strlen(text) + strlen(val) + 1);
+	assert_non_null(out);
+	sprintf(out, "%.*s%s%s", (int)(v - text), text, val, v + n);
+	return out;
+}
+
+/* Figures out of range, not finite or negative are refused by report and
+ * compare (exit 2), naming the JSON path: they used to give exit 0, a
+ * negative rate shown as huge IOPS. */
+static void test_nonsense_figures(void **state)
+{
+	static const struct {
+		const char *anchor, *key, *val, *want;
+	} bad[] = {
+	    {"\"total\": {", "iops", "1e400", "run.json: total.iops: not a finite number"},
+	    {"\"total\": {", "iops", "-1e300", "run.json: total.iops: negative"},
+	    {"\"total\": {", "bw_bytes", "1e300", "run.json: total.bw_bytes: out of range"},
+	    {"\"total\": {", "ios", "1e40", "run.json: total.ios: expected an integer"},
+	    {"\"read\": {", "p99", "18446744073709551616", "run.json: read.lat_ns.p99: out of range"},
+	};
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+	size_t len;
+
+	snprintf(p, sizeof(p), "--output=%s/good.json", dir);
+	run_iochar(&po, dir, 0, ARGS("run", "--ioengine=null", "--size=1m",
+				     "--output-format=json", p));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/good.json", dir);
+	char *text = fixture_slurp(p, &len);
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *t = replace_number(text, bad[i].anchor, bad[i].key, bad[i].val);
+		fixture_write(p, t, strlen(t));
+		expect_refused(dir, "run.json", bad[i].want);
+		free(t);
+	}
+	free(text);
+}
+
+/* -o never goes over a file the report reads: a results directory's
+ * results.json or a step file; a new page inside the directory is fine. */
+static void test_output_not_over_input_dir(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+
+	fixture_plan(dir, "res");
+	static const char *const inside[] = {"res/results.json", "res/steps/001.json"};
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, inside[i]);
+		uint64_t before = file_hash(p);
+		run_iochar(&po, dir, 0, ARGS("report", "res", "-o", inside[i]));
+		expect_exit(&po, 2);
+		expect_has(po.err, "input res reads it");
+		assert_true(file_hash(p) == before);
+		proc_out_free(&po);
+	}
+	run_iochar(&po, dir, 0, ARGS("report", "res", "-o", "res/report.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
 /* A precondition step has no best point: its rounds get their chart. */
 static void test_precondition_rounds(void **state)
 {
@@ -372,7 +516,7 @@ static void test_precondition_rounds(void **state)
 	struct proc_out po;
 	static const char text[] = "[global]\nsize=4m\nioengine=psync\n"
 				   "[pre]\nmode=precondition\nfill_passes=1\n"
-				   "max_rounds=3\nround_time=200ms\n";
+				   "max_rounds=6\nround_time=100ms\n";
 
 	snprintf(plan, sizeof(plan), "%s/pre.ini", dir);
 	fixture_write(plan, text, strlen(text));
@@ -394,6 +538,10 @@ static void test_precondition_rounds(void **state)
 	char *html = fixture_slurp(p, NULL);
 	expect_drawn(html, "rounds", 1, rounds);
 	expect_has(html, "after");
+	/* a window of 5 is judged from round 5 on: its band is drawn */
+	assert_true(rounds >= 5);
+	expect_has(html, "<rect class=\"steady-band\"");
+	expect_has(html, "last 5 rounds: average \u00b110 %");
 	free(html);
 	json_object_put(r);
 }
@@ -404,8 +552,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_inputs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_content, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_nonsense_figures, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_output_not_over_input_dir, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_of_runs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_rounds, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_environment_groups, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

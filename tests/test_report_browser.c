@@ -73,11 +73,41 @@ static void test_host_report_in_chromium(void **state)
 	browser_check(dir, "report-browser-hosts");
 }
 
+/* Many workloads with long names: tilted labels must clear the axis
+ * title and the chart's edge, long names are cut with the whole name as a
+ * tooltip, and nothing overlaps (the layout check in the browser). */
+static void test_many_long_workloads_in_chromium(void **state)
+{
+	const char *dir = *state;
+	struct synth_workload w[16];
+	char labels[16][64];
+	struct proc_out po;
+
+	for (unsigned i = 0; i < 16; i++) {
+		snprintf(labels[i], sizeof(labels[i]), i == 0 ? "a-workload-with-a-name-far-too-long-to-print-%u"
+							      : "random-%uk-read%u-mix",
+			 i == 0 ? 4 : 4u << (i / 4), (i % 4) * 25);
+		w[i] = (struct synth_workload){labels[i], 1e4 * (1 + i) * (i % 3 + 1), 0.05, 4};
+	}
+	fixture_synthetic(dir, "many", w, 16);
+	run_iochar(&po, dir, 0, (const char *const[]){"report", "many", "-o", "report.html", NULL});
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char in[4200];
+	snprintf(in, sizeof(in), "%s/report.html", dir);
+	char *html = fixture_slurp(in, NULL);
+	expect_has(html, "<title>a-workload-with-a-name-far-too-long-to-print-4</title>");
+	expect_has(html, "a-workload-with-a-name-far-to\u2026</text>");
+	free(html);
+	browser_check(dir, "report-browser-many");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_report_in_chromium, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_host_report_in_chromium, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_many_long_workloads_in_chromium, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,7 +314,22 @@ static void test_real_loopback(void **state)
 	expect_has(text, "data-chart=\"net-bars\" data-points=\"2\"");
 	assert_int_equal(nh_count(text, "<tr class=\"net-stream\">"), 4);
 	expect_has(text, "<th>MTU</th>");
+	/* a chart per set of each interval's throughput; a test has no steps */
+	assert_int_equal(nh_count(text, "data-chart=\"net-series\""), 2);
+	expect_has(text, "throughput per interval");
+	assert_null(strstr(text, "0 of 0"));
 	free(text);
+
+	/* the same report in the browser: nothing overlaps, no side scroll */
+	char cmd[2048], bin[4096];
+	snprintf(bin, sizeof(bin), "%s", iochar_path());
+	snprintf(cmd, sizeof(cmd), "tests/browser/test_report_browser.sh '%s' '%s/report-browser-net' >&2",
+		 html, dirname(bin));
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 int main(void)

@@ -129,6 +129,26 @@ static void test_bad_inputs(void **state)
 	expect_bad(o, "access=ro, but the job writes");
 }
 
+/* `vd --help` answers on stdout with every subcommand, ending its lines;
+ * an unknown subcommand is named, with the usage, exit 2. */
+static void test_help(void **state)
+{
+	(void)state;
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, ARGS("vd", "--help"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "iochar vd rebuild");
+	expect_has(po.out, "iochar vd init");
+	expect_has(po.out, "docs/vd.md");
+	assert_true(strlen(po.out) > 0 && po.out[strlen(po.out) - 1] == '\n');
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0, ARGS("vd", "grow"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "unknown subcommand 'grow'");
+	assert_int_equal(strlen(po.out), 0);
+	proc_out_free(&po);
+}
+
 /* The same file under two names: a symlink, a hard link. */
 static void test_same_file_twice(void **state)
 {
@@ -361,6 +381,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bad_inputs, setup, teardown),
+		cmocka_unit_test(test_help),
 		cmocka_unit_test_setup_teardown(test_same_file_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sizes_differ, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_accounting, setup, teardown),

@@ -28,6 +28,7 @@
 #include "engine/engine.h"
 #include "util/rng.h"
 #include "vd/engine.h"
+#include "vd/initmap.h"
 #include "vd/members.h"
 #include "vd/sync.h"
 #include "vd/vd.h"
@@ -336,6 +337,74 @@ static void test_counts(void **state)
 	free(s);
 }
 
+/* Host I/Os of n * bs at offset 0, 1 MiB, ... as one unit each. */
+static struct vd_stats *run_large(const char *text, enum io_dir d, uint64_t bs,
+				  unsigned count, uint64_t size)
+{
+	struct tvd t;
+	tvd_open(&t, text, "io_uring", size, bs, 1);
+	for (unsigned i = 0; i < count; i++) {
+		t.units[0].dir = d;
+		t.units[0].offset = i * bs;
+		t.units[0].len = bs;
+		if (d == DIR_WRITE)
+			pattern(t.units[0].buf, bs, i, 11);
+		tvd_run(&t, 1);
+		if (d == DIR_READ) {
+			uint8_t *want = malloc(bs);
+			pattern(want, bs, i, 11);
+			if (memcmp(want, t.units[0].buf, bs))
+				fail_msg("merged read %u of %llu bytes differs", i, (unsigned long long)bs);
+			free(want);
+		}
+	}
+	return tvd_close(&t);
+}
+
+/* Member I/Os of one host I/O contiguous on a member are one I/O: a
+ * RAID 0 1 MiB read over 4 x 64k strips is 4 reads of 256k, not 16; a
+ * RAID 5 two-row full-stripe write is one write per member; the bytes
+ * are the host's (through the bounce buffer where scattered). */
+static void test_merge(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct vd_stats *s;
+
+	vd_text(text, sizeof(text), "raid0", "64k", 4, NULL);
+	free(run_large(text, DIR_WRITE, 1 << 20, 3, 4 * MEMBER_BYTES));
+	s = run_large(text, DIR_READ, 1 << 20, 3, 0);
+	assert_int_equal(member_sum(s, DIR_READ), 4 * 3);
+	for (unsigned m = 0; m < 4; m++)
+		assert_int_equal(s->member[m].dir[DIR_READ].bytes, 3 * 256 * 1024);
+	free(s);
+
+	vd_text(text, sizeof(text), "raid10", "64k", 4, NULL);
+	s = run_large(text, DIR_WRITE, 1 << 20, 2, 2 * MEMBER_BYTES);
+	assert_int_equal(member_sum(s, DIR_WRITE), 4 * 2); /* each copy once */
+	free(s);
+	s = run_large(text, DIR_READ, 1 << 20, 2, 0);
+	assert_int_equal(member_sum(s, DIR_READ), 2 * 2); /* one copy of each pair */
+	free(s);
+
+	/* raid5, 4 members: 2 rows per write, every data strip and P covered */
+	vd_text(text, sizeof(text), "raid5", "64k", 4, NULL);
+	s = run_large(text, DIR_WRITE, 6 * 65536, 5, 3 * MEMBER_BYTES);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(member_sum(s, DIR_WRITE), 4 * 5);
+	assert_int_equal(s->full_rows, 2 * 5);
+	free(s);
+	assert_int_equal(scrub(text, member_bytes), 0);
+	/* a 1 MiB read from 0 covers rows 0-5; each member's data strips form
+	 * two runs around its parity row: 8 reads for 16 strips */
+	s = run_large(text, DIR_WRITE, 1 << 20, 1, 0);
+	free(s);
+	s = run_large(text, DIR_READ, 1 << 20, 1, 0);
+	assert_int_equal(member_sum(s, DIR_READ), 8);
+	free(s);
+	assert_int_equal(scrub(text, member_bytes), 0);
+}
+
 struct writer {
 	struct vd *vd;
 	const char *text;
@@ -512,6 +581,151 @@ static void test_writeback_flushed_on_stop(void **state)
 	free(tvd_close(&t));
 }
 
+/* write=back coalesces sequential and near-sequential writes smaller than
+ * a stripe into full-stripe writes: RAID 5 over 4 members with 64k strips
+ * (192k rows), 64k writes: no member reads, one write per member per row;
+ * also when a row's three writes come out of order; a cache of a few rows
+ * bounds what is held (the data and parity still right). */
+static void test_writeback_full_stripes(void **state)
+{
+	(void)state;
+	char text[2048], plain[2048];
+	struct tvd t;
+	const uint64_t bs = 65536;
+
+	vd_text(plain, sizeof(plain), "raid5", "64k", 4, NULL);
+	vd_text(text, sizeof(text), "raid5", "64k", 4, "write=back,cache=1m");
+	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, bs, 1);
+	uint64_t cap = t.m.geom.capacity, rows = cap / (3 * bs);
+	write_all(&t, cap, 21);               /* depth 1, strictly sequential */
+	assert_int_equal(vd_engine_flush(t.st), 0); /* fsync: all destaged, counted */
+	struct vd_stats *s = tvd_close(&t);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	for (unsigned m = 0; m < 4; m++)
+		assert_int_equal(s->member[m].dir[DIR_WRITE].ios, rows);
+	assert_int_equal(s->full_rows, rows);
+	assert_int_equal(s->rmw_rows + s->rcw_rows, 0);
+	assert_int_equal(s->wb_absorbed, cap / bs);
+	free(s);
+	assert_int_equal(scrub(plain, member_bytes), 0);
+
+	/* near-sequential: each row's strips in the order 2, 0, 1, depth 3 */
+	tvd_open(&t, text, "io_uring", 0, bs, 3);
+	for (uint64_t r = 0; r < rows; r++) {
+		const unsigned order[3] = {2, 0, 1};
+		for (unsigned i = 0; i < 3; i++) {
+			struct io_unit *u = &t.units[i];
+			u->dir = DIR_WRITE;
+			u->offset = (r * 3 + order[i]) * bs;
+			u->len = bs;
+			pattern(u->buf, bs, u->offset / bs, 22);
+		}
+		tvd_run(&t, 3);
+	}
+	assert_int_equal(vd_engine_flush(t.st), 0);
+	s = tvd_close(&t);
+	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(s->full_rows, rows);
+	free(s);
+	assert_int_equal(scrub(plain, member_bytes), 0);
+	tvd_open(&t, plain, "psync", 0, bs, 4);
+	check_all(&t, cap, 22);
+	free(tvd_close(&t));
+}
+
+/* Pump the instance without host I/O for ms (commit + poll), as the
+ * worker's loop does between I/Os. */
+static void pump_for(struct tvd *t, unsigned ms)
+{
+	for (unsigned i = 0; i < ms; i++) {
+		assert_int_equal(vd_engine_ops.commit(t->st), 0);
+		assert_true(vd_engine_ops.getevents(t->st, 0) >= 0);
+		usleep(1000);
+	}
+}
+
+/* Write-back destages in the background: partial rows stay in the cache
+ * until they are older than 1 s, and past the high watermark (3/4 of the
+ * slots) the oldest go at once, down to half; all before any flush. */
+static void test_writeback_background(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd t;
+
+	/* 1m of cache over 192k rows: 5 slots */
+	vd_text(text, sizeof(text), "raid5", "64k", 4, "write=back,cache=1m");
+	tvd_open(&t, text, "psync", 3 * MEMBER_BYTES, 4096, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		t.units[0].dir = DIR_WRITE;
+		t.units[0].offset = i * 3 * 65536;
+		t.units[0].len = 4096;
+		tvd_run(&t, 1);
+	}
+	pump_for(&t, 200);
+	struct vd_stats *s = vd_engine_take_stats(t.st);
+	assert_int_equal(member_sum(s, DIR_WRITE), 0); /* young: still cached */
+	free(s);
+	pump_for(&t, 1100);
+	s = vd_engine_take_stats(t.st);
+	assert_int_equal(member_sum(s, DIR_WRITE), 2 * 2); /* aged out: 2 rmw rows */
+	assert_int_equal(s->rmw_rows, 2);
+	free(s);
+	/* 4 fresh partial rows of 5 slots: past 3/4, two oldest destaged now */
+	for (unsigned i = 0; i < 4; i++) {
+		t.units[0].dir = DIR_WRITE;
+		t.units[0].offset = (10 + i) * 3 * 65536;
+		t.units[0].len = 4096;
+		tvd_run(&t, 1);
+	}
+	pump_for(&t, 10);
+	s = vd_engine_take_stats(t.st);
+	assert_int_equal(s->rmw_rows, 2);
+	free(s);
+	free(tvd_close(&t));
+}
+
+/* A fast-initialized RAID 5 (6 members, 16k strips, k = 5): the first
+ * 4k write to a row reads all 5 data strips whole and writes the strip
+ * and P whole (the reconstruct-write that initializes the row); the next
+ * write to it is a plain read-modify-write (2 + 2); the map left has those
+ * rows initialized. */
+static void test_fast_init(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct tvd t;
+	struct ioc_err err = {0};
+	const unsigned N = 20;
+
+	vd_text(text, sizeof(text), "raid5", "16k", 6, NULL);
+	char withmap[2700], map[600];
+	snprintf(map, sizeof(map), "%s/init.map", dir);
+	snprintf(withmap, sizeof(withmap), "%s,init_file=%s", text, map);
+	tvd_open(&t, withmap, "io_uring", 5 * MEMBER_BYTES, 4096, 1);
+	uint64_t rows = t.m.geom.rows, row_bytes = 5 * 16384;
+	free(tvd_close(&t));
+	assert_int_equal(vd_init_mark_fast(&t.m.def, rows, &err), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		tvd_open(&t, withmap, "io_uring", 0, 4096, 1);
+		for (unsigned i = 0; i < N; i++) {
+			t.units[0].dir = DIR_WRITE;
+			t.units[0].offset = (uint64_t)i * 3 * row_bytes + 4096 * (i % 20);
+			t.units[0].len = 4096;
+			pattern(t.units[0].buf, 4096, i, 1);
+			tvd_run(&t, 1);
+		}
+		struct vd_stats *s = tvd_close(&t);
+		assert_int_equal(member_sum(s, DIR_READ), (pass ? 2 : 5) * N);
+		assert_int_equal(member_sum(s, DIR_WRITE), 2 * N);
+		assert_int_equal(s->uninit_rows, pass ? 0 : N);
+		free(s);
+	}
+	uint64_t left = 0;
+	assert_int_equal(vd_init_check(&t.m.def, rows, &left, &err), 0);
+	assert_int_equal(left, rows - N);
+}
+
 /* readahead=on: sequential reads are served from the cache, and a write
  * by another instance of the same VD makes the cached strips stale. */
 static void test_readahead_coherent(void **state)
@@ -545,10 +759,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mirrors_lost, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_raid0_jbod_roundtrip, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_counts, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_merge, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_full_stripes, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_background, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_fast_init, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,6 +119,7 @@ static struct vblock_stamp stamp(uint8_t gen)
 	    .time_ns = 1700000000000000000ull,
 	    .run_id = 0xabcd1234,
 	    .block_len = 16384,
+	    .extent = 0x0102030405060708ull,
 	    .gen = gen,
 	};
 }
@@ -175,6 +176,7 @@ static void round_trip(uint32_t unit, uint64_t len)
 				assert_int_equal(f.found.time_ns, st.time_ns);
 				assert_int_equal(f.found.version,
 						 VBLOCK_VERSION);
+				assert_int_equal(f.found.extent, st.extent);
 				/* self-describing check (no expected gen) too
 				 */
 				e.gen = 0;
@@ -223,8 +225,10 @@ static void test_header_layout(void **state)
 	assert_int_equal(buf[40] | buf[41] << 8, 4096);
 	assert_int_equal(buf[48], 7);
 	assert_int_equal(buf[49], VBLOCK_VERSION);
-	for (int i = 50; i < 64; i++)
+	for (int i = 50; i < 56; i++)
 		assert_int_equal(buf[i], 0);
+	assert_int_equal(buf[56], 0x08); /* extent, LE */
+	assert_int_equal(buf[63], 0x01);
 	/* the crc field is the CRC of the unit with that field zeroed */
 	uint32_t stored = (uint32_t)buf[32] | (uint32_t)buf[33] << 8 |
 			  (uint32_t)buf[34] << 16 | (uint32_t)buf[35] << 24;
@@ -306,9 +310,155 @@ static void test_damaged_header(void **state)
 	assert_int_equal(f.first_diff, 511);
 
 	vblock_fill(buf, 4096, 4096, 8192, &st);
-	buf[60] = 1; /* a reserved byte */
+	buf[52] = 1; /* a reserved byte */
 	assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_CORRUPTED);
-	assert_int_equal(f.first_diff, 60);
+	assert_int_equal(f.first_diff, 52);
+
+	vblock_fill(buf, 4096, 4096, 8192, &st);
+	buf[60] ^= 1; /* the extent: caught by the CRC, not placed (like
+		       * the time, nothing else says what it should be) */
+	assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_CORRUPTED);
+	assert_string_equal(f.why, "bad CRC");
+	free(buf);
+}
+
+/* Every sector of a unit belongs to the write that made it: the sectors
+ * after the header of two writes of one offset, generation and seed by
+ * two runs (or two times) differ, so a unit with one of them reverted to
+ * the other write's fails its CRC. (Block format 1 keyed them by offset,
+ * generation and seed only: such a revert passed.) */
+static void test_sectors_unique_to_the_write(void **state)
+{
+	uint8_t *a = aligned(4096), *b = aligned(4096), *mix = aligned(4096);
+	struct vblock_stamp sa = stamp(5), sb = stamp(5), sc = stamp(5);
+	struct vexpect e = expect(8192, 5);
+	(void)state;
+	sb.run_id ^= 1;	 /* another run */
+	sc.time_ns += 1; /* another write of this run */
+	vblock_fill(a, 4096, 4096, 8192, &sa);
+	for (int other = 0; other < 2; other++) {
+		vblock_fill(b, 4096, 4096, 8192, other ? &sc : &sb);
+		for (unsigned s = 1; s < 8; s++) {
+			assert_memory_not_equal(a + s * 512, b + s * 512, 512);
+			memcpy(mix, b, 4096);
+			memcpy(mix + s * 512, a + s * 512, 512);
+			e.match = 0;
+			assert_int_equal(vunit_check(mix, 4096, &e, NULL),
+					 VK_CORRUPTED);
+		}
+	}
+	free(mix);
+	free(b);
+	free(a);
+}
+
+/* Units of block format 1 (an older iochar) are still checked, with that
+ * format's pattern; a format this iochar does not know is reported. */
+static void test_old_format_still_read(void **state)
+{
+	uint8_t *buf = aligned(4096);
+	struct vblock_stamp st = stamp(3);
+	struct vexpect e = expect(8192, 3);
+	struct vfailure f;
+	(void)state;
+	st.version = 1;
+	vblock_fill(buf, 4096, 4096, 8192, &st);
+	assert_int_equal(buf[49], 1);
+	for (int i = 50; i < 64; i++) /* no extent in format 1 */
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_OK);
+	assert_int_equal(f.found.version, 1);
+	assert_int_equal(f.found.extent, 0);
+	buf[1000] ^= 4; /* placed with format 1's pattern */
+	assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_CORRUPTED);
+	assert_int_equal(f.first_diff, 1000);
+
+	st.version = VBLOCK_VERSION + 1;
+	vblock_fill(buf, 4096, 4096, 8192, &st);
+	assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_CORRUPTED);
+	assert_string_equal(f.why,
+			    "a block format version this iochar does not know");
+	free(buf);
+}
+
+/* A write without verify may carry what a read left in its buffer:
+ * another offset's units, or the units of its own offset. Scrubbed, none
+ * of them passes for a verified unit, nor for a damaged one. */
+static void test_scrub_leaves_no_unit(void **state)
+{
+	static const uint64_t to[] = {1 << 20, 8192, (1 << 20) + 100};
+	uint8_t *buf = aligned(16384 + 512);
+	struct vblock_stamp st = stamp(2);
+	(void)state;
+	for (size_t t = 0; t < sizeof(to) / sizeof(to[0]); t++) {
+		for (uint32_t unit = 512; unit <= 4096; unit *= 8) {
+			vblock_fill(buf, 16384, unit, 8192, &st);
+			vblock_scrub(buf, 16384, to[t], 42);
+			uint64_t first = (512 - to[t] % 512) % 512;
+			for (uint64_t pos = first; pos + unit <= 16384;
+			     pos += unit) {
+				struct vexpect e = {.offset = to[t] + pos};
+				struct vfailure f;
+				if (vunit_check(buf + pos, unit, &e, &f) !=
+				    VK_UNVERIFIED)
+					fail_msg("scrubbed for %llu: unit at "
+						 "+%llu is %s (%s)",
+						 (unsigned long long)to[t],
+						 (unsigned long long)pos,
+						 vkind_name(f.kind), f.why);
+			}
+		}
+	}
+	free(buf);
+}
+
+/* A later write of part of a verified unit (bs=512 over a 4 KiB unit,
+ * without verify or with it) leaves its header and a bad CRC: the sector
+ * it wrote (scrubbed, or an intact 512-byte unit of its own offset) says
+ * the unit was overwritten, not corrupted, when nothing is expected; over
+ * a write the run itself made it is still a failure. Damage there, or a
+ * sector of another offset, is corrupted. */
+static void test_partly_overwritten_unit(void **state)
+{
+	uint8_t *buf = aligned(4096), *w = aligned(512);
+	struct vblock_stamp st = stamp(4);
+	struct vexpect e = {.offset = 8192};
+	struct vfailure f;
+	(void)state;
+	for (unsigned s = 1; s < 8; s++) {
+		vblock_fill(buf, 4096, 4096, 8192, &st);
+		memset(w, 0x3c, 512);
+		vblock_scrub(w, 512, 8192 + s * 512, 7);
+		memcpy(buf + s * 512, w, 512);
+		e.gen = 0;
+		assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_UNVERIFIED);
+		assert_string_equal(f.why,
+				    "overwritten in part by a later write");
+		e = expect(8192, 4);
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+		/* a sector scrubbed for another offset (misdirected), or
+		 * plain damage: corrupted */
+		e = (struct vexpect){.offset = 8192};
+		vblock_scrub(buf + s * 512, 512, 8192 + s * 512 + 4096, 7);
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+		vblock_fill(buf, 4096, 4096, 8192, &st);
+		buf[s * 512 + 3] ^= 1;
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+		/* a later verifying write with bs=512 there: overwritten */
+		vblock_fill(buf, 4096, 4096, 8192, &st);
+		vblock_fill(buf + s * 512, 512, 512, 8192 + s * 512, &st);
+		assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_UNVERIFIED);
+		/* ... but a 512-byte unit of another offset is misplaced
+		 * data inside this one: corrupted */
+		vblock_fill(buf + s * 512, 512, 512, 8192 + s * 512 + 4096,
+			    &st);
+		assert_int_equal(vunit_check(buf, 4096, &e, NULL),
+				 VK_CORRUPTED);
+	}
+	free(w);
 	free(buf);
 }
 
@@ -805,6 +955,10 @@ int main(void)
 	    cmocka_unit_test(test_header_layout),
 	    cmocka_unit_test(test_flipped_byte_is_corrupted),
 	    cmocka_unit_test(test_damaged_header),
+	    cmocka_unit_test(test_sectors_unique_to_the_write),
+	    cmocka_unit_test(test_old_format_still_read),
+	    cmocka_unit_test(test_scrub_leaves_no_unit),
+	    cmocka_unit_test(test_partly_overwritten_unit),
 	    cmocka_unit_test(test_copied_unit_is_misplaced),
 	    cmocka_unit_test(test_older_write_is_stale),
 	    cmocka_unit_test(test_prefill_block),

@@ -303,6 +303,174 @@ static void test_verify_finds_misplaced_block(void **state)
 }
 
 /* bs=512 writes 512-byte units; the default 4k check follows the headers. */
+/* A file cut short after a verify=1 run: its units name the region they
+ * were written for, so the part past the new end is reported missing, as
+ * one range (exit 1); a file that ends where its units say passes. */
+static void test_verify_truncated(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	write_verified(c, "4k");
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.missing_units"), 0);
+	json_object_put(r);
+	proc_out_free(&po);
+	assert_int_equal(truncate(c->path, 200000), 0);
+	r = verify_json(&po, c, 1, NULL);
+	assert_int_equal(jget_u64(r, "verify.missing_units"), 16);
+	assert_int_equal(jget_u64(r, "verify.failures"), 16);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 48);
+	expect_has(po.err, "offset=200000 kind=missing");
+	expect_has(po.err, "missing=[200000, 262144) bytes=62144");
+	json_object_put(r);
+	proc_out_free(&po);
+	/* the text line counts them too */
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
+	expect_exit(&po, 1);
+	expect_has(po.out, "16 failures (corrupted 0, misplaced 0, stale 0, "
+			   "never written 0, missing 16)");
+	proc_out_free(&po);
+}
+
+/* Runs with and without verify, of every rw mode and engine, one after
+ * the other on one file: whatever the order, `iochar verify` after them
+ * finds nothing wrong (a write without verify used to carry the units a
+ * read had left in its buffer, reported as misplaced), and with the last
+ * run journaled, neither does `iochar verify --journal`. */
+#define SEQ_MAX 6
+struct seq_run {
+	const char *rw, *engine, *verify, *bs;
+};
+
+static bool run_one(struct ctx *c, const struct seq_run *r, const char *journal)
+{
+	struct proc_out po;
+	char rw[32], eng[32], ver[32], bs[32];
+
+	snprintf(rw, sizeof(rw), "--rw=%s", r->rw);
+	snprintf(eng, sizeof(eng), "--ioengine=%s", r->engine);
+	snprintf(ver, sizeof(ver), "--verify=%s", r->verify);
+	snprintf(bs, sizeof(bs), "--bs=%s", r->bs);
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=1m", rw, eng, ver, bs,
+			"--iodepth=8", "--runtime=250ms", "--time_based",
+			journal ? journal : "--verify_fatal=0"));
+	if (po.status == 2 && strstr(po.err, "io_uring")) {
+		printf("SKIP: io_uring: %s", po.err);
+		proc_out_free(&po);
+		return false;
+	}
+	if (po.status != 0)
+		fail_msg("%s %s verify=%s: exit %d: %s", r->rw, r->engine,
+			 r->verify, po.status, po.err);
+	proc_out_free(&po);
+	return true;
+}
+
+static void expect_no_failure(struct ctx *c, const char *journal)
+{
+	struct proc_out po;
+
+	run_iochar(&po, NULL, 0,
+		   journal
+		       ? ARGS("verify", journal, "--output-format=json")
+		       : ARGS("verify", c->arg_file, "--output-format=json"));
+	if (po.status != 0)
+		fail_msg("verify %s: exit %d: %s", journal ? journal : "",
+			 po.status, po.err);
+	json_object *r = parse_json(&po);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	if (journal) /* the last run's writes are checked against it */
+		if (journal) /* the last run's writes are checked against it */
+		assert_true(jget_u64(r, "verify.checked_units") > 0);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+static void test_run_sequences_never_misreport(void **state)
+{
+	static const struct seq_run seqs[][SEQ_MAX] = {
+	    {{"write", "psync", "1", "4k"}, {"randrw", "io_uring", "0", "4k"}},
+	    {{"randwrite", "libaio", "1", "4k"},
+	     {"randrw", "psync", "0", "4k"},
+	     {"read", "io_uring", "0", "4k"},
+	     {"randrw", "io_uring", "1", "4k"},
+	     {"randwrite", "libaio", "0", "4k"},
+	     {"randrw", "libaio", "1", "4k"}},
+	    {{"write", "io_uring", "1", "512"},
+	     {"randrw", "libaio", "0", "4k"},
+	     {"rw", "psync", "1", "8k"},
+	     {"randread", "psync", "0", "4k"},
+	     {"randrw", "psync", "0", "512"}},
+	    {{"randrw", "psync", "0", "4k"},
+	     {"write", "libaio", "1", "4k"},
+	     {"randrw", "io_uring", "0", "16k"},
+	     {"randrw", "psync", "1", "4k"}},
+	};
+	struct ctx *c = *state;
+	char journal[4300];
+
+	snprintf(journal, sizeof(journal), "--journal=%s/j", c->dir);
+	for (size_t q = 0; q < sizeof(seqs) / sizeof(seqs[0]); q++) {
+		unsigned n = 0;
+		while (n < SEQ_MAX && seqs[q][n].rw)
+			n++;
+		for (unsigned i = 0; i < n; i++) {
+			bool last_verified =
+			    i == n - 1 && seqs[q][i].verify[0] == '1';
+			if (!run_one(c, &seqs[q][i],
+				     last_verified ? journal : NULL))
+				skip();
+		}
+		expect_no_failure(c, NULL);
+		if (seqs[q][n - 1].verify[0] == '1')
+			expect_no_failure(c, journal);
+	}
+}
+
+/* One 512-byte write without verify into the second sector of a 4 KiB
+ * unit written with verify: the unit is overwritten in part, not
+ * corrupted (exit 0, one unit unverified); the same for a verifying
+ * 512-byte write into another unit. */
+static void test_partial_overwrite_not_corrupted(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+
+	write_verified(c, "8k");
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--offset=4608", "--size=512",
+			"--bs=512", "--rw=write", "--ioengine=psync"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.unverified_units"), 1);
+	assert_int_equal(jget_u64(r, "verify.checked_units"), 63);
+	json_object_put(r);
+	proc_out_free(&po);
+	/* so is one with a verifying 512-byte write in its third sector */
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--offset=9216", "--size=512",
+			"--bs=512", "--rw=write", "--verify=1",
+			"--ioengine=psync"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.unverified_units"), 2);
+	json_object_put(r);
+	proc_out_free(&po);
+	/* a byte flipped in another unit is still found */
+	flip_byte(c->path, 40960 + 2000);
+	r = verify_json(&po, c, 1, NULL);
+	assert_int_equal(jget_u64(r, "verify.corrupted"), 1);
+	expect_has(po.err, "offset=40960 kind=corrupted");
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
 static void test_verify_small_units(void **state)
 {
 	struct ctx *c = *state;
@@ -487,9 +655,10 @@ static void test_two_jobs_overlap_refused(void **state)
  * line and exit 2. */
 static void test_verify_csv(void **state)
 {
-	static const char *const cols[] = {
-	    "checked_units", "failures", "corrupted", "misplaced", "stale",
-	    "never_written", "unverified_units"};
+	static const char *const cols[] = {"checked_units", "failures",
+					   "corrupted",	    "misplaced",
+					   "stale",	    "never_written",
+					   "missing_units", "unverified_units"};
 	struct ctx *c = *state;
 	struct proc_out po;
 	struct csv_table t;
@@ -548,6 +717,12 @@ int main(void)
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_finds_misplaced_block,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verify_truncated, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_run_sequences_never_misreport,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_partial_overwrite_not_corrupted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_small_units, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_run_fails_on_corruption, setup,

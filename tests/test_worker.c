@@ -1,7 +1,10 @@
-/* test_worker.c - the worker loop against a test engine that stalls once:
+/* test_worker.c - the worker loop against test engines. One stalls once:
  * in an open-loop (rate-limited) run, every I/O scheduled during the stall
  * reports the time it waited (no coordinated omission), while a closed
- * loop only sees the few I/Os that were in flight. */
+ * loop only sees the few I/Os that were in flight. One records the writes
+ * it is handed: with a verify journal that can no longer grow, the run
+ * stops with the journal's error and no write whose intent is not in the
+ * journal ever reached the engine. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,13 +12,20 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/worker.h"
+#include "harness.h"
+#include "verify/block.h"
+#include "verify/journal.h"
 
 #define STALL_NS 200000000ull /* 200 ms */
 #define STALL_AT 300          /* at the 300th reap */
@@ -352,6 +362,186 @@ static void test_queueing_is_not_tool_lag(void **state)
 	free(st);
 }
 
+/* --- a journal that stops growing --- */
+
+/* A directory in /dev/shm: fdatasync costs nothing on tmpfs. */
+static int shm_setup(void **state)
+{
+	char tmpl[] = "/dev/shm/iochar-test-worker-XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	*state = d ? strdup(d) : NULL;
+	return *state ? 0 : -1;
+}
+
+static int shm_teardown(void **state)
+{
+	char cmd[4300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
+	int ret = system(cmd);
+	free(*state);
+	return ret == 0 ? 0 : -1;
+}
+
+#define REC_BLOCKS 256 /* 1 MiB of 4 KiB blocks */
+
+/* What the engine was handed last for each block: the generation and
+ * time stamped in the write's unit (0: no write). */
+struct rec_state {
+	struct io_unit *pending[8], *done[8];
+	unsigned nr_pending, nr_done;
+	uint8_t gen[REC_BLOCKS];
+	uint64_t time_ns[REC_BLOCKS];
+	uint64_t writes;
+};
+
+static struct rec_state *rec_last; /* the instance of the last run */
+
+static int rec_init(const struct engine_params *p, void **out,
+		    struct ioc_err *err)
+{
+	(void)p;
+	(void)err;
+	rec_last = calloc(1, sizeof(*rec_last));
+	*out = rec_last;
+	return *out ? 0 : -ENOMEM;
+}
+
+static void rec_cleanup(void *s)
+{
+	(void)s; /* rec_last is freed by the test */
+}
+
+static enum engine_queue_ret rec_queue(void *state, struct io_unit *u)
+{
+	struct rec_state *s = state;
+	struct vblock_hdr h;
+
+	if (s->nr_pending == 8)
+		return ENGINE_BUSY;
+	if (u->dir == DIR_WRITE) {
+		vblock_hdr_decode(u->buf, &h);
+		uint64_t b = u->offset / 4096;
+		assert_true(b < REC_BLOCKS);
+		s->gen[b] = h.gen;
+		s->time_ns[b] = h.time_ns;
+		s->writes++;
+	}
+	u->result = (int64_t)u->len;
+	s->pending[s->nr_pending++] = u;
+	return ENGINE_QUEUED;
+}
+
+static int rec_getevents(void *state, unsigned min)
+{
+	struct rec_state *s = state;
+	(void)min;
+	memcpy(s->done, s->pending, s->nr_pending * sizeof(s->pending[0]));
+	s->nr_done = s->nr_pending;
+	s->nr_pending = 0;
+	return (int)s->nr_done;
+}
+
+static struct io_unit *rec_event(void *state, unsigned i)
+{
+	return ((struct rec_state *)state)->done[i];
+}
+
+static const struct engine_ops rec_ops = {
+    .name = "rec",
+    .flags = ENGINE_NO_TARGET,
+    .probe = stall_probe,
+    .init = rec_init,
+    .cleanup = rec_cleanup,
+    .queue = rec_queue,
+    .commit = stall_commit,
+    .getevents = rec_getevents,
+    .event = rec_event,
+};
+
+/* Run a journaled randwrite worker on rec_ops while files may not grow
+ * past limit bytes (the journal hits EFBIG as on a full file system). */
+static void run_journaled(struct job_spec *job, struct worker *w, rlim_t limit)
+{
+	struct rlimit old, lim;
+	atomic_bool stop = false;
+	struct start_gate gate = {.mu = PTHREAD_MUTEX_INITIALIZER,
+				  .cv = PTHREAD_COND_INITIALIZER};
+	pthread_t t;
+
+	w->job = job;
+	w->region = REC_BLOCKS * 4096ull;
+	w->eops = &rec_ops;
+	w->stop = &stop;
+	w->gate = &gate;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = limit;
+	signal(SIGXFSZ, SIG_IGN); /* EFBIG, not a signal */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(pthread_create(&t, NULL, worker_main, w), 0);
+	start_gate_open(&gate, 1);
+	pthread_join(t, NULL);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+}
+
+static void test_journal_full_stops_unjournaled_writes(void **state)
+{
+	char *dir = *state, jpath[512];
+	struct job_spec job;
+	struct worker *w = calloc(1, sizeof(*w));
+	struct journal_replay *r = NULL;
+	struct ioc_err err = {0};
+
+	job_spec_init(&job);
+	snprintf(job.name, sizeof(job.name), "jfull");
+	snprintf(jpath, sizeof(jpath), "%s/journal", dir);
+	snprintf(job.journal, sizeof(job.journal), "%s", jpath);
+	assert_int_equal(job_spec_set_files(&job, "/dev/shm/no-such-target"),
+			 0);
+	job.rw = RW_RANDWRITE;
+	job.bs = 4096;
+	job.iodepth = 8;
+	job.numjobs = 1;
+	job.verify = true;
+	job.randseed = 0x89;
+	job.time_based = true;
+	job.runtime_ns = 20000000000ull; /* a bound: the journal fills first */
+	/* the header and the first 1 MiB step fit, the second does not */
+	run_journaled(&job, w, 1u << 21);
+	if (w->error != -EFBIG)
+		fail_msg("error %d (%s), wanted EFBIG from the journal",
+			 w->error, w->err.msg);
+	expect_has(w->err.msg, "job jfull: journal ");
+	expect_has(w->err.msg, "the run stops here");
+	assert_true(rec_last->writes > 1000);
+	/* every write handed to the engine is in the journal: the last one
+	 * of each block is one of the generations it may hold */
+	if (journal_replay_file(jpath, &r, &err))
+		fail_msg("%s", err.msg);
+	for (uint64_t b = 0; b < REC_BLOCKS; b++) {
+		struct journal_expect e;
+		bool listed = false;
+		if (!rec_last->gen[b])
+			continue;
+		journal_expect_block(r, 0, b, &e);
+		for (unsigned i = 0; i < e.nr; i++)
+			listed |= e.cand[i].gen == rec_last->gen[b] &&
+				  e.cand[i].time_ns == rec_last->time_ns[b] &&
+				  e.cand[i].acceptable;
+		if (!listed)
+			fail_msg("block %llu: write of generation %u was "
+				 "issued without its intent in the journal",
+				 (unsigned long long)b, rec_last->gen[b]);
+	}
+	journal_replay_free(r);
+	stats_free(&w->stats);
+	free(rec_last);
+	job_spec_free(&job);
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +551,8 @@ int main(void)
 		cmocka_unit_test(test_paced_wait_naps),
 		cmocka_unit_test(test_paced_wait_timed),
 		cmocka_unit_test(test_queueing_is_not_tool_lag),
+		cmocka_unit_test_setup_teardown(test_journal_full_stops_unjournaled_writes,
+						shm_setup, shm_teardown),
 	};
 	return cmocka_run_group_tests_name("worker", tests, NULL, NULL);
 }

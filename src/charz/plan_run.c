@@ -328,6 +328,7 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 				p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
 		}
 		ret = run_step(p, i, o, &so, err);
+		environment_refresh_targets(&env); /* the step may have made them */
 		struct ioc_err werr = {0};
 		int wret = emit_step(&so, o, o->out_dir ? &rd : NULL,
 				     !ret && i + 1 == p->nr_steps, &werr);

@@ -73,43 +73,122 @@ static int key_line(char *line, unsigned lineno, const struct ini_ops *ops,
 	return ops->key(arg, key, value, lineno, err);
 }
 
-int ini_parse(const char *text, const char *origin, const struct ini_ops *ops,
-	      void *arg, struct ioc_err *err)
+/* Length of the UTF-8 sequence at s (at most n bytes), or 0 when it is
+ * not valid UTF-8: overlong forms, surrogates and code points past
+ * U+10FFFF included. */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	char *copy = strdup(text);
-	char *next = copy, *line, *nl;
+	size_t len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	unsigned char lo = 0x80, hi = 0xbf; /* allowed second byte */
+
+	if (s[0] < 0xc2 || s[0] > 0xf4 || n < len)
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* Is line (len bytes, without its '\n') text: UTF-8 without control
+ * characters, a tab or a final '\r' aside? The culprit is named by its
+ * value, never echoed, so a terminal sees no raw control byte. */
+static int check_text(const char *line, size_t len, struct ioc_err *err)
+{
+	static const char must[] = "the file must be UTF-8 text without control bytes";
+	const unsigned char *s = (const unsigned char *)line;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = 1;
+		if (s[i] >= 0x80) {
+			n = utf8_len(s + i, len - i);
+			if (!n)
+				return err_usage(err, EILSEQ,
+						 "byte 0x%02x at column %zu is not "
+						 "UTF-8; %s",
+						 s[i], i + 1, must);
+			if (s[i] == 0xc2 && s[i + 1] < 0xa0) /* C1 controls */
+				return err_usage(err, EILSEQ,
+						 "control character U+%04X at "
+						 "column %zu; %s",
+						 s[i + 1], i + 1, must);
+		} else if ((s[i] < 0x20 && s[i] != '\t' &&
+			    !(s[i] == '\r' && i + 1 == len)) ||
+			   s[i] == 0x7f) {
+			if (!s[i])
+				return err_usage(err, EILSEQ,
+						 "NUL byte at column %zu; %s",
+						 i + 1, must);
+			return err_usage(err, EILSEQ,
+					 "control byte 0x%02x at column %zu; %s",
+					 s[i], i + 1, must);
+		}
+		i += n;
+	}
+	return 0;
+}
+
+/* One line, in place: checked, comment cut, then a header or a key. */
+static int parse_line(char *line, size_t len, unsigned lineno,
+		      const struct ini_ops *ops, void *arg, struct ioc_err *err)
+{
+	int ret = check_text(line, len, err);
+
+	if (ret)
+		return ret;
+	line = ini_trim(line);
+	strip_comment(line);
+	line = ini_trim(line);
+	if (line[0] == '\0')
+		return 0;
+	if (line[0] == '[')
+		return header_line(line, lineno, ops, arg, err);
+	return key_line(line, lineno, ops, arg, err);
+}
+
+int ini_parse_n(const char *text, size_t len, const char *origin,
+		const struct ini_ops *ops, void *arg, struct ioc_err *err)
+{
+	char *copy = malloc(len + 1);
 	unsigned lineno = 0;
 	int ret = 0;
 
 	if (!copy)
 		return err_set(err, ENOMEM, "%s: out of memory", origin);
-	while (next && *next) {
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	for (char *line = copy, *end = copy + len; line < end && !ret;) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		line[n] = '\0';
 		lineno++;
-		nl = strchr(next, '\n');
-		if (nl)
-			*nl = '\0';
-		line = next;
-		next = nl ? nl + 1 : NULL;
-		line = ini_trim(line);
-		strip_comment(line);
-		line = ini_trim(line);
-		if (line[0] == '\0')
-			continue;
-		if (line[0] == '[')
-			ret = header_line(line, lineno, ops, arg, err);
-		else
-			ret = key_line(line, lineno, ops, arg, err);
-		if (ret) {
+		ret = parse_line(line, n, lineno, ops, arg, err);
+		if (ret)
 			err_prefix(err, "%s:%u", origin, lineno);
-			break;
-		}
+		line += n + 1;
 	}
 	free(copy);
 	return ret;
 }
 
-/* Read all of fd into a NUL-terminated buffer. */
-static int read_all(int fd, char **text)
+int ini_parse(const char *text, const char *origin, const struct ini_ops *ops,
+	      void *arg, struct ioc_err *err)
+{
+	return ini_parse_n(text, strlen(text), origin, ops, arg, err);
+}
+
+/* Read all of fd into a NUL-terminated buffer; its length (NUL bytes in
+ * the file included) in *out_len. */
+static int read_all(int fd, char **text, size_t *out_len)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap), *grown;
@@ -146,17 +225,24 @@ static int read_all(int fd, char **text)
 	}
 	buf[len] = '\0';
 	*text = buf;
+	*out_len = len;
 	return 0;
 }
 
-int ini_read_file(const char *path, char **text)
+int ini_read_file_n(const char *path, char **text, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)
 		return -errno;
-	ret = read_all(fd, text);
+	ret = read_all(fd, text, len);
 	close(fd);
 	return ret;
+}
+
+int ini_read_file(const char *path, char **text)
+{
+	size_t len;
+	return ini_read_file_n(path, text, &len);
 }

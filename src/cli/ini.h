@@ -13,6 +13,8 @@
 #ifndef IOCHAR_CLI_INI_H
 #define IOCHAR_CLI_INI_H
 
+#include <stddef.h>
+
 #include "util/err.h"
 
 struct ini_ops {
@@ -25,11 +27,19 @@ struct ini_ops {
 		   struct ioc_err *err);
 };
 
-/* Parse text (NUL-terminated; not modified), calling ops in file order.
- * Returns 0, or the first error: a callback's return value, or -EINVAL for
- * a bad header ("[name" without ']', "[]") or a line "=value" without a key
+/* Parse len bytes of text (not modified; NUL bytes in it are refused, not
+ * taken as its end), calling ops in file order. Every line must be UTF-8
+ * text without control characters (a tab, and '\r' before the '\n',
+ * aside): a NUL or control byte, or bytes that are not UTF-8, are refused
+ * by value and column, never echoed. Returns 0, or the first error: a
+ * callback's return value, -EILSEQ for such a byte, or -EINVAL for a bad
+ * header ("[name" without ']', "[]") or a line "=value" without a key
  * (usage errors). Either way err's message is prefixed "ORIGIN:LINE: ".
- * -ENOMEM (no line number) when a line cannot be copied. */
+ * -ENOMEM (no line number) when the text cannot be copied. */
+int ini_parse_n(const char *text, size_t len, const char *origin,
+		const struct ini_ops *ops, void *arg, struct ioc_err *err);
+
+/* ini_parse_n of a NUL-terminated text (which then holds no NUL). */
 int ini_parse(const char *text, const char *origin, const struct ini_ops *ops,
 	      void *arg, struct ioc_err *err);
 
@@ -42,5 +52,9 @@ char *ini_trim(char *s);
  * message: the caller says what the file was for. *text is untouched on
  * failure. */
 int ini_read_file(const char *path, char **text);
+
+/* The same, with the number of bytes read in *len: a NUL byte in the file
+ * does not end the text (for ini_parse_n). */
+int ini_read_file_n(const char *path, char **text, size_t *len);
 
 #endif

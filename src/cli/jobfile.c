@@ -8,6 +8,10 @@
 #include "cli/ini.h"
 #include "cli/options.h"
 
+/* Sections a job file may hold: a stated limit, so a huge file is one
+ * error at its line instead of thousands of threads and files later. */
+#define JOBFILE_MAX_JOBS 1024
+
 enum section {
 	SECTION_NONE, /* before the first [header] */
 	SECTION_GLOBAL,
@@ -35,6 +39,11 @@ static int add_job(struct jobfile *jf, const char *name, struct ioc_err *err)
 	struct job_spec *job;
 	int ret;
 
+	if (jf->nr_jobs == JOBFILE_MAX_JOBS)
+		return err_usage(err, E2BIG,
+				 "more than %d jobs; iochar runs at most %d "
+				 "from one job file",
+				 JOBFILE_MAX_JOBS, JOBFILE_MAX_JOBS);
 	if (jf->nr_jobs == jf->cap) {
 		unsigned cap = jf->cap ? 2 * jf->cap : 4;
 		struct job_spec *grown =
@@ -91,16 +100,16 @@ static const struct ini_ops jobfile_ini = {
     .key = on_key,
 };
 
-int jobfile_parse_text(const char *text, const char *origin,
-		       struct job_spec **jobs, unsigned *nr_jobs,
-		       struct ioc_err *err)
+int jobfile_parse_text_n(const char *text, size_t len, const char *origin,
+			 struct job_spec **jobs, unsigned *nr_jobs,
+			 struct ioc_err *err)
 {
 	struct jobfile jf = {.section = SECTION_NONE};
 	int ret;
 
 	job_spec_init(&jf.global);
 	options_set_defaults(&jf.global);
-	ret = ini_parse(text, origin, &jobfile_ini, &jf, err);
+	ret = ini_parse_n(text, len, origin, &jobfile_ini, &jf, err);
 	if (ret == 0 && jf.nr_jobs == 0)
 		ret = err_usage(err, EINVAL,
 				"%s: no jobs (a job is a [name] section with "
@@ -117,17 +126,26 @@ int jobfile_parse_text(const char *text, const char *origin,
 	return ret;
 }
 
+int jobfile_parse_text(const char *text, const char *origin,
+		       struct job_spec **jobs, unsigned *nr_jobs,
+		       struct ioc_err *err)
+{
+	return jobfile_parse_text_n(text, strlen(text), origin, jobs, nr_jobs,
+				    err);
+}
+
 int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 		  struct ioc_err *err)
 {
 	char *text = NULL;
+	size_t len = 0;
 	int ret;
 
-	ret = ini_read_file(path, &text);
+	ret = ini_read_file_n(path, &text, &len);
 	if (ret)
 		return err_usage(err, -ret, "%s: cannot read job file: %s",
 				 path, strerror(-ret));
-	ret = jobfile_parse_text(text, path, jobs, nr_jobs, err);
+	ret = jobfile_parse_text_n(text, len, path, jobs, nr_jobs, err);
 	free(text);
 	return ret;
 }

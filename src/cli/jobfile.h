@@ -9,11 +9,15 @@
  *
  * Keys and values are those of the option table (cli/options.h). A later
  * [global] changes only the jobs after it. `name=` in a job renames it.
+ * A job file is UTF-8 text without control characters (cli/ini.h) and
+ * holds at most 1024 jobs.
  */
 #ifndef IOCHAR_CLI_JOBFILE_H
 #define IOCHAR_CLI_JOBFILE_H
 
 #include "core/job.h"
+#include <stddef.h>
+
 #include "util/err.h"
 
 /* Parse the job file at path. On success returns 0 and *jobs holds
@@ -21,8 +25,9 @@
  * jobfile_free_jobs. On failure returns -errno, *jobs and *nr_jobs are
  * untouched and err holds one line, as a usage error: "PATH:LINE: ..." for
  * a bad line (unknown option, bad value, option outside a section,
- * unterminated [section), "PATH: ..." for an unreadable file or one with
- * no jobs. */
+ * unterminated [section), a NUL, control or non-UTF-8 byte (named by
+ * value, never echoed), more than 1024 jobs), "PATH: ..." for an
+ * unreadable file or one with no jobs. */
 int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 		  struct ioc_err *err);
 
@@ -32,6 +37,11 @@ int jobfile_parse(const char *path, struct job_spec **jobs, unsigned *nr_jobs,
 int jobfile_parse_text(const char *text, const char *origin,
 		       struct job_spec **jobs, unsigned *nr_jobs,
 		       struct ioc_err *err);
+
+/* The same for len bytes of text, which may hold NUL bytes (refused). */
+int jobfile_parse_text_n(const char *text, size_t len, const char *origin,
+			 struct job_spec **jobs, unsigned *nr_jobs,
+			 struct ioc_err *err);
 
 /* Release nr_jobs specs and the array; jobs may be NULL. */
 void jobfile_free_jobs(struct job_spec *jobs, unsigned nr_jobs);

@@ -4,6 +4,7 @@
  * Lookup, applying values, defaults and set_mask live in options_core.c;
  * --help in options_help.c. Names, value syntax and defaults follow fio.
  */
+#define _GNU_SOURCE /* CPU_ISSET, CPU_SETSIZE */
 #include "cli/options.h"
 
 #include <ctype.h>
@@ -55,6 +56,19 @@ static int parse_filename(void *obj, const struct option_def *o, const char *v,
 		return err_set(err, ret, "%s=%s: %s", o->name, v,
 			       strerror(-ret));
 	return 0;
+}
+
+static int show_filename(const void *obj, const struct option_def *o, FILE *f)
+{
+	(void)o;
+	return options_show_str(f, ((const struct job_spec *)obj)->filename,
+				SIZE_MAX);
+}
+
+/* A char array field, as OPT_STRING shows it (vd, ioengine). */
+static int show_chars(const void *obj, const struct option_def *o, FILE *f)
+{
+	return options_show_str(f, (const char *)obj + o->off, o->size);
 }
 
 /* Syntax and arithmetic now (one line, exit 2); the members are looked at
@@ -135,6 +149,18 @@ bad:
 			 o->name, v, accepted);
 }
 
+/* The exact theta (%a): two ranks agree only on the same generator. */
+static int show_distribution(const void *obj, const struct option_def *o,
+			     FILE *f)
+{
+	const struct job_spec *spec = obj;
+
+	(void)o;
+	if (spec->dist == DIST_ZIPF)
+		return fprintf(f, "zipf:%a", spec->zipf_theta) < 0 ? -EIO : 0;
+	return fprintf(f, "random") < 0 ? -EIO : 0;
+}
+
 /* verify=0|1 (any boolean). fio's verify methods (crc32c, md5, ...) write
  * fio's own block format, which iochar does not: they are refused by name
  * rather than taken as "1", so a fio job file's intent is not misread. */
@@ -153,6 +179,26 @@ static int parse_verify(void *obj, const struct option_def *o, const char *v,
 			 "iochar; accepted: 0 or 1 (iochar's CRC32C-keyed "
 			 "blocks, see docs/output.md)",
 			 o->name, v, v);
+}
+
+static int show_verify(const void *obj, const struct option_def *o, FILE *f)
+{
+	(void)o;
+	return fprintf(f, "%d", ((const struct job_spec *)obj)->verify) < 0
+		   ? -EIO
+		   : 0;
+}
+
+/* The CPUs, one number each ("" when not set: all of them). */
+static int show_cpus(const void *obj, const struct option_def *o, FILE *f)
+{
+	const struct job_spec *spec = obj;
+
+	(void)o;
+	for (int cpu = 0; spec->cpus_set && cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &spec->cpus_allowed) && fprintf(f, "%d,", cpu) < 0)
+			return -EIO;
+	return 0;
 }
 
 static int parse_cpus(void *obj, const struct option_def *o, const char *v,
@@ -179,7 +225,7 @@ static int parse_output_format(void *obj, const struct option_def *o,
 	if (output_format_parse(v, &fmt))
 		return err_usage(err, EINVAL,
 				 "--%s=%s: unknown format; accepted: normal, "
-				 "json, csv",
+				 "json, json+, csv",
 				 o->name, v);
 	cfg->format = fmt;
 	return 0;
@@ -212,7 +258,7 @@ static const struct option_def option_table[] = {
 		.parse = parse_output_format,
 		.def = "normal",
 		.arg = "FMT",
-		.help = "report format: normal, json or csv",
+		.help = "report format: normal, json (with fio's jobs[] layout), json+ (and fio's latency bins) or csv",
 	},
 	{
 		.name = "output",
@@ -220,7 +266,16 @@ static const struct option_def option_table[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_output,
 		.arg = "FILE",
-		.help = "write the report to FILE instead of standard output",
+		.help = "write the results to FILE instead of standard output: "
+			"a new file or a results file iochar wrote (--force: "
+			"any), renamed into place when whole",
+	},
+	{
+		.name = "progress-interval",
+		.type = OPT_TIME, CLI_FIELD(progress_interval_ns),
+		.group = OPT_GROUP_CLI,
+		.def = "10s",
+		.help = "without a terminal, a progress line this often; 0 = none",
 	},
 	{
 		.name = "name",
@@ -235,6 +290,7 @@ static const struct option_def option_table[] = {
 		.type = OPT_CUSTOM, JOB_FIELD(filename),
 		.group = OPT_GROUP_TARGET,
 		.parse = parse_filename,
+		.show = show_filename,
 		.arg = "PATH[:PATH]",
 		.help = "files or block devices, ':'-separated; none: a scratch "
 			"file (see below)",
@@ -318,6 +374,7 @@ static const struct option_def option_table[] = {
 		.type = OPT_CUSTOM, JOB_FIELD(dist),
 		.group = OPT_GROUP_WORKLOAD,
 		.parse = parse_distribution,
+		.show = show_distribution,
 		.def = "random",
 		.arg = "DIST",
 		.help = "random offsets: random (uniform), or zipf:THETA with "
@@ -352,6 +409,7 @@ static const struct option_def option_table[] = {
 		.type = OPT_CUSTOM, JOB_FIELD(verify),
 		.group = OPT_GROUP_WORKLOAD,
 		.parse = parse_verify,
+		.show = show_verify,
 		.def = "0",
 		.arg = "BOOL",
 		.help = "stamp every written block (offset, generation, CRC32C) "
@@ -367,6 +425,7 @@ static const struct option_def option_table[] = {
 	{
 		.name = "vd",
 		.type = OPT_CUSTOM, .parse = parse_vd, JOB_FIELD(vd),
+		.show = show_chars,
 		.group = OPT_GROUP_TARGET,
 		.arg = "LEVEL,strip=S,members=A:B:..",
 		.help = "RAID virtual drive as the target (raid0/1/5/6/10, jbod); "
@@ -406,6 +465,7 @@ static const struct option_def option_table[] = {
 		.type = OPT_CUSTOM, JOB_FIELD(ioengine),
 		.group = OPT_GROUP_ENGINE,
 		.parse = parse_ioengine,
+		.show = show_chars,
 		.def = "io_uring",
 		.arg = "ENGINE",
 		.help = "how I/O is issued (engines are listed below)",
@@ -429,6 +489,7 @@ static const struct option_def option_table[] = {
 		.type = OPT_CUSTOM, JOB_FIELD(cpus_allowed),
 		.group = OPT_GROUP_ENGINE,
 		.parse = parse_cpus,
+		.show = show_cpus,
 		.arg = "CPUS",
 		.help = "run workers only on these online CPUs, e.g. 0-3,6",
 	},

@@ -71,6 +71,11 @@ struct option_def;
 typedef int (*opt_parse_fn)(void *obj, const struct option_def *o,
 			    const char *value, struct ioc_err *err);
 
+/* Write the value the row stores in obj to f, so that two objects give the
+ * same text exactly when their values are the same. 0 or -errno. */
+typedef int (*opt_show_fn)(const void *obj, const struct option_def *o,
+			   FILE *f);
+
 struct option_def {
 	const char *name;
 	const char *alias[2]; /* other names, NULL when unused */
@@ -80,6 +85,7 @@ struct option_def {
 	size_t off;		       /* offsetof the field in its struct */
 	size_t size;		       /* sizeof that field */
 	opt_parse_fn parse;	       /* OPT_CUSTOM only */
+	opt_show_fn show;	       /* OPT_CUSTOM only; every job row has one */
 	const struct opt_enum *values; /* OPT_ENUM: {NULL} terminated */
 	unsigned flags;		       /* enum opt_flags */
 	const char *def;	       /* default value; NULL = none */
@@ -142,6 +148,17 @@ int options_set_default(struct job_spec *spec, const char *key,
 
 /* The set_mask bit of row o. */
 unsigned options_bit(const struct option_def *o);
+
+/* Every job option's value in spec, one "name=value" line per row of the
+ * table (rows that store another row's field inverted are that row's), in
+ * table order: the whole job as text, equal for two specs exactly when
+ * they run the same job. Used to check that MPI ranks agree. 0, -ENOSYS
+ * for a custom row without a show function, or -errno from writing f. */
+int options_write_job(const struct job_spec *spec, FILE *f);
+
+/* Write string s (at most max bytes of it) to f as a show function
+ * should: "LEN:TEXT". NULL is the empty string. 0 or -EIO. */
+int options_show_str(FILE *f, const char *s, size_t max);
 
 /* Print every option, grouped, with value type, default and range, to f. */
 void options_print_help(FILE *f);

@@ -28,6 +28,7 @@ struct run_config {
 	unsigned nr_jobs;
 	enum output_format format;
 	char *output; /* --output file, or NULL for stdout; owned */
+	uint64_t progress_interval_ns; /* no terminal: progress line this often */
 	bool scratch; /* jobs run on RUN_SCRATCH_FILE, which the
 		       * runner creates (parent directory too) */
 };

@@ -16,7 +16,7 @@
 	"a whole number of bytes with an optional suffix k, m, g, t, p "       \
 	"(powers of 1024), e.g. 512, 4k, 1m, 8g"
 #define TIME_ACCEPTED                                                          \
-	"a whole number with an optional suffix us, ms, s, m, h, d "           \
+	"a whole number with an optional suffix ns, us, ms, s, m, h, d "           \
 	"(no suffix = seconds), e.g. 30, 500ms, 10m"
 #define BOOL_ACCEPTED "1/0, true/false, yes/no, on/off"
 #define CPUS_ACCEPTED "a CPU list such as 0-3,6,8-9"
@@ -115,7 +115,8 @@ struct time_unit {
 /* clang-format off */
 static const struct time_unit time_units[] = {
 	{ "", 1000000000ull },	  { "s", 1000000000ull },
-	{ "sec", 1000000000ull }, { "us", 1000ull },
+	{ "sec", 1000000000ull }, { "ns", 1ull },
+	{ "nsec", 1ull },	  { "us", 1000ull },
 	{ "usec", 1000ull },	  { "ms", 1000000ull },
 	{ "msec", 1000000ull },	  { "m", 60000000000ull },
 	{ "min", 60000000000ull }, { "h", 3600000000000ull },

@@ -9,16 +9,30 @@
 #include "cmd/cmd.h"
 #include "cmd/report_args.h"
 #include "report/compare.h"
-#include "util/atomic_file.h"
 
 static const char usage[] =
-	"usage: iochar compare DIR|FILE DIR|FILE [...] [--output-format=normal|json|csv] [-o FILE]\n"
+	"usage: iochar compare DIR|FILE DIR|FILE [...] [--output-format=normal|json|csv]\n"
+	"                      [-o FILE [--force]]\n"
 	"\n"
 	"Matches the workloads of plan results directories or run JSON files (by\n"
 	"step label), prints each with its value, the difference from the first\n"
 	"set and whether it exceeds the noise of the per-second series: 3 x the\n"
 	"combined standard error of the per-second IOPS. Workloads only some sets\n"
-	"have are listed as missing.\n";
+	"have are listed as missing. -o writes FILE only when it is new or a\n"
+	"file iochar wrote (--force: any), never over one of the inputs.\n";
+
+typedef int (*table_write_fn)(const struct cmp_table *, FILE *);
+
+struct table_out {
+	const struct cmp_table *t;
+	table_write_fn write;
+};
+
+static int write_table(const void *arg, FILE *f)
+{
+	const struct table_out *o = arg;
+	return o->write(o->t, f);
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -26,7 +40,7 @@ int cmd_compare(int argc, char **argv)
 	struct rs_set sets[REPORT_MAX_SETS];
 	struct ioc_err err = {0};
 	struct cmp_table t;
-	int (*write)(const struct cmp_table *, FILE *) = compare_write_text;
+	table_write_fn write = compare_write_text;
 
 	if (report_args_parse(argc, argv, &a, &err)) {
 		fprintf(stderr, "iochar compare: %s\n", err.msg);
@@ -49,7 +63,8 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "iochar compare: needs two result sets or more\n%s", usage);
 		return EXIT_USAGE;
 	}
-	if (report_args_load(&a, sets, &err)) {
+	if ((a.output && report_args_check_output(&a, &err)) ||
+	    report_args_load(&a, sets, &err)) {
 		fprintf(stderr, "iochar compare: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;
 	}
@@ -59,15 +74,12 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (a.output) {
-		struct atomic_file af;
-		int ret = atomic_file_open(&af, a.output);
-		if (!ret && (ret = write(&t, af.f)))
-			atomic_file_abort(&af);
-		else if (!ret)
-			ret = atomic_file_commit(&af);
-		if (ret)
-			fprintf(stderr, "iochar compare: %s: %s\n", a.output, strerror(-ret));
-		status = ret ? 1 : 0;
+		struct table_out o = {&t, write};
+		status = 0;
+		if (report_args_write(&a, write_table, &o, &err)) {
+			fprintf(stderr, "iochar compare: %s\n", err.msg);
+			status = err.usage ? EXIT_USAGE : 1;
+		}
 	} else {
 		status = write(&t, stdout) || fflush(stdout) ? 1 : 0;
 	}

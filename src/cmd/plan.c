@@ -20,6 +20,7 @@
 #include "charz/plan_run.h"
 #include "charz/results.h"
 #include "cli/run_config.h"
+#include "cli/units.h"
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
@@ -30,6 +31,7 @@ struct plan_args {
 	const char *out;         /* --out */
 	const char *resume;      /* --resume */
 	bool list, help, json;
+	uint64_t progress_interval_ns; /* --progress-interval */
 	const char **overrides;  /* "key=value", borrowed from argv */
 	unsigned nr_overrides;
 };
@@ -40,6 +42,7 @@ static int parse_args(int argc, char **argv, bool one_step,
 		      struct plan_args *a, struct ioc_err *err)
 {
 	memset(a, 0, sizeof(*a));
+	a->progress_interval_ns = STATUS_LOG_EVERY_NS;
 	a->overrides = calloc((size_t)argc + 1, sizeof(char *));
 	if (!a->overrides)
 		return err_set(err, ENOMEM, "out of memory");
@@ -65,6 +68,12 @@ static int parse_args(int argc, char **argv, bool one_step,
 				return err_usage(err, EINVAL,
 						 "--output-format=%s: accepted: normal, json", s + 16);
 			a->json = !strcmp(s + 16, "json");
+		} else if (!strncmp(s, "--progress-interval=", 20) ||
+			   !strncmp(s, "--progress_interval=", 20)) {
+			int ret = units_parse_time("progress-interval", s + 20,
+						   &a->progress_interval_ns, err);
+			if (ret)
+				return ret;
 		} else if (!strncmp(s, "--", 2) && s[2]) {
 			a->overrides[a->nr_overrides++] = s + 2;
 		} else if (!one_step && !a->plan) {
@@ -123,16 +132,19 @@ static void default_out(char *buf, size_t len, const struct plan *p)
 static void print_help(const char *cmd)
 {
 	if (!strcmp(cmd, "plan"))
-		printf("usage: iochar plan NAME|FILE [--out DIR | --resume DIR] [--output-format=json] [--key=value ...]\n"
+		printf("usage: iochar plan NAME|FILE [--out DIR | --resume DIR] [--output-format=json]\n"
+		       "                  [--progress-interval=10s] [--key=value ...]\n"
 		       "       iochar plan --list\n\n"
 		       "Runs every step of a plan (INI like a fio job file; any workload key may\n"
 		       "take a list, and a step expands to the cross product) and writes\n"
 		       "results.json, results.csv and one file per step to DIR as each step ends.\n"
 		       "Plan keys: mode=fixed|search|curve|precondition, targets=each|parallel|scaling,\n"
 		       "latency_limit=2ms, latency_stat=mean|p99|p99.9, max_iodepth, max_numjobs,\n"
-		       "points=10,20,..., stop_latency=, fill_passes, max_rounds, round_time.\n");
+		       "points=10,20,..., stop_latency=, fill_passes, max_rounds, round_time.\n"
+		       "--progress-interval: without a terminal, a progress line this often (0: none).\n");
 	else
-		printf("usage: iochar %s --key=value ... [--out DIR] [--output-format=json]\n\n"
+		printf("usage: iochar %s --key=value ... [--out DIR] [--output-format=json]\n"
+		       "                  [--progress-interval=10s]\n\n"
 		       "A one-step plan with mode=%s; keys as in plan files and `iochar run`.\n",
 		       cmd, cmd);
 }
@@ -202,6 +214,9 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 		dir = out;
 	}
 	status_init(&st);
+	st.log_every_ns = a->progress_interval_ns;
+	st.next_log_ns = st.log_every_ns;
+	FILE *messages = root ? status_messages(&st) : NULL;
 	struct runner_hooks hooks = {
 		.tick = root ? status_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
@@ -214,11 +229,11 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 		.hooks = &hooks,
 		.table = a->json || !root ? NULL : stdout,
 		.json = a->json && root ? stdout : NULL,
-		.progress = root ? stderr : NULL,
+		.progress = root ? (messages ? messages : stderr) : NULL,
 		.dist = d,
 	};
 	ret = plan_run(p, &o, err);
-	status_clear(&st);
+	status_done(&st);
 	if (dir && root)
 		fprintf(stderr, "iochar: results in %s/\n", dir);
 	return ret;

@@ -1,7 +1,8 @@
 /* report.c - `iochar report DIR|FILE... -o out.html`: the HTML report of
  * one or more result sets (src/report/report.h). Every input is read and
  * checked before anything is written; the page is written to a temporary
- * file and renamed, so a failure never leaves half a report. */
+ * file and renamed, so a failure never leaves half a report, and never
+ * over data iochar did not write (output/results_file.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 #include "cmd/cmd.h"
 #include "cmd/report_args.h"
 #include "report/report.h"
-#include "util/atomic_file.h"
 
 static const char usage[] =
 	"usage: iochar report DIR|FILE... -o OUT.html\n"
@@ -19,28 +19,19 @@ static const char usage[] =
 	"files (iochar run --output-format=json): summary table, charts, the\n"
 	"environment and every step's parameters; with several, a comparison.\n"
 	"\n"
-	"  -o, --output=FILE   the page to write (required)\n";
+	"  -o, --output=FILE   the page to write (required): a new file or one\n"
+	"                      iochar wrote, never one of the inputs\n"
+	"      --force         write it over any existing file\n";
 
-static int write_page(const char *out, const struct rs_set *sets, unsigned n)
+struct page {
+	const struct rs_set *sets;
+	unsigned n;
+};
+
+static int write_page(const void *arg, FILE *f)
 {
-	struct atomic_file af;
-	int ret = atomic_file_open(&af, out);
-	if (ret) {
-		fprintf(stderr, "iochar report: %s: cannot create: %s\n", out, strerror(-ret));
-		return 1;
-	}
-	ret = report_write_html(sets, n, af.f);
-	if (ret) {
-		atomic_file_abort(&af);
-		fprintf(stderr, "iochar report: %s: %s\n", out, strerror(-ret));
-		return 1;
-	}
-	ret = atomic_file_commit(&af);
-	if (ret) {
-		fprintf(stderr, "iochar report: %s: %s\n", out, strerror(-ret));
-		return 1;
-	}
-	return 0;
+	const struct page *p = arg;
+	return report_write_html(p->sets, p->n, f);
 }
 
 int cmd_report(int argc, char **argv)
@@ -64,13 +55,18 @@ int cmd_report(int argc, char **argv)
 			usage);
 		return EXIT_USAGE;
 	}
-	if (report_args_load(&a, sets, &err)) {
+	if (report_args_check_output(&a, &err) || report_args_load(&a, sets, &err)) {
 		fprintf(stderr, "iochar report: %s\n", err.msg);
 		return err.usage ? EXIT_USAGE : 1;
 	}
-	int status = write_page(a.output, sets, a.nr_inputs);
-	if (!status)
+	struct page page = {sets, a.nr_inputs};
+	int status = 0;
+	if (report_args_write(&a, write_page, &page, &err)) {
+		fprintf(stderr, "iochar report: %s\n", err.msg);
+		status = err.usage ? EXIT_USAGE : 1;
+	} else {
 		fprintf(stderr, "iochar: report in %s\n", a.output);
+	}
 	report_args_free_sets(sets, a.nr_inputs);
 	return status;
 }

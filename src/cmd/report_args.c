@@ -2,8 +2,12 @@
 #include "cmd/report_args.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "output/results_file.h"
 #include "report/results_read.h"
 
 /* The value of "--name=V", "--name V" or "-o V" at argv[*i]; NULL if
@@ -43,6 +47,10 @@ int report_args_parse(int argc, char **argv, struct report_args *a,
 			a->output = v;
 			continue;
 		}
+		if (!strcmp(argv[i], "--force")) {
+			a->force = true;
+			continue;
+		}
 		if ((v = opt_value(argc, argv, &i, "--output-format", NULL, &missing)) || missing) {
 			if (missing)
 				return err_usage(err, EINVAL, "%s: needs normal, json or csv", argv[i]);
@@ -77,5 +85,56 @@ int report_args_load(const struct report_args *a, struct rs_set *sets,
 			return ret;
 		}
 	}
+	return 0;
+}
+
+/* Is out one of the files reading input reads: input itself, or for a
+ * results directory its results.json or a file in its steps/? */
+static bool reads_file(const char *input, const char *out)
+{
+	char p[4200], *copy;
+	bool same = results_file_same(out, input);
+
+	snprintf(p, sizeof(p), "%s/results.json", input);
+	same = same || results_file_same(out, p);
+	snprintf(p, sizeof(p), "%s/steps", input);
+	if (!same && (copy = strdup(out))) {
+		same = results_file_same(dirname(copy), p);
+		free(copy);
+	}
+	return same;
+}
+
+int report_args_check_output(const struct report_args *a, struct ioc_err *err)
+{
+	for (unsigned i = 0; i < a->nr_inputs; i++)
+		if (reads_file(a->inputs[i], a->output))
+			return err_usage(err, EEXIST,
+					 "-o %s: input %s reads it; refusing to "
+					 "write over it",
+					 a->output, a->inputs[i]);
+	return results_file_check("-o", a->output, a->force, err);
+}
+
+int report_args_write(const struct report_args *a,
+		      int (*write)(const void *arg, FILE *f), const void *arg,
+		      struct ioc_err *err)
+{
+	struct results_file rf;
+	int ret = report_args_check_output(a, err);
+
+	if (!ret)
+		ret = results_file_open(&rf, "-o", a->output, a->force, err);
+	if (ret)
+		return ret;
+	ret = write(arg, rf.f);
+	if (ret) {
+		results_file_abort(&rf);
+		return err_set(err, -ret, "-o %s: %s", a->output, strerror(-ret));
+	}
+	ret = results_file_commit(&rf);
+	if (ret)
+		return err_set(err, -ret, "-o %s: %s (left as it was)", a->output,
+			       strerror(-ret));
 	return 0;
 }

@@ -4,6 +4,9 @@
 #ifndef IOCHAR_CMD_REPORT_ARGS_H
 #define IOCHAR_CMD_REPORT_ARGS_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "report/results_model.h"
 #include "util/err.h"
 
@@ -14,6 +17,7 @@ struct report_args {
 	unsigned nr_inputs;
 	const char *output;         /* -o / --output; NULL: none given */
 	const char *format;         /* --output-format; NULL: none given */
+	bool force;                 /* --force: write -o over anything */
 	int help;
 };
 
@@ -25,6 +29,19 @@ int report_args_parse(int argc, char **argv, struct report_args *a,
  * all are freed. 0 or -errno with a message. */
 int report_args_load(const struct report_args *a, struct rs_set *sets,
 		     struct ioc_err *err);
+
+/* May the output go where -o says (output/results_file.h), and is it none
+ * of the files the inputs are read from (an input file, a results
+ * directory's results.json or steps/)? Only reads. 0, or -errno with a
+ * usage message. */
+int report_args_check_output(const struct report_args *a, struct ioc_err *err);
+
+/* Write the output file with write(arg, f), through a temporary file
+ * renamed into place: on any failure the old file is left as it was. 0, or
+ * -errno with a message (a usage error for a refused or unusable path). */
+int report_args_write(const struct report_args *a,
+		      int (*write)(const void *arg, FILE *f), const void *arg,
+		      struct ioc_err *err);
 
 void report_args_free_sets(struct rs_set *sets, unsigned n);
 

@@ -16,8 +16,8 @@
 #include "cmd/status.h"
 #include "core/runner.h"
 #include "dist/dist.h"
-#include "output/json_parts.h"
 #include "output/output.h"
+#include "output/results_file.h"
 
 static void print_help(void)
 {
@@ -30,37 +30,79 @@ static void print_help(void)
 	options_print_help(stdout);
 }
 
+/* Write the results to --output (committed: renamed into place) or
+ * stdout. When --output cannot take them (a full disk), it is left as it
+ * was and the results go to stdout rather than being lost. */
 static int emit(const struct run_config *cfg, const struct run_result *r,
-		FILE *out)
+		struct results_file *rf)
 {
+	FILE *out = rf->f ? rf->f : stdout;
 	int ret = output_write(r, cfg->format, out);
-	if (ret == 0 && fflush(out) != 0)
-		ret = -errno;
-	if (ret)
-		fprintf(stderr, "iochar: writing results to %s: %s\n",
-			cfg->output ? cfg->output : "stdout", strerror(-ret));
+
+	if (rf->f && ret)
+		results_file_abort(rf);
+	else if (rf->f)
+		ret = results_file_commit(rf);
+	if (!ret)
+		return 0;
+	if (!cfg->output) {
+		fprintf(stderr, "iochar: writing results to stdout: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	fprintf(stderr, "iochar: writing results to %s: %s (left as it was); "
+		"the results follow on stdout\n", cfg->output, strerror(-ret));
+	if (output_write(r, cfg->format, stdout) == 0)
+		fflush(stdout);
 	return ret;
 }
 
-/* The jobs as text, equal on every rank that was given the same options
- * (before %h/%r are expanded): what dist_agree compares. *out malloc'd. */
+/* --output is forced when every job is (--force on the command line). */
+static bool output_forced(const struct run_config *cfg)
+{
+	for (unsigned j = 0; j < cfg->nr_jobs; j++)
+		if (!cfg->jobs[j].force)
+			return false;
+	return cfg->nr_jobs > 0;
+}
+
+/* --output must not be one of the targets: the run would write its data
+ * there, then the results over it. */
+static int output_not_a_target(const struct run_config *cfg,
+			       struct ioc_err *err)
+{
+	for (unsigned j = 0; j < cfg->nr_jobs; j++)
+		for (unsigned i = 0; i < cfg->jobs[j].nr_files; i++) {
+			const char *t = cfg->jobs[j].files[i];
+			if (!strcmp(t, cfg->output) || results_file_same(t, cfg->output))
+				return err_usage(err, EINVAL,
+						 "--output=%s: also a target of job %s",
+						 cfg->output, cfg->jobs[j].name);
+		}
+	return 0;
+}
+
+/* The jobs as text, every option of the table (options_write_job), equal
+ * on every rank that was given the same options (before %h/%r are
+ * expanded): what dist_agree compares. *out malloc'd. */
 static int jobs_text(const struct run_config *cfg, char **out)
 {
 	size_t len = 0;
 	FILE *f = open_memstream(out, &len);
+	int ret = 0;
+
 	if (!f)
 		return -ENOMEM;
-	struct jw w;
-	jw_init(&w, f, 0);
-	jw_array_begin(&w);
-	for (unsigned j = 0; j < cfg->nr_jobs; j++)
-		json_emit_job(&w, &cfg->jobs[j]);
-	jw_array_end(&w);
-	int ret = jw_finish(&w);
+	for (unsigned j = 0; j < cfg->nr_jobs && !ret; j++) {
+		if (fprintf(f, "[job %u]\n", j) < 0)
+			ret = -ENOMEM;
+		else
+			ret = options_write_job(&cfg->jobs[j], f);
+	}
 	if (fclose(f) || ret) {
 		free(*out);
 		*out = NULL;
-		return -ENOMEM;
+		return ret ? ret : -ENOMEM;
 	}
 	return 0;
 }
@@ -95,8 +137,8 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 
 	if (ret == RUN_CONFIG_HELP)
 		return ret;
-	if (!ret && jobs_text(cfg, &text))
-		ret = err_set(&local, ENOMEM, "out of memory");
+	if (!ret && (ret = jobs_text(cfg, &text)))
+		ret = err_set(&local, -ret, "the jobs as text: %s", strerror(-ret));
 	if (!ret)
 		ret = per_rank_files(d, cfg, &local);
 	if (!ret)
@@ -113,7 +155,7 @@ int cmd_run(int argc, char **argv)
 	struct run_result result;
 	struct status st;
 	struct dist *d = NULL;
-	FILE *out = stdout;
+	struct results_file rf = {0};
 	int status = 0;
 
 	int ret = dist_start(&d, &err);
@@ -129,9 +171,9 @@ int cmd_run(int argc, char **argv)
 			print_help();
 		return dist_finish(d, 0);
 	}
-	if (!ret && root && cfg.output && !(out = fopen(cfg.output, "we")))
-		ret = err_usage(&err, errno, "--output=%s: %s", cfg.output,
-				strerror(errno));
+	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
+		ret = results_file_open(&rf, "--output", cfg.output,
+					output_forced(&cfg), &err);
 	if (ret) {
 		if (root)
 			fprintf(stderr, "iochar: %s\n", err.msg);
@@ -144,6 +186,8 @@ int cmd_run(int argc, char **argv)
 			cfg.jobs[0].files[0]);
 
 	status_init(&st);
+	st.log_every_ns = cfg.progress_interval_ns;
+	st.next_log_ns = st.log_every_ns;
 	atomic_bool *stop_requested = signals_catch();
 	struct runner_hooks hooks = {
 		.tick = root ? status_tick : NULL,
@@ -163,7 +207,7 @@ int cmd_run(int argc, char **argv)
 	if (ret && root)
 		fprintf(stderr, "iochar: %s\n", err.msg);
 	if (result.nr_workers && root) /* also a partial result: what was measured */
-		status = emit(&cfg, &result, out) ? 1 : 0;
+		status = emit(&cfg, &result, &rf) ? 1 : 0;
 	if (ret == -EINTR)
 		status = EXIT_SIGNAL;
 	else if (ret)
@@ -171,8 +215,7 @@ int cmd_run(int argc, char **argv)
 	else if (result.partial && atomic_load(stop_requested))
 		status = EXIT_SIGNAL;
 	run_result_free(&result);
-	if (out != stdout && fclose(out) != 0 && status == 0)
-		status = 1;
+	results_file_abort(&rf); /* no result at all: the old file stays */
 	run_config_free(&cfg);
 	return dist_finish(d, status);
 }

@@ -22,5 +22,7 @@ atomic_bool *signals_catch(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: keep the results */
+	signal(SIGPIPE, SIG_IGN);
 	return &stop_requested;
 }

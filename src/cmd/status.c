@@ -1,4 +1,5 @@
 /* status.c - see status.h. */
+#define _GNU_SOURCE /* fopencookie */
 #include "cmd/status.h"
 
 #include <stdio.h>
@@ -11,6 +12,8 @@ void status_init(struct status *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->tty = isatty(STDERR_FILENO);
+	s->log_every_ns = STATUS_LOG_EVERY_NS;
+	s->next_log_ns = s->log_every_ns;
 }
 
 void status_clear(struct status *s)
@@ -21,6 +24,45 @@ void status_clear(struct status *s)
 	}
 }
 
+static ssize_t messages_write(void *cookie, const char *buf, size_t len)
+{
+	status_clear(cookie);
+	size_t n = fwrite(buf, 1, len, stderr);
+	fflush(stderr);
+	return n ? (ssize_t)n : -1;
+}
+
+FILE *status_messages(struct status *s)
+{
+	if (!s->messages) {
+		cookie_io_functions_t io = {.write = messages_write};
+		s->messages = fopencookie(s, "w", io);
+		if (s->messages)
+			setvbuf(s->messages, NULL, _IOLBF, 0);
+	}
+	return s->messages;
+}
+
+void status_done(struct status *s)
+{
+	if (s->messages)
+		fclose(s->messages);
+	s->messages = NULL;
+	status_clear(s);
+}
+
+/* A tick whose clock or counters went back belongs to the next run of a
+ * plan (each point starts at zero): start the per-tick rates afresh. */
+static void restart_if_new_run(struct status *s, uint64_t elapsed_ns,
+			       uint64_t ios, uint64_t bytes, uint64_t lat_sum)
+{
+	if (elapsed_ns >= s->last_ns && ios >= s->last_ios &&
+	    bytes >= s->last_bytes && lat_sum >= s->last_lat_sum)
+		return;
+	s->last_ns = s->last_ios = s->last_bytes = s->last_lat_sum = 0;
+	s->next_log_ns = s->log_every_ns;
+}
+
 void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		 const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
 		 uint64_t lat_sum_ns)
@@ -28,9 +70,12 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	struct status *s = arg;
 	uint64_t all_ios = ios[DIR_READ] + ios[DIR_WRITE];
 	uint64_t all_bytes = bytes[DIR_READ] + bytes[DIR_WRITE];
-	if (!s->tty)
+
+	restart_if_new_run(s, elapsed_ns, all_ios, all_bytes, lat_sum_ns);
+	bool log_now = !s->tty && s->log_every_ns && elapsed_ns >= s->next_log_ns;
+	if (!s->tty && !log_now)
 		return;
-	/* rates over the last tick, not the whole run, so changes show */
+	/* rates since the last line drawn, not the whole run, so changes show */
 	double dt = (double)(elapsed_ns - s->last_ns) / 1e9;
 	uint64_t dios = all_ios - s->last_ios;
 	double iops = dt > 0 ? (double)dios / dt : 0;
@@ -46,6 +91,13 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	if (planned_ns > elapsed_ns)
 		snprintf(left, sizeof(left), ", %us left",
 			 (unsigned)((planned_ns - elapsed_ns + 999999999ull) / 1000000000ull));
+	if (log_now) {
+		while (s->next_log_ns <= elapsed_ns)
+			s->next_log_ns += s->log_every_ns;
+		fprintf(stderr, "iochar: [%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us\n",
+			el, left, iops, mbs, lat_us);
+		return;
+	}
 	fprintf(stderr, "\r\033[K[%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us", el,
 		left, iops, mbs, lat_us);
 	s->line_shown = true;

@@ -1,7 +1,9 @@
-/* status.h - what a person at a terminal sees while a run goes on: a live
- * status line (elapsed/remaining, IOPS, MB/s, mean latency) and the progress
- * of laying out files. Silent for the status line when stderr is not a
- * terminal, so logs and pipes get only the results. */
+/* status.h - what a person sees while a run goes on: on a terminal, one
+ * live status line (elapsed/remaining, IOPS, MB/s, mean latency) redrawn
+ * each second, with every other message printed on its own line above it;
+ * without a terminal (logs, pipes), one progress line every log interval
+ * (default STATUS_LOG_EVERY_NS, 0 = none), so a long step is seen to
+ * advance. Also the progress of laying out files. */
 #ifndef IOCHAR_CMD_STATUS_H
 #define IOCHAR_CMD_STATUS_H
 
@@ -10,14 +12,32 @@
 
 #include "stats/stats.h"
 
+#include <stdio.h>
+
+#define STATUS_LOG_EVERY_NS (10 * 1000000000ull)
+
 struct status {
 	bool tty;             /* stderr is a terminal */
 	bool line_shown;      /* a \r-line is on screen and must be cleared */
 	uint64_t last_ios, last_lat_sum, last_bytes, last_ns;
+	uint64_t log_every_ns; /* no terminal: a progress line this often */
+	uint64_t next_log_ns;  /* elapsed time of the next one */
 	unsigned fill_quarter; /* last quarter of a fill reported to a log */
+	FILE *messages;        /* status_messages(), or NULL */
 };
 
+/* Start with nothing shown; log lines every STATUS_LOG_EVERY_NS. */
 void status_init(struct status *s);
+
+/* A stream for the command's progress messages (e.g. a plan's "step 2 of
+ * 8"): each write first clears the status line, so messages never glue
+ * onto it, then goes to stderr. Owned by s; closed by status_clear's
+ * caller through status_done. NULL when it cannot be made (then write to
+ * stderr directly). */
+FILE *status_messages(struct status *s);
+
+/* Clear the line and close the messages stream; s stays usable. */
+void status_done(struct status *s);
 
 /* runner_hooks.tick */
 void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,

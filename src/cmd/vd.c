@@ -1,20 +1,24 @@
 /* vd.c - `iochar vd rebuild`: regenerate one member of a RAID virtual
- * drive from the others, optionally while a workload runs on the VD.
+ * drive from the others, optionally while a workload runs on the VD, at
+ * one or several rebuild rates (`iochar vd init` is in vd_init.c).
  *
  *     iochar vd rebuild --vd=DEF --replace=N [--force]
+ *                       [--rebuild_rate=MB/s|N%[,...]]
  *                       [--rw=... --bs=... --iodepth=... --runtime=...]
  *                       [--output-format=normal|json]
  *
  * Member N (counted from 0; it may be listed in failed=) is written in
- * place: a missing file is created, as a new disk would be put in. With a
- * workload (--rw given), the workload first runs for --runtime on the VD as
- * defined (the baseline), then again while the rebuild runs, until the
- * rebuild ends; the foreground impact is the drop between the two. During
- * the rebuild, member N counts as lost above the rebuild cursor (vd/vd.h),
- * so foreground reads there are rebuilt from the others and writes below
- * it reach N. Afterwards every row is checked (scrub): the rebuilt member
- * must agree with the others. Exit 0 when it does, 1 when not or on an I/O
- * error, 2 on bad input.
+ * place: a missing file is created, as a new disk would be put in. The
+ * rebuilder (vd/rebuild.h) is asynchronous, several chunks in flight, at
+ * the given rate. With a workload (--rw given), the workload first runs
+ * for --runtime on the VD as defined (the baseline), then again during
+ * each rebuild pass (one per rate, in order), until that pass ends; the
+ * foreground impact at each rate is the drop from the baseline. During a
+ * rebuild, member N counts as lost above the rebuild cursor (vd/vd.h), so
+ * foreground reads there are rebuilt from the others and writes below it
+ * reach N. Afterwards every row is checked (scrub): the rebuilt member
+ * must agree with the others. Exit 0 when it does, 1 when not or on an
+ * I/O error, 2 on bad input.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +36,7 @@
 #include "cli/units.h"
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
+#include "cmd/vd_cmd.h"
 #include "core/runner.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
@@ -40,34 +45,31 @@
 #include "util/clock.h"
 #include "verify/guard.h"
 #include "vd/members.h"
+#include "vd/rebuild.h"
 #include "vd/sync.h"
 #include "vd/vd.h"
+
+#define MAX_RATES 16
 
 struct rebuild {
 	struct vd_members *m;
 	unsigned member;
-	int fd;                     /* the member being rebuilt */
 	struct vd *vd;              /* the running VD, or NULL (no workload) */
 	atomic_bool *stop_workload; /* set when the rebuild is over */
 	pthread_t tid;
 	bool started;
-	uint64_t start_ns, end_ns;
+	double rate_bytes, rate_pct; /* this pass's --rebuild_rate */
+	atomic_bool *sig;           /* Ctrl-C */
+	struct vd_rebuild_result res;
 	int ret;
 	struct ioc_err err;
 };
 
-static void lock_row(struct vd *vd, uint64_t r)
-{
-	while (!vd_lock_try(vd, r, r, true))
-		sched_yield();
-}
-
-/* Row by row; with a running VD each row under its lock, the cursor
- * moved before the lock is released. */
+/* One pass, at one rate; with a running VD, under its row locks and
+ * moving its rebuild cursor (vd/rebuild.h). */
 static void *rebuild_main(void *arg)
 {
 	struct rebuild *rb = arg;
-	struct vd_sync s;
 	struct vd_def def = rb->m->def;
 
 	def.failed_mask &= ~(1ull << rb->member);
@@ -76,27 +78,12 @@ static void *rebuild_main(void *arg)
 	for (int i = 0; rb->vd && i < 5000 &&
 			!atomic_load_explicit(&rb->vd->host_started, memory_order_acquire); i++)
 		usleep(1000);
-	rb->start_ns = clock_ns();
-	rb->ret = vd_sync_open(&s, &def, rb->m->member_bytes, false, &rb->err);
-	if (!rb->ret) {
-		s.def = &rb->m->def;
-		uint64_t rows = s.geom.rows;
-		for (uint64_t r = 0; r < rows && !rb->ret; r++) {
-			if (rb->vd)
-				lock_row(rb->vd, r);
-			rb->ret = vd_sync_rebuild_rows(&s, rb->member, rb->fd, r, r + 1, &rb->err);
-			if (rb->vd) {
-				atomic_store_explicit(&rb->vd->rebuild_cursor, r + 1,
-						      memory_order_release);
-				vd_unlock(rb->vd, r, r, true);
-			}
-		}
-		vd_sync_close(&s);
-	}
-	if (!rb->ret && fdatasync(rb->fd) < 0)
-		rb->ret = err_set(&rb->err, errno, "%s: fdatasync: %s",
-				  rb->m->def.members[rb->member], strerror(errno));
-	rb->end_ns = clock_ns();
+	struct vd_rebuild_params p = {
+		.def = &def, .member_bytes = rb->m->member_bytes, .member = rb->member,
+		.vd = rb->vd, .rate_bytes = rb->rate_bytes, .rate_pct = rb->rate_pct,
+		.stop = rb->sig,
+	};
+	rb->ret = vd_rebuild_run(&p, &rb->res, &rb->err);
 	if (rb->stop_workload)
 		atomic_store(rb->stop_workload, true);
 	return NULL;
@@ -128,26 +115,15 @@ static void on_vd_stop(void *arg, unsigned job, struct vd *vd)
 /* --replace=N out of argv (in place); -1 when absent. */
 static int take_replace(int *argc, char **argv, long *out, struct ioc_err *err)
 {
+	uint64_t n;
+	const char *v = vd_cmd_take(argc, argv, "--replace");
 	*out = -1;
-	for (int i = 1; i < *argc; i++) {
-		const char *v = NULL;
-		int used = 1;
-		if (strncmp(argv[i], "--replace=", 10) == 0)
-			v = argv[i] + 10;
-		else if (strcmp(argv[i], "--replace") == 0 && i + 1 < *argc)
-			v = argv[i + 1], used = 2;
-		if (!v)
-			continue;
-		uint64_t n;
-		int ret = units_parse_uint("--replace", v, 0, VD_MAX_MEMBERS - 1, &n, err);
-		if (ret)
-			return ret;
+	if (!v)
+		return 0;
+	int ret = units_parse_uint("--replace", v, 0, VD_MAX_MEMBERS - 1, &n, err);
+	if (!ret)
 		*out = (long)n;
-		memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof(char *));
-		*argc -= used;
-		i--;
-	}
-	return 0;
+	return ret;
 }
 
 /* Look at everything before anything is written. */
@@ -164,7 +140,7 @@ static int check(const struct job_spec *job, long n, bool workload,
 	struct vd_members_params p = {
 		.text = job->vd, .size = job->size, .offset = job->offset,
 		.writes = workload && rw_writes(job->rw), .force = job->force,
-		.direct = job->direct, .skip_mask = 1ull << n,
+		.direct = job->direct, .skip_mask = 1ull << n, .maintenance = !workload,
 	};
 	if ((ret = vd_members_inspect(&p, m, err)))
 		return ret;
@@ -233,23 +209,79 @@ static int run_workload(struct job_spec *job, const struct runner_hooks *hooks,
 	return ret;
 }
 
-static void print_text(const struct rebuild *rb, uint64_t bytes, uint64_t bad,
-		       const struct fg *base, const struct fg *during)
+/* One rebuild at one rate, and the foreground during it. */
+struct pass {
+	char label[32];             /* as given: "50m", "30%", or "max" */
+	double rate_bytes, rate_pct;
+	struct vd_rebuild_result res;
+	struct fg during;
+};
+
+struct sweep {
+	struct pass p[MAX_RATES];
+	unsigned n;
+	struct fg base;             /* the workload alone */
+	uint64_t bad, rows;         /* the scrub after the last pass */
+};
+
+/* --rebuild_rate=R[,R...]: one pass per rate, in order; none: one pass
+ * as fast as the rebuilder goes. */
+static int parse_rates(const char *v, struct sweep *sw, struct ioc_err *err)
 {
-	double sec = (double)(rb->end_ns - rb->start_ns) / 1e9;
-	printf("rebuild of member %u (%s): %llu bytes in %.2f s, %.1f MB/s\n",
-	       rb->member, rb->m->def.members[rb->member], (unsigned long long)bytes,
-	       sec, sec > 0 ? (double)bytes / sec / 1e6 : 0);
-	if (base->ran && during->ran) {
-		double impact = base->total.iops > 0
-					? 100.0 * (1.0 - during->total.iops / base->total.iops) : 0;
-		printf("foreground: %.0f IOPS %.1f MB/s before, %.0f IOPS %.1f MB/s during the rebuild (%.1f%% lower), mean latency %.1f -> %.1f us\n",
-		       base->total.iops, base->total.bw_bytes / 1e6, during->total.iops,
-		       during->total.bw_bytes / 1e6, impact, base->total.lat.mean / 1e3,
-		       during->total.lat.mean / 1e3);
+	sw->n = 0;
+	if (!v) {
+		sw->n = 1;
+		snprintf(sw->p[0].label, sizeof(sw->p[0].label), "max");
+		return 0;
 	}
-	printf("verify: %llu inconsistent rows%s\n", (unsigned long long)bad,
-	       bad ? " - REBUILT MEMBER DISAGREES" : ", rebuilt member agrees with the others");
+	for (const char *at = v; *at;) {
+		size_t len = strcspn(at, ",");
+		struct pass *p = &sw->p[sw->n];
+		if (sw->n == MAX_RATES || len == 0 || len >= sizeof(p->label))
+			return err_usage(err, EINVAL,
+					 "--rebuild_rate=%s: give up to %d rates, comma-separated (e.g. 10%%,30%%,100%% or 20m,50m)",
+					 v, MAX_RATES);
+		memcpy(p->label, at, len);
+		p->label[len] = '\0';
+		int ret = vd_rebuild_rate_parse(p->label, &p->rate_bytes, &p->rate_pct, err);
+		if (ret)
+			return ret;
+		sw->n++;
+		at += len + (at[len] == ',');
+	}
+	return 0;
+}
+
+static double drop_pct(double before, double during)
+{
+	return before > 0 ? 100.0 * (1.0 - during / before) : 0;
+}
+
+static double pass_sec(const struct pass *p)
+{
+	return (double)(p->res.end_ns - p->res.start_ns) / 1e9;
+}
+
+static void print_text(const struct rebuild *rb, const struct sweep *sw)
+{
+	for (unsigned i = 0; i < sw->n; i++) {
+		const struct pass *p = &sw->p[i];
+		double sec = pass_sec(p);
+		printf("rebuild at %s of member %u (%s): %llu bytes in %.2f s, %.1f MB/s (%s)\n",
+		       p->label, rb->member, rb->m->def.members[rb->member],
+		       (unsigned long long)p->res.bytes, sec,
+		       sec > 0 ? (double)p->res.bytes / sec / 1e6 : 0,
+		       p->res.direct ? "O_DIRECT" : "page cache");
+		const struct dir_summary *b = &sw->base.total, *d = &p->during.total;
+		if (!sw->base.ran || !p->during.ran)
+			continue;
+		printf("  foreground: %.0f IOPS %.1f MB/s before, %.0f IOPS %.1f MB/s during (%.1f%% lower), mean latency %.1f -> %.1f us, p99 %.1f -> %.1f us\n",
+		       b->iops, b->bw_bytes / 1e6, d->iops, d->bw_bytes / 1e6,
+		       drop_pct(b->iops, d->iops), b->lat.mean / 1e3, d->lat.mean / 1e3,
+		       (double)b->lat.pct[PCT_P99] / 1e3, (double)d->lat.pct[PCT_P99] / 1e3);
+	}
+	printf("verify: %llu inconsistent rows%s\n", (unsigned long long)sw->bad,
+	       sw->bad ? " - REBUILT MEMBER DISAGREES" : ", rebuilt member agrees with the others");
 }
 
 static void fg_json(struct jw *w, const char *key, const struct fg *f)
@@ -267,11 +299,33 @@ static void fg_json(struct jw *w, const char *key, const struct fg *f)
 	jw_object_end(w);
 }
 
-static int print_json(const struct rebuild *rb, uint64_t bytes, uint64_t rows,
-		      uint64_t bad, const struct fg *base, const struct fg *during)
+/* The figures of pass p (rebuild and foreground), as members of the
+ * current object. */
+static void pass_json(struct jw *w, const struct sweep *sw, const struct pass *p)
+{
+	double sec = pass_sec(p);
+	jw_kv_string(w, "rate", p->label);
+	jw_kv_double(w, "rate_bytes", p->rate_bytes);
+	jw_kv_double(w, "rate_pct", p->rate_pct);
+	jw_kv_uint(w, "bytes", p->res.bytes);
+	jw_kv_uint(w, "rows", p->res.rows);
+	jw_kv_uint(w, "elapsed_ns", p->res.end_ns - p->res.start_ns);
+	jw_kv_double(w, "bw_bytes", sec > 0 ? (double)p->res.bytes / sec : 0);
+	jw_kv_bool(w, "direct", p->res.direct);
+	jw_kv_double(w, "busy_pct", sec > 0 ? (double)p->res.busy_ns / 1e7 / sec : 0);
+	jw_kv_uint(w, "max_chunks_in_flight", p->res.max_inflight);
+	fg_json(w, "during", &p->during);
+	bool both = sw->base.ran && p->during.ran;
+	jw_kv_double(w, "iops_drop_pct",
+		     both ? drop_pct(sw->base.total.iops, p->during.total.iops) : 0);
+	jw_kv_double(w, "lat_mean_increase_pct",
+		     both ? -drop_pct(sw->base.total.lat.mean, p->during.total.lat.mean) : 0);
+}
+
+static int print_json(const struct rebuild *rb, const struct sweep *sw)
 {
 	struct jw w;
-	double sec = (double)(rb->end_ns - rb->start_ns) / 1e9;
+	const struct pass *last = &sw->p[sw->n - 1];
 	jw_init(&w, stdout, 2);
 	jw_object_begin(&w);
 	jw_key(&w, "rebuild");
@@ -279,21 +333,26 @@ static int print_json(const struct rebuild *rb, uint64_t bytes, uint64_t rows,
 	jw_kv_uint(&w, "member", rb->member);
 	jw_kv_string(&w, "path", rb->m->def.members[rb->member]);
 	jw_kv_string(&w, "level", vd_level_name(rb->m->def.level));
-	jw_kv_uint(&w, "bytes", bytes);
-	jw_kv_uint(&w, "rows", rows);
-	jw_kv_uint(&w, "elapsed_ns", rb->end_ns - rb->start_ns);
-	jw_kv_double(&w, "bw_bytes", sec > 0 ? (double)bytes / sec : 0);
-	jw_kv_uint(&w, "inconsistent_rows", bad);
-	jw_kv_bool(&w, "verified", bad == 0);
+	pass_json(&w, sw, last);
+	jw_kv_uint(&w, "inconsistent_rows", sw->bad);
+	jw_kv_bool(&w, "verified", sw->bad == 0);
 	jw_object_end(&w);
 	jw_key(&w, "foreground");
 	jw_object_begin(&w);
-	fg_json(&w, "before", base);
-	fg_json(&w, "during", during);
+	fg_json(&w, "before", &sw->base);
+	fg_json(&w, "during", &last->during);
 	jw_kv_double(&w, "iops_drop_pct",
-		     base->ran && during->ran && base->total.iops > 0
-			     ? 100.0 * (1.0 - during->total.iops / base->total.iops) : 0);
+		     sw->base.ran && last->during.ran
+			     ? drop_pct(sw->base.total.iops, last->during.total.iops) : 0);
 	jw_object_end(&w);
+	jw_key(&w, "rates");
+	jw_array_begin(&w);
+	for (unsigned i = 0; i < sw->n; i++) {
+		jw_object_begin(&w);
+		pass_json(&w, sw, &sw->p[i]);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
 	jw_object_end(&w);
 	return jw_finish(&w);
 }
@@ -313,25 +372,65 @@ static int scrub_all(const struct vd_members *m, uint64_t *bad, uint64_t *rows,
 	return ret;
 }
 
+/* The baseline (with a workload), then one rebuild per rate: under the
+ * workload, which runs until the rebuild ends, or alone. */
+static int run_passes(struct job_spec *job, bool workload, atomic_bool *stop,
+		      struct rebuild *rb, struct sweep *sw, struct ioc_err *err)
+{
+	int ret;
+	if (workload) {
+		struct runner_hooks hooks = {.stop = stop};
+		if ((ret = run_workload(job, &hooks, &sw->base, err)))
+			return ret;
+		job->time_based = true;
+		job->runtime_ns = 3600ull * 1000000000ull; /* until the rebuild ends */
+		job->ramp_ns = 0;
+	}
+	for (unsigned i = 0; i < sw->n && !rb->ret; i++) {
+		rb->rate_bytes = sw->p[i].rate_bytes;
+		rb->rate_pct = sw->p[i].rate_pct;
+		if (workload) {
+			atomic_bool done = false;
+			rb->stop_workload = &done;
+			struct runner_hooks rh = {
+				.stop = &done, .arg = rb, .vd_start = on_vd_start,
+				.vd_stop = on_vd_stop,
+			};
+			if ((ret = run_workload(job, &rh, &sw->p[i].during, err)))
+				return ret;
+			rb->stop_workload = NULL;
+		} else {
+			rebuild_main(rb);
+		}
+		sw->p[i].res = rb->res;
+		if (stop && atomic_load(stop))
+			break;
+	}
+	return 0;
+}
+
 static int rebuild_cmd(int argc, char **argv)
 {
 	struct run_config cfg = {0};
 	struct ioc_err err = {0};
 	struct vd_members *m = calloc(1, sizeof(*m));
-	struct rebuild rb = {.fd = -1};
-	struct fg base = {0}, during = {0};
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	struct rebuild rb = {0};
 	long n;
-	int ret, status = 1;
+	int ret, status = 1, fd = -1;
 
-	if (!m)
-		return 1;
+	if (!m || !sw)
+		goto out;
+	const char *rates = vd_cmd_take(&argc, argv, "--rebuild_rate");
 	ret = take_replace(&argc, argv, &n, &err);
+	if (!ret)
+		ret = parse_rates(rates, sw, &err);
 	if (!ret)
 		ret = run_config_parse(argc, argv, &cfg, &err);
 	if (ret == RUN_CONFIG_HELP) {
-		printf("usage: iochar vd rebuild --vd=DEF --replace=N [--force] [workload options of iochar run]\n");
-		free(m);
-		return 0;
+		printf("usage: iochar vd rebuild --vd=DEF --replace=N [--rebuild_rate=MB/s|N%%[,...]] [--force] [workload options of iochar run]\n");
+		status = 0;
+		goto out;
 	}
 	if (!ret && cfg.nr_jobs != 1)
 		ret = err_usage(&err, EINVAL, "vd rebuild: one job only");
@@ -341,55 +440,37 @@ static int rebuild_cmd(int argc, char **argv)
 		ret = check(job, n, workload, m, &err);
 	if (!ret && workload)
 		ret = runner_validate(job, 1, &err);
-	if (ret) {
-		fprintf(stderr, "iochar: %s\n", err.msg);
-		status = err.usage ? EXIT_USAGE : 1;
-		goto out;
-	}
+	if (ret)
+		goto fail;
 	/* validated: from here on things are written */
 	rb.m = m;
 	rb.member = (unsigned)n;
 	atomic_bool *stop = signals_catch();
-	if ((ret = open_target(m, rb.member, &rb.fd, &err)))
+	rb.sig = stop;
+	if ((ret = vd_prepare_cache(m, &err)) || (ret = open_target(m, rb.member, &fd, &err)) ||
+	    (ret = run_passes(job, workload, stop, &rb, sw, &err)))
 		goto fail;
-	if (workload) {
-		struct runner_hooks hooks = {.stop = stop};
-		if ((ret = run_workload(job, &hooks, &base, &err)))
-			goto fail;
-		atomic_bool done = false;
-		rb.stop_workload = &done;
-		struct runner_hooks rh = {
-			.stop = &done, .arg = &rb, .vd_start = on_vd_start, .vd_stop = on_vd_stop,
-		};
-		job->time_based = true;
-		job->runtime_ns = 3600ull * 1000000000ull; /* until the rebuild ends */
-		job->ramp_ns = 0;
-		if ((ret = run_workload(job, &rh, &during, &err)))
-			goto fail;
-	} else {
-		rebuild_main(&rb);
-	}
 	if (rb.ret) {
 		fprintf(stderr, "iochar: %s\n", rb.err.msg);
+		status = rb.ret == -EINTR ? EXIT_SIGNAL : 1;
 		goto out;
 	}
-	uint64_t bad = 0, rows = 0;
-	if ((ret = scrub_all(m, &bad, &rows, &err)))
+	if ((ret = scrub_all(m, &sw->bad, &sw->rows, &err)))
 		goto fail;
-	uint64_t bytes = rows * m->def.strip;
 	if (cfg.format == OUTPUT_JSON)
-		print_json(&rb, bytes, rows, bad, &base, &during);
+		print_json(&rb, sw);
 	else
-		print_text(&rb, bytes, bad, &base, &during);
-	status = bad ? 1 : 0;
+		print_text(&rb, sw);
+	status = sw->bad ? 1 : 0;
 	goto out;
 fail:
 	fprintf(stderr, "iochar: %s\n", err.msg);
 	status = err.usage ? EXIT_USAGE : 1;
 out:
-	if (rb.fd >= 0)
-		close(rb.fd);
+	if (fd >= 0)
+		close(fd);
 	run_config_free(&cfg);
+	free(sw);
 	free(m);
 	return status;
 }
@@ -398,6 +479,24 @@ int cmd_vd(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "rebuild") == 0)
 		return rebuild_cmd(argc - 1, argv + 1);
-	fprintf(stderr, "usage: iochar vd rebuild --vd=DEF --replace=N [workload options]\n");
-	return argc >= 2 && (strcmp(argv[1], "--help") == 0) ? 0 : EXIT_USAGE;
+	if (argc >= 2 && strcmp(argv[1], "init") == 0)
+		return vd_init_cmd(argc - 1, argv + 1);
+	/* help on stdout with exit 0; a wrong call gets the usage on stderr */
+	bool help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	FILE *f = help ? stdout : stderr;
+	if (!help && argc >= 2)
+		fprintf(stderr, "iochar: vd: unknown subcommand '%s'\n", argv[1]);
+	fprintf(f, "usage: iochar vd rebuild --vd=DEF --replace=N [--rebuild_rate=MB/s|N%%[,...]] [workload options]\n"
+		   "       iochar vd init --vd=DEF [--mode=full|fast] [--size=SIZE]\n");
+	if (help)
+		fputs("\n"
+		      "rebuild  rebuild member N of a RAID 1/5/6/10 VD onto the target given in its\n"
+		      "         place, while the workload options (as `iochar run`) run on the VD;\n"
+		      "         a comma list of rates sweeps them, each with its rebuild MB/s and the\n"
+		      "         foreground IOPS and latency against a baseline.\n"
+		      "init     write parity for every stripe (full, timed) or mark every stripe\n"
+		      "         uninitialized (fast: first writes pay a whole-row reconstruct).\n"
+		      "DEF is a VD definition (level=, members=, strip=, policies): docs/vd.md.\n",
+		      f);
+	return help ? 0 : EXIT_USAGE;
 }

@@ -35,6 +35,7 @@
 #include "target/target.h"
 #include "verify/block.h"
 #include "verify/crc32c.h"
+#include "verify/report.h"
 #include "verify/scan.h"
 
 /* The job options this command takes: they describe the region. */
@@ -52,6 +53,8 @@ struct verify_args {
 struct target_result {
 	const char *path;
 	uint64_t start, len;
+	uint64_t size;	 /* a file's length; 0: not checked (a VD) */
+	uint64_t extent; /* where its units say the region ends */
 	struct verify_counts c;
 	int error;
 	char msg[IOC_ERR_MAX];
@@ -72,7 +75,9 @@ static void print_help(void)
 	    "Reads the region back (as `iochar run` with the same options\n"
 	    "lays it out) and checks every unit written by a run with\n"
 	    "verify=1: CRC32C and offset. Units without an iochar header\n"
-	    "are counted as unverified. Failures are listed on stderr.\n"
+	    "are counted as unverified. A target that ends before the region\n"
+	    "its units were written for is a failure (kind=missing, with\n"
+	    "the range). Failures are listed on stderr.\n"
 	    "Units are 4096 bytes, or 512 when bs is not a multiple of 4096;\n"
 	    "a unit's header overrides that.\n\n"
 	    "With --journal (a run's journal=FILE), the targets, the region\n"
@@ -250,6 +255,7 @@ static int region_of(const struct job_spec *s, unsigned i,
 	t->path = s->files[i];
 	t->start = s->offset;
 	t->len = len;
+	t->size = ti.size;
 	return 0;
 }
 
@@ -257,11 +263,13 @@ static void print_counts(const char *what, const struct verify_counts *c)
 {
 	printf(
 	    "%s: %llu units checked, %llu failures (corrupted %llu, misplaced "
-	    "%llu, stale %llu, never written %llu), %llu unverified\n",
+	    "%llu, stale %llu, never written %llu, missing %llu), %llu "
+	    "unverified\n",
 	    what, (unsigned long long)c->checked_units,
 	    (unsigned long long)c->failures, (unsigned long long)c->corrupted,
 	    (unsigned long long)c->misplaced, (unsigned long long)c->stale,
 	    (unsigned long long)c->never_written,
+	    (unsigned long long)c->missing_units,
 	    (unsigned long long)c->unverified_units);
 }
 
@@ -290,6 +298,7 @@ static void kv_counts(struct jw *w, const struct verify_counts *c)
 	jw_kv_uint(w, "misplaced", c->misplaced);
 	jw_kv_uint(w, "stale", c->stale);
 	jw_kv_uint(w, "never_written", c->never_written);
+	jw_kv_uint(w, "missing_units", c->missing_units);
 	jw_kv_uint(w, "unverified_units", c->unverified_units);
 }
 
@@ -360,10 +369,18 @@ static bool scan_all(const struct verify_args *a, struct target_result *t,
 		    .stop_at_first = a->fatal,
 		    .report = stderr,
 		    .printed = &printed,
+		    .extent = &t[i].extent,
 		};
 		if (vd)
 			verify_vd_hook(vd, &p);
 		t[i].error = vscan_target(&p, &t[i].c, &err);
+		/* a file cut short: its units say how far it went */
+		if (!t[i].error && t[i].size) {
+			uint64_t gone = vreport_missing(
+			    stderr, t[i].path, t[i].size, t[i].extent, p.unit);
+			t[i].c.missing_units += gone;
+			t[i].c.failures += gone;
+		}
 		if (t[i].error) {
 			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
 			fprintf(stderr, "iochar: verify: %s\n", err.msg);

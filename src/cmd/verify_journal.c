@@ -21,6 +21,7 @@
 
 struct jtarget {
 	const char *path;
+	uint64_t size; /* bytes it holds (a VD: its capacity) */
 	struct journal_counts c;
 	int error;
 	char msg[IOC_ERR_MAX];
@@ -60,38 +61,46 @@ static int check_unit(void *arg, const uint8_t *unit, uint32_t len,
 	return js->fatal ? 1 : 0;
 }
 
-/* The journal's region must be inside each target. */
-static int check_target(const char *path, const struct journal_info *info,
-			struct ioc_err *err)
+/* The target must exist; its size is t->size. One shorter than the
+ * journal's region lost data: scan_all reports what is missing. */
+static int check_target(struct jtarget *t, struct ioc_err *err)
 {
 	struct target_info ti;
-	int ret = target_inspect(path, &ti, err);
+	int ret = target_inspect(t->path, &ti, err);
 
 	if (ret) {
 		err->usage = 1;
 		return ret;
 	}
 	if (!ti.exists)
-		return err_usage(err, ENOENT, "%s: does not exist", path);
-	if (ti.size < info->offset + info->region)
-		return err_usage(err, EINVAL,
-				 "%s: %" PRIu64 " bytes, shorter than the "
-				 "journal's region [%" PRIu64 ", +%" PRIu64 ")",
-				 path, ti.size, info->offset, info->region);
+		return err_usage(err, ENOENT, "%s: does not exist", t->path);
+	t->size = ti.size;
 	return 0;
+}
+
+/* Bytes of the journal's region that target t holds, whole units. */
+static uint64_t held_len(const struct journal_info *info,
+			 const struct jtarget *t)
+{
+	uint64_t len = t->size > info->offset ? t->size - info->offset : 0;
+
+	if (len >= info->region)
+		return info->region;
+	return len - len % info->unit_len;
 }
 
 static void print_counts(const char *what, const struct journal_counts *c)
 {
-	printf(
-	    "%s: %" PRIu64 " units checked, %" PRIu64 " failures (lost %" PRIu64
-	    ", torn %" PRIu64 ", corrupted %" PRIu64 ", misplaced %" PRIu64
-	    "); acknowledged %" PRIu64 ", in flight: old %" PRIu64
-	    ", new %" PRIu64 ", mixed %" PRIu64 "; not in the journal %" PRIu64
-	    ", unverified %" PRIu64 "\n",
-	    what, c->checked_units, c->failures, c->lost, c->torn, c->corrupted,
-	    c->misplaced, c->acknowledged_units, c->old_units, c->new_units,
-	    c->mixed_units, c->unjournaled_units, c->unverified_units);
+	printf("%s: %" PRIu64 " units checked, %" PRIu64
+	       " failures (lost %" PRIu64 ", torn %" PRIu64
+	       ", corrupted %" PRIu64 ", misplaced %" PRIu64
+	       ", missing %" PRIu64 "); acknowledged %" PRIu64
+	       ", in flight: old %" PRIu64 ", new %" PRIu64 ", mixed %" PRIu64
+	       "; not in the journal %" PRIu64 ", unverified %" PRIu64 "\n",
+	       what, c->checked_units, c->failures, c->lost, c->torn,
+	       c->corrupted, c->misplaced, c->missing_units,
+	       c->acknowledged_units, c->old_units, c->new_units,
+	       c->mixed_units, c->unjournaled_units, c->unverified_units);
 }
 
 static void emit_text(const char *journal, const struct journal_replay *r,
@@ -128,6 +137,7 @@ static void kv_counts(struct jw *w, const struct journal_counts *c)
 	jw_kv_uint(w, "torn", c->torn);
 	jw_kv_uint(w, "corrupted", c->corrupted);
 	jw_kv_uint(w, "misplaced", c->misplaced);
+	jw_kv_uint(w, "missing_units", c->missing_units);
 	jw_kv_uint(w, "acknowledged_units", c->acknowledged_units);
 	jw_kv_uint(w, "old_units", c->old_units);
 	jw_kv_uint(w, "new_units", c->new_units);
@@ -239,7 +249,7 @@ static bool scan_all(const struct journal_replay *r, struct jtarget *t,
 		struct vscan p = {
 		    .path = t[i].path,
 		    .start = info->offset,
-		    .len = info->region,
+		    .len = held_len(info, &t[i]),
 		    .unit = info->unit_len,
 		    .check = check_unit,
 		    .check_arg = &js,
@@ -251,6 +261,11 @@ static bool scan_all(const struct journal_replay *r, struct jtarget *t,
 			p.where = NULL;
 		}
 		t[i].error = vscan_target(&p, &ignored, &err);
+		uint64_t n = vreport_missing(
+		    stderr, t[i].path, info->offset + p.len,
+		    info->offset + info->region, info->unit_len);
+		t[i].c.missing_units += n;
+		t[i].c.failures += n;
 		if (t[i].error) {
 			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
 			fprintf(stderr, "iochar: verify: %s\n", err.msg);
@@ -286,6 +301,7 @@ static int pick_vd(const struct journal_info *info, const struct job_spec *spec,
 				: info->files[0] + strlen(VERIFY_VD_PREFIX);
 	int ret = verify_vd_open(t[0].path, info->region, info->offset, vd,
 				 &cap, err);
+	t[0].size = cap;
 	if (!ret && cap < info->offset + info->region)
 		ret = err_usage(err, EINVAL,
 				"verify: the VD holds %" PRIu64
@@ -312,7 +328,7 @@ static int pick_targets(const struct journal_info *info,
 				 spec->nr_files, info->nr_files);
 	for (unsigned i = 0; i < info->nr_files; i++) {
 		t[i].path = spec->nr_files ? spec->files[i] : info->files[i];
-		int ret = check_target(t[i].path, info, err);
+		int ret = check_target(&t[i], err);
 		if (ret)
 			return ret;
 	}

@@ -50,7 +50,11 @@ int verify_vd_open(const char *text, uint64_t size, uint64_t offset,
 		free(v);
 		return ret;
 	}
-	ret = vd_sync_open(&v->s, &v->m.def, v->m.member_bytes, false, err);
+	/* a battery-backed cache a crash left is the VD's newest data:
+	 * written to the members first, as at a controller's power-on */
+	ret = vd_prepare_cache(&v->m, err);
+	if (!ret)
+		ret = vd_sync_open(&v->s, &v->m.def, v->m.member_bytes, false, err);
 	if (ret) {
 		free(v);
 		return ret;

@@ -27,6 +27,15 @@ struct job_layout {
 int layout_job(const struct job_spec *job, struct job_layout *out,
 	       struct ioc_err *err);
 
+/* Can the process open what the jobs need: each worker's targets and an
+ * engine descriptor, plus a margin? If not, the soft RLIMIT_NOFILE is
+ * raised up to the hard limit (the only side effect, on this process);
+ * beyond that -EMFILE with a usage message saying how many and the limit,
+ * so the run is refused before anything is created, not after its
+ * pre-write with "Too many open files". */
+int layout_check_fds(const struct job_spec *jobs, unsigned nr_jobs,
+		     const struct job_layout *layouts, struct ioc_err *err);
+
 /* Release what layout_job allocated in l (not l itself); l may be NULL. */
 void layout_release(struct job_layout *l);
 

@@ -138,6 +138,8 @@ static int validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = layout_job(&jobs[i], &layouts[i], err);
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	if (!ret)
+		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
 	for (unsigned i = 0; i < nr_jobs; i++)
 		layout_release(&layouts[i]);
 	free(layouts);
@@ -188,6 +190,13 @@ static int prepare_targets(const struct job_spec *jobs, unsigned nr_jobs,
 			   const struct job_layout *layouts,
 			   const struct runner_hooks *hooks, struct ioc_err *err)
 {
+	/* Ctrl-C during the pre-write stops it too (it may take minutes) */
+	struct target_fill_ctl ctl = {
+	    hooks ? hooks->fill_progress : NULL,
+	    hooks ? hooks->arg : NULL,
+	    hooks ? hooks->stop : NULL,
+	};
+
 	for (unsigned j = 0; j < nr_jobs; j++) {
 		if (layouts[j].vd) {
 			int ret = vd_prepare(layouts[j].vd,
@@ -202,9 +211,7 @@ static int prepare_targets(const struct job_spec *jobs, unsigned nr_jobs,
 			const char *path = jobs[j].files[f];
 			int ret = jobs[j].create_parent ? make_parent(path, err) : 0;
 			if (!ret)
-				ret = target_fill(path, layouts[j].fill_end,
-						  hooks ? hooks->fill_progress : NULL,
-						  hooks ? hooks->arg : NULL, err);
+				ret = target_fill_ctl(path, layouts[j].fill_end, &ctl, err);
 			if (ret)
 				return ret;
 		}
@@ -525,6 +532,8 @@ static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 	}
 	if (!ret)
 		ret = check_verify(jobs, nr_jobs, layouts, err);
+	if (!ret)
+		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
 	for (unsigned j = 0; j < nr_jobs && !ret; j++)
 		if (layouts[j].vd && layouts[j].vd->sizes_differ && !jobs[j].size)
 			fprintf(stderr, "note: job %s: --vd members differ in size; using the smallest (%llu bytes) on each\n",

@@ -6,6 +6,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/layout.h"
@@ -69,6 +70,12 @@ static int check_file(const struct job_spec *job, const char *path,
 	}
 	if (ti->exists && (writes || !ti->is_block) && access(path, writes ? W_OK : R_OK) < 0)
 		return err_usage(err, errno, "%s: %s", path, strerror(errno));
+	/* found before any file is created or written (it used to show only
+	 * at the first direct open, after the pre-write) */
+	if (job->direct && ti->no_direct)
+		return err_usage(err, EINVAL,
+				 "%s: direct=1 is not supported by its filesystem; use direct=0",
+				 path);
 	/* before anything else about it: data there comes first */
 	if (writes) {
 		int ret = guard_check(path, ti, job->force, err);
@@ -172,7 +179,7 @@ static int layout_vd(const struct job_spec *job, struct job_layout *out,
 	int ret = vd_members_inspect(&p, out->vd, err);
 	if (ret)
 		return ret;
-	if (out->vd->def.write == VD_WRITE_BACK && job->numjobs > 1)
+	if (vd_write_back(&out->vd->def) && job->numjobs > 1)
 		return err_usage(err, EINVAL,
 				 "job %s: --vd write=back keeps one cache per worker: use numjobs=1 (and iodepth for concurrency)",
 				 job->name);
@@ -230,4 +237,33 @@ int layout_job(const struct job_spec *job, struct job_layout *out,
 		ret = compute_region(job, ti, out, err);
 	free(ti);
 	return ret;
+}
+
+#define FD_MARGIN 64	 /* stdio, --output, journal, libraries */
+#define FD_PER_WORKER 1 /* an engine's own (io_uring's ring) */
+
+int layout_check_fds(const struct job_spec *jobs, unsigned nr_jobs,
+		     const struct job_layout *layouts, struct ioc_err *err)
+{
+	unsigned long long need = FD_MARGIN, workers = 0;
+	struct rlimit rl;
+
+	for (unsigned j = 0; j < nr_jobs; j++) {
+		bool targets = !(layouts[j].eops->flags & ENGINE_NO_TARGET);
+		workers += jobs[j].numjobs;
+		need += (unsigned long long)jobs[j].numjobs *
+			((targets ? jobs[j].nr_files : 0) + FD_PER_WORKER);
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || need <= rl.rlim_cur)
+		return 0; /* fits, or cannot tell: the opens will say */
+	if (rl.rlim_max == RLIM_INFINITY || need <= rl.rlim_max) {
+		struct rlimit more = {(rlim_t)need, rl.rlim_max};
+		if (setrlimit(RLIMIT_NOFILE, &more) == 0)
+			return 0;
+	}
+	return err_usage(err, EMFILE,
+			 "%llu workers (jobs x numjobs) need about %llu open "
+			 "files; the limit is %llu (ulimit -n; hard limit %llu)",
+			 workers, need, (unsigned long long)rl.rlim_cur,
+			 (unsigned long long)rl.rlim_max);
 }

@@ -20,6 +20,7 @@
 #include "core/pace.h"
 #include "target/target.h"
 #include "util/clock.h"
+#include "verify/block.h"
 #include "verify/session.h"
 #include "vd/engine.h"
 
@@ -37,7 +38,8 @@ static int setup_units(struct worker *w, struct ioc_err *err)
 
 	w->units = calloc(depth, sizeof(*w->units));
 	w->free_units = calloc(depth, sizeof(*w->free_units));
-	if (!w->units || !w->free_units ||
+	w->staged = calloc(depth, sizeof(*w->staged));
+	if (!w->units || !w->free_units || !w->staged ||
 	    posix_memalign(&w->buffers, PAGE_ALIGN, (size_t)(depth * bs)))
 		return err_set(err, ENOMEM,
 			       "job %s: cannot allocate %u buffers of %llu bytes",
@@ -157,10 +159,11 @@ static void worker_teardown(struct worker *w)
 	free(w->buffers);
 	free(w->units);
 	free(w->free_units);
+	free(w->staged);
 	free(w->paced);
 	w->paced = NULL;
 	w->buffers = w->units = NULL;
-	w->free_units = NULL;
+	w->free_units = w->staged = NULL;
 }
 
 /* A failure with verify_fatal stops every worker of the run (as does
@@ -168,19 +171,6 @@ static void worker_teardown(struct worker *w)
 static bool verify_complete(struct worker *w, struct io_unit *u)
 {
 	int ret = verify_session_complete(w->verify, u, &w->err);
-
-	if (!ret)
-		return true;
-	w->error = ret;
-	atomic_store(w->stop, true);
-	return false;
-}
-
-/* verify journal: the intents of the writes about to be submitted are
- * made durable first (verify/session.h). */
-static bool verify_flush(struct worker *w)
-{
-	int ret = verify_session_flush(w->verify, &w->err);
 
 	if (!ret)
 		return true;
@@ -261,7 +251,8 @@ struct loop_state {
 	struct pace pace;        /* rate_iops: due times; closed loop: inert */
 	unsigned inflight, pending;
 	bool gen_done;
-	struct io_unit *held;    /* prepared but refused (ENGINE_BUSY) */
+	struct io_unit *held;	 /* refused by verify_session_prepare */
+	unsigned nr_staged;	 /* in w->staged: prepared, not yet queued */
 };
 
 /* Rate-limited: put on top of the free list the unit whose ideal slot
@@ -278,10 +269,81 @@ static void pace_pick_unit(struct worker *w)
 	w->free_units[best] = top;
 }
 
-/* Queue as many I/Os as the depth, the generator and the rate allow, at
- * most one depth's worth: sync engines free their unit at once, and the
- * caller must look at the clock and the stop flag between batches.
+/* A write without verify (op, about to reuse u) must not carry another
+ * block's verified units, which only a read (u's last I/O) can have left
+ * in the buffer, and must mark the sectors it writes into a verified unit
+ * it does not cover whole (verify/block.h). Writes of whole 4 KiB units
+ * from a buffer no read filled need neither. */
+static void scrub(struct io_unit *u, const struct gen_op *op, uint64_t now)
+{
+	if (u->dir == DIR_WRITE &&
+	    (op->offset | op->len) % VBLOCK_UNIT_LARGE == 0)
+		return;
+	vblock_scrub(u->buf, op->len, op->offset, now);
+}
+
+/* verify journal: no write reaches the engine before its intent is
+ * durable (verify/session.h), so the staged I/Os of a pass are queued
+ * after one flush. When the journal cannot be written they are never
+ * queued: their units go back unused and the run stops. */
+static bool stage_flush(struct worker *w, struct loop_state *s)
+{
+	int ret = verify_session_flush(w->verify, &w->err);
+
+	if (!ret)
+		return true;
+	for (unsigned i = 0; i < s->nr_staged; i++) {
+		struct io_unit *u = w->staged[i];
+		struct ioc_err ignored;
+		u->result = -ECANCELED; /* its block's content is unchanged */
+		verify_session_complete(w->verify, u, &ignored);
+		w->free_units[w->nr_free++] = u;
+	}
+	s->nr_staged = 0;
+	w->error = ret;
+	atomic_store(w->stop, true);
+	return false;
+}
+
+/* Queue the staged I/Os in order; those after an ENGINE_BUSY stay staged.
  * Returns false when the worker must stop. */
+static bool queue_staged(struct worker *w, struct loop_state *s)
+{
+	unsigned i = 0;
+
+	if (s->nr_staged && w->verify && !stage_flush(w, s))
+		return false;
+	for (; i < s->nr_staged; i++) {
+		struct io_unit *u = w->staged[i];
+		/* a sync engine runs the pass's I/Os one after the other:
+		 * in a closed loop each counts from its own start */
+		if ((w->eops->flags & ENGINE_SYNC) && !s->pace.rate)
+			u->start_ns = s->now;
+		if (w->paced)
+			w->paced[u->index].issued_ns = s->now;
+		enum engine_queue_ret r = w->eops->queue(w->engine_state, u);
+		if (r == ENGINE_BUSY)
+			break;
+		if (r == ENGINE_QUEUED) {
+			s->inflight++;
+			s->pending++;
+			continue;
+		}
+		s->now = fast_ns(); /* a sync engine did the I/O in queue() */
+		if (!complete(w, u, s->now)) {
+			i++;
+			break;
+		}
+	}
+	s->nr_staged -= i;
+	memmove(w->staged, w->staged + i, s->nr_staged * sizeof(*w->staged));
+	return !w->error;
+}
+
+/* Stage as many I/Os as the depth, the generator and the rate allow, at
+ * most one depth's worth, and queue them: sync engines free their unit at
+ * once, and the caller must look at the clock and the stop flag between
+ * batches. Returns false when the worker must stop. */
 static bool issue(struct worker *w, struct loop_state *s)
 {
 	for (unsigned n = 0; (w->nr_free || s->held) && n < w->job->iodepth; n++) {
@@ -299,6 +361,8 @@ static bool issue(struct worker *w, struct loop_state *s)
 			if (w->paced)
 				pace_pick_unit(w);
 			u = w->free_units[--w->nr_free];
+			if (!w->verify && op.dir == DIR_WRITE)
+				scrub(u, &op, s->now);
 			u->file = op.file;
 			u->dir = op.dir;
 			u->offset = op.offset;
@@ -312,35 +376,16 @@ static bool issue(struct worker *w, struct loop_state *s)
 			}
 		}
 		s->held = NULL;
-		if (w->paced)
-			w->paced[u->index].issued_ns = s->now;
 		/* verify: an I/O to a block with one in flight waits for it */
 		if (w->verify && !verify_session_prepare(w->verify, u)) {
 			s->held = u;
-			return true;
-		}
-		/* a sync engine does the I/O inside queue() */
-		if (w->verify && (w->eops->flags & ENGINE_SYNC) && !verify_flush(w))
-			return false;
-		switch (w->eops->queue(w->engine_state, u)) {
-		case ENGINE_COMPLETED:
-			s->now = fast_ns();
-			if (!complete(w, u, s->now))
-				return false;
 			break;
-		case ENGINE_QUEUED:
-			s->inflight++;
-			s->pending++;
-			break;
-		case ENGINE_BUSY:
-			s->held = u;
-			return true;
 		}
+		w->staged[s->nr_staged++] = u;
 	}
-	return true;
+	return queue_staged(w, s);
 }
 
-/* Reap at least min completions. Returns false when the worker must stop. */
 /* Reap at least min completions, or (until_ns != 0, and the engine can)
  * what completes before until_ns. Returns false when the worker must stop. */
 static bool reap_until(struct worker *w, struct loop_state *s, unsigned min,
@@ -371,8 +416,6 @@ static bool commit(struct worker *w, struct loop_state *s)
 	if (!s->pending)
 		return true;
 	s->pending = 0;
-	if (w->verify && !verify_flush(w))
-		return false;
 	int ret = w->eops->commit(w->engine_state);
 	if (ret < 0) {
 		w->error = err_set(&w->err, -ret, "job %s: %s engine submit: %s",
@@ -410,7 +453,7 @@ static void wait_idle(struct loop_state *s)
  * must stop. */
 static bool wait_paced(struct worker *w, struct loop_state *s)
 {
-	if (!w->nr_free && !s->held)
+	if ((!w->nr_free && !s->held) || s->nr_staged) /* staged: the engine was busy */
 		return reap(w, s, 1);
 	if (w->eops->getevents_until && !pace_due(&s->pace, s->now)) {
 		uint64_t until = s->pace.next_ns > PACE_SPIN_NS ? s->pace.next_ns - PACE_SPIN_NS : 1;
@@ -441,7 +484,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		if (!issue(w, s) || !commit(w, s))
 			break;
 		if (s->inflight == 0) {
-			if (s->gen_done && !s->held)
+			if (s->gen_done && !s->held && !s->nr_staged)
 				break;
 			if (!pace_due(&s->pace, s->now))
 				wait_idle(s);

@@ -54,6 +54,7 @@ struct worker {
 	struct io_unit *units;
 	struct io_unit **free_units;
 	unsigned nr_free;
+	struct io_unit **staged; /* room for depth units (worker.c) */
 	void *buffers;
 	struct generator gen;
 	struct verify_session *verify; /* NULL unless the job has verify=1 */

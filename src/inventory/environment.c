@@ -273,10 +273,28 @@ int environment_collect(struct environment *env, const char *const *paths,
 		environment_free(env);
 		return -ENOMEM;
 	}
-	env->nr_targets = nr_paths;
-	for (unsigned i = 0; i < nr_paths; i++)
-		target_collect(&env->targets[i], paths[i] ? paths[i] : "");
+	/* each path once: a plan's steps and a job's clones name the same
+	 * targets again and again */
+	for (unsigned i = 0; i < nr_paths; i++) {
+		const char *path = paths[i] ? paths[i] : "";
+		unsigned k;
+		for (k = 0; k < env->nr_targets; k++)
+			if (!strcmp(env->targets[k].path, path))
+				break;
+		if (k == env->nr_targets)
+			target_collect(&env->targets[env->nr_targets++], path);
+	}
 	return 0;
+}
+
+void environment_refresh_targets(struct environment *env)
+{
+	for (unsigned i = 0; i < env->nr_targets; i++) {
+		char path[sizeof(env->targets[i].path)];
+		memcpy(path, env->targets[i].path, sizeof(path));
+		memset(&env->targets[i], 0, sizeof(env->targets[i]));
+		target_collect(&env->targets[i], path);
+	}
 }
 
 void environment_free(struct environment *env)

@@ -42,10 +42,14 @@ struct environment {
 };
 
 /* Fill env, its inventory of the running machine included, for the given
- * target paths (may be 0 of them). Returns 0 or -ENOMEM (env then needs no
+ * target paths (may be 0 of them; a path given twice is listed once). Returns 0 or -ENOMEM (env then needs no
  * free); any unreadable field stays empty. */
 int environment_collect(struct environment *env, const char *const *paths,
 			unsigned nr_paths);
+
+/* Look at env's targets again (a plan creates and fills files as its
+ * steps run: collected before the first, they are empty or absent). */
+void environment_refresh_targets(struct environment *env);
 
 /* Release env's memory; env may be NULL. */
 void environment_free(struct environment *env);

@@ -12,6 +12,7 @@
 
 int output_text_write(const struct run_result *r, FILE *f);
 int output_json_write(const struct run_result *r, FILE *f);
+int output_json_plus_write(const struct run_result *r, FILE *f); /* json with fio's bins */
 int output_csv_write(const struct run_result *r, FILE *f);
 
 #endif

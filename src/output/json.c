@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/formats.h"
+#include "output/json_fio.h"
 #include "output/json_parts.h"
 #include "output/json_writer.h"
 #include "output/summary.h"
@@ -84,6 +85,10 @@ void json_emit_job(struct jw *w, const struct job_spec *j)
 		cpu_list(&j->cpus_allowed, buf, sizeof(buf));
 	jw_kv_string(w, "cpus_allowed", j->cpus_set ? buf : NULL);
 	jw_kv_uint(w, "randseed", j->randseed);
+	jw_kv_bool(w, "verify", j->verify);
+	jw_kv_bool(w, "verify_fatal", j->verify_fatal);
+	jw_kv_string(w, "journal", j->journal[0] ? j->journal : NULL);
+	jw_kv_bool(w, "force", j->force);
 	jw_object_end(w);
 }
 
@@ -332,13 +337,14 @@ static void emit_header(struct jw *w, const struct run_result *r)
 	}
 }
 
-int output_json_write(const struct run_result *r, FILE *f)
+static int json_write(const struct run_result *r, FILE *f, bool plus)
 {
 	struct jw w;
 	int ret;
 
 	jw_init(&w, f, JSON_INDENT);
 	jw_object_begin(&w);
+	json_fio_emit(&w, r, plus); /* fio's layout first, as fio's readers expect */
 	emit_header(&w, r);
 	emit_options(&w, r);
 	ret = emit_stats(&w, &r->total, r->elapsed_ns);
@@ -357,4 +363,14 @@ int output_json_write(const struct run_result *r, FILE *f)
 	json_emit_environment(&w, &r->env);
 	jw_object_end(&w);
 	return jw_finish(&w);
+}
+
+int output_json_write(const struct run_result *r, FILE *f)
+{
+	return json_write(r, f, false);
+}
+
+int output_json_plus_write(const struct run_result *r, FILE *f)
+{
+	return json_write(r, f, true);
 }

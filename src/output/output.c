@@ -16,6 +16,7 @@ struct output_emitter {
 static const struct output_emitter emitters[] = {
     {OUTPUT_NORMAL, "normal", output_text_write},
     {OUTPUT_JSON, "json", output_json_write},
+    {OUTPUT_JSON_PLUS, "json+", output_json_plus_write},
     {OUTPUT_CSV, "csv", output_csv_write},
 };
 

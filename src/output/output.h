@@ -13,11 +13,12 @@
 
 enum output_format {
 	OUTPUT_NORMAL, /* human-readable, fio-like */
-	OUTPUT_JSON,   /* one JSON object */
+	OUTPUT_JSON,   /* one JSON object: iochar's members and fio's layout */
+	OUTPUT_JSON_PLUS, /* the same, fio's latency bins included (fio's json+) */
 	OUTPUT_CSV,    /* header line, then one row per scope/job/clone/dir */
 };
 
-/* Map a format name ("normal", "json", "csv") to *out. Returns 0, or
+/* Map a format name ("normal", "json", "json+", "csv") to *out. Returns 0, or
  * -EINVAL for an unknown name (*out is then unchanged). */
 int output_format_parse(const char *s, enum output_format *out);
 

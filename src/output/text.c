@@ -275,6 +275,19 @@ static int text_hosts(FILE *f, const struct run_result *r)
 	return 0;
 }
 
+/* Why a partial run ended early: an error of a worker or a host (named
+ * above), else a stop asked for by a signal. */
+static const char *partial_reason(const struct run_result *r)
+{
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		if (r->workers[i].error)
+			return "stopped by an error, see above";
+	for (unsigned i = 0; i < r->nr_hosts; i++)
+		if (r->hosts[i].error || r->hosts[i].lost)
+			return "stopped by an error, see above";
+	return "interrupted";
+}
+
 int output_text_write(const struct run_result *r, FILE *f)
 {
 	int ret = 0;
@@ -289,6 +302,6 @@ int output_text_write(const struct run_result *r, FILE *f)
 	if (ret)
 		return ret;
 	if (r->partial)
-		fputs("partial run (interrupted)\n", f);
+		fprintf(f, "partial run (%s)\n", partial_reason(r));
 	return ferror(f) ? -EIO : 0;
 }

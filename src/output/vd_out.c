@@ -50,8 +50,9 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "capacity", s->capacity);
 	jw_kv_uint(w, "member_bytes", s->member_bytes);
 	jw_kv_bool(w, "readahead", def->readahead);
-	jw_kv_string(w, "write_policy", def->write == VD_WRITE_BACK ? "back" : "through");
-	jw_kv_string(w, "access", def->read_only ? "ro" : "rw");
+	jw_kv_string(w, "write_policy", vd_write_name(def->write));
+	jw_kv_string(w, "access", vd_access_name(def));
+	jw_kv_bool(w, "disk_cache", !def->disk_cache_off);
 	jw_kv_uint(w, "host_ios", host);
 	jw_kv_uint(w, "host_reads", s->host_ios[DIR_READ]);
 	jw_kv_uint(w, "host_writes", s->host_ios[DIR_WRITE]);
@@ -68,6 +69,7 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "reconstruct_write", s->rcw_rows);
 	jw_kv_uint(w, "full_stripe", s->full_rows);
 	jw_kv_uint(w, "degraded", s->degraded_rows);
+	jw_kv_uint(w, "uninitialized", s->uninit_rows);
 	jw_object_end(w);
 	jw_key(w, "cache");
 	jw_object_begin(w);
@@ -123,7 +125,9 @@ int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
 		fprintf(f, "; rows: %" PRIu64 " rmw, %" PRIu64 " rcw, %" PRIu64
 			" full, %" PRIu64 " degraded", s->rmw_rows, s->rcw_rows,
 			s->full_rows, s->degraded_rows);
-	if (def->readahead || def->write == VD_WRITE_BACK)
+	if (s->uninit_rows)
+		fprintf(f, " (%" PRIu64 " uninitialized: fast init)", s->uninit_rows);
+	if (def->readahead || vd_write_back(def))
 		fprintf(f, "; cache: %" PRIu64 " read-ahead hits, %" PRIu64 " writes absorbed",
 			s->ra_hits, s->wb_absorbed);
 	fputc('\n', f);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "report/compare.h"
 #include "report/net_model.h"
+#include "report/report_parts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,10 +69,8 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 
 static char *workload_key(const struct rs_step *st, unsigned ts)
 {
-	char *k = NULL;
-	int n = st->nr_sets > 1 ? asprintf(&k, "%s #%u", st->label, ts + 1)
-				: asprintf(&k, "%s", st->label);
-	return n < 0 ? NULL : k;
+	char buf[512]; /* a label and the target set it is on */
+	return strdup(report_workload_name(st, ts, buf, sizeof(buf)));
 }
 
 static int find_row(const struct cmp_table *t, const char *key)

@@ -22,6 +22,8 @@ struct rs_net_dir {
 	double receiver_bps;
 	int64_t retransmits;       /* -1: unknown */
 	double *iv_bps;            /* per interval, this direction's streams */
+	double *iv_retr;           /* per interval, their retransmits; NAN unknown */
+	double *iv_end;            /* per interval, its end in seconds */
 	unsigned nr_iv;
 };
 

@@ -3,6 +3,7 @@
  * readers: a member missing or of the wrong type is a usage error naming
  * the file and the member. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +30,11 @@ void rs_net_free(struct rs_net *n)
 	free(n->if_name);
 	free(n->if_driver);
 	free(n->streams);
-	for (unsigned d = 0; d < RS_NET_NR_DIR; d++)
+	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
 		free(n->dir[d].iv_bps);
+		free(n->dir[d].iv_retr);
+		free(n->dir[d].iv_end);
+	}
 	memset(n, 0, sizeof(*n));
 }
 
@@ -176,13 +180,22 @@ static int parse_intervals(const struct rj_ctx *c, json_object *root, struct rs_
 		return ret;
 	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
 		n->dir[d].iv_bps = rj_calloc(c, nr, sizeof(double), &ret);
-		if (!n->dir[d].iv_bps)
+		n->dir[d].iv_retr = n->dir[d].iv_bps ? rj_calloc(c, nr, sizeof(double), &ret) : NULL;
+		n->dir[d].iv_end = n->dir[d].iv_retr ? rj_calloc(c, nr, sizeof(double), &ret) : NULL;
+		if (!n->dir[d].iv_end)
 			return ret;
 		n->dir[d].nr_iv = n->dir[d].present ? (unsigned)nr : 0;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		struct rj_ctx ic = rj_child(c, "intervals", (int)i, buf, sizeof(buf));
+		double end = (double)(i + 1);
+		if ((ret = rj_double(&ic, e, "end", false, &end)))
+			return ret;
+		for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
+			n->dir[d].iv_end[i] = end;
+			n->dir[d].iv_retr[i] = 0;
+		}
 		size_t ns;
 		json_object *sa = rj_objects(&ic, e, "streams", true, &ns, &ret);
 		if (!sa)
@@ -191,14 +204,17 @@ static int parse_intervals(const struct rj_ctx *c, json_object *root, struct rs_
 			json_object *se = json_object_array_get_idx(sa, k);
 			struct rj_ctx sc = rj_child(&ic, "streams", (int)k, buf2, sizeof(buf2));
 			unsigned id;
-			double bps;
+			double bps, retr = NAN; /* absent or -1: not known */
 			if ((ret = rj_uint(&sc, se, "id", true, &id)) ||
-			    (ret = rj_double(&sc, se, "bits_per_second", true, &bps)))
+			    (ret = rj_double(&sc, se, "bits_per_second", true, &bps)) ||
+			    (ret = rj_double(&sc, se, "retransmits", false, &retr)))
 				return ret;
 			int d = stream_dir(n, id);
 			if (d < 0)
 				return rj_fail(&sc, "id", "no such stream in \"streams\"");
 			n->dir[d].iv_bps[i] += bps;
+			/* one stream's unknown makes the direction's unknown (NAN) */
+			n->dir[d].iv_retr[i] += retr < 0 ? NAN : retr;
 		}
 	}
 	return 0;

@@ -66,20 +66,17 @@ static void figure_end(struct report_ctx *r, const char *caption)
 	fputs("</figure>\n", r->f);
 }
 
-/* One grouped bar chart of the compare rows of one metric. */
-static void bar_chart(struct report_ctx *r, bool iops)
+/* The compare rows of one metric (network and host rows have sections of
+ * their own): their indexes and names into rows/cats (nr_rows each), the
+ * largest value and latency into *vmax, *lmax. Returns how many. */
+static unsigned bar_rows(const struct cmp_table *t, bool iops, unsigned *rows,
+			 const char **cats, double *vmax, double *lmax)
 {
-	const struct cmp_table *t = &r->cmp;
 	unsigned nc = 0;
-	const char **cats = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*cats));
-	unsigned *rows = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*rows));
-	double vmax = 0, lmax = 0;
-
-	if (!cats || !rows)
-		goto out;
+	*vmax = *lmax = 0;
 	for (unsigned i = 0; i < t->nr_rows; i++) {
 		if (t->rows[i].iops != iops || t->rows[i].net || t->rows[i].host)
-			continue; /* network rows: the Network section */
+			continue;
 		rows[nc] = i;
 		cats[nc++] = t->rows[i].key;
 		for (unsigned s = 0; s < t->nr_sets; s++) {
@@ -87,28 +84,19 @@ static void bar_chart(struct report_ctx *r, bool iops)
 			if (v->verdict == CMP_MISSING)
 				continue;
 			if (isfinite(v->value))
-				vmax = fmax(vmax, v->value);
+				*vmax = fmax(*vmax, v->value);
 			if (isfinite(v->lat_ns))
-				lmax = fmax(lmax, v->lat_ns);
+				*lmax = fmax(*lmax, v->lat_ns);
 		}
 	}
-	if (!nc)
-		goto out;
-	struct axis x = {.kind = AXIS_CATEGORY, .label = "workload", .cats = cats, .nr_cats = nc};
-	struct axis y = {.kind = AXIS_LINEAR, .label = iops ? "IOPS" : "throughput (MB/s, GB/s)",
-			 .fmt = iops ? fmt_iops_axis : fmt_bw_axis};
-	struct axis y2 = {.kind = AXIS_LINEAR, .label = "latency at that point",
-			  .fmt = fmt_lat_axis};
-	axis_fit(&x, 0, 0, false);
-	axis_fit(&y, 0, vmax, true);
-	axis_fit(&y2, 0, lmax, true);
-	struct chart c;
-	if (chart_begin(&c, r->f, "bars", iops ? "Best IOPS per workload, latency at that point"
-					       : "Best MB/s per workload, latency at that point",
-			&x, &y, &y2))
-		goto out;
-	chart_axes(&c);
-	c.halo = true;
+	return nc;
+}
+
+/* Each set's bars over the nc rows, and the latency there as circles on
+ * the right axis (no line: the workloads are unrelated); the legend. */
+static void bar_marks(struct chart *c, const struct cmp_table *t, bool iops,
+		      const unsigned *rows, unsigned nc)
+{
 	double *xs = calloc(nc, sizeof(double)), *ls = calloc(nc, sizeof(double));
 	char (*tips)[TIP_MAX] = calloc(nc, TIP_MAX);
 	const char **tp = calloc(nc, sizeof(char *));
@@ -126,31 +114,60 @@ static void bar_chart(struct report_ctx *r, bool iops)
 				 numfmt_lat(b, v->lat_ns), v->iodepth, v->numjobs);
 			tp[k] = tips[k];
 			if (v->verdict != CMP_MISSING)
-				chart_bar(&c, k, s, t->nr_sets, v->value, tips[k]);
+				chart_bar(c, k, s, t->nr_sets, v->value, tips[k]);
 		}
-		/* one set: the line in a colour of its own; several: each
-		 * set's line in its bars' colour */
-		chart_line(&c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
+		/* one set: the circles in a colour of their own; several: in
+		 * their bars' colour */
+		chart_points(c, t->nr_sets == 1 ? 1 : s, true, xs, ls, nc, tp);
 	}
 	if (t->nr_sets == 1)
-		chart_legend_add(&c, 0, false, iops ? "best IOPS" : "best MB/s");
+		chart_legend_add(c, 0, false, iops ? "best IOPS" : "best MB/s");
 	for (unsigned s = 0; s < t->nr_sets && t->nr_sets > 1; s++) {
 		bool drawn = false; /* only the sets that have a bar here */
 		for (unsigned k = 0; k < nc; k++)
 			drawn |= t->rows[rows[k]].v[s].verdict != CMP_MISSING;
 		if (drawn)
-			chart_legend_add(&c, s, false, t->sets[s].name);
+			chart_legend_add(c, s, false, t->sets[s].name);
 	}
-	chart_legend_add(&c, t->nr_sets > 1 ? 0 : 1, true,
+	chart_legend_add(c, t->nr_sets > 1 ? 0 : 1, CHART_LEGEND_POINT,
 			 t->nr_sets > 1 ? "latency of each (right axis)" : "latency (right axis)");
 	free(xs);
 	free(ls);
 	free(tips);
 	free(tp);
+}
+
+/* One grouped bar chart of the compare rows of one metric. */
+static void bar_chart(struct report_ctx *r, bool iops)
+{
+	const struct cmp_table *t = &r->cmp;
+	const char **cats = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*cats));
+	unsigned *rows = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*rows));
+	double vmax, lmax;
+	unsigned nc = cats && rows ? bar_rows(t, iops, rows, cats, &vmax, &lmax) : 0;
+
+	if (!nc)
+		goto out;
+	struct axis x = {.kind = AXIS_CATEGORY, .label = "workload", .cats = cats, .nr_cats = nc};
+	struct axis y = {.kind = AXIS_LINEAR, .label = iops ? "IOPS" : "throughput (MB/s, GB/s)",
+			 .fmt = iops ? fmt_iops_axis : fmt_bw_axis};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = "latency at that point",
+			  .fmt = fmt_lat_axis};
+	axis_fit(&x, 0, 0, false);
+	axis_fit(&y, 0, vmax, true);
+	axis_fit(&y2, 0, lmax, true);
+	struct chart c;
+	if (chart_begin(&c, r->f, "bars", iops ? "Best IOPS per workload, latency at that point"
+					       : "Best MB/s per workload, latency at that point",
+			&x, &y, &y2))
+		goto out;
+	chart_axes(&c);
+	c.halo = true;
+	bar_marks(&c, t, iops, rows, nc);
 	figure_begin(r);
 	finish(r, &c);
-	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the line of the same colour is the latency at that point (right axis)."
-				     : "Bars: the best figure of each workload; line: the latency at that point (right axis).");
+	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
+				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis).");
 out:
 	free(cats);
 	free(rows);
@@ -168,92 +185,218 @@ static double thr(const struct rs_step *st, const struct rs_point *p)
 	return rs_step_is_random(st) ? p->total.iops : p->total.bw_bytes;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The axes of a latency-versus-throughput chart over points p[0..n) (NULL
+ * entries skipped), the limit kept inside the frame. */
+static void load_axes(const struct rs_step *st, const struct rs_point *const *p,
+		      unsigned n, struct axis *x, struct axis *y, char *ylabel, size_t len)
 {
-	const double *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* Latency versus throughput of one step on one target set. */
-static void curve_chart(struct report_ctx *r, const struct rs_set *set,
-			const struct rs_step *st, unsigned k)
-{
-	const struct rs_tset *ts = &st->sets[k];
-	unsigned n = st->mode == RS_SEARCH ? ts->nr_points : ts->nr_curve + ts->has_max;
 	bool rnd = rs_step_is_random(st);
-	char title[512], wl[300], a[NUMFMT_MAX], b[NUMFMT_MAX];
-
-	if (!n)
-		return;
-	/* pairs (x, y), sorted by x so the line reads left to right */
-	double *xy = calloc(2 * n, sizeof(double));
-	double *xs = calloc(n, sizeof(double)), *ys = calloc(n, sizeof(double));
-	if (!xy || !xs || !ys)
-		goto out;
 	double xmax = 0, ylo = INFINITY, yhi = 0;
-	const struct rs_point *chosen = rs_tset_headline(st, ts);
 	for (unsigned i = 0; i < n; i++) {
-		const struct rs_point *p = st->mode == RS_SEARCH ? &ts->points[i]
-				       : i < ts->nr_curve ? &ts->curve[i].p : &ts->max;
-		xy[2 * i] = thr(st, p);
-		xy[2 * i + 1] = rs_point_latency(st, p);
-		if (isfinite(xy[2 * i]))
-			xmax = fmax(xmax, xy[2 * i]);
-		if (xy[2 * i + 1] > 0 && isfinite(xy[2 * i + 1])) {
-			ylo = fmin(ylo, xy[2 * i + 1]);
-			yhi = fmax(yhi, xy[2 * i + 1]);
+		if (!p[i])
+			continue;
+		double tx = thr(st, p[i]), ly = rs_point_latency(st, p[i]);
+		if (isfinite(tx))
+			xmax = fmax(xmax, tx);
+		if (ly > 0 && isfinite(ly)) {
+			ylo = fmin(ylo, ly);
+			yhi = fmax(yhi, ly);
 		}
 	}
 	if (st->latency_limit_ns) /* show the limit, inside the frame */
 		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
-	qsort(xy, n, 2 * sizeof(double), cmp_double);
-	for (unsigned i = 0; i < n; i++) {
-		xs[i] = xy[2 * i];
-		ys[i] = xy[2 * i + 1];
+	*x = (struct axis){.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
+			   .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
+	snprintf(ylabel, len, "%s (log scale)", lat_word(st->latency_stat));
+	*y = (struct axis){.kind = AXIS_LOG, .fmt = fmt_lat_axis, .label = ylabel};
+	axis_fit(x, 0, xmax, true);
+	axis_fit(y, ylo, yhi, false);
+}
+
+/* The chosen point circled and named, and the limit as a dashed rule. */
+static void load_marks(struct chart *c, const struct rs_step *st,
+		       const struct rs_point *chosen)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX], lbl[200];
+	bool rnd = rs_step_is_random(st);
+	if (st->latency_limit_ns) {
+		double ly = chart_px_y(c, c->y, (double)st->latency_limit_ns);
+		if (ly >= c->top && ly <= c->bottom) {
+			fprintf(c->f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				c->left, ly, c->right, ly);
+			fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
+				c->right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
+			double box[4] = {c->right - 100, ly - 20, c->right, ly};
+			if (c->nr_taken < CHART_MAX_TAKEN) /* point labels keep clear */
+				memcpy(c->taken[c->nr_taken++], box, sizeof(box));
+		}
 	}
-	struct axis x = {.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
-			 .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
-	struct axis y = {.kind = AXIS_LOG, .fmt = fmt_lat_axis};
-	snprintf(title, sizeof(title), "%s (log scale)", lat_word(st->latency_stat));
-	y.label = title;
-	axis_fit(&x, 0, xmax, true);
-	axis_fit(&y, ylo, yhi, false);
-	char ctitle[512];
-	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)",
-		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
-		 rnd ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name);
-	struct chart c;
-	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
-		goto out;
-	chart_axes(&c);
-	chart_line(&c, 0, false, xs, ys, n, NULL);
-	chart_legend_add(&c, 0, true, st->mode == RS_SEARCH ? "points the search ran" : "curve points");
 	if (chosen) {
-		char lbl[200];
 		snprintf(lbl, sizeof(lbl), "%s: %s, %s", st->mode == RS_SEARCH ? "best" : "max",
 			 rnd ? numfmt_iops(a, thr(st, chosen)) : numfmt_bw(a, thr(st, chosen)),
 			 numfmt_lat(b, rs_point_latency(st, chosen)));
-		chart_mark(&c, false, thr(st, chosen), rs_point_latency(st, chosen), lbl);
+		chart_mark(c, false, thr(st, chosen), rs_point_latency(st, chosen), lbl);
 	}
-	if (st->latency_limit_ns) {
-		/* the limit as a dashed horizontal rule */
-		double ly = chart_px_y(&c, &y, (double)st->latency_limit_ns);
-		if (ly >= c.top && ly <= c.bottom) {
-			fprintf(c.f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				c.left, ly, c.right, ly);
-			fprintf(c.f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
-				c.right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
+}
+
+static void point_tip(char *tip, size_t len, const struct rs_step *st,
+		      const struct rs_point *p, const char *what)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+	bool rnd = rs_step_is_random(st);
+	snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth, p->numjobs,
+		 rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
+		 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
+		 p->partial ? " (partial run)" : "");
+}
+
+static int by_iodepth(const void *a, const void *b)
+{
+	const struct rs_point *const *x = a, *const *y = b;
+	return ((*x)->iodepth > (*y)->iodepth) - ((*x)->iodepth < (*y)->iodepth);
+}
+
+/* A search: one series per numjobs, its points joined in iodepth order
+ * (the climb the search made); points over the limit hollow; each point
+ * labelled QDxjobs where there is room. */
+static void search_chart(struct chart *c, const struct rs_step *st, const struct rs_tset *ts)
+{
+	unsigned n = ts->nr_points, series = 0;
+	const struct rs_point **ps = calloc(n ? n : 1, sizeof(*ps));
+	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
+	char tip[300], lbl[32], name[CHART_MAX_LEGEND][32];
+	bool over = false;
+
+	for (unsigned i = 0; ps && xs && ys && i < n; i++) {
+		unsigned jobs = ts->points[i].numjobs, m = 0;
+		bool seen = false;
+		for (unsigned k = 0; k < i; k++)
+			seen |= ts->points[k].numjobs == jobs;
+		if (seen)
+			continue;
+		for (unsigned k = i; k < n; k++)
+			if (ts->points[k].numjobs == jobs)
+				ps[m++] = &ts->points[k];
+		qsort(ps, m, sizeof(*ps), by_iodepth);
+		for (unsigned k = 0; k < m; k++) {
+			xs[k] = thr(st, ps[k]);
+			ys[k] = rs_point_latency(st, ps[k]);
 		}
+		chart_path(c, series, false, xs, ys, m); /* the climb */
+		for (unsigned k = 0; k < m; k++) {
+			bool inside = ps[k]->inside && !ps[k]->partial;
+			over |= !inside;
+			point_tip(tip, sizeof(tip), st, ps[k], inside ? "inside the limit" : "over the limit");
+			chart_point(c, series, false, xs[k], ys[k],
+				    inside ? CHART_PT_FILLED : CHART_PT_HOLLOW, tip);
+		}
+		if (series < CHART_MAX_LEGEND - 2) {
+			snprintf(name[series], sizeof(name[series]), "%u job%s", jobs, jobs == 1 ? "" : "s");
+			chart_legend_add(c, series, CHART_LEGEND_LINE, name[series]);
+		}
+		series++;
 	}
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, st->mode == RS_SEARCH
-			      ? "Every iodepth x numjobs the search ran; the circled point is the best inside the limit (dashed line)."
-			      : "The maximum run, then each rate asked as a % of it; the circled point is the maximum.");
-out:
-	free(xy);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(lbl, sizeof(lbl), "%u\u00d7%u", ts->points[i].iodepth, ts->points[i].numjobs);
+		chart_point_label(c, false, thr(st, &ts->points[i]),
+				  rs_point_latency(st, &ts->points[i]), lbl);
+	}
+	if (over)
+		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "over the limit (hollow)");
+	free(ps);
 	free(xs);
 	free(ys);
+}
+static int by_pct(const void *a, const void *b)
+{
+	const struct rs_curve_point *const *x = a, *const *y = b;
+	return ((*x)->pct > (*y)->pct) - ((*x)->pct < (*y)->pct);
+}
+
+/* A curve: the open-loop points in order of the rate asked, joined and
+ * labelled with their %; not reached hollow; the closed-loop maximum a
+ * square of its own, joined to nothing (it is another kind of run). */
+static void rate_curve_chart(struct chart *c, const struct rs_step *st,
+			     const struct rs_tset *ts)
+{
+	unsigned n = ts->nr_curve;
+	const struct rs_curve_point **cp = calloc(n ? n : 1, sizeof(*cp));
+	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
+	char tip[300], what[64], lbl[16];
+	bool missed = false;
+
+	if (cp && xs && ys) {
+		for (unsigned i = 0; i < n; i++)
+			cp[i] = &ts->curve[i];
+		qsort(cp, n, sizeof(*cp), by_pct);
+		for (unsigned i = 0; i < n; i++) {
+			xs[i] = thr(st, &cp[i]->p);
+			ys[i] = rs_point_latency(st, &cp[i]->p);
+		}
+		chart_path(c, 0, false, xs, ys, n);
+		for (unsigned i = 0; i < n; i++) {
+			missed |= !cp[i]->reached;
+			snprintf(what, sizeof(what), "%u %% of the maximum%s", cp[i]->pct,
+				 cp[i]->reached ? "" : ", not reached");
+			point_tip(tip, sizeof(tip), st, &cp[i]->p, what);
+			chart_point(c, 0, false, xs[i], ys[i],
+				    cp[i]->reached ? CHART_PT_FILLED : CHART_PT_HOLLOW, tip);
+		}
+		chart_legend_add(c, 0, CHART_LEGEND_LINE, "rate asked, % of the maximum");
+	}
+	if (ts->has_max) {
+		point_tip(tip, sizeof(tip), st, &ts->max, "closed-loop maximum");
+		chart_point(c, 1, false, thr(st, &ts->max), rs_point_latency(st, &ts->max),
+			    CHART_PT_SQUARE, tip);
+		chart_legend_add(c, 1, CHART_LEGEND_SQUARE, "closed-loop maximum");
+	}
+	for (unsigned i = 0; cp && xs && i < n; i++) {
+		snprintf(lbl, sizeof(lbl), "%u%%", cp[i]->pct);
+		chart_point_label(c, false, xs[i], ys[i], lbl);
+	}
+	if (missed)
+		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "not reached (hollow)");
+	free(cp);
+	free(xs);
+	free(ys);
+}
+
+/* Latency versus throughput of one search or curve step on one target set. */
+static void curve_chart(struct report_ctx *r, const struct rs_set *set,
+			const struct rs_step *st, unsigned k)
+{
+	const struct rs_tset *ts = &st->sets[k];
+	bool search = st->mode == RS_SEARCH;
+	unsigned n = search ? ts->nr_points : ts->nr_curve + ts->has_max;
+	char ylabel[200], wl[300], ctitle[512];
+
+	if (!n)
+		return;
+	const struct rs_point **ps = calloc(n, sizeof(*ps));
+	if (!ps)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		ps[i] = search ? &ts->points[i] : i < ts->nr_curve ? &ts->curve[i].p : &ts->max;
+	struct axis x, y;
+	load_axes(st, ps, n, &x, &y, ylabel, sizeof(ylabel));
+	free(ps);
+	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)",
+		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
+		 rs_step_is_random(st) ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name);
+	struct chart c;
+	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
+		return;
+	chart_axes(&c);
+	load_marks(&c, st, rs_tset_headline(st, ts));
+	if (search)
+		search_chart(&c, st, ts);
+	else
+		rate_curve_chart(&c, st, ts);
+	figure_begin(r);
+	finish(r, &c);
+	figure_end(r, search
+			      ? "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it."
+			      : "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum.");
 }
 
 void report_curve_charts(struct report_ctx *r)
@@ -403,6 +546,36 @@ out:
 	free(ls);
 }
 
+/* SNIA PTS's steady-state window: the last rounds judged (precondition.c's
+ * default), whose range may be 20 % of their average. */
+#define PTS_WINDOW 5
+#define PTS_EXCURSION 0.20
+
+/* The window of the last PTS_WINDOW rounds shaded, with the band of
+ * +-10 % around their average (a 20 % range) and the average dashed: the
+ * rounds inside the band, on a flat line, are what steady state means. */
+static void steady_band(struct chart *c, const double *iops, unsigned n)
+{
+	if (n < PTS_WINDOW)
+		return;
+	double avg = 0;
+	for (unsigned i = n - PTS_WINDOW; i < n; i++)
+		avg += iops[i] / PTS_WINDOW;
+	if (!(avg > 0))
+		return;
+	double x0 = chart_px_x(c, n - PTS_WINDOW + 0.5), x1 = chart_px_x(c, n + 0.5);
+	double yt = chart_px_y(c, c->y, avg * (1 + PTS_EXCURSION / 2));
+	double yb = chart_px_y(c, c->y, avg * (1 - PTS_EXCURSION / 2));
+	double ya = chart_px_y(c, c->y, avg);
+	x1 = fmin(x1, c->right);
+	yt = fmax(yt, c->top);
+	fprintf(c->f, "<rect class=\"steady-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#009E73\" fill-opacity=\"0.15\" stroke=\"#009E73\" stroke-width=\"1\"/>",
+		x0, yt, x1 - x0, yb - yt);
+	fprintf(c->f, "<line class=\"steady-avg\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#009E73\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
+		x0, ya, x1, ya);
+	chart_legend_add(c, 2, CHART_LEGEND_BAR, "last 5 rounds: average \u00b110 %");
+}
+
 /* A precondition step's rounds: IOPS per round, toward steady state. */
 static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 			 const struct rs_step *st, unsigned k)
@@ -430,12 +603,15 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 	struct chart c;
 	if (!chart_begin(&c, r->f, "rounds", title, &x, &y, NULL)) {
 		chart_axes(&c);
+		steady_band(&c, ts->rounds_iops, ts->nr_rounds);
 		chart_line(&c, 0, false, xs, ts->rounds_iops, ts->nr_rounds, NULL);
 		chart_legend_add(&c, 0, true, ts->steady ? "IOPS per round (steady state reached)"
 							 : "IOPS per round (not steady)");
 		figure_begin(r);
 		finish(r, &c);
-		figure_end(r, NULL);
+		figure_end(r, "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
+			      "their average (the band) and on a line whose slope moves less than "
+			      "10 % across them.");
 	}
 	free(xs);
 }

@@ -138,10 +138,14 @@ void report_environment(struct report_ctx *r)
 		fputs("</h3>\n", r->f);
 		report_host_envs(r, set);
 		fputs("<div class=\"env\">", r->f);
-		if (set->environment)
+		if (set->environment) {
+			report_env_groups(r->f, set->environment);
+			fputs("<details><summary>Everything recorded</summary><div class=\"raw\">", r->f);
 			value(r->f, set->environment, 0);
-		else
+			fputs("</div></details>", r->f);
+		} else {
 			fputs("<p>No environment recorded.</p>", r->f);
+		}
 		fputs("</div>\n", r->f);
 	}
 }

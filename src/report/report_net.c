@@ -91,6 +91,74 @@ out:
 	free(idx);
 }
 
+static char *fmt_count(char *buf, double v)
+{
+	snprintf(buf, 48, "%.0f", v);
+	return buf;
+}
+
+/* Throughput per interval of each direction of one set, with its
+ * retransmits per interval on the right axis (where the sender's side
+ * recorded them): a stall or a loss burst shows where it happened. */
+static void interval_chart(struct report_ctx *r, const struct rs_set *set)
+{
+	const struct rs_net *n = set->net;
+	double tmax = 0, bmax = 0, rmax = 0;
+	bool any_retr = false;
+	char title[300];
+
+	for (unsigned d = 0; d < RS_NET_NR_DIR; d++)
+		for (unsigned i = 0; i < n->dir[d].nr_iv; i++) {
+			tmax = fmax(tmax, n->dir[d].iv_end[i]);
+			bmax = fmax(bmax, n->dir[d].iv_bps[i] / 1e9);
+			if (!isnan(n->dir[d].iv_retr[i])) {
+				any_retr = true;
+				rmax = fmax(rmax, n->dir[d].iv_retr[i]);
+			}
+		}
+	if (!tmax)
+		return;
+	struct axis x = {.kind = AXIS_LINEAR, .label = "time (s)", .fmt = fmt_gbit};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "throughput (Gbit/s)", .fmt = fmt_gbit};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = "retransmits per interval",
+			  .fmt = fmt_count};
+	axis_fit(&x, 0, tmax, true);
+	axis_fit(&y, 0, bmax, true);
+	axis_fit(&y2, 0, fmax(rmax, 1), true);
+	snprintf(title, sizeof(title), "%s: throughput per interval", set->name);
+	struct chart c;
+	if (chart_begin(&c, r->f, "net-series", title, &x, &y, any_retr ? &y2 : NULL))
+		return;
+	chart_axes(&c);
+	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
+		const struct rs_net_dir *nd = &n->dir[d];
+		if (!nd->nr_iv)
+			continue;
+		double *gb = calloc(nd->nr_iv, sizeof(double));
+		for (unsigned i = 0; gb && i < nd->nr_iv; i++)
+			gb[i] = nd->iv_bps[i] / 1e9;
+		if (gb) {
+			chart_line(&c, d, false, nd->iv_end, gb, nd->nr_iv, NULL);
+			chart_legend_add(&c, d, CHART_LEGEND_LINE, rs_net_dir_name[d]);
+		}
+		free(gb);
+		if (any_retr) {
+			chart_points(&c, 3 + d, true, nd->iv_end, nd->iv_retr, nd->nr_iv, NULL);
+			chart_legend_add(&c, 3 + d, CHART_LEGEND_POINT,
+					 d == RS_NET_C2S ? "retransmits, client to server (right axis)"
+							 : "retransmits, server to client (right axis)");
+		}
+	}
+	fputs("<figure>", r->f);
+	int ret = chart_end(&c);
+	if (ret && !r->ret)
+		r->ret = ret;
+	fputs("<figcaption>Each direction's throughput as its receiver counted it, one point "
+	      "per interval (-i); retransmits per interval where they were recorded.</figcaption>"
+	      "</figure>\n",
+	      r->f);
+}
+
 static void directions_table(FILE *f, const struct rs_net *n)
 {
 	fputs("<table class=\"net-directions\"><thead><tr><th>direction</th><th>streams</th>"
@@ -232,6 +300,7 @@ void report_network(struct report_ctx *r)
 		html_escape(r->f, r->sets[s].name);
 		fprintf(r->f, ": %.3f Gbit/s</h3>\n", n->throughput_bps / 1e9);
 		directions_table(r->f, n);
+		interval_chart(r, &r->sets[s]);
 		streams_table(r->f, n);
 		setup_table(r->f, n);
 	}

@@ -21,6 +21,9 @@ static const char style[] =
 	"td.missing{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"
+	"div.env table{max-width:100%}div.env td{overflow-wrap:break-word}"
+	"table.env-group{font-size:.85em}table.env-group td:first-child{overflow-wrap:anywhere}"
+	"div.env div.raw{overflow-x:auto}div.env table.kv th{white-space:normal}details summary{cursor:pointer;margin:.6em 0}\n"
 	"figure{margin:16px 0;break-inside:avoid;page-break-inside:avoid}\n"
 	"figcaption{font-size:.88em;color:#444;max-width:760px}\n"
 	"svg.chart{width:100%;max-width:760px;height:auto;display:block;background:#fff}\n"
@@ -28,12 +31,14 @@ static const char style[] =
 	"svg text{font-family:system-ui,Helvetica,Arial,sans-serif;fill:#1a1a1a}\n"
 	"svg .tick{font-size:11px}svg .axis-label{font-size:12.5px;font-weight:600}\n"
 	"svg .chart-title{font-size:15px;font-weight:700}svg .legend{font-size:12px}\n"
-	"svg .mark-label{font-size:12px;font-weight:600;fill:#b34700}\n"
+	"svg .mark-label{font-size:12px;font-weight:600;fill:#b34700}"
+	"svg .pt-label{font-size:10px;fill:#333}\n"
 	"svg .limit{stroke:#D55E00;stroke-width:1.5;stroke-dasharray:6 4}\n"
 	"pre{background:#f4f4f4;padding:6px 8px;overflow-x:auto;white-space:pre-wrap;"
 	"word-break:break-all;font-size:.85em}\n"
 	"nav ol{columns:2}\n"
 	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
+	"table{font-size:8pt}th,td{padding:1px 4px}"
 	"h2{break-after:avoid;page-break-after:avoid}pre{white-space:pre-wrap}"
 	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}}\n";
 
@@ -70,8 +75,11 @@ static void sets_list(struct report_ctx *r)
 		fputs("</td><td>", f);
 		html_escape(f, set->net ? "(a network test)" : set->mesh ? "(a net mesh)"
 			       : set->is_run ? "(a single run)" : set->plan);
-		fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
-			set->nr_steps_planned);
+		if (set->net || set->mesh) /* a network test has no steps */
+			fputs("</td><td class=\"num\">\xe2\x80\x93</td><td>", f);
+		else
+			fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
+				set->nr_steps_planned);
 		html_escape(f, set->iochar_version);
 		fprintf(f, "</td><td>%s</td></tr>\n", set->complete ? "yes" : "no: partial results");
 	}

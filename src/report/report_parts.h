@@ -39,8 +39,13 @@ bool report_has_hosts(const struct report_ctx *r);
  * the streams, the interface and the parameters of each. */
 void report_network(struct report_ctx *r);
 
-/* report_env.c: the environment JSON as nested tables. */
+/* report_env.c: each set's environment, grouped (report_env_groups),
+ * then the whole JSON record as nested tables, folded. */
 void report_environment(struct report_ctx *r);
+
+/* report_env_groups.c: host, targets (each once), disks, PCIe links and
+ * NICs of one environment record, as tables. */
+void report_env_groups(FILE *f, struct json_object *env);
 
 /* report_host_env.c: a run over many hosts: a table comparing the hosts'
  * environments (set->host_envs), cells that differ from the most common

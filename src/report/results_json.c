@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* No figure iochar writes comes near: 1e18 ns is 31 years, 1e18 B/s an
+ * exabyte a second. */
+#define RJ_DOUBLE_MAX 1e18
+
 int rj_parse(const char *text, size_t len, const char *file,
 	     json_object **out, struct ioc_err *err)
 {
@@ -101,9 +105,12 @@ int rj_u64(const struct rj_ctx *c, json_object *o, const char *key,
 	json_object *v = rj_member(c, o, key, json_type_int, required, &ret);
 	if (!v)
 		return ret;
-	/* json-c keeps integers above INT64_MAX as unsigned */
+	/* json-c keeps integers above INT64_MAX as unsigned, and reads any
+	 * integer of 2^64 or more as UINT64_MAX: that value is refused */
 	if (json_object_get_int64(v) < 0 && json_object_get_uint64(v) == 0)
 		return rj_fail(c, key, "negative");
+	if (json_object_get_uint64(v) == UINT64_MAX)
+		return rj_fail(c, key, "out of range (2^64 - 1 or more)");
 	*out = json_object_get_uint64(v);
 	return 0;
 }
@@ -116,7 +123,8 @@ int rj_i64(const struct rj_ctx *c, json_object *o, const char *key,
 	if (!v)
 		return ret;
 	/* json-c keeps integers above INT64_MAX as unsigned */
-	if (json_object_get_int64(v) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX)
+	if ((json_object_get_int64(v) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX) ||
+	    json_object_get_int64(v) == INT64_MIN) /* where json-c saturates */
 		return rj_fail(c, key, "out of range");
 	*out = json_object_get_int64(v);
 	return 0;
@@ -150,7 +158,15 @@ int rj_double(const struct rj_ctx *c, json_object *o, const char *key,
 	v = rj_member(c, o, key, json_type_double, required, &ret);
 	if (!v)
 		return ret;
-	*out = json_object_get_double(v);
+	double d = json_object_get_double(v);
+	/* 1e400 reads as inf; NaN is a literal json-c accepts */
+	if (!isfinite(d))
+		return rj_fail(c, key, "not a finite number");
+	if (d < 0)
+		return rj_fail(c, key, "negative");
+	if (d > RJ_DOUBLE_MAX)
+		return rj_fail(c, key, "out of range (above 1e18)");
+	*out = d;
 	return 0;
 }
 

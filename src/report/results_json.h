@@ -35,8 +35,10 @@ json_object *rj_member(const struct rj_ctx *c, json_object *o, const char *key,
 		       json_type type, bool required, int *ret);
 
 /* Typed members. A missing optional member leaves *out untouched. Numbers:
- * an integer member must be a non-negative integer; a double member may be
- * any number, or null (NaN). Strings are strdup'd into *out (NULL stays
+ * an integer member must be a non-negative integer below 2^64 - 1 (json-c
+ * reads anything larger as that); a double member a finite number from 0
+ * to 1e18 (every figure iochar writes: rates, times, sizes), or null
+ * (NaN: how iochar writes a value it has not). Strings are strdup'd into *out (NULL stays
  * NULL when absent and optional). Each returns 0 or -errno with a message. */
 int rj_u64(const struct rj_ctx *c, json_object *o, const char *key,
 	   bool required, uint64_t *out);

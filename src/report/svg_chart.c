@@ -110,6 +110,61 @@ void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
 		a->ticks[a->nr_ticks++] = fabs(t) < step * 1e-9 ? 0 : t;
 }
 
+static void tick_label(const struct axis *a, double v, char *buf);
+
+/* Category labels are drawn up to this many characters; a longer one ends
+ * in an ellipsis and carries the whole name as its tooltip. */
+#define CAT_LABEL_MAX 30
+#define CHAR_PX 6.6 /* an 11px sans character, a bound for digits and letters */
+
+static unsigned utf8_chars(const char *s)
+{
+	unsigned n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80; /* not a continuation byte */
+	return n;
+}
+
+static double cat_label_px(const char *s)
+{
+	unsigned n = utf8_chars(s);
+	return (n > CAT_LABEL_MAX ? CAT_LABEL_MAX : n) * CHAR_PX;
+}
+
+/* Width in px of the widest tick label of a (fitted) numeric axis. */
+static double widest_tick(const struct axis *a)
+{
+	char buf[NUMFMT_MAX];
+	double w = 0;
+
+	for (unsigned i = 0; a && a->kind != AXIS_CATEGORY && i < a->nr_ticks; i++) {
+		tick_label(a, a->ticks[i], buf);
+		w = fmax(w, utf8_chars(buf) * CHAR_PX);
+	}
+	return w;
+}
+
+static bool tilted(const struct axis *x)
+{
+	return x->kind == AXIS_CATEGORY && x->nr_cats > 4;
+}
+
+/* Margins that fit tilted category labels (-30 degrees, anchored at their
+ * end under their category): the longest must clear the axis title below
+ * (~22 px tall at the bottom), the first must not leave the chart on the
+ * left (it was clipped). */
+static void fit_tilted_labels(struct chart *c)
+{
+	double longest = 0;
+	for (unsigned i = 0; i < c->x->nr_cats; i++)
+		longest = fmax(longest, cat_label_px(c->x->cats[i]));
+	c->bottom = fmin(c->bottom, c->h - (18 + longest * 0.5 + 8 + 24));
+	double band = (c->right - c->left) / c->x->nr_cats;
+	double first = cat_label_px(c->x->cats[0]) * 0.866 + 4;
+	if (first > band / 2 + c->left)
+		c->left = first - band / 2;
+}
+
 int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 		struct axis *x, struct axis *y, struct axis *y2)
 {
@@ -122,10 +177,15 @@ int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 	c->y2 = y2;
 	c->w = CHART_W;
 	c->h = CHART_H;
-	c->left = 84;
-	c->right = CHART_W - (y2 ? 84 : 24);
+	/* Room for the tick labels between the plot and the axis title (a
+	 * rotated line centred 16 px from the edge, ~9 px either side): long
+	 * labels such as "10000 GB/s" once sat under the title. */
+	c->left = fmax(84, 16 + 9 + 4 + widest_tick(y) + 6);
+	c->right = CHART_W - (y2 ? fmax(84, 14 + 9 + 4 + widest_tick(y2) + 6) : 24);
 	c->top = 44;
-	c->bottom = CHART_H - (x->kind == AXIS_CATEGORY && x->nr_cats > 4 ? 100 : 58);
+	c->bottom = CHART_H - (tilted(x) ? 100 : 58);
+	if (tilted(x))
+		fit_tilted_labels(c);
 	c->f = open_memstream(&c->body, &c->body_len);
 	return c->f ? 0 : -ENOMEM;
 }
@@ -199,22 +259,45 @@ static void y_axis(struct chart *c, const struct axis *a, bool right)
 	fputs("</text>", c->f);
 }
 
+/* A category's label, cut at CAT_LABEL_MAX characters with its whole
+ * name as the tooltip. */
+static void cat_label(FILE *f, const char *name)
+{
+	if (utf8_chars(name) <= CAT_LABEL_MAX) {
+		html_escape(f, name);
+		return;
+	}
+	char cut[CAT_LABEL_MAX * 4 + 1];
+	size_t n = 0;
+	for (unsigned chars = 0; name[n] && n + 4 < sizeof(cut); n++) {
+		if (((unsigned char)name[n] & 0xc0) != 0x80 && ++chars == CAT_LABEL_MAX)
+			break;
+		cut[n] = name[n];
+	}
+	cut[n] = '\0';
+	fputs("<title>", f);
+	html_escape(f, name);
+	fputs("</title>", f);
+	html_escape(f, cut);
+	fputs("\u2026", f);
+}
+
 static void x_axis(struct chart *c)
 {
 	char buf[NUMFMT_MAX];
 	const struct axis *a = c->x;
-	bool tilt = a->kind == AXIS_CATEGORY && a->nr_cats > 4;
+	bool tilt = tilted(a);
 
 	if (a->kind == AXIS_CATEGORY) {
 		for (unsigned i = 0; i < a->nr_cats; i++) {
-			double x = chart_px_x(c, i), y = c->bottom + 16;
+			double x = chart_px_x(c, i), y = c->bottom + 18;
 			if (tilt)
 				fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-30 %.1f %.1f)\">",
 					x, y, x, y);
 			else
 				fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 					x, y);
-			html_escape(c->f, a->cats[i]);
+			cat_label(c->f, a->cats[i]);
 			fputs("</text>", c->f);
 		}
 	} else {
@@ -224,7 +307,7 @@ static void x_axis(struct chart *c)
 				x, c->top, x, c->bottom);
 			tick_label(a, a->ticks[i], buf);
 			fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				x, c->bottom + 16);
+				x, c->bottom + 18);
 			html_escape(c->f, buf);
 			fputs("</text>", c->f);
 		}
@@ -276,28 +359,11 @@ static bool drawable(const struct axis *a, double v)
 	return isfinite(v) && (a->kind != AXIS_LOG || v > 0);
 }
 
-void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
-		const double *ys, unsigned n, const char *const *tips)
+/* The point markers of series s, each with its tooltip. */
+static void markers(struct chart *c, unsigned s, const struct axis *ya,
+		    const double *xs, const double *ys, unsigned n,
+		    const char *const *tips)
 {
-	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
-	unsigned drawn = 0;
-
-	if (c->halo) {
-		/* a white outline keeps the line readable over bars */
-		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
-		for (unsigned i = 0, k = 0; i < n; i++)
-			if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
-				fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
-					clampy(c, chart_px_y(c, ya, ys[i])));
-		fputs("\"/>", c->f);
-	}
-	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
-		s, colour(s), dash(s));
-	for (unsigned i = 0; i < n; i++)
-		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
-			fprintf(c->f, "%s%.1f,%.1f", drawn++ ? " " : "", chart_px_x(c, xs[i]),
-				clampy(c, chart_px_y(c, ya, ys[i])));
-	fputs("\"/>", c->f);
 	for (unsigned i = 0; i < n; i++) {
 		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
 			continue;
@@ -314,6 +380,113 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	}
 }
 
+static void polyline(struct chart *c, const struct axis *ya, const double *xs,
+		     const double *ys, unsigned n)
+{
+	for (unsigned i = 0, k = 0; i < n; i++)
+		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
+			fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
+				clampy(c, chart_px_y(c, ya, ys[i])));
+	fputs("\"/>", c->f);
+}
+
+void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n, const char *const *tips)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+
+	if (c->halo) {
+		/* a white outline keeps the line readable over bars */
+		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
+		polyline(c, ya, xs, ys, n);
+	}
+	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
+		s, colour(s), dash(s));
+	polyline(c, ya, xs, ys, n);
+	markers(c, s, ya, xs, ys, n, tips);
+}
+
+void chart_path(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n)
+{
+	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
+		s, colour(s), dash(s));
+	polyline(c, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n);
+}
+
+void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		  const double *ys, unsigned n, const char *const *tips)
+{
+	markers(c, s, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n, tips);
+}
+
+void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
+		 enum chart_point_style style, const char *tip)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	if (!drawable(c->x, x) || !drawable(ya, y))
+		return;
+	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
+	if (style == CHART_PT_SQUARE)
+		fprintf(c->f, "<rect class=\"dp pt square s%u\" x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\">",
+			s, px - 4.5, py - 4.5, colour(s));
+	else
+		fprintf(c->f, "<circle class=\"dp pt%s s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
+			style == CHART_PT_HOLLOW ? " hollow" : "", s, px, py,
+			style == CHART_PT_HOLLOW ? "#fff" : colour(s), colour(s));
+	if (tip) {
+		fputs("<title>", c->f);
+		html_escape(c->f, tip);
+		fputs("</title>", c->f);
+	}
+	fputs(style == CHART_PT_SQUARE ? "</rect>" : "</circle>", c->f);
+	c->points++;
+}
+
+/* Is the box free of every label placed so far, and inside the plot? */
+static bool box_free(const struct chart *c, const double b[4])
+{
+	if (b[0] < c->left || b[2] > c->right || b[1] < c->top || b[3] > c->bottom)
+		return false;
+	for (unsigned i = 0; i < c->nr_taken; i++) {
+		const double *t = c->taken[i];
+		if (b[0] < t[2] && t[0] < b[2] && b[1] < t[3] && t[1] < b[3])
+			return false;
+	}
+	return true;
+}
+
+static void take(struct chart *c, const double b[4])
+{
+	if (c->nr_taken < CHART_MAX_TAKEN)
+		memcpy(c->taken[c->nr_taken++], b, 4 * sizeof(double));
+}
+
+bool chart_point_label(struct chart *c, bool on_y2, double x, double y,
+		       const char *text)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	if (!drawable(c->x, x) || !drawable(ya, y) || c->nr_taken >= CHART_MAX_TAKEN)
+		return false;
+	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
+	double w = utf8_chars(text) * 6.0 + 2, h = 12; /* 10px label font */
+	/* above right, below right, above left, below left of the point */
+	static const double at[4][2] = {{7, -7}, {7, 15}, {-7, -7}, {-7, 15}};
+	for (int k = 0; k < 4; k++) {
+		double x0 = at[k][0] > 0 ? px + at[k][0] : px + at[k][0] - w;
+		double base = py + at[k][1];
+		double b[4] = {x0, base - h + 2, x0 + w, base + 2};
+		if (!box_free(c, b))
+			continue;
+		take(c, b);
+		fprintf(c->f, "<text class=\"pt-label\" x=\"%.1f\" y=\"%.1f\">", x0 + 1, base);
+		html_escape(c->f, text);
+		fputs("</text>", c->f);
+		return true;
+	}
+	return false;
+}
+
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label)
 {
 	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
@@ -322,19 +495,22 @@ void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *lab
 	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
 	fprintf(c->f, "<circle class=\"chosen\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.5\"/>",
 		px, py);
+	bool right_half = px > (c->left + c->right) / 2;
+	double lx = px + (right_half ? -12 : 12), w = utf8_chars(label) * 7.2;
+	double b[4] = {right_half ? lx - w : lx, py - 24, right_half ? lx : lx + w, py - 6};
+	take(c, b); /* point labels keep clear of it */
 	fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-		px + (px > (c->left + c->right) / 2 ? -12 : 12), py - 10,
-		px > (c->left + c->right) / 2 ? "end" : "start");
+		lx, py - 10, right_half ? "end" : "start");
 	html_escape(c->f, label);
 	fputs("</text>", c->f);
 }
 
-void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name)
+void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
 {
 	if (c->nr_legend >= CHART_MAX_LEGEND)
 		return;
 	c->legend[c->nr_legend] = name;
-	c->legend_style[c->nr_legend] = line;
+	c->legend_style[c->nr_legend] = style;
 	c->legend_series[c->nr_legend] = (int)s;
 	c->nr_legend++;
 }
@@ -375,7 +551,15 @@ static void legend(struct chart *c, FILE *f)
 			x = c->left;
 		}
 		fputs("<g class=\"legend-item\">", f);
-		if (c->legend_style[i])
+		if (c->legend_style[i] == CHART_LEGEND_POINT || c->legend_style[i] == CHART_LEGEND_HOLLOW)
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>",
+				x + 11, y - 4,
+				c->legend_style[i] == CHART_LEGEND_HOLLOW || c->halo ? "#fff" : colour(s),
+				colour(s));
+		else if (c->legend_style[i] == CHART_LEGEND_SQUARE)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"/>",
+				x + 6.5, y - 8.5, colour(s));
+		else if (c->legend_style[i] == CHART_LEGEND_LINE)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>",
 				x, y - 4, x + 22, y - 4, colour(s), dash(s));
 		else

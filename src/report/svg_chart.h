@@ -33,6 +33,7 @@ struct axis {
 };
 
 #define CHART_MAX_LEGEND 16
+#define CHART_MAX_TAKEN 96
 
 struct chart {
 	FILE *out;
@@ -49,6 +50,8 @@ struct chart {
 	int legend_style[CHART_MAX_LEGEND]; /* 0 bar, 1 line; series index = slot */
 	int legend_series[CHART_MAX_LEGEND];
 	unsigned nr_legend;
+	double taken[CHART_MAX_TAKEN][4]; /* boxes of placed labels: x0 y0 x1 y1 */
+	unsigned nr_taken;
 };
 
 /* Fit a numeric axis to the data range [lo, hi] with about 5 nice ticks.
@@ -80,11 +83,49 @@ void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
 void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 		const double *ys, unsigned n, const char *const *tips);
 
+/* A line through the points of series s, without markers (chart_point
+ * draws those, each in its own style). */
+void chart_path(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		const double *ys, unsigned n);
+
+/* The markers of series s alone, joined by no line: for values of
+ * unrelated categories (a latency per workload), where a line would
+ * suggest a trend that is not there. */
+void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
+		  const double *ys, unsigned n, const char *const *tips);
+
+/* How one data point is drawn (chart_point). */
+enum chart_point_style {
+	CHART_PT_FILLED, /* an ordinary point */
+	CHART_PT_HOLLOW, /* one that failed its test: over the limit, not reached */
+	CHART_PT_SQUARE, /* one of another kind: the closed-loop maximum */
+};
+
+/* One data point of series s at (x, y), drawn in style, with tooltip tip
+ * (may be NULL); it counts as a data mark. */
+void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
+		 enum chart_point_style style, const char *tip);
+
+/* A small label for the point at (x, y): put beside it where it overlaps
+ * no label placed before and stays inside the plot, else left out (the
+ * point keeps its tooltip). Returns whether it was drawn. */
+bool chart_point_label(struct chart *c, bool on_y2, double x, double y,
+		       const char *text);
+
 /* A highlighted point (the chosen one) with a text label. */
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label);
 
-/* Add a legend entry for series s, drawn as a bar swatch or a line. */
-void chart_legend_add(struct chart *c, unsigned s, bool line, const char *name);
+/* How a legend entry is drawn; false/true stand for bar/line. */
+enum chart_legend_style {
+	CHART_LEGEND_BAR = 0,
+	CHART_LEGEND_LINE = 1,
+	CHART_LEGEND_POINT = 2,  /* a marker alone (chart_points) */
+	CHART_LEGEND_HOLLOW = 3, /* CHART_PT_HOLLOW */
+	CHART_LEGEND_SQUARE = 4, /* CHART_PT_SQUARE */
+};
+
+/* Add a legend entry for series s, drawn in style (enum chart_legend_style). */
+void chart_legend_add(struct chart *c, unsigned s, int style, const char *name);
 
 /* Write the chart to out and release it. 0 or -EIO. */
 int chart_end(struct chart *c);

@@ -45,11 +45,24 @@ static int open_for_fill(const char *path, bool *direct)
 	return fd;
 }
 
-/* Write [from, end). O_DIRECT needs aligned offsets and lengths: fall back
- * to buffered writes for an unaligned head or tail. */
+/* Stopped (Ctrl-C) at pos: say how far it got and that nothing was
+ * measured; what was written stays (a later run goes on from there). */
+static int fill_stopped(const char *path, uint64_t pos, uint64_t end,
+			struct ioc_err *err)
+{
+	return err_set(err, EINTR,
+		       "%s: pre-write stopped by a signal at %llu of %llu "
+		       "MiB; nothing was measured",
+		       path, (unsigned long long)(pos >> 20),
+		       (unsigned long long)(end >> 20));
+}
+
+/* Write [from, end), checking *stop before every chunk. O_DIRECT needs
+ * aligned offsets and lengths: fall back to buffered writes for an
+ * unaligned head or tail. */
 static int fill_range(int fd, const char *path, uint64_t from, uint64_t end,
-		      void *buf, bool direct, target_progress_fn progress,
-		      void *arg, struct ioc_err *err)
+		      void *buf, bool direct, const struct target_fill_ctl *c,
+		      struct ioc_err *err)
 {
 	uint64_t pos = from, next_report = from + FILL_PROGRESS_STEP;
 	unsigned align = direct ? target_dio_align(fd) : 1;
@@ -60,6 +73,8 @@ static int fill_range(int fd, const char *path, uint64_t from, uint64_t end,
 			fcntl(fd, F_SETFL, flags & ~O_DIRECT);
 	}
 	while (pos < end) {
+		if (c->stop && atomic_load(c->stop))
+			return fill_stopped(path, pos, end, err);
 		size_t n = end - pos < FILL_CHUNK ? (size_t)(end - pos) : FILL_CHUNK;
 		ssize_t w = pwrite(fd, buf, n, (off_t)pos);
 		if (w < 0 && errno == EINTR)
@@ -70,8 +85,8 @@ static int fill_range(int fd, const char *path, uint64_t from, uint64_t end,
 				       path, (unsigned long long)pos,
 				       strerror(w < 0 ? errno : EIO));
 		pos += (uint64_t)w;
-		if (progress && (pos >= next_report || pos == end)) {
-			progress(arg, path, pos - from, end - from);
+		if (c->progress && (pos >= next_report || pos == end)) {
+			c->progress(c->arg, path, pos - from, end - from);
 			next_report = pos + FILL_PROGRESS_STEP;
 		}
 	}
@@ -83,6 +98,13 @@ static int fill_range(int fd, const char *path, uint64_t from, uint64_t end,
 
 int target_fill(const char *path, uint64_t end, target_progress_fn progress,
 		void *arg, struct ioc_err *err)
+{
+	struct target_fill_ctl c = {progress, arg, NULL};
+	return target_fill_ctl(path, end, &c, err);
+}
+
+int target_fill_ctl(const char *path, uint64_t end,
+		    const struct target_fill_ctl *c, struct ioc_err *err)
 {
 	void *buf = NULL;
 	bool direct;
@@ -107,8 +129,8 @@ int target_fill(const char *path, uint64_t end, target_progress_fn progress,
 	rng_seed(&r, (uint64_t)st.st_ino);
 	for (size_t i = 0; i < FILL_CHUNK / 8; i++)
 		((uint64_t *)buf)[i] = rng_next(&r);
-	ret = fill_range(fd, path, (uint64_t)st.st_size, end, buf, direct,
-			 progress, arg, err);
+	ret = fill_range(fd, path, (uint64_t)st.st_size, end, buf, direct, c,
+			 err);
 out:
 	free(buf);
 	close(fd);

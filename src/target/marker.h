@@ -5,6 +5,10 @@
  * file (the destructive-write guard, verify/guard.h, reads it). The mark is
  * metadata only: the file's bytes are not touched, and no sidecar file is
  * made. Filesystems without user xattrs cannot carry it.
+ *
+ * Results and report files iochar writes carry user.iochar = "results"
+ * instead (output/results_file.h): a later run may replace them, but they
+ * are not write targets, so the two marks are told apart.
  */
 #ifndef IOCHAR_TARGET_MARKER_H
 #define IOCHAR_TARGET_MARKER_H
@@ -18,5 +22,10 @@ int target_marker_set(int fd);
  * does, 0 when it does not, -ENOTSUP when its filesystem has no user xattrs
  * (so the question has no answer), or another -errno (e.g. -EACCES). */
 int target_marker_check(const char *path);
+
+/* The same for results files: mark the file open on fd, or ask whether
+ * path carries the results mark. Returns as the two above. */
+int results_marker_set(int fd);
+int results_marker_check(const char *path);
 
 #endif

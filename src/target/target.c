@@ -37,6 +37,27 @@ static unsigned disk_lbs(dev_t dev)
 	return 512;
 }
 
+/* Does the filesystem of fd refuse O_DIRECT? Only EINVAL says so. */
+static bool refuses_direct(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	return flags >= 0 && fcntl(fd, F_SETFL, flags | O_DIRECT) < 0 &&
+	       errno == EINVAL;
+}
+
+/* The same for a file not created yet, through an unnamed temporary file
+ * in dir: nothing appears there. Where O_TMPFILE is not supported the
+ * answer is "no" and the open at run time finds out. */
+static bool dir_refuses_direct(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	bool refuses = refuses_direct(fd);
+	close(fd);
+	return refuses;
+}
+
 static void inspect_parent(const char *path, struct target_info *info)
 {
 	char *copy = strdup(path);
@@ -47,6 +68,7 @@ static void inspect_parent(const char *path, struct target_info *info)
 	info->parent_exists = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 	info->parent_writable = info->parent_exists && access(dir, W_OK | X_OK) == 0;
 	info->dio_align = info->parent_exists ? disk_lbs(st.st_dev) : 512;
+	info->no_direct = info->parent_writable && dir_refuses_direct(dir);
 	free(copy);
 }
 
@@ -102,6 +124,7 @@ int target_inspect(const char *path, struct target_info *info,
 		return err_usage(err, errno, "%s: cannot open: %s", path,
 				 strerror(errno));
 	info->dio_align = target_dio_align(fd);
+	info->no_direct = refuses_direct(fd);
 	close(fd);
 	return 0;
 }

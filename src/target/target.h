@@ -10,6 +10,7 @@
 #ifndef IOCHAR_TARGET_TARGET_H
 #define IOCHAR_TARGET_TARGET_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,14 +22,18 @@ struct target_info {
 	uint64_t size;           /* bytes: device size or file length */
 	uint64_t allocated;      /* files: bytes with blocks behind them */
 	unsigned dio_align;      /* offset/length alignment O_DIRECT needs */
+	bool no_direct;          /* its filesystem refuses O_DIRECT (ramfs): probed */
 	bool parent_writable;    /* for a missing file: can it be created? */
 	bool parent_exists;
 };
 
 /* Look at path without changing anything (block devices are opened
- * read-only to ask their size). Returns 0 (also when the path does not
- * exist: info->exists is false), or -errno with a message naming path for
- * targets iochar cannot use (directories, character devices, unreadable). */
+ * read-only to ask their size; whether a file's filesystem takes O_DIRECT
+ * is asked of the file, or for a missing one of an unnamed O_TMPFILE in
+ * its directory, which vanishes when closed and holds no data). Returns 0
+ * (also when the path does not exist: info->exists is false), or -errno
+ * with a message naming path for targets iochar cannot use (directories,
+ * character devices, unreadable). */
 int target_inspect(const char *path, struct target_info *info,
 		   struct ioc_err *err);
 
@@ -53,5 +58,17 @@ typedef void (*target_progress_fn)(void *arg, const char *path, uint64_t done,
  * every 64 MiB; may be NULL. Returns 0 or -errno with a message. */
 int target_fill(const char *path, uint64_t end, target_progress_fn progress,
 		void *arg, struct ioc_err *err);
+
+struct target_fill_ctl {
+	target_progress_fn progress; /* may be NULL */
+	void *arg;		     /* progress's */
+	const atomic_bool *stop;     /* set (a signal): stop soon; may be NULL */
+};
+
+/* target_fill that also stops within one 1 MiB write once *c->stop is set,
+ * returning -EINTR with a message saying how far it got (the data written
+ * stays, without the final fdatasync). */
+int target_fill_ctl(const char *path, uint64_t end,
+		    const struct target_fill_ctl *c, struct ioc_err *err);
 
 #endif

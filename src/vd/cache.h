@@ -7,14 +7,15 @@
  * any worker) is the one it was loaded under, so a cached strip is never
  * older than a write that finished before the read was issued.
  *
- * Write-back: dirty extents of host writes, acknowledged from memory and
- * destaged in the background; at most `cap` bytes. Extents never overlap:
- * a host I/O that would overlap one waits until it is destaged (or, for a
- * read inside one extent, is served from it).
+ * Write-back: stripe rows of dirty host data, acknowledged from memory and
+ * destaged in the background (wb.c): a row whose every sector is dirty at
+ * once, as a full-stripe write; the others when the cache passes its high
+ * watermark, when they are older than WB_AGE_NS, and on a flush.
  */
 #ifndef IOCHAR_VD_CACHE_H
 #define IOCHAR_VD_CACHE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -40,17 +41,44 @@ struct vd_ra {
 	uint64_t ahead;         /* first strip not yet asked for */
 };
 
+/* What a write-back slot keeps in the cache store (wb.c): in anonymous
+ * memory for write=back, in a shared file mapping for write=back-bbu so
+ * that it outlives the process (the "battery"). Sectors are 512 bytes. */
+struct vd_wb_hdr {
+	uint64_t row;           /* stripe row (jbod: strip) of VD bytes */
+	_Atomic uint64_t valid; /* 1: the slot holds dirty data of row */
+};
+
+/* One stripe row of dirty data: the row's VD bytes, and which of its
+ * sectors are dirty. Destaged one contiguous dirty run at a time; while a
+ * slot destages, host writes to its row wait (reads of dirty sectors are
+ * still served from it). */
 struct vd_wb_entry {
-	uint64_t off, len;
-	uint8_t *buf;
-	bool destaging;
+	struct vd_wb_hdr *hdr;  /* in the store */
+	uint64_t *dirty;        /* sector bitmap, in the store */
+	uint8_t *buf;           /* row bytes, in the store */
+	uint64_t row;
+	uint64_t ndirty;        /* dirty sectors */
+	uint64_t born;          /* ns: when the row first became dirty */
+	uint64_t run_lo, run_hi; /* sectors the destage in flight writes */
+	bool busy;              /* destaging */
+	bool used;
 	struct vd_op op;
-	struct vd_wb_entry *next;
+	struct vd_wb_entry *hnext;       /* hash chain */
+	struct vd_wb_entry *prev, *next; /* idle list (oldest first) or free list */
 };
 
 struct vd_wb {
-	struct vd_wb_entry *head;
-	uint64_t used, cap;     /* bytes */
+	struct vd_wb_entry *e;  /* n slots */
+	unsigned n, inuse, busy;
+	struct vd_wb_entry **hash;
+	unsigned nb;            /* buckets, a power of two */
+	struct vd_wb_entry *free;
+	struct vd_wb_entry *idle_head, *idle_tail; /* dirty, not destaging */
+	uint64_t row_bytes, sectors, words; /* per slot */
+	void *map;              /* the store */
+	size_t map_len;
+	char *path;             /* write=back-bbu: its file (malloc'd) */
 };
 
 #endif

@@ -21,6 +21,16 @@ const char *vd_level_name(enum vd_level level)
 	return level_names[level];
 }
 
+const char *vd_write_name(enum vd_write_policy w)
+{
+	return w == VD_WRITE_BACK ? "back" : w == VD_WRITE_BACK_BBU ? "back-bbu" : "through";
+}
+
+const char *vd_access_name(const struct vd_def *def)
+{
+	return def->blocked ? "blocked" : def->read_only ? "ro" : "rw";
+}
+
 unsigned vd_level_min_members(enum vd_level level)
 {
 	switch (level) {
@@ -158,9 +168,11 @@ static int parse_pair(const char *key, const char *v, struct vd_def *def,
 			def->write = VD_WRITE_THROUGH;
 		else if (strcasecmp(v, "back") == 0 || strcasecmp(v, "wb") == 0)
 			def->write = VD_WRITE_BACK;
+		else if (strcasecmp(v, "back-bbu") == 0 || strcasecmp(v, "wb-bbu") == 0)
+			def->write = VD_WRITE_BACK_BBU;
 		else
 			return err_usage(err, EINVAL,
-					 "--vd: write=%s: accepted: through, back", v);
+					 "--vd: write=%s: accepted: through, back, back-bbu", v);
 		return 0;
 	}
 	if (strcmp(key, "cache") == 0) {
@@ -175,12 +187,30 @@ static int parse_pair(const char *key, const char *v, struct vd_def *def,
 			def->read_only = false;
 		else if (strcasecmp(v, "ro") == 0 || strcasecmp(v, "read-only") == 0)
 			def->read_only = true;
+		else if (strcasecmp(v, "blocked") == 0)
+			def->blocked = true;
 		else
-			return err_usage(err, EINVAL, "--vd: access=%s: accepted: rw, ro", v);
+			return err_usage(err, EINVAL, "--vd: access=%s: accepted: rw, ro, blocked", v);
 		return 0;
 	}
+	if (strcmp(key, "disk_cache") == 0) {
+		bool on;
+		if ((ret = units_parse_bool("--vd disk_cache", v, &on, err)))
+			return ret;
+		def->disk_cache_off = !on;
+		return 0;
+	}
+	if (strcmp(key, "cache_file") == 0 || strcmp(key, "init_file") == 0) {
+		char *to = key[0] == 'c' ? def->cache_file : def->init_file;
+		if (!*v || strlen(v) >= VD_PATH_MAX)
+			return err_usage(err, EINVAL, "--vd: %s=: give a path", key);
+		strcpy(to, v);
+		return 0;
+	}
+	if (strcmp(key, "require_init") == 0)
+		return units_parse_bool("--vd require_init", v, &def->require_init, err);
 	return err_usage(err, EINVAL,
-			 "--vd: unknown key '%s'; accepted: strip, members, spans, failed, readahead, write, cache, access",
+			 "--vd: unknown key '%s'; accepted: strip, members, spans, failed, readahead, write, cache, cache_file, access, disk_cache, init_file, require_init",
 			 key);
 }
 

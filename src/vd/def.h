@@ -3,8 +3,9 @@
  * The text form is what --vd= and plan files take:
  *
  *     LEVEL,strip=SIZE,members=PATH:PATH:...[,spans=N][,failed=I:J]
- *          [,readahead=on|off][,write=through|back][,cache=SIZE]
- *          [,access=rw|ro]
+ *          [,readahead=on|off][,write=through|back|back-bbu][,cache=SIZE]
+ *          [,cache_file=PATH][,access=rw|ro|blocked][,disk_cache=on|off]
+ *          [,init_file=PATH][,require_init=0|1]
  *
  * LEVEL is raid0, raid1, raid5, raid6, raid10 or jbod. Member numbers in
  * failed= (and in `vd rebuild --replace=`) count from 0 in members= order.
@@ -38,7 +39,10 @@ enum vd_level {
 enum vd_write_policy {
 	VD_WRITE_THROUGH,
 	VD_WRITE_BACK,    /* acknowledged from memory, destaged in the background */
+	VD_WRITE_BACK_BBU, /* ... the memory survives a crash (a file mapping) */
 };
+
+
 
 struct vd_def {
 	enum vd_level level;
@@ -51,6 +55,11 @@ struct vd_def {
 	enum vd_write_policy write;
 	uint64_t cache;                 /* bytes of read-ahead / write-back cache */
 	bool read_only;                 /* access=ro: writes are refused */
+	bool blocked;                   /* access=blocked: no host I/O at all */
+	bool disk_cache_off;            /* disk_cache=off: member writes durable (O_DSYNC) */
+	char cache_file[VD_PATH_MAX];   /* write=back-bbu: the cache's file; "" = default */
+	char init_file[VD_PATH_MAX];    /* the initialization map (vd/initmap.h); "" = default */
+	bool require_init;              /* require_init=1: refuse a VD with uninitialized rows */
 };
 
 /* Parse text into def. 0, or -EINVAL with one usage line naming the
@@ -72,6 +81,15 @@ int vd_list_item(const char *text, unsigned i, char *out, size_t len);
  * are left out: they do not change where blocks live. Returns a malloc'd
  * string (free()), or NULL when out of memory. */
 char *vd_def_format(const struct vd_def *def);
+
+/* "through", "back", "back-bbu"; "rw", "ro", "blocked". */
+const char *vd_write_name(enum vd_write_policy w);
+const char *vd_access_name(const struct vd_def *def);
+
+static inline bool vd_write_back(const struct vd_def *def)
+{
+	return def->write != VD_WRITE_THROUGH;
+}
 
 /* "raid5" ... */
 const char *vd_level_name(enum vd_level level);

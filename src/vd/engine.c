@@ -8,6 +8,7 @@
 #include "vd/engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -292,23 +293,45 @@ static struct io_unit *vd_event(void *state, unsigned i)
 	return io->events[i];
 }
 
-/* "Battery": dirty write-back data reaches the members on every orderly
- * stop; it is no longer measured. */
-static void drain(struct vd_io *io)
+/* Destage everything and wait for every member I/O. stopped: the run is
+ * over, nobody reaps its host ops (their completions are dropped). */
+static int settle(struct vd_io *io, bool stopped)
 {
-	io->measure_start = UINT64_MAX;
+	int ret = 0;
 	while (io->inner_state && (vd_policy_busy(io) || io->inflight)) {
+		vd_policy_flush(io);
 		pump(io);
-		if (inner_commit(io) < 0)
+		if ((ret = inner_commit(io)) < 0)
 			break;
 		if (io->inflight) {
-			if (reap_inner(io, 1) < 0)
+			if ((ret = reap_inner(io, 1)) < 0)
 				break;
+			ret = 0;
 		} else if (vd_policy_busy(io)) {
 			sched_yield();
 		}
-		io->nr_done = 0; /* host ops of a stopped run: nobody reaps them */
+		if (stopped)
+			io->nr_done = 0;
 	}
+	return ret;
+}
+
+/* Dirty write-back data reaches the members on every orderly stop; it is
+ * no longer measured. */
+static void drain(struct vd_io *io)
+{
+	io->measure_start = UINT64_MAX;
+	settle(io, true);
+}
+
+int vd_engine_flush(void *state)
+{
+	struct vd_io *io = state;
+	int ret = settle(io, false);
+	for (unsigned i = 0; !ret && i < io->n; i++)
+		if (!vd_member_failed(&io->vd->def, i) && fdatasync(io->fds[i]) < 0)
+			ret = -errno;
+	return ret;
 }
 
 static void vd_cleanup(void *state)
@@ -341,6 +364,21 @@ static void vd_cleanup(void *state)
 	free(io);
 }
 
+/* disk_cache=off: every member write is durable when it completes:
+ * O_DSYNC (FUA on a device with a volatile write cache and O_DIRECT, a
+ * cache flush after each write otherwise). target_open made the checks. */
+static int reopen_dsync(struct vd_io *io, unsigned i, bool direct, struct ioc_err *err)
+{
+	const char *path = io->vd->def.members[i];
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_DSYNC | (direct ? O_DIRECT : 0));
+	if (fd < 0)
+		return err_set(err, errno, "%s: cannot open with O_DSYNC (disk_cache=off): %s",
+			       path, strerror(errno));
+	close(io->fds[i]);
+	io->fds[i] = fd;
+	return 0;
+}
+
 static int open_members(struct vd_io *io, const struct job_spec *job,
 			struct ioc_err *err)
 {
@@ -353,6 +391,8 @@ static int open_members(struct vd_io *io, const struct job_spec *job,
 		if (vd_member_failed(def, i) && (int)i != io->vd->rebuild_member)
 			continue;
 		if ((ret = target_open(def->members[i], write, job->direct, &io->fds[i], err)))
+			return ret;
+		if (write && def->disk_cache_off && (ret = reopen_dsync(io, i, job->direct, err)))
 			return ret;
 		any = io->fds[i];
 	}
@@ -442,6 +482,7 @@ struct vd_stats *vd_engine_take_stats(void *state)
 		return NULL;
 	struct vd_stats *s = io->stats;
 	io->stats = vd_stats_new(io->n); /* keep counting safely, unseen */
+	io->ctx.stats = io->stats;       /* the planner counts rows there */
 	return s;
 }
 

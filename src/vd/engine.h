@@ -33,6 +33,12 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
 		   const struct job_spec *job, const struct engine_params *p,
 		   void **state, struct ioc_err *err);
 
+/* fsync on the VD: destage all write-back data, wait for every member
+ * I/O in flight, then fdatasync the members (the drives' caches). Host
+ * I/Os that complete meanwhile stay to be reaped by getevents. Called on
+ * the instance's thread. 0 or -errno. */
+int vd_engine_flush(void *state);
+
 /* Member I/Os and host I/Os completing from ns on are counted. */
 void vd_engine_measure_from(void *state, uint64_t ns);
 

@@ -83,5 +83,40 @@ void vd_policy_retry(struct vd_io *io);
 void vd_policy_unlock_all(struct vd_io *io);
 /* Anything of the policies' still pending (dirty data, held ops)? */
 bool vd_policy_busy(const struct vd_io *io);
+/* Destage all dirty data (orderly stop, fsync); vd_policy_busy tells when
+ * it is done. */
+void vd_policy_flush(struct vd_io *io);
+
+/* wb.c: the write-back cache (def.write = back, back-bbu). */
+enum vd_wb_ret {
+	WB_PASS,       /* not the cache's: the normal path */
+	WB_DONE,       /* absorbed, or served from the cache */
+	WB_WAIT,       /* hold it: destage must happen first */
+};
+int vd_wb_init(struct vd_io *io);
+void vd_wb_free(struct vd_io *io);
+enum vd_wb_ret vd_wb_host(struct vd_io *io, struct vd_op *op);
+/* Background destage: rows past the high watermark or too old. */
+void vd_wb_tick(struct vd_io *io);
+void vd_wb_flush(struct vd_io *io);
+/* A destage operation of e finished. */
+void vd_wb_destaged(struct vd_io *io, struct vd_wb_entry *e);
+void vd_wb_unlock_all(struct vd_io *io);
+/* The first run [*a, *b) of set bits of a sector bitmap at or after from;
+ * false when there is none. */
+bool vd_wb_next_run(const uint64_t *bits, uint64_t sectors, uint64_t from,
+		    uint64_t *a, uint64_t *b);
+
+/* The store of wb's slots: its bytes, and where the row data starts. */
+#define VD_WB_STORE_HDR 4096u
+size_t vd_wb_store_len(const struct vd_wb *wb, size_t *data_off);
+
+/* bbu.c: write=back-bbu keeps the store in a shared file mapping (it
+ * survives the process: kill -9 is a power loss the battery rides
+ * through). Map it afresh for vd (wb->map, map_len, path set; the file
+ * was replayed by vd_bbu_replay before). 0 or -errno. */
+int vd_bbu_map(struct vd *vd, struct vd_wb *wb, size_t len);
+/* Unmap; the file is removed when nothing in it is dirty. */
+void vd_bbu_unmap(struct vd_wb *wb);
 
 #endif

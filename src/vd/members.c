@@ -14,6 +14,8 @@
 #include "target/target.h"
 #include "util/fmt.h"
 #include "verify/guard.h"
+#include "vd/bbu.h"
+#include "vd/initmap.h"
 #include "vd/sync.h"
 
 static int fsync_all(const struct vd_sync *s)
@@ -102,6 +104,22 @@ static int check_member(const struct vd_members_params *p, const char *path,
 	return 0;
 }
 
+/* The initialization map (vd/initmap.h): this geometry's, and none left
+ * uninitialized when the definition says require_init=1. */
+static int check_init(struct vd_members *out, struct ioc_err *err)
+{
+	uint64_t left = 0;
+	int ret;
+	if (out->geom.np && (ret = vd_init_check(&out->def, out->geom.rows, &left, err)))
+		return ret;
+	if (left && out->def.require_init)
+		return err_usage(err, EPERM,
+				 "--vd: require_init=1, but %llu of its %llu stripe rows are not initialized (fast init): run iochar vd init --vd=... first",
+				 (unsigned long long)left, (unsigned long long)out->geom.rows);
+	out->uninit_rows = left;
+	return 0;
+}
+
 int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
 		       struct ioc_err *err)
 {
@@ -115,6 +133,9 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 		return ret;
 	if (def->read_only && p->writes)
 		return err_usage(err, EPERM, "--vd: access=ro, but the job writes");
+	if (def->blocked && !p->maintenance)
+		return err_usage(err, EPERM,
+				 "--vd: access=blocked: the VD takes no host I/O (reads included); use access=rw or ro to run on it");
 	uint64_t smallest = UINT64_MAX, largest = 0;
 	bool all_exist = true;
 	out->dio_align = 512;
@@ -169,11 +190,31 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	out->init_from = all_exist ? (smallest < need ? smallest : need) : 0;
 	out->init_from -= out->init_from % def->strip;
 	vd_geom_init(&out->geom, def, need);
+	if ((ret = check_init(out, err)))
+		return ret;
 	if (out->geom.capacity <= p->offset)
 		return err_usage(err, EINVAL, "--vd: offset=%s is beyond the VD's %s",
 				 fmt_bytes(a, sizeof(a), p->offset),
 				 fmt_bytes(b, sizeof(b), out->geom.capacity));
 	return 0;
+}
+
+int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err)
+{
+	uint64_t bytes = 0;
+	char path[VD_PATH_MAX + 64];
+
+	for (unsigned i = 0; i < m->def.nr_members; i++)
+		if (m->fill[i]) { /* new members: a cache of old ones is meaningless */
+			if (vd_bbu_path(&m->def, path, sizeof(path)) == 0)
+				unlink(path);
+			return 0;
+		}
+	int ret = vd_bbu_replay(&m->def, m->member_bytes, &bytes, err);
+	if (!ret && bytes)
+		fprintf(stderr, "note: --vd: wrote %llu bytes of battery-backed cache (left by a crash) to the members first\n",
+			(unsigned long long)bytes);
+	return ret;
 }
 
 int vd_prepare(const struct vd_members *m, target_progress_fn progress,
@@ -182,6 +223,8 @@ int vd_prepare(const struct vd_members *m, target_progress_fn progress,
 	bool any = false;
 	int ret;
 
+	if ((ret = vd_prepare_cache(m, err)))
+		return ret;
 	for (unsigned i = 0; i < m->def.nr_members; i++) {
 		if (!m->fill[i])
 			continue;

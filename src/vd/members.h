@@ -22,6 +22,7 @@ struct vd_members {
 	unsigned dio_align;            /* largest of the members' */
 	uint64_t init_from;            /* after filling: member bytes from which the
 					* redundancy must be made consistent */
+	uint64_t uninit_rows;          /* rows its initialization map marks uninitialized */
 	bool sizes_differ;             /* existing members differ: smallest used */
 	uint64_t smallest;
 };
@@ -34,6 +35,7 @@ struct vd_members_params {
 	bool force;             /* --force: the guard lets data be overwritten */
 	bool direct;
 	uint64_t skip_mask;     /* members not looked at (a rebuild's target) */
+	bool maintenance;       /* vd init / rebuild without a workload: access=blocked is fine */
 };
 
 /* Parse p->text and look at every live member. 0, or -errno with one
@@ -41,7 +43,9 @@ struct vd_members_params {
  * name of the same file), a member that is missing without size=, a
  * block device smaller than size= needs, a strip smaller than a member's
  * logical block, a write refused by the guard (verify/guard.h), access=ro
- * with a writing job. */
+ * with a writing job, access=blocked (unless p->maintenance), an
+ * initialization map of another geometry, require_init=1 with rows left
+ * uninitialized. */
 int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
 		       struct ioc_err *err);
 
@@ -49,6 +53,11 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
  * iochar's mark), then make the redundancy of the new rows consistent
  * (parity from the data, mirror copies equal), as a controller
  * initializes a new VD. 0 or -errno with a message. */
+/* Before the VD is used: write a battery-backed cache a crash left behind
+ * (vd/bbu.h) to the members; with members to create, drop it. Called by
+ * vd_prepare; verify and vd commands call it themselves. 0 or -errno. */
+int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err);
+
 int vd_prepare(const struct vd_members *m, target_progress_fn progress,
 	       void *arg, struct ioc_err *err);
 

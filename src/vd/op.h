@@ -12,12 +12,16 @@
 #include "core/job.h"
 #include "vd/vd.h"
 
-/* A member I/O. */
+/* A member I/O. After vd_op_merge, a run of pieces (op->pieces
+ * [first, first + nr)) contiguous on its member; bounced: the pieces'
+ * buffers are not contiguous, so buf is in op->bounce. */
 struct vd_mio {
 	unsigned member;
 	enum io_dir dir;
 	uint64_t off, len;
 	void *buf;
+	unsigned first, nr;
+	bool bounced;
 };
 
 enum vd_row_mode {
@@ -67,6 +71,10 @@ struct vd_op {
 
 	struct vd_mio *mios;   /* this phase's member I/Os */
 	unsigned nr_mios, cap_mios;
+	struct vd_mio *pieces; /* ... before vd_op_merge, by member and offset */
+	unsigned nr_pieces, cap_pieces;
+	uint8_t *bounce;       /* merged runs of scattered pieces, 4 KiB aligned */
+	size_t bounce_cap;
 	unsigned submitted, outstanding;
 
 	struct vd_row *rows;   /* parity levels: rows lock_first.. */
@@ -102,5 +110,15 @@ int vd_op_advance(struct vd_plan_ctx *c, struct vd_op *op);
 unsigned vd_row_member(const struct vd_geom *g, uint64_t r, unsigned j);
 
 void vd_op_free(struct vd_op *op);
+
+/* merge.c: replace op's member I/Os by one per run of pieces contiguous
+ * on a member (what a controller issues: one I/O per member per stripe
+ * run). Runs whose pieces' buffers are scattered use op->bounce, filled
+ * now for writes. 0 or -ENOMEM (op unchanged). */
+int vd_op_merge(struct vd_op *op);
+
+/* The read phase op merged is done: copy bounced runs out to their
+ * pieces' buffers. */
+void vd_op_unbounce(struct vd_op *op);
 
 #endif

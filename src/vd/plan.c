@@ -24,6 +24,8 @@
 #include "vd/parity.h"
 #include "vd/stats.h"
 
+static int advance(struct vd_plan_ctx *c, struct vd_op *op);
+
 unsigned vd_row_member(const struct vd_geom *g, uint64_t r, unsigned j)
 {
 	if (j < g->k)
@@ -50,6 +52,8 @@ void vd_op_free(struct vd_op *op)
 	if (!op)
 		return;
 	free(op->mios);
+	free(op->pieces);
+	free(op->bounce);
 	free(op->rows);
 	free(op->scratch);
 }
@@ -77,12 +81,12 @@ static bool dead(const struct vd_plan_ctx *c, unsigned member, uint64_t row)
 }
 
 /* A live copy of a mirrored strip: the pair of raid10, any member of
- * raid1. Alternates between copies so reads spread over the mirrors. */
+ * raid1. start alternates per host I/O, not per strip, so reads spread
+ * over the mirrors while one I/O's strips stay on one copy and merge. */
 static unsigned mirror_pick(struct vd_plan_ctx *c, const struct vd_geom *g,
-			    unsigned first, uint64_t row)
+			    unsigned first, uint64_t row, unsigned start)
 {
 	unsigned copies = g->level == VD_RAID1 ? g->n : 2;
-	unsigned start = c->rr++ % copies;
 	for (unsigned t = 0; t < copies; t++) {
 		unsigned m = first + (start + t) % copies;
 		if (!dead(c, m, row))
@@ -96,6 +100,7 @@ static int plan_plain(struct vd_plan_ctx *c, struct vd_op *op)
 {
 	const struct vd_geom *g = &c->vd->geom;
 	uint64_t done = 0;
+	unsigned start = c->rr++;
 	int ret = 0;
 
 	while (done < op->len && !ret) {
@@ -109,7 +114,7 @@ static int plan_plain(struct vd_plan_ctx *c, struct vd_op *op)
 		if (g->level == VD_JBOD)
 			moff = p.in_strip;
 		if (op->dir == DIR_READ) {
-			unsigned m = copies > 1 ? mirror_pick(c, g, first, p.row) : first;
+			unsigned m = copies > 1 ? mirror_pick(c, g, first, p.row, start) : first;
 			ret = add_mio(op, m, DIR_READ, moff, p.len, buf);
 		} else {
 			for (unsigned t = 0; t < copies && !ret; t++)
@@ -158,6 +163,11 @@ static int collect_rows(struct vd_plan_ctx *c, struct vd_op *op)
 		r->touched |= 1ull << p.idx;
 		done += p.len;
 	}
+	/* a write to a row a fast init left uninitialized computes the
+	 * parity of the whole row (what initializes it) */
+	for (unsigned i = 0; op->dir == DIR_WRITE && i < nr; i++)
+		if (vd_row_uninit(c->vd, op->rows[i].row))
+			op->rows[i].lo = 0, op->rows[i].hi = g->strip;
 	/* full: the strip's host bytes span all of the row's [lo, hi) */
 	for (uint64_t done = 0; done < op->len;) {
 		struct vd_piece p;
@@ -178,28 +188,32 @@ static int collect_rows(struct vd_plan_ctx *c, struct vd_op *op)
 	return 0;
 }
 
-/* Row buffers for every active row: (k + np) * (hi - lo) bytes each. */
+/* Row buffers for every active row: (k + np) * (hi - lo) bytes each,
+ * laid out by member (column m holds m's buffers of all active rows one
+ * after the other), so a member's buffers of consecutive full rows are
+ * adjacent and their I/Os merge without a bounce (merge.c). */
 static int alloc_rows(struct vd_op *op, const struct vd_geom *g)
 {
-	size_t need = 0, w = g->k + g->np;
+	size_t col = 0, w = g->k + g->np;
 	for (unsigned i = 0; i < op->nr_rows; i++)
 		if (op->rows[i].active)
-			need += w * (op->rows[i].hi - op->rows[i].lo);
-	if (need > op->scratch_cap) {
+			col += op->rows[i].hi - op->rows[i].lo;
+	if (w * col > op->scratch_cap) {
 		free(op->scratch);
 		op->scratch = NULL;
 		op->scratch_cap = 0;
-		if (posix_memalign((void **)&op->scratch, 4096, need))
+		if (posix_memalign((void **)&op->scratch, 4096, w * col))
 			return -ENOMEM;
-		op->scratch_cap = need;
+		op->scratch_cap = w * col;
 	}
-	uint8_t *at = op->scratch;
+	size_t at = 0;
 	for (unsigned i = 0; i < op->nr_rows; i++) {
 		struct vd_row *r = &op->rows[i];
 		if (!r->active)
 			continue;
-		for (size_t j = 0; j < w; j++, at += r->hi - r->lo)
-			r->buf[j] = at;
+		for (unsigned j = 0; j < w; j++)
+			r->buf[j] = op->scratch + vd_row_member(g, r->row, j) * col + at;
+		at += r->hi - r->lo;
 	}
 	return 0;
 }
@@ -281,6 +295,11 @@ static void choose_mode(struct vd_plan_ctx *c, const struct vd_geom *g,
 	unsigned rmw_reads = popcount(r->touched) + live_parity;
 	unsigned rcw_reads = g->k - popcount(r->full);
 
+	/* a row a fast init left uninitialized has parity that means
+	 * nothing: no read-modify-write until a write has computed it */
+	bool uninit = vd_row_uninit(c->vd, r->row);
+	if (uninit && rcw_ok)
+		rmw_ok = false;
 	if (!live_parity)
 		r->mode = ROW_DATA_ONLY;
 	else if (rmw_ok && (!rcw_ok || rmw_reads <= rcw_reads))
@@ -295,6 +314,8 @@ static void choose_mode(struct vd_plan_ctx *c, const struct vd_geom *g,
 	r->active = r->mode != ROW_DATA_ONLY;
 	if (!c->counting)
 		return;
+	if (uninit && r->mode != ROW_DATA_ONLY)
+		c->stats->uninit_rows++;
 	if (r->mode == ROW_RMW)
 		c->stats->rmw_rows++;
 	else if (r->mode == ROW_RCW && rcw_reads == 0)
@@ -336,11 +357,11 @@ static int plan_parity_write(struct vd_plan_ctx *c, struct vd_op *op)
 	}
 	op->phase = OP_READS;
 	if (!ret && op->nr_mios == 0)
-		return vd_op_advance(c, op); /* nothing to read: straight to writes */
+		return advance(c, op); /* nothing to read: straight to writes */
 	return ret;
 }
 
-int vd_op_start(struct vd_plan_ctx *c, struct vd_op *op)
+static int start(struct vd_plan_ctx *c, struct vd_op *op)
 {
 	const struct vd_geom *g = &c->vd->geom;
 
@@ -410,6 +431,11 @@ static int finish_write_rows(struct vd_plan_ctx *c, struct vd_op *op)
 		else if (r->mode != ROW_DATA_ONLY)
 			parity_gen(g->k, (void *const *)r->buf, r->buf[g->k],
 				   g->np == 2 ? r->buf[g->k + 1] : NULL, r->hi - r->lo);
+		/* the parity written agrees with the data: initialized (the
+		 * row lock keeps every later write of the row behind this) */
+		if (r->mode != ROW_DATA_ONLY && r->lo == 0 && r->hi == g->strip &&
+		    vd_row_uninit(c->vd, r->row))
+			vd_row_initialized(c->vd, r->row);
 	}
 	/* the writes: touched live data strips and live parity */
 	op->nr_mios = op->submitted = 0;
@@ -439,7 +465,7 @@ static int finish_write_rows(struct vd_plan_ctx *c, struct vd_op *op)
 	return ret;
 }
 
-int vd_op_advance(struct vd_plan_ctx *c, struct vd_op *op)
+static int advance(struct vd_plan_ctx *c, struct vd_op *op)
 {
 	const struct vd_geom *g = &c->vd->geom;
 
@@ -456,4 +482,22 @@ int vd_op_advance(struct vd_plan_ctx *c, struct vd_op *op)
 		return 0;
 	}
 	return finish_write_rows(c, op);
+}
+
+int vd_op_start(struct vd_plan_ctx *c, struct vd_op *op)
+{
+	int ret = start(c, op);
+	if (!ret && op->phase != OP_DONE)
+		ret = vd_op_merge(op);
+	return ret;
+}
+
+int vd_op_advance(struct vd_plan_ctx *c, struct vd_op *op)
+{
+	if (op->phase == OP_READS && !op->error)
+		vd_op_unbounce(op);
+	int ret = advance(c, op);
+	if (!ret && op->phase == OP_WRITES)
+		ret = vd_op_merge(op);
+	return ret;
 }

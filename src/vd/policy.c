@@ -7,12 +7,8 @@
  * cache by internal operations that take the same locks as host reads. A
  * host read whose strips are all cached and current completes from memory.
  *
- * Write-back: a host write that fits in the free cache and overlaps no
- * dirty extent is copied, acknowledged at once, and destaged by an
- * internal write operation (the normal parity path, locks and all). When
- * the cache is full the write goes through; when it overlaps dirty data it
- * waits for that to be destaged, as does a read that overlaps dirty data
- * without lying inside one extent.
+ * Write-back (wb.c) comes first: host ops it holds wait in `waiting`, in
+ * host order, and are retried as destages finish.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,8 +23,8 @@ int vd_policy_init(struct vd_io *io)
 {
 	const struct vd_def *def = &io->vd->def;
 
-	if (def->write == VD_WRITE_BACK)
-		io->wb.cap = def->cache;
+	if (vd_write_back(def) && vd_wb_init(io))
+		return -ENOMEM;
 	if (!def->readahead)
 		return 0;
 	uint64_t n = def->cache / def->strip;
@@ -57,15 +53,7 @@ void vd_policy_free(struct vd_io *io)
 	}
 	free(io->ra.e);
 	io->ra.e = NULL;
-	struct vd_wb_entry *e = io->wb.head;
-	while (e) {
-		struct vd_wb_entry *next = e->next;
-		vd_op_free(&e->op);
-		free(e->buf);
-		free(e);
-		e = next;
-	}
-	io->wb.head = NULL;
+	vd_wb_free(io);
 }
 
 static void unlock_op(struct vd_io *io, struct vd_op *op)
@@ -79,13 +67,18 @@ void vd_policy_unlock_all(struct vd_io *io)
 {
 	for (unsigned i = 0; io->ra.e && i < io->ra.n; i++)
 		unlock_op(io, &io->ra.e[i].op);
-	for (struct vd_wb_entry *e = io->wb.head; e; e = e->next)
-		unlock_op(io, &e->op);
+	vd_wb_unlock_all(io);
 }
 
 bool vd_policy_busy(const struct vd_io *io)
 {
-	return io->wb.head || io->waiting.head || io->internal;
+	return io->wb.inuse || io->waiting.head || io->internal;
+}
+
+void vd_policy_flush(struct vd_io *io)
+{
+	if (io->wb.e)
+		vd_wb_flush(io);
 }
 
 /* ---- read-ahead ---- */
@@ -179,133 +172,60 @@ static void ra_follow(struct vd_io *io, uint64_t off, uint64_t len)
 
 /* ---- write-back ---- */
 
-static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+static void wb_done(struct vd_io *io, struct vd_op *op)
 {
-	return a < b + blen && b < a + alen;
+	uint64_t now = fast_ns();
+	if (now >= io->measure_start && op->dir == DIR_WRITE)
+		io->stats->wb_absorbed++;
+	vd_io_host_done(io, op, now);
 }
 
-/* The dirty extent holding all of [off, off+len), or NULL; *any tells
- * whether some extent overlaps it at all. */
-static struct vd_wb_entry *wb_lookup(struct vd_io *io, uint64_t off,
-				     uint64_t len, bool *any)
+static bool ra_take(struct vd_io *io, struct vd_op *op)
 {
-	*any = false;
-	for (struct vd_wb_entry *e = io->wb.head; e; e = e->next) {
-		if (!overlaps(off, len, e->off, e->len))
-			continue;
-		*any = true;
-		if (off >= e->off && off + len <= e->off + e->len)
-			return e;
-	}
-	return NULL;
-}
-
-static int wb_absorb(struct vd_io *io, struct vd_op *host)
-{
-	struct vd_wb_entry *e = calloc(1, sizeof(*e));
-	if (!e || posix_memalign((void **)&e->buf, 4096, host->len)) {
-		free(e);
-		return -ENOMEM;
-	}
-	memcpy(e->buf, host->data, host->len);
-	e->off = host->off;
-	e->len = host->len;
-	e->next = io->wb.head;
-	io->wb.head = e;
-	io->wb.used += e->len;
-	e->op.kind = OP_DESTAGE;
-	e->op.owner = e;
-	e->op.dir = DIR_WRITE;
-	e->op.off = e->off;
-	e->op.len = e->len;
-	e->op.data = e->buf;
-	e->destaging = true;
-	io->internal++;
-	vd_io_begin(io, &e->op);
-	return 0;
-}
-
-static void wb_release(struct vd_io *io, struct vd_wb_entry *dead)
-{
-	for (struct vd_wb_entry **p = &io->wb.head; *p; p = &(*p)->next) {
-		if (*p == dead) {
-			*p = dead->next;
-			break;
-		}
-	}
-	io->wb.used -= dead->len;
-	vd_op_free(&dead->op);
-	free(dead->buf);
-	free(dead);
-}
-
-/* A host op through the write-back cache. */
-static bool wb_host(struct vd_io *io, struct vd_op *op)
-{
-	bool any;
-	struct vd_wb_entry *e = wb_lookup(io, op->off, op->len, &any);
-
-	if (op->dir == DIR_READ) {
-		if (e) { /* the newest data is the dirty copy */
-			memcpy(op->data, e->buf + (op->off - e->off), op->len);
-			vd_io_host_done(io, op, fast_ns());
-			return true;
-		}
-	} else if (!any && io->wb.used + op->len <= io->wb.cap) {
-		if (wb_absorb(io, op) == 0) {
-			uint64_t now = fast_ns();
-			if (now >= io->measure_start)
-				io->stats->wb_absorbed++;
-			vd_io_host_done(io, op, now);
-			return true;
-		}
-	}
-	if (!any)
-		return false; /* write-through (cache full), or a clean read */
-	vd_q_push(&io->waiting, op);
+	if (op->dir != DIR_READ || !io->ra.n || !ra_serve(io, op))
+		return false;
+	uint64_t now = fast_ns();
+	if (now >= io->measure_start)
+		io->stats->ra_hits++;
+	ra_follow(io, op->off, op->len);
+	vd_io_host_done(io, op, now);
 	return true;
 }
 
 bool vd_policy_host(struct vd_io *io, struct vd_op *op)
 {
-	if (io->wb.cap && (io->wb.head || op->dir == DIR_WRITE)) {
+	if (io->wb.e && (io->wb.inuse || op->dir == DIR_WRITE || io->waiting.head)) {
 		if (io->waiting.head) { /* keep host order behind held ops */
 			vd_q_push(&io->waiting, op);
 			return true;
 		}
-		if (wb_host(io, op))
+		enum vd_wb_ret r = vd_wb_host(io, op);
+		if (r == WB_WAIT)
+			vd_q_push(&io->waiting, op);
+		else if (r == WB_DONE)
+			wb_done(io, op);
+		if (r != WB_PASS)
 			return true;
 	}
-	if (op->dir == DIR_READ && io->ra.n && ra_serve(io, op)) {
-		uint64_t now = fast_ns();
-		if (now >= io->measure_start)
-			io->stats->ra_hits++;
-		ra_follow(io, op->off, op->len);
-		vd_io_host_done(io, op, now);
-		return true;
-	}
-	return false;
+	return ra_take(io, op);
 }
 
 void vd_policy_retry(struct vd_io *io)
 {
+	if (!io->wb.e)
+		return;
+	vd_wb_tick(io);
 	struct vd_op *op;
-	struct vd_queue still = {0};
-	while ((op = vd_q_pop(&io->waiting))) {
-		bool any;
-		if (still.head) {
-			vd_q_push(&still, op);
-			continue;
-		}
-		struct vd_wb_entry *e = wb_lookup(io, op->off, op->len, &any);
-		if (any && !(op->dir == DIR_READ && e)) {
-			vd_q_push(&still, op);
-			continue;
-		}
-		if (!wb_host(io, op))
+	while ((op = io->waiting.head)) {
+		enum vd_wb_ret r = vd_wb_host(io, op);
+		if (r == WB_WAIT)
+			break;
+		vd_q_pop(&io->waiting);
+		if (r == WB_DONE)
+			wb_done(io, op);
+		else if (!ra_take(io, op))
 			vd_io_begin(io, op);
 	}
-	io->waiting = still;
 }
 
 void vd_policy_finished(struct vd_io *io, struct vd_op *op)
@@ -322,8 +242,7 @@ void vd_policy_finished(struct vd_io *io, struct vd_op *op)
 		break;
 	}
 	case OP_DESTAGE:
-		io->internal--;
-		wb_release(io, op->owner);
+		vd_wb_destaged(io, op->owner);
 		break;
 	}
 }

@@ -25,6 +25,7 @@ void vd_stats_add(struct vd_stats *to, const struct vd_stats *from)
 	to->rcw_rows += from->rcw_rows;
 	to->full_rows += from->full_rows;
 	to->degraded_rows += from->degraded_rows;
+	to->uninit_rows += from->uninit_rows;
 	to->ra_hits += from->ra_hits;
 	to->wb_absorbed += from->wb_absorbed;
 	for (unsigned i = 0; i < to->nr_members && i < from->nr_members; i++) {

@@ -26,6 +26,7 @@ struct vd_stats {
 	uint64_t rcw_rows;              /* ... by reconstruct-write (reads others) */
 	uint64_t full_rows;             /* ... as full stripes (nothing read) */
 	uint64_t degraded_rows;         /* rows rebuilt from parity on read or write */
+	uint64_t uninit_rows;           /* ... written while uninitialized (fast init): reconstruct-write */
 	uint64_t ra_hits;               /* host reads served by read-ahead */
 	uint64_t wb_absorbed;           /* host writes acknowledged from the cache */
 	struct vd_member_stats member[]; /* nr_members */

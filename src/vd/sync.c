@@ -343,3 +343,68 @@ int vd_sync_read(struct vd_sync *s, void *buf, uint64_t off, uint64_t len,
 	}
 	return ret;
 }
+
+/* A parity row: read (lost strips rebuilt), overlay [in, in+len) of the
+ * row's data bytes, recompute P/Q, write the live strips back. */
+static int write_parity_row(struct vd_sync *s, uint64_t r, const uint8_t *src,
+			    uint64_t in, uint64_t len, struct ioc_err *err)
+{
+	const struct vd_geom *g = &s->geom;
+	int ret = read_row(s, r, err);
+	for (uint64_t done = 0; !ret && done < len;) {
+		uint64_t at = in + done, j = at / g->strip, o = at % g->strip;
+		uint64_t n = g->strip - o < len - done ? g->strip - o : len - done;
+		memcpy(slot(s, (unsigned)j) + o, src + done, n);
+		done += n;
+	}
+	if (ret)
+		return ret;
+	void *bufs[VD_MAX_MEMBERS];
+	for (unsigned j = 0; j < g->k; j++)
+		bufs[j] = slot(s, j);
+	parity_gen(g->k, bufs, slot(s, g->k), g->np == 2 ? slot(s, g->k + 1) : NULL, g->strip);
+	for (unsigned j = 0; j < g->k + g->np && !ret; j++) {
+		unsigned m = row_member(g, r, j);
+		if (!lost(s, m))
+			ret = io_all(true, s->fds[m], slot(s, j), g->strip, r * g->strip,
+				     s->def->members[m], err);
+	}
+	return ret;
+}
+
+int vd_sync_write(struct vd_sync *s, const void *buf, uint64_t off, uint64_t len,
+		  struct ioc_err *err)
+{
+	const struct vd_geom *g = &s->geom;
+	const uint8_t *src = buf;
+	int ret = 0;
+
+	if (off + len > g->capacity || off + len < off)
+		return err_set(err, EINVAL, "VD write [%llu, +%llu) past its end",
+			       (unsigned long long)off, (unsigned long long)len);
+	if (g->np) {
+		uint64_t rb = (uint64_t)g->k * g->strip;
+		for (uint64_t done = 0; done < len && !ret;) {
+			uint64_t at = off + done, r = at / rb, in = at % rb;
+			uint64_t n = rb - in < len - done ? rb - in : len - done;
+			ret = write_parity_row(s, r, src + done, in, n, err);
+			done += n;
+		}
+		return ret;
+	}
+	for (uint64_t done = 0; done < len && !ret;) {
+		struct vd_piece p;
+		unsigned m, copies;
+		uint64_t moff;
+		vd_geom_piece(g, off + done, len - done, &p);
+		piece_home(s, &p, &m, &moff);
+		m = g->level == VD_JBOD ? p.idx : vd_geom_data_member(g, p.row, p.idx);
+		copies = g->level == VD_RAID1 ? g->n : g->level == VD_RAID10 ? 2 : 1;
+		for (unsigned c = 0; c < copies && !ret; c++)
+			if (!lost(s, m + c))
+				ret = io_all(true, s->fds[m + c], (void *)(src + done), p.len,
+					     moff, s->def->members[m + c], err);
+		done += p.len;
+	}
+	return ret;
+}

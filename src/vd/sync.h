@@ -56,6 +56,13 @@ int vd_sync_rebuild_rows(struct vd_sync *s, unsigned m, int fd, uint64_t from,
 int vd_sync_read(struct vd_sync *s, void *buf, uint64_t off, uint64_t len,
 		 struct ioc_err *err);
 
+/* Write VD bytes [off, off+len) from buf with the redundancy kept right
+ * (parity rows read whole, overlaid, recomputed and written back; every
+ * live mirror copy written). For replaying a battery-backed cache; not
+ * fast. 0 or -errno. */
+int vd_sync_write(struct vd_sync *s, const void *buf, uint64_t off, uint64_t len,
+		  struct ioc_err *err);
+
 /* Where VD byte off lives: its member and the offset on it (the first
  * live copy for mirrors; the data member even when lost). Returns true
  * when that member is live (the byte is read from it), false when a read

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "vd/initmap.h"
+
 int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 {
 	struct vd *vd = calloc(1, sizeof(*vd));
@@ -16,7 +18,7 @@ int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 	vd_geom_init(&vd->geom, def, member_bytes);
 	vd->locks = calloc(VD_LOCK_SLOTS, sizeof(*vd->locks));
 	vd->gens = calloc(VD_LOCK_SLOTS, sizeof(*vd->gens));
-	if (!vd->locks || !vd->gens) {
+	if (!vd->locks || !vd->gens || vd_init_load(vd)) {
 		free((void *)vd->locks);
 		free((void *)vd->gens);
 		free(vd);
@@ -30,6 +32,8 @@ void vd_destroy(struct vd *vd)
 {
 	if (!vd)
 		return;
+	vd_init_save(vd);
+	free((void *)vd->uninit);
 	free((void *)vd->locks);
 	free((void *)vd->gens);
 	free(vd);

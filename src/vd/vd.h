@@ -38,7 +38,22 @@ struct vd {
 	/* Set by the first host I/O completed (set once, then only read):
 	 * a rebuild under load starts when the workload is really running. */
 	atomic_bool host_started;
+	/* Rows not yet initialized (vd/initmap.h), a bit per row; NULL: all
+	 * are. A write op clears its rows' bits under the row lock. */
+	_Atomic uint64_t *uninit;
 };
+
+static inline bool vd_row_uninit(const struct vd *vd, uint64_t r)
+{
+	return vd->uninit &&
+	       ((atomic_load_explicit(&vd->uninit[r / 64], memory_order_relaxed) >> (r % 64)) & 1);
+}
+
+static inline void vd_row_initialized(struct vd *vd, uint64_t r)
+{
+	atomic_fetch_and_explicit(&vd->uninit[r / 64], ~(1ull << (r % 64)),
+				  memory_order_relaxed);
+}
 
 /* Is member m unusable at stripe row r, with fail_mask the lost members? */
 static inline bool vd_lost_at(struct vd *vd, uint64_t fail_mask, unsigned m,
@@ -50,8 +65,9 @@ static inline bool vd_lost_at(struct vd *vd, uint64_t fail_mask, unsigned m,
 	       r >= atomic_load_explicit(&vd->rebuild_cursor, memory_order_acquire);
 }
 
-/* A VD for def over members of member_bytes each. *out owned by the
- * caller (vd_destroy). 0 or -ENOMEM. */
+/* A VD for def over members of member_bytes each, with its
+ * initialization map loaded (vd/initmap.h). *out owned by the caller
+ * (vd_destroy, which saves the map). 0 or -ENOMEM. */
 int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out);
 
 void vd_destroy(struct vd *vd);

@@ -29,6 +29,7 @@ enum {
 	H_GEN = 48,
 	H_VERSION = 49,
 	H_RESERVED = 50,
+	H_EXTENT = 56,
 };
 
 static inline uint64_t mix64(uint64_t z)
@@ -38,9 +39,23 @@ static inline uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-static inline uint64_t pattern_key(uint64_t offset, uint8_t gen, uint64_t seed)
+/* The pattern's key: version 1 from (offset, gen, seed) alone; version 2
+ * adds the run id and the write's time, so no two writes share a word. */
+static inline uint64_t pattern_key(uint8_t version, uint64_t offset,
+				   uint8_t gen, uint64_t seed, uint32_t run_id,
+				   uint64_t time_ns)
 {
-	return mix64(offset ^ mix64(seed + gen * GOLDEN));
+	uint64_t k = offset ^ mix64(seed + gen * GOLDEN);
+
+	if (version >= 2)
+		k ^= mix64(time_ns ^ mix64(run_id + GOLDEN));
+	return mix64(k);
+}
+
+static uint64_t key_of(const struct vblock_hdr *h)
+{
+	return pattern_key(h->version, h->offset, h->gen, h->seed, h->run_id,
+			   h->time_ns);
 }
 
 /* A Weyl sequence through an xorshift: each word depends only on the key
@@ -95,9 +110,16 @@ uint32_t vblock_unit_len(uint64_t bs)
 	return 0;
 }
 
+static uint8_t stamp_version(const struct vblock_stamp *st)
+{
+	return st->version ? st->version : VBLOCK_VERSION;
+}
+
 static void hdr_encode(uint8_t *p, uint32_t unit_len, uint64_t offset,
 		       const struct vblock_stamp *st)
 {
+	uint8_t version = stamp_version(st);
+
 	le_put64(p + H_MAGIC, VBLOCK_MAGIC);
 	le_put64(p + H_OFFSET, offset);
 	le_put64(p + H_SEED, st->seed);
@@ -107,8 +129,10 @@ static void hdr_encode(uint8_t *p, uint32_t unit_len, uint64_t offset,
 	le_put32(p + H_UNIT, unit_len);
 	le_put32(p + H_BLOCK, st->block_len);
 	p[H_GEN] = st->gen;
-	p[H_VERSION] = VBLOCK_VERSION;
+	p[H_VERSION] = version;
 	memset(p + H_RESERVED, 0, VBLOCK_HDR_LEN - H_RESERVED);
+	if (version >= 2)
+		le_put64(p + H_EXTENT, st->extent);
 }
 
 void vblock_hdr_decode(const void *unit, struct vblock_hdr *h)
@@ -125,6 +149,7 @@ void vblock_hdr_decode(const void *unit, struct vblock_hdr *h)
 	h->block_len = le_get32(p + H_BLOCK);
 	h->gen = p[H_GEN];
 	h->version = p[H_VERSION];
+	h->extent = h->version >= 2 ? le_get64(p + H_EXTENT) : 0;
 }
 
 uint32_t vblock_unit_crc(const void *unit, uint32_t unit_len)
@@ -150,8 +175,24 @@ void vblock_fill(void *buf, uint64_t len, uint32_t unit_len, uint64_t offset,
 
 		hdr_encode(u, unit_len, offset + pos, st);
 		pattern_fill(u + VBLOCK_HDR_LEN, nwords,
-			     pattern_key(offset + pos, st->gen, st->seed));
+			     pattern_key(stamp_version(st), offset + pos,
+					 st->gen, st->seed, st->run_id,
+					 st->time_ns));
 		le_put32(u + H_CRC, vblock_unit_crc(u, unit_len));
+	}
+}
+
+void vblock_scrub(void *buf, uint64_t len, uint64_t offset, uint64_t salt)
+{
+	uint64_t pos = (VBLOCK_UNIT_SMALL - offset % VBLOCK_UNIT_SMALL) %
+		       VBLOCK_UNIT_SMALL;
+
+	for (; pos + 16 <= len; pos += VBLOCK_UNIT_SMALL) {
+		uint8_t *p = (uint8_t *)buf + pos;
+		uint64_t at = offset + pos;
+
+		le_put64(p + H_MAGIC, ~at);
+		le_put64(p + H_OFFSET, ~at ^ (salt >> 1)); /* never at */
 	}
 }
 
@@ -187,7 +228,9 @@ static long header_diff(const uint8_t *u, uint32_t unit_len,
 	    .time_ns = h->time_ns,
 	    .run_id = h->run_id,
 	    .block_len = h->block_len,
+	    .extent = h->extent,
 	    .gen = gen,
+	    .version = h->version,
 	};
 	uint8_t want[VBLOCK_HDR_LEN];
 
@@ -209,15 +252,35 @@ static long first_diff(const uint8_t *u, uint32_t unit_len,
 {
 	uint8_t gen = exp->gen ? exp->gen : h->gen;
 	uint64_t seed = exp->match & VEXP_SEED ? exp->seed : h->seed;
-	long d =
-	    payload_diff(u, unit_len, pattern_key(h->offset, h->gen, h->seed));
+	long d = payload_diff(u, unit_len, key_of(h));
+	uint64_t want = pattern_key(h->version, exp->offset, gen, seed,
+				    h->run_id, h->time_ns);
 
-	if (d == VBLOCK_HDR_LEN &&
-	    payload_diff(u, unit_len, pattern_key(exp->offset, gen, seed)) < 0)
+	if (d == VBLOCK_HDR_LEN && payload_diff(u, unit_len, want) < 0)
 		return header_diff(u, unit_len, h, exp->offset, gen, seed);
 	if (d >= 0)
 		return d;
 	return header_diff(u, unit_len, h, exp->offset, gen, seed);
+}
+
+/* Was a sector after the header replaced by a later write of its own
+ * offset: one without verify (vblock_scrub's mark), or a verifying one
+ * with 512-byte units (an intact unit of its own)? */
+static bool overwritten(const uint8_t *u, uint32_t unit_len, uint64_t offset)
+{
+	for (uint32_t s = VBLOCK_UNIT_SMALL; s < unit_len;
+	     s += VBLOCK_UNIT_SMALL) {
+		const uint8_t *p = u + s;
+		if (le_get64(p + H_MAGIC) == ~(offset + s))
+			return true;
+		if (le_get64(p + H_MAGIC) == VBLOCK_MAGIC &&
+		    le_get64(p + H_OFFSET) == offset + s &&
+		    le_get32(p + H_UNIT) == VBLOCK_UNIT_SMALL &&
+		    le_get32(p + H_CRC) ==
+			vblock_unit_crc(p, VBLOCK_UNIT_SMALL))
+			return true;
+	}
+	return false;
 }
 
 static enum vkind fail(struct vfailure *f, enum vkind k, const char *why)
@@ -279,9 +342,18 @@ enum vkind vunit_check(const void *unit, uint32_t unit_len,
 	if (f->found.unit_len != unit_len)
 		return fail(f, VK_CORRUPTED, "wrong unit length");
 	if (f->crc != f->found.crc) {
+		/* only when nothing is expected: over a write this run
+		 * made, another write is a failure whatever it was */
+		if (!exp->gen && overwritten(unit, unit_len, exp->offset))
+			return fail(f, VK_UNVERIFIED,
+				    "overwritten in part by a later write");
 		f->first_diff = first_diff(unit, unit_len, &f->found, exp);
 		return fail(f, VK_CORRUPTED, "bad CRC");
 	}
+	if (f->found.version < VBLOCK_VERSION_MIN ||
+	    f->found.version > VBLOCK_VERSION)
+		return fail(f, VK_CORRUPTED,
+			    "a block format version this iochar does not know");
 	if (f->found.offset != exp->offset)
 		return fail(f, VK_MISPLACED, "unit of another offset");
 	if (!exp->gen)

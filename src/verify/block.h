@@ -15,10 +15,21 @@
  *      40     4  unit_len   512 or 4096
  *      44     4  block_len  bs of the write that carried the unit
  *      48     1  gen        write generation of the block, 1..255
- *      49     1  version    1
- *      50    14  reserved   zero
- *      64     -  pattern    64-bit words from (offset, gen, seed): a unit
+ *      49     1  version    2 (1: before extent; still read)
+ *      50     6  reserved   zero
+ *      56     8  extent     end of the region the run verified in this
+ *                           target (offset + size): `iochar verify`
+ *                           reports a target that ends before it
+ *      64     -  pattern    64-bit words keyed by offset, gen, seed,
+ *                           run_id and time_ns: every byte of a unit is
+ *                           unique to the write that made it, and a unit
  *                           can be checked without keeping a copy
+ *
+ * Version 1 keyed the pattern by offset, gen and seed only, so the
+ * sectors after a unit's first were alike in two runs' writes of one
+ * generation: a lost write of those sectors left a unit with a good CRC.
+ * Version 1 units are still checked (their CRC and offset); a version
+ * above VBLOCK_VERSION is reported as corrupted, naming the version.
  *
  * As in fio's verify.h (magic, offset, seed, sequence number, CRC) and
  * vdbench's data validation (every sector keyed with its LBA, a timestamp
@@ -30,16 +41,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define VBLOCK_MAGIC	  0x3176726168636f69ull /* "iocharv1" */
-#define VBLOCK_VERSION	  1
-#define VBLOCK_HDR_LEN	  64
-#define VBLOCK_UNIT_SMALL 512
-#define VBLOCK_UNIT_LARGE 4096
-#define VBLOCK_DUMP_LEN	  32 /* bytes of a failed unit shown in reports */
+#define VBLOCK_MAGIC	   0x3176726168636f69ull /* "iocharv1" */
+#define VBLOCK_VERSION	   2
+#define VBLOCK_VERSION_MIN 1 /* oldest block format still read */
+#define VBLOCK_HDR_LEN	   64
+#define VBLOCK_UNIT_SMALL  512
+#define VBLOCK_UNIT_LARGE  4096
+#define VBLOCK_DUMP_LEN	   32 /* bytes of a failed unit shown in reports */
 
 /* The header, decoded to host order. */
 struct vblock_hdr {
-	uint64_t magic, offset, seed, time_ns;
+	uint64_t magic, offset, seed, time_ns, extent;
 	uint32_t crc, run_id, unit_len, block_len;
 	uint8_t gen, version;
 };
@@ -50,7 +62,10 @@ struct vblock_stamp {
 	uint64_t time_ns;
 	uint32_t run_id;
 	uint32_t block_len;
-	uint8_t gen; /* 1..255 */
+	uint64_t extent; /* end of the run's region in the target */
+	uint8_t gen;	 /* 1..255 */
+	uint8_t version; /* block format; 0 = VBLOCK_VERSION (1 rebuilds
+			  * what an older iochar wrote, for its journal) */
 };
 
 /* How a unit fared. */
@@ -102,6 +117,17 @@ uint32_t vblock_unit_len(uint64_t bs);
  * offset, with one stamped unit per unit_len bytes. */
 void vblock_fill(void *buf, uint64_t len, uint32_t unit_len, uint64_t offset,
 		 const struct vblock_stamp *st);
+
+/* Make len bytes at buf, about to be written at target offset by a write
+ * without verify, unable to pass for any verified unit: the buffer may
+ * hold what a read brought in, another offset's units included. The
+ * first 16 bytes of every 512-byte sector of the target get ~offset and
+ * ~offset ^ salt (a time), which are never a header's magic or its own
+ * offset (offsets are below 2^63) and keep sectors unique, as fio's
+ * scramble_buffers does. The first word marks the sector: a verified
+ * unit whose CRC fails because such a write replaced some of its sectors
+ * was overwritten, not corrupted (vunit_check says VK_UNVERIFIED). */
+void vblock_scrub(void *buf, uint64_t len, uint64_t offset, uint64_t salt);
 
 /* Decode the header at the start of unit (no check). */
 void vblock_hdr_decode(const void *unit, struct vblock_hdr *h);

@@ -325,8 +325,14 @@ static void describe(blkid_probe pr, char *buf, size_t len)
 	const char *type = NULL, *usage = NULL;
 
 	if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
-		snprintf(buf, len, "%s %s partition table", article(type),
-			 type);
+		const char *off = NULL;
+		blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
+		/* a GPT whose start was wiped is found by the backup header in
+		 * the last sector: say so, the user may think the disk blank */
+		bool backup = off && strtoull(off, NULL, 10) > 4096;
+		snprintf(buf, len, "%s %s partition table%s%s%s", article(type),
+			 type, backup ? " (its backup header, at byte " : "",
+			 backup ? off : "", backup ? ")" : "");
 		return;
 	}
 	if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) != 0)
@@ -367,7 +373,11 @@ static int probe_signatures(const char *dev, char *found, size_t len)
 	if (blkid_probe_enable_superblocks(pr, 1) ||
 	    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
 						      BLKID_SUBLKS_USAGE) ||
-	    blkid_probe_enable_partitions(pr, 1)) {
+	    blkid_probe_enable_partitions(pr, 1) ||
+	    /* as wipefs: a GPT counts without its protective MBR, so one whose
+	     * first sectors were zeroed is found by its backup header */
+	    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_FORCE_GPT |
+						     BLKID_PARTS_MAGIC)) {
 		ret = -EIO;
 		goto out;
 	}

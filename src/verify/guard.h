@@ -5,7 +5,8 @@
  * stacked on it: dm, md, ...) is mounted or active swap, when something is
  * stacked on it or holds it open exclusively, or when it carries a partition
  * table, a filesystem, or a RAID, LVM or other signature (libblkid, probed
- * read-only). An existing regular file is refused unless iochar created it
+ * read-only; a GPT counts by its backup header alone, as for wipefs). An
+ * existing regular file is refused unless iochar created it
  * (target/marker.h). Files that do not exist yet are always fine: iochar
  * creates and marks them. The checks only read: nothing here writes, and
  * the one exclusive open is closed at once.

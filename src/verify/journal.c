@@ -105,8 +105,8 @@ static void writer_fail(struct journal_writer *j, int e, const char *doing)
 		return;
 	j->error = -e;
 	snprintf(j->msg, sizeof(j->msg),
-		 "journal %s: %s: %s; the journal does not cover this run's "
-		 "writes from here on",
+		 "journal %s: %s: %s; the run stops here (no write whose "
+		 "intent is not in the journal was issued)",
 		 j->path, doing, strerror(e));
 }
 

@@ -9,7 +9,9 @@
  *   header (header_len bytes, a multiple of 512)
  *     off  size  field
  *       0     8  magic       "iocjrnl1" (0x316c6e726a636f69)
- *       8     4  version     1
+ *       8     4  version     2: the units are block format 2 (block.h);
+ *                            1 (an older iochar): block format 1, still
+ *                            read
  *      12     4  header_len  where the records start
  *      16     4  record_len  32
  *      20     4  run_id      the run id stamped in every unit written
@@ -61,14 +63,15 @@
 #include "core/job.h"
 #include "util/err.h"
 
-#define JOURNAL_MAGIC	   0x316c6e726a636f69ull /* "iocjrnl1" */
-#define JOURNAL_VERSION	   1
-#define JOURNAL_REC_LEN	   32
-#define JOURNAL_HDR_FIXED  144 /* header bytes before the paths */
-#define JOURNAL_HDR_ALIGN  512
-#define JOURNAL_HDR_MAX	   (2u << 20)
-#define JOURNAL_REC_INTENT 'I'
-#define JOURNAL_REC_DONE   'D'
+#define JOURNAL_MAGIC	    0x316c6e726a636f69ull /* "iocjrnl1" */
+#define JOURNAL_VERSION	    2
+#define JOURNAL_VERSION_MIN 1 /* oldest journal still read */
+#define JOURNAL_REC_LEN	    32
+#define JOURNAL_HDR_FIXED   144 /* header bytes before the paths */
+#define JOURNAL_HDR_ALIGN   512
+#define JOURNAL_HDR_MAX	    (2u << 20)
+#define JOURNAL_REC_INTENT  'I'
+#define JOURNAL_REC_DONE    'D'
 
 /* The header, decoded. */
 struct journal_info {
@@ -78,6 +81,12 @@ struct journal_info {
 	char job[JOB_NAME_MAX];
 	char *files[JOB_MAX_FILES]; /* owned (journal_info_free) */
 };
+
+/* The block format (block.h) of the units a journal describes. */
+static inline uint8_t journal_block_version(const struct journal_info *info)
+{
+	return info->version == 1 ? 1 : 2;
+}
 
 /* Release info's paths; info may be NULL. */
 void journal_info_free(struct journal_info *info);
@@ -231,8 +240,9 @@ enum journal_kind journal_check_unit(const struct journal_replay *r,
 /* What a journal check found, in units. */
 struct journal_counts {
 	uint64_t checked_units; /* compared with an expectation */
-	uint64_t failures;	/* lost + torn + corrupted + misplaced */
+	uint64_t failures; /* lost + torn + corrupted + misplaced + missing */
 	uint64_t lost, torn, corrupted, misplaced;
+	uint64_t missing_units;	     /* past the target's end, in the region */
 	uint64_t acknowledged_units; /* passed: the acknowledged write */
 	uint64_t old_units, new_units, mixed_units; /* passed, in flight */
 	uint64_t unjournaled_units; /* passed: not in the journal, intact */

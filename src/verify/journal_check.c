@@ -106,6 +106,44 @@ static void fill_map(struct journal_verdict *v, char c)
 	v->map[n] = '\0';
 }
 
+/* Why an intact unit of this run that the journal does not list is lost:
+ * its time says whether it is older than every write the journal lists
+ * for the block, or newer than one (a write the journal never recorded),
+ * or between them. */
+static const char *unlisted_why(const struct journal_expect *e,
+				uint64_t time_ns)
+{
+	bool older = false, newer = false;
+
+	for (unsigned i = 0; i < e->nr; i++) {
+		older |= time_ns < e->cand[i].time_ns;
+		newer |= time_ns > e->cand[i].time_ns;
+	}
+	if (newer && !older)
+		return "a newer write of this run than the journal records "
+		       "(written without its intent in the journal)";
+	if (older && !newer)
+		return "an older write of this run (its generation and time "
+		       "are not the ones the journal allows)";
+	return "a write of this run the journal does not record (its "
+	       "generation and time are not the ones the journal allows)";
+}
+
+/* Why an intact unit of another run (or seed) is where this run's
+ * acknowledged write must be: its time says whether a run after the
+ * journal's overwrote the block, or the write never replaced an earlier
+ * run's. */
+static const char *other_run_why(const struct journal_info *info,
+				 const struct vblock_hdr *h)
+{
+	if (h->run_id == info->run_id)
+		return "written with another seed";
+	if (h->time_ns > info->created_ns)
+		return "written by a later run (the journal's run no longer "
+		       "describes the block)";
+	return "written by an earlier run";
+}
+
 static enum journal_kind check_intact(const struct journal_info *info,
 				      const struct journal_expect *e,
 				      const struct vblock_hdr *h,
@@ -123,10 +161,7 @@ static enum journal_kind check_intact(const struct journal_info *info,
 		}
 		fill_map(v, 'f');
 		v->first_bad_sector = 0;
-		return verdict(v, JK_LOST, JO_NONE,
-			       h->run_id != info->run_id
-				   ? "written by an earlier run"
-				   : "written with another seed");
+		return verdict(v, JK_LOST, JO_NONE, other_run_why(info, h));
 	}
 	v->found_gen = h->gen;
 	const struct journal_cand *c = cand_of(e, h->gen, h->time_ns);
@@ -137,9 +172,62 @@ static enum journal_kind check_intact(const struct journal_info *info,
 	fill_map(v, c ? 'p' : 'f');
 	v->first_bad_sector = 0;
 	return verdict(v, JK_LOST, JO_NONE,
-		       c ? "an older generation than the acknowledged write"
-			 : "an older write of this run (its generation and "
-			   "time are not the ones the journal allows)");
+		       c ? "an older generation than the "
+			   "acknowledged write"
+			 : unlisted_why(e, h->time_ns));
+}
+
+/* Is [from, to) of sector sec other data than candidate c's bytes there:
+ * at least 8 bytes, none of its whole words c's, most of its bytes unlike
+ * c's? Bytes before skip (the header words alike in every write, in a
+ * unit's first sector) say nothing and are left out. */
+static bool foreign(const uint8_t *sec, const uint8_t *c, unsigned from,
+		    unsigned to, unsigned skip)
+{
+	unsigned diff = 0;
+
+	from = from > skip ? from : skip;
+	if (to < from + 8)
+		return false;
+	for (unsigned w = (from + 7) / 8; (w + 1) * 8 <= to; w++)
+		if (memcmp(sec + w * 8, c + w * 8, 8) == 0)
+			return false;
+	for (unsigned b = from; b < to; b++)
+		diff += sec[b] != c[b];
+	return diff * 2 > to - from;
+}
+
+/* Does the sector at sec (its bytes; the candidates' at cbuf[i] + at)
+ * look like a write cut inside it, over old content nothing describes?
+ * Then the candidate holding the most of its words has its bytes from one
+ * edge of the sector up to a point, and other data from there to the
+ * other edge (foreign). A flipped byte, or damage with the candidate's
+ * words on both sides, is corruption, not a tear. */
+static bool cut_sector(const uint8_t *sec, uint8_t (*cbuf)[VBLOCK_UNIT_LARGE],
+		       const struct journal_expect *e, size_t at, unsigned skip)
+{
+	unsigned best = 0, best_n = 0, first = JOURNAL_SECTOR, last = 0;
+
+	for (unsigned i = 0; i < e->nr; i++) {
+		unsigned n = 0;
+		for (unsigned w = 0; w < WORDS_PER_SECTOR; w++)
+			n += memcmp(sec + w * 8, cbuf[i] + at + w * 8, 8) == 0;
+		if (n > best_n) {
+			best = i;
+			best_n = n;
+		}
+	}
+	const uint8_t *c = cbuf[best] + at;
+	for (unsigned b = skip; b < JOURNAL_SECTOR; b++) {
+		if (sec[b] == c[b])
+			continue;
+		first = b < first ? b : first;
+		last = b;
+	}
+	if (first > last)
+		return false;
+	return foreign(sec, c, first, JOURNAL_SECTOR, skip) ||
+	       foreign(sec, c, 0, last + 1, skip);
 }
 
 /* Which of the candidate units (cbuf[i], nr of them) sector s of unit
@@ -167,7 +255,8 @@ static char classify_sector(const uint8_t *unit, unsigned s,
 	}
 	if (matched == 0)
 		return e->prerun_ok ? 'o' : 'f';
-	if (covered || e->prerun_ok)
+	if (covered || (e->prerun_ok &&
+			cut_sector(unit + at, cbuf, e, at, first_pattern * 8)))
 		return 't';
 	return 'x';
 }
@@ -222,7 +311,9 @@ static enum journal_kind check_sectors(const struct journal_info *info,
 		    .time_ns = e->cand[i].time_ns,
 		    .run_id = info->run_id,
 		    .block_len = (uint32_t)info->bs,
+		    .extent = info->offset + info->region,
 		    .gen = e->cand[i].gen,
+		    .version = journal_block_version(info),
 		};
 		vblock_fill(cbuf[i], v->unit_len, v->unit_len, v->offset, &st);
 	}
@@ -302,6 +393,7 @@ void journal_counts_add(struct journal_counts *to,
 	to->torn += from->torn;
 	to->corrupted += from->corrupted;
 	to->misplaced += from->misplaced;
+	to->missing_units += from->missing_units;
 	to->acknowledged_units += from->acknowledged_units;
 	to->old_units += from->old_units;
 	to->new_units += from->new_units;

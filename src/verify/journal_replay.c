@@ -199,11 +199,12 @@ static int header_len_of(const uint8_t *h, size_t len, uint32_t *hlen,
 {
 	if (len < JOURNAL_HDR_FIXED || le_get64(h + JH_MAGIC) != JOURNAL_MAGIC)
 		return bad_header(err, "no journal magic");
-	if (le_get32(h + JH_VERSION) != JOURNAL_VERSION)
+	uint32_t version = le_get32(h + JH_VERSION);
+	if (version < JOURNAL_VERSION_MIN || version > JOURNAL_VERSION)
 		return err_usage(err, EINVAL,
 				 "journal version %u; this iochar reads "
-				 "version %u",
-				 le_get32(h + JH_VERSION), JOURNAL_VERSION);
+				 "versions %u to %u",
+				 version, JOURNAL_VERSION_MIN, JOURNAL_VERSION);
 	*hlen = le_get32(h + JH_HDR_LEN);
 	if (*hlen < JOURNAL_HDR_FIXED || *hlen > JOURNAL_HDR_MAX ||
 	    *hlen % JOURNAL_HDR_ALIGN)

@@ -81,6 +81,22 @@ void vreport_print(FILE *out, const char *target, const struct vfailure *f)
 	fputs(line, out);
 }
 
+uint64_t vreport_missing(FILE *out, const char *target, uint64_t end,
+			 uint64_t extent, uint32_t unit_len)
+{
+	if (extent <= end)
+		return 0;
+	if (out)
+		fprintf(out,
+			"verify failure: target=%s offset=%" PRIu64
+			" kind=missing why=\"the target ends before the "
+			"region its verified data was written for\" "
+			"missing=[%" PRIu64 ", %" PRIu64 ") bytes=%" PRIu64
+			"\n",
+			target, end, end, extent, extent - end);
+	return (extent - end + unit_len - 1) / unit_len;
+}
+
 void vreport_print_cap(FILE *out, const char *target)
 {
 	fprintf(out,

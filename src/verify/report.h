@@ -28,6 +28,15 @@ void vreport_count(struct verify_counts *c, enum vkind k);
 /* Write f's line for target to out, in one write. */
 void vreport_print(FILE *out, const char *target, const struct vfailure *f);
 
+/* A target whose data ends (at end) before the region it was written for
+ * does (at extent): returns the units of unit_len bytes in [end, extent)
+ * (0 when extent <= end), to count as missing failures, after writing
+ *   verify failure: target=T offset=END kind=missing why="..."
+ *   missing=[END, EXTENT) bytes=N
+ * to out (which may be NULL). */
+uint64_t vreport_missing(FILE *out, const char *target, uint64_t end,
+			 uint64_t extent, uint32_t unit_len);
+
 /* Write the note that further failures are counted but not printed. */
 void vreport_print_cap(FILE *out, const char *target);
 

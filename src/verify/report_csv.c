@@ -28,38 +28,46 @@ static void row_end(FILE *f, const struct vreport_csv_target *t)
 
 void vreport_csv_header(FILE *f)
 {
-	fprintf(f, "%s,corrupted,misplaced,stale,never_written,"
-		   "unverified_units,error\n", common_cols);
+	fprintf(f,
+		"%s,corrupted,misplaced,stale,never_written,"
+		"missing_units,unverified_units,error\n",
+		common_cols);
 }
 
 void vreport_csv_row(FILE *f, const struct vreport_csv_target *t,
 		     const struct verify_counts *c)
 {
 	row_start(f, t);
-	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		   ",%" PRIu64 ",%" PRIu64,
+	fprintf(f,
+		"%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		c->checked_units, c->failures, c->corrupted, c->misplaced,
-		c->stale, c->never_written, c->unverified_units);
+		c->stale, c->never_written, c->missing_units,
+		c->unverified_units);
 	row_end(f, t);
 }
 
 void vreport_journal_csv_header(FILE *f)
 {
-	fprintf(f, "%s,lost,torn,corrupted,misplaced,acknowledged_units,"
-		   "old_units,new_units,mixed_units,unjournaled_units,"
-		   "unverified_units,error\n", common_cols);
+	fprintf(f,
+		"%s,lost,torn,corrupted,misplaced,missing_units,"
+		"acknowledged_units,"
+		"old_units,new_units,mixed_units,unjournaled_units,"
+		"unverified_units,error\n",
+		common_cols);
 }
 
 void vreport_journal_csv_row(FILE *f, const struct vreport_csv_target *t,
 			     const struct journal_counts *c)
 {
 	row_start(f, t);
-	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		   ",%" PRIu64 ",%" PRIu64,
+	fprintf(f,
+		"%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		c->checked_units, c->failures, c->lost, c->torn, c->corrupted,
-		c->misplaced, c->acknowledged_units, c->old_units,
-		c->new_units, c->mixed_units, c->unjournaled_units,
-		c->unverified_units);
+		c->misplaced, c->missing_units, c->acknowledged_units,
+		c->old_units, c->new_units, c->mixed_units,
+		c->unjournaled_units, c->unverified_units);
 	row_end(f, t);
 }

@@ -130,6 +130,9 @@ static int check_chunk(const struct vscan *p, const uint8_t *buf, uint64_t off,
 		struct vfailure f;
 		enum vkind k = vunit_check(buf + rel, n, &exp, &f);
 		vreport_count(c, k);
+		if (p->extent && (k == VK_OK || k == VK_STALE) &&
+		    f.found.extent > *p->extent)
+			*p->extent = f.found.extent;
 		rel += n;
 		if (k == VK_OK || k == VK_UNVERIFIED)
 			continue;

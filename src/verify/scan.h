@@ -61,6 +61,9 @@ struct vscan {
 	FILE *report;	    /* failure lines; NULL = none */
 	uint64_t *printed;  /* failure lines so far, shared across scans
 			     * to cap them (VREPORT_MAX_LINES); may be NULL */
+	uint64_t *extent;   /* out: raised to the largest extent (block.h)
+			     * an intact unit in its place names; the target
+			     * must reach it. May be NULL */
 };
 
 /* Read [start, start + len) of path (O_DIRECT where the target allows it,

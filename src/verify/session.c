@@ -33,8 +33,10 @@ struct verify_session {
 	unsigned depth;
 	uint32_t unit;
 	uint32_t run_id;
+	uint64_t extent;  /* end of the region in each target */
 	uint64_t printed; /* failure lines so far */
 	bool halted;	  /* verify_fatal fired: check nothing more */
+	bool journal_failed; /* flush returned the journal's error */
 };
 
 static uint64_t realtime_ns(void)
@@ -142,6 +144,7 @@ int verify_session_create(const struct verify_session_params *p,
 	s->depth = p->depth;
 	s->unit = vblock_unit_len(job->bs);
 	s->run_id = new_run_id();
+	s->extent = job->offset + p->region;
 	if (job->journal[0]) {
 		int ret = journal_open(s, p->region, err);
 		if (ret) {
@@ -164,7 +167,9 @@ void verify_session_free(struct verify_session *s)
 		return;
 	if (s->journal) {
 		struct ioc_err err = {0};
-		if (journal_close(s->journal, &err) && s->report)
+		/* a failure already returned by flush ended the run: once */
+		if (journal_close(s->journal, &err) && s->report &&
+		    !s->journal_failed)
 			fprintf(s->report, "iochar: job %s: %s\n", s->job->name,
 				err.msg);
 	}
@@ -192,6 +197,7 @@ bool verify_session_prepare(struct verify_session *s, struct io_unit *u)
 		    .time_ns = realtime_ns(),
 		    .run_id = s->run_id,
 		    .block_len = (uint32_t)u->len,
+		    .extent = s->extent,
 		    .gen = vgen_next(s->map.gen[idx]),
 		};
 		sl->gen = st.gen;
@@ -286,5 +292,11 @@ int verify_session_complete(struct verify_session *s, struct io_unit *u,
 
 int verify_session_flush(struct verify_session *s, struct ioc_err *err)
 {
-	return s->journal ? journal_flush(s->journal, err) : 0;
+	int ret = s->journal ? journal_flush(s->journal, err) : 0;
+
+	if (ret) {
+		s->journal_failed = true;
+		err_prefix(err, "job %s", s->job->name);
+	}
+	return ret;
 }

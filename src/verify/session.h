@@ -11,9 +11,11 @@
  *
  * With journal=FILE (journal.h) prepare also queues an INTENT for each
  * write and complete a DONE; verify_session_flush makes the intents
- * durable, and the worker calls it before any queued write can reach the
- * kernel: before commit, and before queue() on an engine that completes
- * I/O inside queue() (ENGINE_SYNC).
+ * durable, and the worker calls it after preparing a pass's I/Os and
+ * before it queues any of them, so no write reaches the engine before its
+ * intent is durable. When the flush fails, the prepared I/Os are never
+ * queued: the worker completes them with -ECANCELED (their blocks' content
+ * is then unknown to the map) and stops.
  */
 #ifndef IOCHAR_VERIFY_SESSION_H
 #define IOCHAR_VERIFY_SESSION_H

@@ -1,9 +1,10 @@
 /* fuzz_jobfile.c - libFuzzer target for fio-style job files
  * (cli/jobfile.h, through cli/ini.h and the option table).
  *
- * The input is the text of a job file: it is parsed from memory with
- * jobfile_parse_text (a file's contents end at its first NUL byte, as
- * jobfile_parse reads them, so the copy does too). Besides the sanitizers,
+ * The input is the bytes of a job file, NUL bytes included: it is parsed
+ * from memory with jobfile_parse_text_n, as jobfile_parse parses a file's
+ * contents (a NUL byte is refused, not taken as the end). Besides the
+ * sanitizers,
  * the target checks jobfile.h's contract: a failure leaves the outputs
  * untouched and says why in err; a success gives at least one job with a
  * non-empty, NUL-terminated name.
@@ -34,10 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	ret = jobfile_parse_text(text, "fuzz.fio", &jobs, &nr, &err);
+	ret = jobfile_parse_text_n(text, size, "fuzz.fio", &jobs, &nr, &err);
 	if (ret) {
 		CHECK(ret < 0);
 		CHECK(err.msg[0] != '\0');
+		/* no control byte of the input is echoed */
+		for (const char *c = err.msg; *c; c++)
+			CHECK(((unsigned char)*c >= 0x20 || *c == '\t') && *c != 0x7f);
 		CHECK(jobs == sentinel && nr == 77777);
 	} else {
 		CHECK(jobs != sentinel && jobs != NULL);
