@@ -46,6 +46,18 @@ static void record_n(struct worker_stats *st, enum io_dir d, unsigned n,
 	}
 }
 
+/* The lag and service time of the I/Os record_n recorded, as a paced
+ * worker does: a quarter of each latency is lag (half of it the tool's),
+ * the rest service. */
+static void record_paced_n(struct worker_stats *st, enum io_dir d, unsigned n,
+			   uint64_t lat0, uint64_t step, unsigned mod)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t lat = lat0 + (i % mod) * step;
+		stats_record_paced(st, d, lat / 4, lat / 8, lat - lat / 4);
+	}
+}
+
 static void free_result(struct run_result *r)
 {
 	for (unsigned i = 0; i < r->nr_jobs; i++) {
@@ -145,6 +157,11 @@ static struct run_result *make_result(bool partial, bool open_loop)
 		 1000);
 	record_n(&r->workers[1].stats, DIR_WRITE, NR_WRITES1, 4096, 1000000,
 		 10000, 100);
+	if (open_loop) {
+		record_paced_n(&r->workers[0].stats, DIR_READ, NR_READS0, 10000, 100, 1000);
+		record_paced_n(&r->workers[1].stats, DIR_READ, NR_READS1, 20000, 100, 1000);
+		record_paced_n(&r->workers[1].stats, DIR_WRITE, NR_WRITES1, 1000000, 10000, 100);
+	}
 	r->workers[1].error = -EIO;
 	snprintf(r->workers[1].error_msg, sizeof(r->workers[1].error_msg),
 		 "write \"x\": I/O error");
@@ -224,29 +241,39 @@ static json_object *parse_json(const struct run_result *r)
 	return root;
 }
 
-/* The block {ios, bytes, iops, bw_bytes, lat_ns} against the raw stats. */
+/* A latency-shaped block {mean, stdev, min, max, p50 .. p99_99} against
+ * its histogram. */
+static void check_lat_block(json_object *lat, const struct hist *h)
+{
+	assert_close(jget_d(lat, "mean"), hist_mean(h));
+	assert_close(jget_d(lat, "stdev"), hist_stdev(h));
+	assert_int_equal(jget_u64(lat, "min"), h->count ? h->min : 0);
+	assert_int_equal(jget_u64(lat, "max"), h->count ? h->max : 0);
+	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
+		assert_int_equal(jget_u64(lat, summary_pcts[i].key),
+				 hist_percentile(h, summary_pcts[i].p));
+}
+
+/* The block {ios, bytes, iops, bw_bytes, lat_ns, lag[, service_latency]}
+ * against the raw stats. */
 static void check_dir_block(json_object *o, const struct dir_stats *ds,
 			    uint64_t elapsed_ns)
 {
-	json_object *lat = jget(o, "lat_ns");
 	double secs = (double)elapsed_ns / 1e9;
+	json_object *svc = NULL;
 
 	assert_int_equal(jget_u64(o, "ios"), ds->ios);
 	assert_int_equal(jget_u64(o, "bytes"), ds->bytes);
 	assert_close(jget_d(o, "iops"), (double)ds->ios / secs);
 	assert_close(jget_d(o, "bw_bytes"), (double)ds->bytes / secs);
-	assert_close(jget_d(lat, "mean"), hist_mean(&ds->lat));
-	assert_close(jget_d(lat, "stdev"), hist_stdev(&ds->lat));
-	if (ds->ios == 0) {
-		assert_int_equal(jget_u64(lat, "min"), 0);
-		assert_int_equal(jget_u64(lat, "max"), 0);
-	} else {
-		assert_int_equal(jget_u64(lat, "min"), ds->lat.min);
-		assert_int_equal(jget_u64(lat, "max"), ds->lat.max);
-	}
-	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
-		assert_int_equal(jget_u64(lat, summary_pcts[i].key),
-				 hist_percentile(&ds->lat, summary_pcts[i].p));
+	check_lat_block(jget(o, "lat_ns"), &ds->lat);
+	check_lat_block(jget(o, "lag"), &ds->lag);
+	check_lat_block(jget(o, "tool_lag"), &ds->tool_lag);
+	/* the service time only where it is not lat_ns itself */
+	assert_int_equal(json_object_object_get_ex(o, "service_latency", &svc),
+			 ds->service.count != 0);
+	if (svc)
+		check_lat_block(svc, &ds->service);
 }
 
 /* read, write and total of a JSON object against a worker_stats. */
@@ -275,7 +302,7 @@ static void test_json_top_level(void **state)
 	static const char *const keys[] = {
 	    "fio version", "timestamp", "timestamp_ms", "time", "jobs", "disk_util",
 	    "iochar_version", "format_version", "start_unix_ms", "partial", "elapsed_ns",
-	    "ramp_ns",	      "latency_origin", "options", "read",
+	    "ramp_ns",	      "latency_origin", "tool_limited", "options", "read",
 	    "write",	      "total",		"cpu",	   "intervals",
 	    "workers",	      "environment",
 	};
@@ -298,6 +325,8 @@ static void test_json_top_level(void **state)
 	assert_int_equal(jget_u64(root, "elapsed_ns"), ELAPSED_NS);
 	assert_int_equal(jget_u64(root, "ramp_ns"), 1000000000ull);
 	assert_string_equal(jget_s(root, "latency_origin"), "scheduled");
+	assert_false(json_object_get_boolean(jget(root, "tool_limited")));
+	assert_false(json_object_object_get_ex(root, "tool_limited_reason", NULL));
 	json_object_put(root);
 	free_result(r);
 
@@ -474,7 +503,7 @@ static void test_json_workers_env(void **state)
 /* Split CSV text into rows of fields (RFC 4180 quoting). Returns the number
  * of rows; fields[row][col] are malloc'd. */
 #define CSV_MAX_ROWS 32
-#define CSV_MAX_COLS 32
+#define CSV_MAX_COLS 64
 struct csv {
 	char *f[CSV_MAX_ROWS][CSV_MAX_COLS];
 	unsigned cols[CSV_MAX_ROWS];
@@ -523,6 +552,24 @@ static void csv_free(struct csv *c)
 			free(c->f[r][i]);
 }
 
+/* Ten latency columns from f[at] against h, or all empty (!present). */
+static void check_csv_lat(char **f, unsigned at, const struct hist *h,
+			  bool present)
+{
+	if (!present) {
+		for (unsigned i = 0; i < 4 + SUMMARY_NR_PCT; i++)
+			assert_string_equal(f[at + i], "");
+		return;
+	}
+	assert_close(strtod(f[at], NULL), hist_mean(h));
+	assert_close(strtod(f[at + 1], NULL), hist_stdev(h));
+	assert_int_equal(strtoull(f[at + 2], NULL, 10), h->count ? h->min : 0);
+	assert_int_equal(strtoull(f[at + 3], NULL, 10), h->count ? h->max : 0);
+	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
+		assert_int_equal(strtoull(f[at + 4 + i], NULL, 10),
+				 hist_percentile(h, summary_pcts[i].p));
+}
+
 static void check_csv_row(struct csv *c, unsigned row, const char *scope,
 			  const char *job, const char *clone, const char *dir,
 			  const struct dir_stats *ds)
@@ -531,7 +578,7 @@ static void check_csv_row(struct csv *c, unsigned row, const char *scope,
 	char **f = c->f[row];
 	double secs = (double)ELAPSED_NS / 1e9;
 
-	assert_int_equal(c->cols[row], 18);
+	assert_int_equal(c->cols[row], 48);
 	assert_string_equal(f[0], scope);
 	assert_string_equal(f[1], job);
 	assert_string_equal(f[2], clone);
@@ -541,13 +588,10 @@ static void check_csv_row(struct csv *c, unsigned row, const char *scope,
 	snprintf(want, sizeof(want), "%.3f", (double)ds->ios / secs);
 	assert_string_equal(f[6], want);
 	assert_close(strtod(f[7], NULL), (double)ds->bytes / secs);
-	assert_close(strtod(f[8], NULL), hist_mean(&ds->lat));
-	assert_close(strtod(f[9], NULL), hist_stdev(&ds->lat));
-	assert_int_equal(strtoull(f[10], NULL, 10), ds->ios ? ds->lat.min : 0);
-	assert_int_equal(strtoull(f[11], NULL, 10), ds->ios ? ds->lat.max : 0);
-	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
-		assert_int_equal(strtoull(f[12 + i], NULL, 10),
-				 hist_percentile(&ds->lat, summary_pcts[i].p));
+	check_csv_lat(f, 8, &ds->lat, true);
+	check_csv_lat(f, 18, &ds->lag, true);
+	check_csv_lat(f, 28, &ds->tool_lag, true);
+	check_csv_lat(f, 38, &ds->service, ds->service.count != 0);
 }
 
 static void test_csv(void **state)
@@ -561,9 +605,13 @@ static void test_csv(void **state)
 	assert_non_null(c);
 	csv_parse(text, c);
 	assert_int_equal(c->rows, 1 + 3 + 2 * 3);
-	assert_int_equal(c->cols[0], 18);
+	assert_int_equal(c->cols[0], 48);
 	assert_string_equal(c->f[0][0], "scope");
 	assert_string_equal(c->f[0][17], "lat_p99_99_ns");
+	assert_string_equal(c->f[0][18], "lag_mean_ns");
+	assert_string_equal(c->f[0][28], "tool_lag_mean_ns");
+	assert_string_equal(c->f[0][38], "service_lat_mean_ns");
+	assert_string_equal(c->f[0][47], "service_lat_p99_99_ns");
 	/* the job name holds a comma and quotes: it must have been quoted */
 	assert_non_null(strstr(text, "\"mix,job \"\"a\"\"\""));
 
@@ -626,6 +674,57 @@ static void test_text(void **state)
 	text = emit(r, OUTPUT_NORMAL);
 	assert_null(strstr(text, "partial run"));
 	assert_non_null(strstr(text, "latency from submission"));
+	free(text);
+	free_result(r);
+}
+
+/* A rate-limited run: lag and service time in every format, and the
+ * tool-limited flag with its reason. */
+static void test_paced(void **state)
+{
+	struct run_result *r = make_result(false, true);
+	static const char reason[] = "read p99 tool lag 14 us is 12% of p99 latency 117 us";
+
+	r->tool_limited = true;
+	snprintf(r->tool_limited_reason, sizeof(r->tool_limited_reason), "%s", reason);
+	json_object *root = parse_json(r);
+	check_stats_blocks(root, &r->total, r->elapsed_ns);
+	check_stats_blocks(json_object_array_get_idx(jget(root, "workers"), 1),
+			   &r->workers[1].stats, ELAPSED_NS);
+	assert_true(json_object_get_boolean(jget(root, "tool_limited")));
+	assert_string_equal(jget_s(root, "tool_limited_reason"), reason);
+	/* lag + service = latency, I/O by I/O, so the means add up */
+	json_object *rd = jget(root, "read");
+	assert_close(jget_d(jget(rd, "lag"), "mean") +
+			     jget_d(jget(rd, "service_latency"), "mean"),
+		     jget_d(jget(rd, "lat_ns"), "mean"));
+	json_object_put(root);
+
+	char *text = emit(r, OUTPUT_CSV);
+	struct csv *c = malloc(sizeof(*c));
+	assert_non_null(c);
+	csv_parse(text, c);
+	check_csv_row(c, 1, "total", "", "", "read", &r->total.dir[DIR_READ]);
+	check_csv_row(c, 5, "worker", job_name, "0", "write",
+		      &r->workers[0].stats.dir[DIR_WRITE]);
+	check_csv_row(c, 8, "worker", job_name, "1", "write",
+		      &r->workers[1].stats.dir[DIR_WRITE]);
+	csv_free(c);
+	free(c);
+	free(text);
+
+	text = emit(r, OUTPUT_NORMAL);
+	/* reads: latency 10 .. 119.9 us, a quarter of it lag */
+	assert_non_null(strstr(text, "    service lat (usec): min=7.50, max=89.9, "));
+	assert_non_null(strstr(text, "    issue lag (usec): min=2.50, max=30.0, "));
+	assert_non_null(strstr(text, "    issue lag percentiles (usec): 50th="));
+	assert_non_null(strstr(text, "    tool lag (nsec): min=1250, max=14987, "));
+	assert_non_null(strstr(text, "  TOOL-LIMITED: read p99 tool lag 14 us"));
+	free(text);
+	r->tool_limited = false;
+	r->tool_limited_reason[0] = '\0';
+	text = emit(r, OUTPUT_NORMAL);
+	assert_null(strstr(text, "TOOL-LIMITED"));
 	free(text);
 	free_result(r);
 }
@@ -822,6 +921,7 @@ int main(void)
 	    cmocka_unit_test(test_json_workers_env),
 	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_paced),
 	    cmocka_unit_test(test_format_parse),
 	    cmocka_unit_test(test_json_writer_values),
 	    cmocka_unit_test(test_json_writer_misuse),

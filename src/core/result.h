@@ -58,6 +58,13 @@ struct run_result {
 	uint64_t cpu_usr_ns, cpu_sys_ns;
 	bool partial;                  /* stopped early by a signal or an error */
 	bool open_loop;                /* rate_iops set: latency counts from the scheduled time */
+	/* Rate-limited runs whose issue lag is a material share of their
+	 * latency (core/tool_limited.h): the figures are iochar's lateness as
+	 * much as the device's. The reason is one line; "" when false. */
+	bool tool_limited;
+	char tool_limited_reason[256];
+	unsigned cpus_usable;          /* CPUs this process may run on; 0: unknown */
+	double machine_busy_pct;       /* all CPUs, % busy over the measured phase; < 0: unknown */
 	int64_t start_unix_ms;         /* wall-clock start, for reports */
 	bool verify;                   /* some job ran with verify=1 */
 	struct verify_counts verify_counts; /* all workers merged */

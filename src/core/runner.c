@@ -9,13 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 
 #include "core/layout.h"
+#include "core/tool_limited.h"
 #include "core/worker.h"
+#include "stats/cpuload.h"
 #include "target/target.h"
 #include "util/clock.h"
 #include "verify/jobs.h"
@@ -230,6 +233,7 @@ struct watch {
 	const struct runner_hooks *hooks;
 	uint64_t ramp_ns, planned_ns;
 	struct rusage ru_start, ru_end;
+	struct cpuload load_start, load_end; /* the whole machine, same span */
 };
 
 static bool all_finished(const struct watch *wa)
@@ -264,12 +268,14 @@ static void watch_workers(struct watch *wa)
 	uint64_t next_tick = wa->start_ns + 1000000000ull;
 
 	getrusage(RUSAGE_SELF, &wa->ru_start);
+	cpuload_sample(&wa->load_start);
 	while (!all_finished(wa)) {
 		uint64_t now = clock_ns(), ramp_end = wa->start_ns + wa->ramp_ns;
 		uint64_t wake = now + WATCH_STEP_NS;
 		if (!cpu_sampled) {
 			if (now >= ramp_end) {
 				getrusage(RUSAGE_SELF, &wa->ru_start);
+				cpuload_sample(&wa->load_start);
 				cpu_sampled = true;
 			} else if (ramp_end < wake) {
 				wake = ramp_end;
@@ -284,6 +290,7 @@ static void watch_workers(struct watch *wa)
 		clock_sleep_until(wake);
 	}
 	getrusage(RUSAGE_SELF, &wa->ru_end);
+	cpuload_sample(&wa->load_end);
 }
 
 static int start_workers(struct worker *w, unsigned nr, struct ioc_err *err,
@@ -350,6 +357,10 @@ static int collect(struct worker *w, unsigned nr, struct watch *wa,
 		r->cpu_usr_pct = 100.0 * (double)r->cpu_usr_ns / (double)r->elapsed_ns;
 		r->cpu_sys_pct = 100.0 * (double)r->cpu_sys_ns / (double)r->elapsed_ns;
 	}
+	cpu_set_t cpus;
+	r->cpus_usable = sched_getaffinity(0, sizeof(cpus), &cpus) ? 0 : (unsigned)CPU_COUNT(&cpus);
+	r->machine_busy_pct = cpuload_busy_pct(&wa->load_start, &wa->load_end);
+	tool_limited_judge(r);
 	return ret;
 }
 

@@ -12,13 +12,12 @@
 #include "core/worker.h"
 
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
-#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/pace.h"
 #include "target/target.h"
 #include "util/clock.h"
 #include "verify/block.h"
@@ -26,11 +25,11 @@
 #include "vd/engine.h"
 
 #define PAGE_ALIGN 4096
-/* longest nap of a rate-limited worker with I/O in flight: bounds how late
- * a completion can be stamped */
+/* longest nap of a rate-limited worker with I/O in flight and a free slot:
+ * bounds how late a completion can be stamped */
 #define RATE_NAP_NS 20000ull
-/* the last stretch of a rate-limited wait is spun, not slept */
-#define PACE_SPIN_NS 100000ull
+/* longest sleep between looks at the stop flag */
+#define RATE_SLEEP_MAX_NS 50000000ull
 
 static int setup_units(struct worker *w, struct ioc_err *err)
 {
@@ -89,6 +88,19 @@ static int setup_cpu(struct worker *w, struct ioc_err *err)
 	return 0;
 }
 
+/* Rate-limited runs keep, by unit, its I/O's submission time and the
+ * ideal tool's (core/pace.h), for the lag, tool-lag and service
+ * histograms; the due time is the unit's latency origin. */
+static int setup_pacing(struct worker *w, struct ioc_err *err)
+{
+	if (!w->job->rate_iops)
+		return 0;
+	w->paced = calloc(w->job->iodepth, sizeof(*w->paced));
+	if (!w->paced)
+		return err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 static int worker_setup(struct worker *w)
 {
 	struct ioc_err *err = &w->err;
@@ -101,7 +113,7 @@ static int worker_setup(struct worker *w)
 	stats_init(&w->stats);
 	uint64_t planned_s = (w->job->ramp_ns + w->job->runtime_ns) / 1000000000ull;
 	if ((ret = setup_cpu(w, err)) || (ret = setup_units(w, err)) ||
-	    (ret = setup_files(w, err)))
+	    (ret = setup_files(w, err)) || (ret = setup_pacing(w, err)))
 		return ret;
 	if (stats_reserve(&w->stats, (unsigned)planned_s + 1))
 		return err_set(err, ENOMEM, "out of memory");
@@ -148,6 +160,8 @@ static void worker_teardown(struct worker *w)
 	free(w->units);
 	free(w->free_units);
 	free(w->staged);
+	free(w->paced);
+	w->paced = NULL;
 	w->buffers = w->units = NULL;
 	w->free_units = w->staged = NULL;
 }
@@ -163,6 +177,15 @@ static bool verify_complete(struct worker *w, struct io_unit *u)
 	w->error = ret;
 	atomic_store(w->stop, true);
 	return false;
+}
+
+/* Rate-limited: the ideal tool's slot of u is free again after u's
+ * service time (core/pace.h). Ramp I/Os too, so the recursion is right
+ * when measuring starts. */
+static void paced_done(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	struct paced_times *t = &w->paced[u->index];
+	t->ideal_free_ns = t->ideal_ns + (now > t->issued_ns ? now - t->issued_ns : 0);
 }
 
 /* Book a finished I/O. Returns false when the worker must stop (error). */
@@ -185,6 +208,8 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 				   what);
 		return false;
 	}
+	if (w->paced)
+		paced_done(w, u, now);
 	if (now < w->measure_start_ns)
 		return true; /* ramp: not measured */
 	uint64_t lat = now > u->start_ns ? now - u->start_ns : 0;
@@ -196,6 +221,14 @@ static bool complete(struct worker *w, struct io_unit *u, uint64_t now)
 	if (stats_record(&w->stats, u->dir, u->len, lat, since)) {
 		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
 		return false;
+	}
+	if (w->paced) {
+		const struct paced_times *t = &w->paced[u->index];
+		uint64_t sub = t->issued_ns;
+		stats_record_paced(&w->stats, u->dir,
+				   sub > u->start_ns ? sub - u->start_ns : 0,
+				   sub > t->ideal_ns ? sub - t->ideal_ns : 0,
+				   now > sub ? now - sub : 0);
 	}
 	return true;
 }
@@ -215,36 +248,25 @@ static void publish_live(struct worker *w)
 
 struct loop_state {
 	uint64_t now, deadline;
-	uint64_t period_ns;      /* rate_iops: one I/O every period; 0 = closed loop */
-	uint64_t next_sched;     /* rate_iops: when the next I/O is due */
+	struct pace pace;        /* rate_iops: due times; closed loop: inert */
 	unsigned inflight, pending;
 	bool gen_done;
 	struct io_unit *held;	 /* refused by verify_session_prepare */
 	unsigned nr_staged;	 /* in w->staged: prepared, not yet queued */
-	struct rng arrivals;     /* rate_process=poisson gaps */
 };
 
-/* Wait until monotonic time t for a rate-limited worker. A sleep wakes
- * tens of microseconds late, which at 100k IOPS would be several I/Os:
- * sleep only for the bulk of a long wait, and spin on the clock for the
- * last stretch, so the asked rate is kept. */
-static void pace_until(uint64_t t)
+/* Rate-limited: put on top of the free list the unit whose ideal slot
+ * comes free first, as an ideal tool would use it. */
+static void pace_pick_unit(struct worker *w)
 {
-	uint64_t now = fast_ns();
-	if (t > now + PACE_SPIN_NS)
-		clock_sleep_until(t - PACE_SPIN_NS);
-	while (fast_ns() < t)
-		;
-}
-
-/* Time to the next scheduled I/O of a rate-limited worker. */
-static uint64_t next_gap(struct worker *w, struct loop_state *s)
-{
-	if (w->job->rate_process != RATE_POISSON)
-		return s->period_ns;
-	/* exponential with mean period: -ln(U) * period, U in (0, 1] */
-	double u = 1.0 - rng_unit(&s->arrivals);
-	return (uint64_t)(-log(u) * (double)s->period_ns);
+	unsigned best = w->nr_free - 1;
+	for (unsigned i = 0; i + 1 < w->nr_free; i++)
+		if (w->paced[w->free_units[i]->index].ideal_free_ns <
+		    w->paced[w->free_units[best]->index].ideal_free_ns)
+			best = i;
+	struct io_unit *top = w->free_units[w->nr_free - 1];
+	w->free_units[w->nr_free - 1] = w->free_units[best];
+	w->free_units[best] = top;
 }
 
 /* A write without verify (op, about to reuse u) must not carry another
@@ -295,8 +317,10 @@ static bool queue_staged(struct worker *w, struct loop_state *s)
 		struct io_unit *u = w->staged[i];
 		/* a sync engine runs the pass's I/Os one after the other:
 		 * in a closed loop each counts from its own start */
-		if ((w->eops->flags & ENGINE_SYNC) && !s->period_ns)
+		if ((w->eops->flags & ENGINE_SYNC) && !s->pace.rate)
 			u->start_ns = s->now;
+		if (w->paced)
+			w->paced[u->index].issued_ns = s->now;
 		enum engine_queue_ret r = w->eops->queue(w->engine_state, u);
 		if (r == ENGINE_BUSY)
 			break;
@@ -327,13 +351,15 @@ static bool issue(struct worker *w, struct loop_state *s)
 		if (!u) {
 			if (s->gen_done)
 				break;
-			if (s->period_ns && s->next_sched > s->now)
+			if (!pace_due(&s->pace, s->now))
 				break;
 			struct gen_op op;
 			if (!gen_next(&w->gen, &op)) {
 				s->gen_done = true;
 				break;
 			}
+			if (w->paced)
+				pace_pick_unit(w);
 			u = w->free_units[--w->nr_free];
 			if (!w->verify && op.dir == DIR_WRITE)
 				scrub(u, &op, s->now);
@@ -342,9 +368,12 @@ static bool issue(struct worker *w, struct loop_state *s)
 			u->offset = op.offset;
 			u->len = op.len;
 			/* open loop: latency counts from when the I/O was due */
-			u->start_ns = s->period_ns ? s->next_sched : s->now;
-			if (s->period_ns)
-				s->next_sched += next_gap(w, s);
+			u->start_ns = s->pace.rate ? pace_take(&s->pace) : s->now;
+			if (w->paced) {
+				struct paced_times *t = &w->paced[u->index];
+				t->ideal_ns = u->start_ns > t->ideal_free_ns ? u->start_ns
+									     : t->ideal_free_ns;
+			}
 		}
 		s->held = NULL;
 		/* verify: an I/O to a block with one in flight waits for it */
@@ -357,10 +386,13 @@ static bool issue(struct worker *w, struct loop_state *s)
 	return queue_staged(w, s);
 }
 
-/* Reap at least min completions. Returns false when the worker must stop. */
-static bool reap(struct worker *w, struct loop_state *s, unsigned min)
+/* Reap at least min completions, or (until_ns != 0, and the engine can)
+ * what completes before until_ns. Returns false when the worker must stop. */
+static bool reap_until(struct worker *w, struct loop_state *s, unsigned min,
+		       uint64_t until_ns)
 {
-	int n = w->eops->getevents(w->engine_state, min);
+	int n = until_ns ? w->eops->getevents_until(w->engine_state, min, until_ns)
+			 : w->eops->getevents(w->engine_state, min);
 	s->now = fast_ns();
 	if (n < 0) {
 		w->error = err_set(&w->err, -n, "job %s: %s engine: %s",
@@ -372,6 +404,11 @@ static bool reap(struct worker *w, struct loop_state *s, unsigned min)
 	for (int i = 0; i < n; i++)
 		ok &= complete(w, w->eops->event(w->engine_state, (unsigned)i), s->now);
 	return ok;
+}
+
+static bool reap(struct worker *w, struct loop_state *s, unsigned min)
+{
+	return reap_until(w, s, min, 0);
 }
 
 static bool commit(struct worker *w, struct loop_state *s)
@@ -388,6 +425,55 @@ static bool commit(struct worker *w, struct loop_state *s)
 	return true;
 }
 
+/* Rate-limited, nothing in flight: sleep to the next due I/O (or the
+ * deadline; at most RATE_SLEEP_MAX_NS, to see the stop flag). */
+static void wait_idle(struct loop_state *s)
+{
+	uint64_t t = s->pace.next_ns;
+
+	/* Above 1/PACE_BATCH_NS I/Os per second, wake once per batch, not
+	 * once per I/O: a wake-up costs microseconds of CPU (more on a VM),
+	 * which at such rates is the whole budget of the other workers. */
+	if (t < s->now + PACE_BATCH_NS && s->pace.rate > 1000000000ull / PACE_BATCH_NS)
+		t = s->now + PACE_BATCH_NS;
+	if (t > s->deadline)
+		t = s->deadline;
+	if (t > s->now + RATE_SLEEP_MAX_NS)
+		t = s->now + RATE_SLEEP_MAX_NS;
+	s->now = pace_wait_until(t);
+}
+
+/* Rate-limited with I/O in flight. Every slot busy: nothing can leave
+ * before a completion, so block for one (the kernel wakes the thread: the
+ * stamp is exact and no CPU is spent). A free slot, with an engine that
+ * can wait with a time limit: block until a completion or PACE_SPIN_NS
+ * before the next due I/O, the last stretch spun by the passes that
+ * follow. Otherwise poll, and when nothing completed and the next I/O is
+ * not due, nap briefly rather than spin. Returns false when the worker
+ * must stop. */
+static bool wait_paced(struct worker *w, struct loop_state *s)
+{
+	if ((!w->nr_free && !s->held) || s->nr_staged) /* staged: the engine was busy */
+		return reap(w, s, 1);
+	if (w->eops->getevents_until && !pace_due(&s->pace, s->now)) {
+		uint64_t until = s->pace.next_ns > PACE_SPIN_NS ? s->pace.next_ns - PACE_SPIN_NS : 1;
+		return reap_until(w, s, 1, until > s->now ? until : 1);
+	}
+	unsigned before = s->inflight;
+	if (!reap(w, s, 0))
+		return false;
+	if (s->inflight == before && !pace_due(&s->pace, s->now)) {
+		uint64_t nap = s->now + RATE_NAP_NS;
+		if (nap < s->pace.next_ns) { /* no spin: nothing is due at its end */
+			clock_sleep_until(nap);
+			s->now = fast_ns();
+		} else {
+			s->now = pace_wait_until(s->pace.next_ns);
+		}
+	}
+	return true;
+}
+
 static void run_loop(struct worker *w, struct loop_state *s)
 {
 	unsigned pass = 0;
@@ -400,24 +486,15 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		if (s->inflight == 0) {
 			if (s->gen_done && !s->held && !s->nr_staged)
 				break;
-			if (s->period_ns) /* ahead of schedule, nothing in flight */
-				pace_until(s->next_sched < s->deadline ?
-							  s->next_sched : s->deadline);
-			s->now = fast_ns();
+			if (!pace_due(&s->pace, s->now))
+				wait_idle(s);
+			else
+				s->now = fast_ns();
 			continue;
 		}
-		/* Closed loop: everything issuable is issued, so wait for one.
-		 * Rate-limited: poll, and nap briefly when nothing completed, so
-		 * the next due I/O leaves on time while others are in flight. */
-		bool rate_wait = s->period_ns && s->next_sched > s->now;
-		unsigned before = s->inflight;
-		if (!reap(w, s, rate_wait ? 0 : 1))
+		/* Closed loop: everything issuable is issued, so wait for one. */
+		if (!(s->pace.rate ? wait_paced(w, s) : reap(w, s, 1)))
 			break;
-		if (rate_wait && s->inflight == before) {
-			uint64_t nap = s->now + RATE_NAP_NS;
-			pace_until(nap < s->next_sched ? nap : s->next_sched);
-			s->now = fast_ns();
-		}
 		if ((++pass & 63) == 0)
 			publish_live(w);
 	}
@@ -466,17 +543,15 @@ void *worker_main(void *arg)
 
 	if (!w->error && !atomic_load(w->stop)) {
 		if (w->job->rate_iops) /* naps must be short to be accurate */
-			prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+			pace_thread_init();
 		struct loop_state s = {
 			.now = fast_ns(),
 			.deadline = w->job->runtime_ns ?
 					    w->measure_start_ns + w->job->runtime_ns :
 					    UINT64_MAX,
-			.period_ns = w->job->rate_iops ?
-					     1000000000ull / w->job->rate_iops : 0,
-			.next_sched = start,
 		};
-		rng_seed(&s.arrivals, w->job->randseed ^ 0xa441ull ^ w->clone);
+		pace_init(&s.pace, w->job, start,
+			  w->job->randseed ^ 0xa441ull ^ w->clone);
 		run_loop(w, &s);
 		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
 	}

@@ -58,6 +58,10 @@ struct worker {
 	void *buffers;
 	struct generator gen;
 	struct verify_session *verify; /* NULL unless the job has verify=1 */
+	/* rate-limited: by unit index, when its I/O left, when it would have
+	 * left from a tool with no overhead (the same device service times,
+	 * core/pace.h) and when that ideal slot is free again; else NULL */
+	struct paced_times { uint64_t issued_ns, ideal_ns, ideal_free_ns; } *paced;
 
 	/* out: valid after the thread is joined */
 	struct worker_stats stats;

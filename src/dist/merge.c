@@ -54,6 +54,12 @@ static void fold_header(struct run_result *own, const struct run_result *p)
 	own->partial |= p->partial;
 	own->open_loop |= p->open_loop;
 	own->verify |= p->verify;
+	/* each rank judged its own lag against its own CPUs; one is enough */
+	if (p->tool_limited && !own->tool_limited) {
+		own->tool_limited = true;
+		memcpy(own->tool_limited_reason, p->tool_limited_reason,
+		       sizeof(own->tool_limited_reason));
+	}
 	verify_counts_add(&own->verify_counts, &p->verify_counts);
 	if (!own->start_unix_ms || (p->start_unix_ms && p->start_unix_ms < own->start_unix_ms))
 		own->start_unix_ms = p->start_unix_ms;

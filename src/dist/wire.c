@@ -1,6 +1,7 @@
 /* wire.c - one rank's result as bytes for rank 0: the run's header, then
- * per worker its counters, both latency histograms (every bucket: merging
- * them is exact) and its per-second series.
+ * per worker its counters, its histograms (latency, lag and service time
+ * of both directions, every bucket: merging them is exact) and its
+ * per-second series.
  *
  * Every rank runs the same iochar on the same architecture (dist_agree
  * checks the version), so structs travel as they are in memory. */
@@ -16,11 +17,15 @@ struct wire_head {
 	uint32_t magic;
 	uint32_t nr_workers;
 	uint32_t partial, open_loop, verify;
-	uint32_t pad;
+	uint32_t tool_limited;          /* this rank's own verdict */
 	uint64_t elapsed_ns, ramp_ns, cpu_usr_ns, cpu_sys_ns;
 	int64_t start_unix_ms;
 	struct verify_counts vc;
+	char tool_limited_reason[256];
 };
+
+/* The histograms of one direction: lat, lag, tool_lag, service. */
+#define WIRE_HISTS 4
 
 struct wire_worker {
 	uint32_t job, clone;
@@ -35,7 +40,7 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 {
 	size_t n = sizeof(struct wire_head);
 	for (unsigned i = 0; i < r->nr_workers; i++)
-		n += sizeof(struct wire_worker) + DIR_COUNT * sizeof(struct hist) +
+		n += sizeof(struct wire_worker) + DIR_COUNT * WIRE_HISTS * sizeof(struct hist) +
 		     r->workers[i].stats.intervals.len * sizeof(struct interval);
 	char *b = calloc(1, n), *p = b;
 	if (!b)
@@ -46,7 +51,9 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 		.elapsed_ns = r->elapsed_ns, .ramp_ns = r->ramp_ns,
 		.cpu_usr_ns = r->cpu_usr_ns, .cpu_sys_ns = r->cpu_sys_ns,
 		.start_unix_ms = r->start_unix_ms, .vc = r->verify_counts,
+		.tool_limited = r->tool_limited,
 	};
+	memcpy(h.tool_limited_reason, r->tool_limited_reason, sizeof(h.tool_limited_reason));
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
 	for (unsigned i = 0; i < r->nr_workers; i++) {
@@ -63,8 +70,13 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 		memcpy(p, &ww, sizeof(ww));
 		p += sizeof(ww);
 		for (int d = 0; d < DIR_COUNT; d++) {
-			memcpy(p, &w->stats.dir[d].lat, sizeof(struct hist));
-			p += sizeof(struct hist);
+			const struct dir_stats *ds = &w->stats.dir[d];
+			const struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->tool_lag,
+							     &ds->service};
+			for (unsigned k = 0; k < WIRE_HISTS; k++) {
+				memcpy(p, hs[k], sizeof(struct hist));
+				p += sizeof(struct hist);
+			}
 		}
 		size_t ivb = ww.nr_iv * sizeof(struct interval);
 		if (ivb)
@@ -100,10 +112,13 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 	r->cpu_sys_ns = h.cpu_sys_ns;
 	r->start_unix_ms = h.start_unix_ms;
 	r->verify_counts = h.vc;
+	r->tool_limited = h.tool_limited;
+	memcpy(r->tool_limited_reason, h.tool_limited_reason, sizeof(r->tool_limited_reason));
+	r->tool_limited_reason[sizeof(r->tool_limited_reason) - 1] = '\0';
 	for (unsigned i = 0; i < h.nr_workers; i++) {
 		struct worker_result *w = &r->workers[i];
 		struct wire_worker ww;
-		if ((size_t)(end - p) < sizeof(ww) + DIR_COUNT * sizeof(struct hist))
+		if ((size_t)(end - p) < sizeof(ww) + DIR_COUNT * WIRE_HISTS * sizeof(struct hist))
 			return -EPROTO;
 		memcpy(&ww, p, sizeof(ww));
 		p += sizeof(ww);
@@ -118,8 +133,13 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 		for (int d = 0; d < DIR_COUNT; d++) {
 			w->stats.dir[d].ios = ww.ios[d];
 			w->stats.dir[d].bytes = ww.bytes[d];
-			memcpy(&w->stats.dir[d].lat, p, sizeof(struct hist));
-			p += sizeof(struct hist);
+			struct dir_stats *ds = &w->stats.dir[d];
+			struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->tool_lag,
+						       &ds->service};
+			for (unsigned k = 0; k < WIRE_HISTS; k++) {
+				memcpy(hs[k], p, sizeof(struct hist));
+				p += sizeof(struct hist);
+			}
 		}
 		size_t ivb = (size_t)ww.nr_iv * sizeof(struct interval);
 		if ((size_t)(end - p) < ivb)

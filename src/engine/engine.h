@@ -98,6 +98,15 @@ struct engine_ops {
 
 	/* The i-th completion of the last getevents, i < its return value. */
 	struct io_unit *(*event)(void *state, unsigned i);
+
+	/* Optional (NULL: the worker polls and naps): getevents(min), but
+	 * waiting for the min completions only until the monotonic time
+	 * until_ns; returns how many completed by then (0 on time-out) or
+	 * -errno; event() as after getevents. A rate-limited worker with I/O
+	 * in flight and a free slot sleeps in it until a completion or its
+	 * next due I/O, whichever comes first: completions are stamped when
+	 * they happen, and no CPU is spent waiting. */
+	int (*getevents_until)(void *state, unsigned min, uint64_t until_ns);
 };
 
 /* Look up an engine by name; NULL when unknown. */

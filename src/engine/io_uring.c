@@ -26,6 +26,8 @@
 
 #include <liburing.h>
 
+#include "util/clock.h"
+
 #include "engine/engine.h"
 
 /* Kernel ABI values, for headers older than the running kernel. */
@@ -314,9 +316,30 @@ static int uring_backoff(struct uring_state *s)
 	return 0;
 }
 
-static int uring_getevents(void *state, unsigned min)
+/* Submit and wait for want completions, until the monotonic time until_ns
+ * when it is not 0. -ETIME: the time came first. Only rings with
+ * IORING_FEAT_EXT_ARG get a time limit: without it liburing would post a
+ * timeout CQE of its own into the ring uring_harvest reads. */
+static int uring_wait(struct uring_state *s, unsigned want, uint64_t until_ns)
 {
-	struct uring_state *s = state;
+	struct io_uring_cqe *cqe;
+
+	if (!until_ns || !(s->ring.features & IORING_FEAT_EXT_ARG))
+		return io_uring_submit_and_wait(&s->ring, want);
+	uint64_t now = clock_ns();
+	if (now >= until_ns) { /* submit what is queued all the same */
+		int ret = io_uring_submit_and_get_events(&s->ring);
+		return ret < 0 ? ret : -ETIME;
+	}
+	struct __kernel_timespec ts = {
+		.tv_sec = (long long)((until_ns - now) / 1000000000ull),
+		.tv_nsec = (long long)((until_ns - now) % 1000000000ull),
+	};
+	return io_uring_submit_and_wait_timeout(&s->ring, &cqe, want, &ts, NULL);
+}
+
+static int uring_reap(struct uring_state *s, unsigned min, uint64_t until_ns)
+{
 	struct io_uring *ring = &s->ring;
 	int ret = 0;
 
@@ -334,11 +357,15 @@ static int uring_getevents(void *state, unsigned min)
 		if (io_uring_sq_ready(ring) || ready < want ||
 		    (!want && !ready && s->inflight)) {
 			if (want)
-				ret = io_uring_submit_and_wait(ring, want);
+				ret = uring_wait(s, want, until_ns);
 			else
 				ret = io_uring_submit_and_get_events(ring);
 		}
 		uring_harvest(s);
+		if (ret == -ETIME) { /* until_ns came: what there is */
+			ret = 0;
+			break;
+		}
 		if (ret < 0) {
 			if (ret == -EAGAIN || ret == -EBUSY) {
 				if (s->nr_done)
@@ -361,6 +388,17 @@ static int uring_getevents(void *state, unsigned min)
 	return ret < 0 ? ret : 0;
 }
 
+static int uring_getevents(void *state, unsigned min)
+{
+	return uring_reap(state, min, 0);
+}
+
+static int uring_getevents_until(void *state, unsigned min, uint64_t until_ns)
+{
+	/* 0 means "no limit" to uring_reap: a limit of 0 has passed anyway */
+	return uring_reap(state, min, until_ns ? until_ns : 1);
+}
+
 static struct io_unit *uring_event(void *state, unsigned i)
 {
 	struct uring_state *s = state;
@@ -379,4 +417,5 @@ const struct engine_ops engine_io_uring = {
 	.commit = uring_commit,
 	.getevents = uring_getevents,
 	.event = uring_event,
+	.getevents_until = uring_getevents_until,
 };

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "util/clock.h"
 
 struct aio_state {
 	io_context_t ctx;
@@ -190,21 +191,39 @@ static void aio_take_failed(struct aio_state *s)
 	s->nr_failed = 0;
 }
 
-/* Reap up to what is in flight, waiting for `want` of them (0 = poll).
- * Returns how many were reaped or -errno. */
-static int aio_reap(struct aio_state *s, unsigned want)
+/* How long io_getevents may wait for `want` completions: forever (NULL)
+ * without a limit, else until the monotonic time until_ns (0 s once it
+ * has passed). A zero timeout also lets libaio read the user-mapped ring
+ * without a syscall when nothing has completed. */
+static const struct timespec *aio_timeout(unsigned want, uint64_t until_ns,
+					  struct timespec *ts)
 {
-	struct timespec zero = { 0, 0 };
+	uint64_t now = until_ns ? clock_ns() : 0;
+
+	if (want && !until_ns)
+		return NULL;
+	*ts = (struct timespec){0, 0};
+	if (want && until_ns > now) {
+		ts->tv_sec = (time_t)((until_ns - now) / 1000000000ull);
+		ts->tv_nsec = (long)((until_ns - now) % 1000000000ull);
+	}
+	return ts;
+}
+
+/* Reap up to what is in flight, waiting for `want` of them (0 = poll),
+ * until until_ns when it is not 0. Returns how many were reaped or
+ * -errno. */
+static int aio_reap(struct aio_state *s, unsigned want, uint64_t until_ns)
+{
+	struct timespec ts;
 	long max = (long)s->nr_inflight;
 	int ret;
 
 	if (want > s->nr_inflight)
 		want = s->nr_inflight;
 	do {
-		/* A zero timeout lets libaio read the user-mapped ring
-		 * without a syscall when nothing has completed. */
 		ret = io_getevents(s->ctx, (long)want, max, s->events,
-				   want ? NULL : &zero);
+				   (struct timespec *)aio_timeout(want, until_ns, &ts));
 	} while (ret == -EINTR);
 	if (ret < 0)
 		return ret;
@@ -219,9 +238,8 @@ static int aio_reap(struct aio_state *s, unsigned want)
 	return ret;
 }
 
-static int aio_getevents(void *state, unsigned min)
+static int aio_reap_until(struct aio_state *s, unsigned min, uint64_t until_ns)
 {
-	struct aio_state *s = state;
 	unsigned possible;
 	int ret = 0;
 
@@ -241,9 +259,11 @@ static int aio_getevents(void *state, unsigned min)
 		if (s->nr_inflight) {
 			unsigned want = min > s->nr_done ? min - s->nr_done : 0;
 
-			ret = aio_reap(s, want);
+			ret = aio_reap(s, want, until_ns);
 			if (ret < 0)
 				break;
+			if (until_ns && (unsigned)ret < want)
+				break; /* until_ns came first */
 		}
 		if (s->nr_done >= min)
 			break;
@@ -253,6 +273,17 @@ static int aio_getevents(void *state, unsigned min)
 	if (s->nr_done)
 		return (int)s->nr_done;
 	return ret < 0 ? ret : 0;
+}
+
+static int aio_getevents(void *state, unsigned min)
+{
+	return aio_reap_until(state, min, 0);
+}
+
+static int aio_getevents_until(void *state, unsigned min, uint64_t until_ns)
+{
+	/* 0 means "no limit" to aio_reap_until: a limit of 0 has passed */
+	return aio_reap_until(state, min, until_ns ? until_ns : 1);
 }
 
 static struct io_unit *aio_event(void *state, unsigned i)
@@ -273,4 +304,5 @@ const struct engine_ops engine_libaio = {
 	.commit = aio_commit,
 	.getevents = aio_getevents,
 	.event = aio_event,
+	.getevents_until = aio_getevents_until,
 };

@@ -17,17 +17,41 @@
 static const char csv_header[] =
     "scope,job,clone,dir,ios,bytes,iops,bw_bytes,lat_mean_ns,"
     "lat_stdev_ns,lat_min_ns,lat_max_ns,lat_p50_ns,lat_p90_ns,"
-    "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns\n";
+    "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,"
+    "lag_mean_ns,lag_stdev_ns,lag_min_ns,lag_max_ns,lag_p50_ns,lag_p90_ns,"
+    "lag_p95_ns,lag_p99_ns,lag_p99_9_ns,lag_p99_99_ns,"
+    "tool_lag_mean_ns,tool_lag_stdev_ns,tool_lag_min_ns,tool_lag_max_ns,"
+    "tool_lag_p50_ns,tool_lag_p90_ns,tool_lag_p95_ns,tool_lag_p99_ns,"
+    "tool_lag_p99_9_ns,tool_lag_p99_99_ns,"
+    "service_lat_mean_ns,service_lat_stdev_ns,service_lat_min_ns,"
+    "service_lat_max_ns,service_lat_p50_ns,service_lat_p90_ns,"
+    "service_lat_p95_ns,service_lat_p99_ns,service_lat_p99_9_ns,"
+    "service_lat_p99_99_ns\n";
 
-/* The columns after scope,job,clone. */
+/* mean,stdev,min,max,p50..p99_99 of l; empty fields when !present. */
+static void csv_lat(FILE *f, const struct lat_summary *l, bool present)
+{
+	if (!present) {
+		for (unsigned i = 0; i < 4 + SUMMARY_NR_PCT; i++)
+			putc(',', f);
+		return;
+	}
+	fprintf(f, ",%.3f,%.3f,%" PRIu64 ",%" PRIu64, l->mean, l->stdev,
+		l->min, l->max);
+	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
+		fprintf(f, ",%" PRIu64, l->pct[i]);
+}
+
+/* The columns after scope,job,clone: the service time only in
+ * rate-limited runs (elsewhere it is lat itself). */
 static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
 {
-	fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f", dir,
-		s->ios, s->bytes, s->iops, s->bw_bytes, s->lat.mean,
-		s->lat.stdev);
-	fprintf(f, ",%" PRIu64 ",%" PRIu64, s->lat.min, s->lat.max);
-	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++)
-		fprintf(f, ",%" PRIu64, s->lat.pct[i]);
+	fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f", dir, s->ios,
+		s->bytes, s->iops, s->bw_bytes);
+	csv_lat(f, &s->lat, true);
+	csv_lat(f, &s->lag, true);
+	csv_lat(f, &s->tool_lag, true);
+	csv_lat(f, &s->service, s->paced);
 	putc('\n', f);
 }
 

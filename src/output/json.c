@@ -103,7 +103,12 @@ static void emit_options(struct jw *w, const struct run_result *r)
 
 void json_emit_lat(struct jw *w, const struct lat_summary *l)
 {
-	jw_key(w, "lat_ns");
+	json_emit_lat_as(w, "lat_ns", l);
+}
+
+void json_emit_lat_as(struct jw *w, const char *key, const struct lat_summary *l)
+{
+	jw_key(w, key);
 	jw_object_begin(w);
 	jw_kv_double(w, "mean", l->mean);
 	jw_kv_double(w, "stdev", l->stdev);
@@ -123,6 +128,12 @@ void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s)
 	jw_kv_double(w, "iops", s->iops);
 	jw_kv_double(w, "bw_bytes", s->bw_bytes);
 	json_emit_lat(w, &s->lat);
+	/* lag: always, all 0 in closed loop; service time: only where it
+	 * differs from lat_ns, i.e. rate-limited */
+	json_emit_lat_as(w, "lag", &s->lag);
+	json_emit_lat_as(w, "tool_lag", &s->tool_lag);
+	if (s->paced)
+		json_emit_lat_as(w, "service_latency", &s->service);
 	jw_object_end(w);
 }
 
@@ -153,6 +164,12 @@ static void emit_cpu(struct jw *w, const struct run_result *r)
 	jw_kv_uint(w, "usr_ns", c.usr_ns);
 	jw_kv_uint(w, "sys_ns", c.sys_ns);
 	jw_kv_double(w, "ns_per_io", c.ns_per_io);
+	jw_kv_uint(w, "cpus_usable", r->cpus_usable);
+	jw_key(w, "machine_busy_pct");
+	if (r->machine_busy_pct >= 0)
+		jw_double(w, r->machine_busy_pct);
+	else
+		jw_null(w);
 	jw_object_end(w);
 }
 
@@ -313,6 +330,11 @@ static void emit_header(struct jw *w, const struct run_result *r)
 	jw_kv_uint(w, "ramp_ns", r->ramp_ns);
 	jw_kv_string(w, "latency_origin",
 		     r->open_loop ? "scheduled" : "submit");
+	jw_kv_bool(w, "tool_limited", r->tool_limited);
+	if (r->tool_limited) {
+		jw_key(w, "tool_limited_reason");
+		jw_string_n(w, r->tool_limited_reason, sizeof(r->tool_limited_reason));
+	}
 }
 
 static int json_write(const struct run_result *r, FILE *f, bool plus)

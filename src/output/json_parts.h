@@ -22,7 +22,12 @@ void json_emit_job(struct jw *w, const struct job_spec *j);
  * current object. */
 void json_emit_lat(struct jw *w, const struct lat_summary *l);
 
-/* "key": {ios, bytes, iops, bw_bytes, lat_ns}. */
+/* The same object under another key ("lag", "service_latency"). */
+void json_emit_lat_as(struct jw *w, const char *key, const struct lat_summary *l);
+
+/* "key": {ios, bytes, iops, bw_bytes, lat_ns, lag, tool_lag[,
+ * service_latency]}:
+ * service_latency only when s->paced (a rate-limited run). */
 void json_emit_dir(struct jw *w, const char *key, const struct dir_summary *s);
 
 /* "environment": {...}, a member of the current object. */

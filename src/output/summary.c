@@ -38,6 +38,10 @@ void summary_dir(const struct dir_stats *ds, uint64_t elapsed_ns,
 	out->iops = per_second(ds->ios, elapsed_ns);
 	out->bw_bytes = per_second(ds->bytes, elapsed_ns);
 	summary_lat(&ds->lat, &out->lat);
+	summary_lat(&ds->lag, &out->lag);
+	summary_lat(&ds->tool_lag, &out->tool_lag);
+	summary_lat(&ds->service, &out->service);
+	out->paced = ds->service.count != 0;
 }
 
 /* Fill out from per-direction stats; the total is merged in a scratch
@@ -48,13 +52,10 @@ static int summary_dirs(const struct dir_stats dirs[DIR_COUNT],
 	struct dir_stats *total = malloc(sizeof(*total));
 	if (!total)
 		return -ENOMEM;
-	memset(total, 0, sizeof(*total));
-	hist_init(&total->lat);
+	dir_stats_init(total);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		summary_dir(&dirs[d], elapsed_ns, &out->dir[d]);
-		total->ios += dirs[d].ios;
-		total->bytes += dirs[d].bytes;
-		hist_merge(&total->lat, &dirs[d].lat);
+		dir_stats_add(total, &dirs[d]);
 	}
 	summary_dir(total, elapsed_ns, &out->total);
 	free(total);
@@ -77,16 +78,13 @@ int summary_job(const struct run_result *r, unsigned job,
 	if (!dirs)
 		return -ENOMEM;
 	for (int d = 0; d < DIR_COUNT; d++)
-		hist_init(&dirs[d].lat);
+		dir_stats_init(&dirs[d]);
 	for (unsigned i = 0; i < r->nr_workers; i++) {
 		const struct worker_result *w = &r->workers[i];
 		if (w->job != job)
 			continue;
-		for (int d = 0; d < DIR_COUNT; d++) {
-			dirs[d].ios += w->stats.dir[d].ios;
-			dirs[d].bytes += w->stats.dir[d].bytes;
-			hist_merge(&dirs[d].lat, &w->stats.dir[d].lat);
-		}
+		for (int d = 0; d < DIR_COUNT; d++)
+			dir_stats_add(&dirs[d], &w->stats.dir[d]);
 		if (w->elapsed_ns > elapsed_ns)
 			elapsed_ns = w->elapsed_ns;
 	}

@@ -7,6 +7,7 @@
 #ifndef IOCHAR_OUTPUT_SUMMARY_H
 #define IOCHAR_OUTPUT_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/result.h"
@@ -40,7 +41,11 @@ struct dir_summary {
 	double iops;	     /* ios / elapsed seconds; 0 if elapsed is 0 */
 	double bw_bytes;     /* bytes / elapsed seconds */
 	uint64_t elapsed_ns; /* the time the rates are over */
-	struct lat_summary lat;
+	struct lat_summary lat;     /* response time (see stats.h) */
+	struct lat_summary lag;     /* scheduled -> submitted; all 0 in closed loop */
+	struct lat_summary tool_lag; /* the part of lag with a slot free; ditto */
+	struct lat_summary service; /* submitted -> completed; all 0 in closed loop */
+	bool paced;                 /* lag and service were recorded (rate-limited) */
 };
 
 /* Read, write, and both merged. */

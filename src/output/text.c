@@ -123,7 +123,9 @@ static void text_rate_line(FILE *f, const char *dir,
 		iops, bw, bwd, total, s->elapsed_ns / 1000000);
 }
 
-static void text_lat_lines(FILE *f, const struct lat_summary *l)
+/* "    <what> (usec): min=..." and its percentiles line. */
+static void text_lat_lines(FILE *f, const char *what,
+			   const struct lat_summary *l)
 {
 	struct lat_unit u = lat_unit_for(l);
 	char a[NUM_MAX], b[NUM_MAX], c[NUM_MAX], d[NUM_MAX];
@@ -132,9 +134,9 @@ static void text_lat_lines(FILE *f, const struct lat_summary *l)
 	fmt_lat(b, sizeof(b), (double)l->max, u);
 	fmt_lat(c, sizeof(c), l->mean, u);
 	fmt_lat(d, sizeof(d), l->stdev, u);
-	fprintf(f, "    lat (%s): min=%s, max=%s, avg=%s, stdev=%s\n", u.name,
-		a, b, c, d);
-	fprintf(f, "    lat percentiles (%s):", u.name);
+	fprintf(f, "    %s (%s): min=%s, max=%s, avg=%s, stdev=%s\n", what,
+		u.name, a, b, c, d);
+	fprintf(f, "    %s percentiles (%s):", what, u.name);
 	for (unsigned i = 0; i < SUMMARY_NR_PCT; i++) {
 		fmt_lat(a, sizeof(a), (double)l->pct[i], u);
 		fprintf(f, "%s %s=%s", i ? "," : "", summary_pcts[i].label, a);
@@ -180,7 +182,14 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 		if (!s.dir[d].ios)
 			continue;
 		text_rate_line(f, summary_dir_name(d), &s.dir[d]);
-		text_lat_lines(f, &s.dir[d].lat);
+		text_lat_lines(f, "lat", &s.dir[d].lat);
+		/* rate-limited: lat is the response time from the due time;
+		 * split it into iochar's lateness and the device's part */
+		if (s.dir[d].paced) {
+			text_lat_lines(f, "service lat", &s.dir[d].service);
+			text_lat_lines(f, "issue lag", &s.dir[d].lag);
+			text_lat_lines(f, "tool lag", &s.dir[d].tool_lag);
+		}
 	}
 	if (!s.total.ios)
 		fputs("  no I/O completed\n", f);
@@ -223,6 +232,9 @@ static int text_totals(FILE *f, const struct run_result *r)
 	summary_cpu(r, &c);
 	fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%%, %.0f ns per I/O\n",
 		c.usr_pct, c.sys_pct, c.ns_per_io);
+	if (r->tool_limited)
+		fprintf(f, "  TOOL-LIMITED: %.*s\n",
+			(int)sizeof(r->tool_limited_reason), r->tool_limited_reason);
 	text_verify(f, r);
 	return 0;
 }

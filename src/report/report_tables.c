@@ -31,6 +31,35 @@ static const char *read_pct(const struct rs_job *j, char *buf)
 	return buf;
 }
 
+/* p99 issue lag of a rate-limited point ("" in closed loop) and iochar's
+ * share of it, and "tool-limited" with its reason when that share was
+ * material. */
+static void lag_cell(FILE *f, const struct rs_point *p)
+{
+	char a[NUMFMT_MAX];
+
+	if (!p->total.has_service) {
+		td(f, "num", "");
+		return;
+	}
+	fprintf(f, "<td class=\"num%s\"", p->tool_limited ? " bad" : "");
+	if (p->tool_limited_reason) {
+		fputs(" title=\"", f);
+		html_escape(f, p->tool_limited_reason);
+		fputc('"', f);
+	}
+	fputc('>', f);
+	html_escape(f, numfmt_lat(a, (double)p->total.lag.pct[RS_P99]));
+	if (p->total.has_tool_lag) {
+		fputs(" (tool ", f);
+		html_escape(f, numfmt_lat(a, (double)p->total.tool_lag.pct[RS_P99]));
+		fputc(')', f);
+	}
+	if (p->tool_limited)
+		fputs(" (tool-limited)", f);
+	fputs("</td>", f);
+}
+
 static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step *st,
 			unsigned k)
 {
@@ -52,10 +81,10 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 			snprintf(b, sizeof(b), "%s IOPS",
 				 numfmt_iops(a, ts->rounds_iops[ts->nr_rounds - 1]));
 			td(f, "num", b);
-			fprintf(f, "<td colspan=\"5\">%s after %u rounds</td>",
+			fprintf(f, "<td colspan=\"6\">%s after %u rounds</td>",
 				ts->steady ? "steady state" : "not steady", ts->nr_rounds);
 		} else {
-			fprintf(f, "<td colspan=\"6\">%s</td>",
+			fprintf(f, "<td colspan=\"7\">%s</td>",
 				st->mode == RS_SEARCH && ts->done ? "nothing inside the limit"
 								  : "not finished");
 		}
@@ -72,6 +101,7 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	td(f, "num", rnd ? numfmt_bw(a, p->total.bw_bytes) : numfmt_iops(a, p->total.iops));
 	td(f, "num", numfmt_lat(a, p->total.lat.mean));
 	td(f, "num", numfmt_lat(a, (double)p->total.lat.pct[RS_P99]));
+	lag_cell(f, p);
 	snprintf(wl, sizeof(wl), "%u \xc3\x97 %u", p->iodepth, p->numjobs);
 	td(f, "num", wl);
 	if (st->latency_limit_ns) {
@@ -86,18 +116,45 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	fputs("</tr>\n", f);
 }
 
+/* Below the summary: each tool-limited headline point and why, in full
+ * (the cell's tooltip does not print). */
+static void tool_limited_notes(struct report_ctx *r)
+{
+	char wl[300];
+
+	for (unsigned s = 0; s < r->nr_sets; s++)
+		for (unsigned i = 0; i < r->sets[s].nr_steps; i++) {
+			const struct rs_step *st = &r->sets[s].steps[i];
+			for (unsigned k = 0; k < st->nr_sets; k++) {
+				const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
+				if (!p || !p->tool_limited)
+					continue;
+				fputs("<p class=\"bad\">Tool-limited: ", r->f);
+				html_escape(r->f, r->sets[s].name);
+				fputs(" / ", r->f);
+				html_escape(r->f, report_workload_name(st, k, wl, sizeof(wl)));
+				fputs(": ", r->f);
+				html_escape(r->f, p->tool_limited_reason ? p->tool_limited_reason : "");
+				fputs(". Its latency is iochar's lateness as much as the "
+				      "device's.</p>\n", r->f);
+			}
+		}
+}
+
 void report_summary_table(struct report_ctx *r)
 {
 	FILE *f = r->f;
 	fputs("<table class=\"summary\"><thead><tr><th>set</th><th>workload</th><th>mode</th>"
 	      "<th>rw</th><th>bs</th><th>read %</th><th>best</th><th>MB/s or IOPS there</th>"
-	      "<th>mean latency</th><th>p99 latency</th><th>iodepth \xc3\x97 jobs</th>"
+	      "<th>mean latency</th><th>p99 latency</th><th>p99 issue lag</th>"
+	      "<th>iodepth \xc3\x97 jobs</th>"
 	      "<th>latency limit</th></tr></thead><tbody>\n", f);
 	for (unsigned s = 0; s < r->nr_sets; s++)
 		for (unsigned i = 0; i < r->sets[s].nr_steps; i++)
 			for (unsigned k = 0; k < r->sets[s].steps[i].nr_sets; k++)
 				summary_row(f, &r->sets[s], &r->sets[s].steps[i], k);
 	fputs("</tbody></table>\n", f);
+	tool_limited_notes(r);
 }
 
 /* The noise and verdict cells of value v (not the reference). */

@@ -68,6 +68,8 @@ void rs_point_free(struct rs_point *p)
 {
 	free(p->iv);
 	p->iv = NULL;
+	free(p->tool_limited_reason);
+	p->tool_limited_reason = NULL;
 	for (unsigned i = 0; i < p->nr_hosts; i++) {
 		free(p->hosts[i].host);
 		free(p->hosts[i].label);

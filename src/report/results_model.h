@@ -33,7 +33,12 @@ struct rs_lat {
 struct rs_dir {
 	uint64_t ios, bytes;
 	double iops, bw_bytes;
-	struct rs_lat lat;
+	struct rs_lat lat;         /* response time ("lat_ns") */
+	/* rate-limited runs: the issue lag ("lag"), iochar's share of it
+	 * ("tool_lag") and the service time from submission
+	 * ("service_latency"); absent from older files */
+	struct rs_lat lag, tool_lag, service;
+	bool has_lag, has_tool_lag, has_service;
 };
 
 /* One second of a point's measured phase, all directions together. */
@@ -64,6 +69,8 @@ struct rs_point {
 	unsigned iodepth, numjobs;
 	uint64_t rate_iops, elapsed_ns;
 	bool partial, inside;
+	bool tool_limited;         /* its lag was a material share of its latency */
+	char *tool_limited_reason; /* why; NULL when not tool-limited */
 	struct rs_dir read, write, total;
 	struct rs_interval *iv;
 	unsigned nr_iv;

@@ -14,14 +14,18 @@
 
 #define WHERE_MAX 256
 
-static int parse_lat(const struct rj_ctx *pc, json_object *o, struct rs_lat *l)
+/* A latency-shaped block (lat_ns, lag, service_latency); *have says
+ * whether an optional one was there. */
+static int parse_lat(const struct rj_ctx *pc, json_object *o, const char *key,
+		     bool required, struct rs_lat *l, bool *have)
 {
 	char buf[WHERE_MAX];
 	int ret;
-	json_object *v = rj_member(pc, o, "lat_ns", json_type_object, true, &ret);
+	json_object *v = rj_member(pc, o, key, json_type_object, required, &ret);
+	*have = v != NULL;
 	if (!v)
 		return ret;
-	struct rj_ctx c = rj_child(pc, "lat_ns", -1, buf, sizeof(buf));
+	struct rj_ctx c = rj_child(pc, key, -1, buf, sizeof(buf));
 	if ((ret = rj_double(&c, v, "mean", true, &l->mean)) ||
 	    (ret = rj_double(&c, v, "stdev", true, &l->stdev)) ||
 	    (ret = rj_u64(&c, v, "min", true, &l->min)) ||
@@ -47,7 +51,21 @@ int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
 	    (ret = rj_double(&c, v, "iops", true, &d->iops)) ||
 	    (ret = rj_double(&c, v, "bw_bytes", true, &d->bw_bytes)))
 		return ret;
-	return parse_lat(&c, v, &d->lat);
+	bool have;
+	if ((ret = parse_lat(&c, v, "lat_ns", true, &d->lat, &have)) ||
+	    (ret = parse_lat(&c, v, "lag", false, &d->lag, &d->has_lag)) ||
+	    (ret = parse_lat(&c, v, "tool_lag", false, &d->tool_lag, &d->has_tool_lag)))
+		return ret;
+	return parse_lat(&c, v, "service_latency", false, &d->service, &d->has_service);
+}
+
+int results_parse_tool_limited(const struct rj_ctx *c, json_object *o,
+			       struct rs_point *p)
+{
+	int ret = rj_bool(c, o, "tool_limited", false, &p->tool_limited);
+	if (ret || !p->tool_limited)
+		return ret;
+	return rj_str(c, o, "tool_limited_reason", false, &p->tool_limited_reason);
 }
 
 /* A step point's "intervals": [{t_s, iops, lat_mean_ns}]. */
@@ -88,6 +106,7 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = results_parse_dir(c, o, "read", &p->read)) ||
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
 	    (ret = results_parse_dir(c, o, "total", &p->total)) ||
+	    (ret = results_parse_tool_limited(c, o, p)) ||
 	    (ret = results_parse_hosts(c, o, false, p)))
 		return ret;
 	return parse_step_intervals(c, o, p);

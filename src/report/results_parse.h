@@ -34,6 +34,10 @@ int results_parse_header(const struct rj_ctx *c, json_object *root,
 			 struct rs_set *s);
 int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
 		      struct rs_dir *d);
+/* "tool_limited" and, when true, "tool_limited_reason" of o (a run JSON's
+ * root or a plan point), both optional, into p. */
+int results_parse_tool_limited(const struct rj_ctx *c, json_object *o,
+			       struct rs_point *p);
 int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j);
 
 /* results_parse_hosts.c: a run over many hosts. "start_skew_ns" and, with

@@ -5,11 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+void dir_stats_init(struct dir_stats *ds)
+{
+	ds->ios = ds->bytes = 0;
+	hist_init(&ds->lat);
+	hist_init(&ds->lag);
+	hist_init(&ds->tool_lag);
+	hist_init(&ds->service);
+}
+
+void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
+{
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	hist_merge(&dst->lat, &src->lat);
+	hist_merge(&dst->lag, &src->lag);
+	hist_merge(&dst->tool_lag, &src->tool_lag);
+	hist_merge(&dst->service, &src->service);
+}
+
 void stats_init(struct worker_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (int d = 0; d < DIR_COUNT; d++)
-		hist_init(&st->dir[d].lat);
+		dir_stats_init(&st->dir[d]);
 }
 
 void stats_free(struct worker_stats *st)
@@ -56,11 +75,8 @@ int stats_grow_intervals(struct worker_stats *st, unsigned idx)
 
 int stats_merge(struct worker_stats *dst, const struct worker_stats *src)
 {
-	for (int d = 0; d < DIR_COUNT; d++) {
-		dst->dir[d].ios += src->dir[d].ios;
-		dst->dir[d].bytes += src->dir[d].bytes;
-		hist_merge(&dst->dir[d].lat, &src->dir[d].lat);
-	}
+	for (int d = 0; d < DIR_COUNT; d++)
+		dir_stats_add(&dst->dir[d], &src->dir[d]);
 	if (src->intervals.len > dst->intervals.len) {
 		int ret = stats_grow_intervals(dst, src->intervals.len - 1);
 		if (ret)
@@ -82,11 +98,7 @@ int stats_merge(struct worker_stats *dst, const struct worker_stats *src)
 
 void stats_total(const struct worker_stats *st, struct dir_stats *out)
 {
-	memset(out, 0, sizeof(*out));
-	hist_init(&out->lat);
-	for (int d = 0; d < DIR_COUNT; d++) {
-		out->ios += st->dir[d].ios;
-		out->bytes += st->dir[d].bytes;
-		hist_merge(&out->lat, &st->dir[d].lat);
-	}
+	dir_stats_init(out);
+	for (int d = 0; d < DIR_COUNT; d++)
+		dir_stats_add(out, &st->dir[d]);
 }

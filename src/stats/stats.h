@@ -1,4 +1,5 @@
-/* stats.h - what one worker measures: per-direction latency histograms,
+/* stats.h - what one worker measures: per-direction latency histograms
+ * (and, in rate-limited runs, issue lag and service time beside them),
  * byte counts and a per-second interval series.
  *
  * A worker owns its struct worker_stats and records into it without locks.
@@ -20,8 +21,24 @@
 struct dir_stats {
 	uint64_t ios;
 	uint64_t bytes;
-	struct hist lat;       /* ns, submission (or schedule) to completion */
+	/* ns, to completion from submission, or in rate-limited (open-loop)
+	 * runs from the scheduled time: the response time */
+	struct hist lat;
+	/* rate-limited runs only (empty otherwise), ns: lag, from the
+	 * scheduled time to submission; service, from submission to
+	 * completion (lat = lag + service, I/O by I/O). tool_lag is the part
+	 * of lag after a slot was free: iochar's own lateness, without the
+	 * wait for the device to give back one of the iodepth slots. */
+	struct hist lag;
+	struct hist tool_lag;
+	struct hist service;
 };
+
+/* Empty ds: no I/O, every histogram empty. */
+void dir_stats_init(struct dir_stats *ds);
+
+/* Add src into dst (counts and every histogram, exactly). */
+void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src);
 
 /* One second of one worker, or of the merged run. */
 struct interval {
@@ -72,6 +89,18 @@ static inline int stats_record(struct worker_stats *st, enum io_dir d,
 			       uint64_t bytes, uint64_t lat_ns,
 			       uint64_t since_start_ns);
 
+/* Beside stats_record, for an I/O of a rate-limited run: its issue lag
+ * (scheduled -> submitted), the tool's share of it (tool_lag_ns <=
+ * lag_ns) and its service time (submitted -> completed). */
+static inline void stats_record_paced(struct worker_stats *st, enum io_dir d,
+				      uint64_t lag_ns, uint64_t tool_lag_ns,
+				      uint64_t service_ns)
+{
+	hist_record(&st->dir[d].lag, lag_ns);
+	hist_record(&st->dir[d].tool_lag, tool_lag_ns);
+	hist_record(&st->dir[d].service, service_ns);
+}
+
 /* Slow path of stats_record: make slot `idx` exist. */
 int stats_grow_intervals(struct worker_stats *st, unsigned idx);
 
@@ -108,7 +137,7 @@ static inline int stats_record(struct worker_stats *st, enum io_dir d,
  * slot. Returns 0 or -ENOMEM. */
 int stats_merge(struct worker_stats *dst, const struct worker_stats *src);
 
-/* Total of both directions (histograms merged). */
+/* Total of both directions (all histograms merged). */
 void stats_total(const struct worker_stats *st, struct dir_stats *out);
 
 #endif

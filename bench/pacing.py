@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""pacing.py - rate-limited runs: does pacing steal the measurement?
+
+  1. loop: four loop devices over /dev/shm files (made, filled with random
+     data and removed here), 4 jobs (one per device), 4k randread, direct,
+     io_uring, iodepth 1. First each tool's maximum (closed loop), then both
+     at 50 % of the measured maximum (rate_iops per job), alternating
+     iochar and fio inside every round. Targets: iochar's response latency
+     (from the scheduled time) within 1.5 x fio's latency + 20 us (mean)
+     and 1.5 x + 50 us (p99). fio's lat under rate_iops counts from
+     submission, so iochar's service latency (from submission) is shown
+     beside it too: like for like.
+  2. cpu: iochar's CPU at 10 % of the maximum against its CPU at the
+     maximum, same devices. Target: <= 25 %.
+  3. null: the null engine, 4 jobs x 71k IOPS, iochar and fio alternating.
+     Target: iochar's p99 response latency <= 100 us.
+
+Every figure is a median over the rounds; ratios are medians of the
+per-round ratios of the two tools run back to back. The load average is
+logged before and after every run: this machine is shared, and a p99 of
+wake-ups measures it as much as the tool. Raw runs:
+bench/out/pacing-<time>.json.
+
+  python3 bench/pacing.py [--rounds N] [--runtime S] [--size 256m]
+                          [--cases loop,cpu,null] [--quick]
+
+Needs root (losetup) and fio. Loop devices are detached and the files
+removed at the end, also on failure or Ctrl-C.
+"""
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NULL_RATE = 71000
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def run_json(argv, log):
+    l0 = load()
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (argv[0], p.returncode, p.stderr.strip()))
+    d = json.loads(p.stdout[p.stdout.index("{"):])
+    log.append({"argv": argv, "load_before": l0, "load_after": load(), "json": d})
+    return d, l0
+
+
+def iochar_argv(iochar, devs, runtime, rate=0, engine="io_uring", null=False):
+    a = [iochar, "run", "--output-format=json", "--time_based",
+         "--runtime=%s" % runtime, "--rw=randread", "--bs=4k",
+         "--ioengine=%s" % engine]
+    if rate:
+        a.append("--rate_iops=%d" % rate)
+    if null:
+        return a + ["--numjobs=4", "--size=1g"]
+    # one job per device, as fio below: a job file
+    return a + ["--direct=1", devs["jobfile"]]
+
+
+def fio_argv(devs, runtime, rate=0, null=False):
+    a = ["fio", "--output-format=json", "--group_reporting", "--time_based",
+         "--runtime=%s" % runtime, "--rw=randread", "--bs=4k",
+         "--clat_percentiles=0", "--lat_percentiles=1"]
+    if rate:
+        a.append("--rate_iops=%d" % rate)
+    if null:
+        return a + ["--ioengine=null", "--size=1g", "--numjobs=4", "--name=null"]
+    a += ["--ioengine=io_uring", "--direct=1"]
+    for i, d in enumerate(devs["paths"]):
+        a += ["--name=j%d" % i, "--filename=%s" % d]
+    return a
+
+
+def m_iochar(d):
+    t = d["total"]
+    cpu = d["cpu"]
+    el = d["elapsed_ns"] or 1
+    return {"iops": t["iops"], "mean": t["lat_ns"]["mean"], "p99": t["lat_ns"]["p99"],
+            "svc_mean": t.get("service_latency", t["lat_ns"])["mean"],
+            "svc_p99": t.get("service_latency", t["lat_ns"])["p99"],
+            "lag_p99": t.get("lag", {}).get("p99", float("nan")),
+            "cpu_pct": 100.0 * (cpu["usr_ns"] + cpu["sys_ns"]) / el,
+            "tool_limited": d.get("tool_limited", False),
+            "reason": d.get("tool_limited_reason", "")}
+
+
+def m_fio(d):
+    j = d["jobs"][0]["read"]
+    return {"iops": j["iops"], "mean": j["lat_ns"]["mean"],
+            "p99": j["lat_ns"].get("percentile", {}).get("99.000000", 0),
+            "cpu_pct": d["jobs"][0]["usr_cpu"] + d["jobs"][0]["sys_cpu"]}
+
+
+def med(rs, k):
+    return statistics.median(r[k] for r in rs)
+
+
+def us(ns):
+    return "%.1f us" % (ns / 1e3) if ns < 1e7 else "%.2f ms" % (ns / 1e6)
+
+
+def alternate(rounds, runs, log):
+    """runs: {name: (argv, metric)}; each round runs them all, the order
+    rotated by one every round. Returns {name: [metrics]} and the loads."""
+    out = {k: [] for k in runs}
+    loads = []
+    names = list(runs)
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            d, l0 = run_json(runs[k][0], log)
+            out[k].append(runs[k][1](d))
+            loads.append(l0)
+            print("  round %d %-8s %s  (load %.2f)" % (r + 1, k, brief(out[k][-1]), l0), flush=True)
+    return out, loads
+
+
+def brief(m):
+    s = "IOPS %.0f mean %s p99 %s" % (m["iops"], us(m["mean"]), us(m["p99"]))
+    if "lag_p99" in m:
+        s += " | service mean %s p99 %s, lag p99 %s, cpu %.0f%%%s" % (
+            us(m["svc_mean"]), us(m["svc_p99"]), us(m["lag_p99"]), m["cpu_pct"],
+            ", TOOL-LIMITED" if m["tool_limited"] else "")
+    return s
+
+
+def ratios(a, b, k):
+    return statistics.median(x[k] / y[k] for x, y in zip(a, b) if y[k])
+
+
+def make_devices(size, tmp, devs):
+    """Fill devs (made by the caller, so that what is attached is detached
+    even when this fails half way) with 4 loop devices over tmp files."""
+    paths, files = devs["paths"], devs["files"]
+    chunk = os.urandom(1 << 20)
+    for i in range(4):
+        fn = os.path.join(tmp, "loop%d.dat" % i)
+        with open(fn, "wb") as f:
+            for k in range(size >> 20):
+                f.write(chunk[k % 4096:] + chunk[:k % 4096])  # no two MiB alike
+        files.append(fn)
+        dev = subprocess.run(["losetup", "--find", "--show", fn], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        paths.append(dev)
+    devs["jobfile"] = os.path.join(tmp, "loops.fio")
+    with open(devs["jobfile"], "w") as f:
+        for i, d in enumerate(paths):
+            f.write("[j%d]\nfilename=%s\n" % (i, d))
+
+
+def case_loop(a, iochar, devs, log, summary):
+    print("loop: maximum (closed loop), 4 jobs x QD1", flush=True)
+    mx, loads = alternate(a.rounds, {
+        "iochar": (iochar_argv(iochar, devs, a.runtime), m_iochar),
+        "fio": (fio_argv(devs, a.runtime), m_fio)}, log)
+    top = min(med(mx["iochar"], "iops"), med(mx["fio"], "iops"))
+    rate = int(top * 0.5 / 4)
+    print("loop: 50 %% of %.0f IOPS = %d IOPS per job" % (top, rate), flush=True)
+    half, l2 = alternate(a.rounds, {
+        "iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar),
+        "fio": (fio_argv(devs, a.runtime, rate), m_fio)}, log)
+    io, fi = half["iochar"], half["fio"]
+    ok_mean = med(io, "mean") <= 1.5 * med(fi, "mean") + 20000
+    ok_p99 = med(io, "p99") <= 1.5 * med(fi, "p99") + 50000
+    summary.append({
+        "case": "loop 50%", "rate_per_job": rate, "max_iops": top,
+        "max_iochar": med(mx["iochar"], "iops"), "max_fio": med(mx["fio"], "iops"),
+        "iochar_resp_mean": med(io, "mean"), "iochar_resp_p99": med(io, "p99"),
+        "iochar_svc_mean": med(io, "svc_mean"), "iochar_svc_p99": med(io, "svc_p99"),
+        "iochar_lag_p99": med(io, "lag_p99"),
+        "fio_mean": med(fi, "mean"), "fio_p99": med(fi, "p99"),
+        "ratio_resp_mean": ratios(io, fi, "mean"), "ratio_resp_p99": ratios(io, fi, "p99"),
+        "ratio_svc_mean": ratios([dict(m, mean=m["svc_mean"]) for m in io], fi, "mean"),
+        "ratio_svc_p99": ratios([dict(m, p99=m["svc_p99"]) for m in io], fi, "p99"),
+        "pass_svc": med(io, "svc_mean") <= 1.5 * med(fi, "mean") + 20000 and
+                    med(io, "svc_p99") <= 1.5 * med(fi, "p99") + 50000,
+        "tool_limited_rounds": sum(m["tool_limited"] for m in io),
+        "pass_mean": ok_mean, "pass_p99": ok_p99,
+        "load_median": statistics.median(loads + l2)})
+    return top, med(mx["iochar"], "cpu_pct")
+
+
+def case_cpu(a, iochar, devs, top, cpu_max, log, summary):
+    rate = max(1, int(top * 0.1 / 4))
+    print("cpu: 10 %% of %.0f IOPS = %d IOPS per job" % (top, rate), flush=True)
+    r, loads = alternate(a.rounds, {"iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar)}, log)
+    c = med(r["iochar"], "cpu_pct")
+    summary.append({"case": "cpu 10%", "rate_per_job": rate, "cpu_pct_10": c,
+                    "cpu_pct_max": cpu_max, "share": c / cpu_max if cpu_max else None,
+                    "pass": cpu_max > 0 and c <= 0.25 * cpu_max,
+                    "load_median": statistics.median(loads)})
+
+
+def case_null(a, iochar, log, summary):
+    print("null: 4 jobs x %d IOPS" % NULL_RATE, flush=True)
+    runs = {"iochar": (iochar_argv(iochar, None, a.runtime, NULL_RATE, "null", True), m_iochar),
+            "fio": (fio_argv(None, a.runtime, NULL_RATE, True), m_fio)}
+    if a.baseline:
+        runs["baseline"] = (iochar_argv(a.baseline, None, a.runtime, NULL_RATE, "null", True), m_iochar)
+    r, loads = alternate(a.rounds, runs, log)
+    io = r["iochar"]
+    summary.append({"case": "null 4x71k", "iochar_resp_mean": med(io, "mean"),
+                    "iochar_resp_p99": med(io, "p99"), "iochar_lag_p99": med(io, "lag_p99"),
+                    "iochar_iops": med(io, "iops"), "iochar_cpu_pct": med(io, "cpu_pct"),
+                    "fio_mean": med(r["fio"], "mean"), "fio_p99": med(r["fio"], "p99"),
+                    "fio_iops": med(r["fio"], "iops"), "fio_cpu_pct": med(r["fio"], "cpu_pct"),
+                    "tool_limited_rounds": sum(m["tool_limited"] for m in io),
+                    "pass": med(io, "p99") <= 100000,
+                    "load_median": statistics.median(loads)})
+    if a.baseline:
+        b = r["baseline"]
+        summary.append({"case": "baseline", "binary": a.baseline, "mean": med(b, "mean"),
+                        "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"), "iops": med(b, "iops"),
+                        "ratio_p99": ratios(io, b, "p99"), "ratio_cpu": ratios(io, b, "cpu_pct")})
+
+
+def report(summary):
+    print("\n== summary (medians; load = median 1-min load average at the runs' start; %d CPUs)"
+          % os.cpu_count())
+    for s in summary:
+        if s["case"] == "loop 50%":
+            print("loop, 50 %% of %.0f IOPS (iochar max %.0f, fio max %.0f), %d IOPS/job, load %.2f:"
+                  % (s["max_iops"], s["max_iochar"], s["max_fio"], s["rate_per_job"], s["load_median"]))
+            print("  iochar response (from schedule): mean %s p99 %s | service (from submission): "
+                  "mean %s p99 %s | lag p99 %s" % (us(s["iochar_resp_mean"]), us(s["iochar_resp_p99"]),
+                                                   us(s["iochar_svc_mean"]), us(s["iochar_svc_p99"]),
+                                                   us(s["iochar_lag_p99"])))
+            print("  fio lat (from submission): mean %s p99 %s" % (us(s["fio_mean"]), us(s["fio_p99"])))
+            print("  iochar response / fio lat: mean x%.2f, p99 x%.2f (per-round medians); "
+                  "mean %s, p99 %s; tool-limited in %d rounds"
+                  % (s["ratio_resp_mean"], s["ratio_resp_p99"], verdict(s["pass_mean"]),
+                     verdict(s["pass_p99"]), s["tool_limited_rounds"]))
+            print("  like for like, iochar service / fio lat (both from submission): mean x%.2f, "
+                  "p99 x%.2f; within 1.5x +20/+50 us: %s"
+                  % (s["ratio_svc_mean"], s["ratio_svc_p99"], verdict(s["pass_svc"])))
+        elif s["case"] == "cpu 10%":
+            print("cpu, 10 %% (%d IOPS/job): %.1f %% vs %.1f %% at the maximum = %.0f %% of it: %s (load %.2f)"
+                  % (s["rate_per_job"], s["cpu_pct_10"], s["cpu_pct_max"], 100 * (s["share"] or 0),
+                     verdict(s["pass"]), s["load_median"]))
+        elif s["case"] == "baseline":
+            print("  baseline %s (alternating): mean %s p99 %s, %.0f IOPS, CPU %.0f %%; "
+                  "this iochar / baseline: p99 x%.3f, CPU x%.2f"
+                  % (s["binary"], us(s["mean"]), us(s["p99"]), s["iops"], s["cpu_pct"],
+                     s["ratio_p99"], s["ratio_cpu"]))
+        else:
+            print("null, 4 x %d IOPS: iochar mean %s p99 %s (lag p99 %s), %.0f IOPS, CPU %.0f %%; "
+                  "fio mean %s p99 %s (from submission), %.0f IOPS, CPU %.0f %%; p99 <= 100 us: %s; "
+                  "tool-limited in %d rounds (load %.2f)"
+                  % (NULL_RATE, us(s["iochar_resp_mean"]), us(s["iochar_resp_p99"]),
+                     us(s["iochar_lag_p99"]), s["iochar_iops"], s["iochar_cpu_pct"],
+                     us(s["fio_mean"]), us(s["fio_p99"]), s["fio_iops"], s["fio_cpu_pct"],
+                     verdict(s["pass"]), s["tool_limited_rounds"], s["load_median"]))
+
+
+def verdict(ok):
+    return "PASS" if ok else "FAIL"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runtime", default="3")
+    ap.add_argument("--size", default="256m", help="per loop device")
+    ap.add_argument("--cases", default="loop,cpu,null")
+    ap.add_argument("--quick", action="store_true", help="1 round of 1 s, 32m devices")
+    ap.add_argument("--baseline", help="another iochar binary (e.g. before a change) "
+                    "to alternate with in the null case")
+    a = ap.parse_args()
+    if a.quick:
+        a.rounds, a.runtime, a.size = 1, "1", "32m"
+    try:
+        size = int(a.size[:-1]) << {"m": 20, "g": 30}[a.size[-1].lower()]
+        runtime = float(a.runtime)
+    except (ValueError, KeyError, IndexError):
+        ap.error("--size takes NNNm or NNNg, --runtime seconds: got %r, %r" % (a.size, a.runtime))
+    cases = a.cases.split(",")
+    for c in cases:
+        if c not in ("loop", "cpu", "null"):
+            ap.error("--cases: unknown case %r (loop, cpu, null)" % c)
+    if a.rounds < 1 or runtime <= 0 or size < 1 << 20:
+        ap.error("--rounds >= 1, --runtime > 0 and --size >= 1m")
+    if a.baseline and not os.access(a.baseline, os.X_OK):
+        ap.error("--baseline: %s is not an executable" % a.baseline)
+    if os.geteuid() != 0 or not shutil.which("fio") or not shutil.which("losetup"):
+        sys.exit("pacing.py needs root, fio and losetup")
+    tmp = tempfile.mkdtemp(prefix="iochar-pacing-", dir="/dev/shm")
+    iochar = os.path.join(tmp, "iochar")  # a private copy: a rebuild cannot mix binaries
+    shutil.copy(os.path.join(ROOT, "build/iochar"), iochar)
+    log, summary, devs = [], [], {"paths": [], "files": []}
+    print("fio: %s; %d CPUs; load %.2f" % (subprocess.run(["fio", "--version"], capture_output=True,
+                                                           text=True).stdout.strip(), os.cpu_count(), load()))
+    try:
+        if "loop" in cases or "cpu" in cases:
+            make_devices(size, tmp, devs)
+            top, cpu_max = case_loop(a, iochar, devs, log, summary)
+            if "cpu" in cases:
+                case_cpu(a, iochar, devs, top, cpu_max, log, summary)
+        if "null" in cases:
+            case_null(a, iochar, log, summary)
+    finally:
+        for d in devs["paths"]:
+            subprocess.run(["losetup", "-d", d])
+        shutil.rmtree(tmp, ignore_errors=True)
+    report(summary)
+    os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
+    out = os.path.join(ROOT, "bench/out/pacing-%s.json" % time.strftime("%Y%m%d-%H%M%S"))
+    with open(out, "w") as f:
+        json.dump({"summary": summary, "runs": log}, f, indent=1)
+    print("raw runs: %s" % out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+/* test_report_lag.c - a rate-limited run's lag, service time and
+ * tool-limited flag survive the trip through its JSON: the results reader
+ * reads back exactly what the run wrote, and the HTML report shows the lag
+ * and the flag with its reason. The null engine at a rate makes a run
+ * whose latency is all lag, so it is always tool-limited. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "report/results_read.h"
+#include "report_fixture.h"
+
+static void run_to(const char *dir, const char *name, const char *rate)
+{
+	char out[4400];
+	struct proc_out po;
+
+	snprintf(out, sizeof(out), "--output=%s/%s", dir, name);
+	run_iochar(&po, dir, 0, ARGS("run", "--ioengine=null", "--size=1m", "--rw=randrw",
+				     "--runtime=300ms", "--time_based", rate,
+				     "--output-format=json", out));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+}
+
+/* The lag (or service) block of direction d in the JSON against what the
+ * reader made of it. */
+static void same_lat(json_object *root, const char *path, const struct rs_lat *l)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "%s.p99", path);
+	assert_int_equal(jget_u64(root, key), l->pct[RS_P99]);
+	snprintf(key, sizeof(key), "%s.max", path);
+	assert_int_equal(jget_u64(root, key), l->max);
+	snprintf(key, sizeof(key), "%s.mean", path);
+	assert_true(jget_double(root, key) == l->mean);
+}
+
+static void test_reader_reads_lag_back(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct rs_set s;
+	struct ioc_err err = {0};
+
+	run_to(dir, "paced.json", "--rate_iops=2000");
+	snprintf(p, sizeof(p), "%s/paced.json", dir);
+	char *text = fixture_slurp(p, NULL);
+	json_object *root = json_tokener_parse(text);
+	assert_non_null(root);
+	assert_int_equal(results_read(p, &s, &err), 0);
+	const struct rs_point *pt = &s.steps[0].sets[0].points[0];
+	assert_true(pt->total.has_lag && pt->total.has_service);
+	assert_true(pt->read.has_lag && pt->write.has_service);
+	same_lat(root, "read.lag", &pt->read.lag);
+	same_lat(root, "write.service_latency", &pt->write.service);
+	same_lat(root, "total.lag", &pt->total.lag);
+	same_lat(root, "read.tool_lag", &pt->read.tool_lag);
+	assert_true(pt->total.has_tool_lag);
+	assert_true(pt->tool_limited);
+	assert_string_equal(pt->tool_limited_reason,
+			    json_object_get_string(jget(root, "tool_limited_reason")));
+	rs_set_free(&s);
+	json_object_put(root);
+	free(text);
+
+	/* closed loop: a lag block of zeros, no service time, not flagged */
+	run_to(dir, "closed.json", "--rate_iops=0");
+	snprintf(p, sizeof(p), "%s/closed.json", dir);
+	assert_int_equal(results_read(p, &s, &err), 0);
+	pt = &s.steps[0].sets[0].points[0];
+	assert_true(pt->total.has_lag);
+	assert_false(pt->total.has_service);
+	assert_int_equal(pt->total.lag.max, 0);
+	assert_false(pt->tool_limited);
+	assert_null(pt->tool_limited_reason);
+	rs_set_free(&s);
+}
+
+static void test_html_shows_lag_and_flag(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	struct proc_out po;
+
+	run_to(dir, "paced.json", "--rate_iops=2000");
+	run_iochar(&po, dir, 0, ARGS("report", "paced.json", "-o", "r.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	char *html = fixture_slurp(p, NULL);
+	expect_has(html, "<th>p99 issue lag</th>");
+	expect_has(html, " (tool-limited)</td>");
+	expect_has(html, "<p class=\"bad\">Tool-limited: ");
+	expect_has(html, "p99 tool lag ");
+	free(html);
+
+	run_to(dir, "closed.json", "--rate_iops=0");
+	run_iochar(&po, dir, 0, ARGS("report", "closed.json", "-o", "c.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/c.html", dir);
+	html = fixture_slurp(p, NULL);
+	expect_has(html, "<th>p99 issue lag</th>");
+	assert_null(strstr(html, "tool-limited"));
+	free(html);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_reader_reads_lag_back, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_html_shows_lag_and_flag, tmpdir_setup,
+						tmpdir_teardown),
+	};
+	return cmocka_run_group_tests_name("report_lag", tests, NULL, NULL);
+}
