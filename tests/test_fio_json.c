@@ -4,7 +4,8 @@
  * docs/output.md) is in iochar's document with a value of the same JSON
  * type, the percentile keys are fio's, a size-bounded job issues the same
  * number of I/Os in both, and fio's own fio_jsonplus_clat2csv reads and
- * validates iochar's json+. SKIP when fio is not installed; CI installs
+ * validates iochar's json+; in rate-limited runs fio's figures are
+ * iochar's service times, from submission as fio counts. SKIP when fio is not installed; CI installs
  * it (scripts/deps.sh). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -201,12 +202,31 @@ static void test_plain_json_has_no_bins(void **state)
 	proc_out_free(&po);
 }
 
+/* fio counts from submission: in a rate-limited run fio's lat_ns is
+ * iochar's service time, not its response time from the schedule. */
+static void test_rate_limited_counts_from_submission(void **state)
+{
+	(void)state;
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, ARGS("run", "--ioengine=null", "--size=1m", "--rate_iops=2000",
+				      "--runtime=500ms", "--time_based", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *o = parse_json(&po);
+	json_object *j = json_object_array_get_idx(jget(o, "jobs"), 0);
+	assert_int_equal(jget_u64(j, "read.lat_ns.N"), jget_u64(o, "read.ios"));
+	assert_int_equal(jget_u64(j, "read.lat_ns.max"), jget_u64(o, "read.service_latency.max"));
+	assert_int_equal(jget_u64(j, "read.clat_ns.min"), jget_u64(o, "read.service_latency.min"));
+	json_object_put(o);
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_same_paths_as_fio, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_jsonplus_clat2csv, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(test_plain_json_has_no_bins),
+		cmocka_unit_test(test_rate_limited_counts_from_submission),
 	};
 	return cmocka_run_group_tests_name("fio_json", tests, NULL, NULL);
 }

@@ -136,7 +136,7 @@ static struct samples per_second(const struct interval_series *s, enum io_dir d,
 }
 
 static void dir_block(struct jw *w, const char *key, const struct worker_result *wr,
-		      enum io_dir d, bool plus)
+		      enum io_dir d, bool open_loop, bool plus)
 {
 	const struct dir_stats *ds = d < DIR_COUNT ? &wr->stats.dir[d] : NULL;
 	struct hist empty;
@@ -155,11 +155,14 @@ static void dir_block(struct jw *w, const char *key, const struct worker_result 
 	jw_kv_uint(w, "total_ios", ios);
 	jw_kv_uint(w, "short_ios", 0);
 	jw_kv_uint(w, "drop_ios", 0);
-	/* iochar's latency is fio's lat (submission to completion, or from
-	 * the scheduled time when rate-limited); it does not split slat off */
+	/* fio counts from submission: iochar's latency in closed loop, its
+	 * service time in rate-limited runs (where iochar's own latency is
+	 * the response time, from the schedule, in its own members). iochar
+	 * does not split slat off: clat and lat are one histogram. */
+	const struct hist *lat = !ds ? &empty : open_loop ? &ds->service : &ds->lat;
 	lat_block(w, "slat_ns", &empty, false, false);
-	lat_block(w, "clat_ns", ds ? &ds->lat : &empty, true, plus);
-	lat_block(w, "lat_ns", ds ? &ds->lat : &empty, false, false);
+	lat_block(w, "clat_ns", lat, true, plus);
+	lat_block(w, "lat_ns", lat, false, false);
 	struct samples bw = ds ? per_second(&wr->stats.intervals, d, true) : (struct samples){0};
 	struct samples io = ds ? per_second(&wr->stats.intervals, d, false) : (struct samples){0};
 	jw_kv_uint(w, "bw_min", (uint64_t)bw.min);
@@ -179,7 +182,7 @@ static void dir_block(struct jw *w, const char *key, const struct worker_result 
 /* fio's latency_ns/us/ms: the % of I/Os (both directions) below each
  * edge and at or above the edge before it, in ns, then us, then ms; the
  * last, ">=2000" ms, holds the rest. */
-static void latency_buckets(struct jw *w, const struct worker_result *wr)
+static void latency_buckets(struct jw *w, const struct worker_result *wr, bool open_loop)
 {
 	static const unsigned edges[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
 	static const char *const names[] = {"latency_ns", "latency_us", "latency_ms"};
@@ -189,7 +192,7 @@ static void latency_buckets(struct jw *w, const struct worker_result *wr)
 
 	hist_init(&all);
 	for (int d = 0; d < DIR_COUNT; d++)
-		hist_merge(&all, &wr->stats.dir[d].lat);
+		hist_merge(&all, open_loop ? &wr->stats.dir[d].service : &wr->stats.dir[d].lat);
 	for (int g = 0; g < 3; g++, scale *= 1000) {
 		jw_key(w, names[g]);
 		jw_object_begin(w);
@@ -222,9 +225,9 @@ static void job_entry(struct jw *w, const struct run_result *r, const struct wor
 	jw_kv_uint(w, "eta", 0);
 	jw_kv_uint(w, "elapsed", (r->elapsed_ns + r->ramp_ns + 500000000ull) / 1000000000ull);
 	job_options(w, j);
-	dir_block(w, "read", wr, DIR_READ, plus);
-	dir_block(w, "write", wr, DIR_WRITE, plus);
-	dir_block(w, "trim", wr, DIR_COUNT, plus); /* iochar has no trim yet */
+	dir_block(w, "read", wr, DIR_READ, r->open_loop, plus);
+	dir_block(w, "write", wr, DIR_WRITE, r->open_loop, plus);
+	dir_block(w, "trim", wr, DIR_COUNT, r->open_loop, plus); /* no trim yet */
 	jw_key(w, "sync");
 	jw_object_begin(w);
 	jw_kv_uint(w, "total_ios", 0);
@@ -236,7 +239,7 @@ static void job_entry(struct jw *w, const struct run_result *r, const struct wor
 	/* CPU is measured for the whole process: each job shows its share */
 	jw_kv_double(w, "usr_cpu", r->cpu_usr_pct / (r->nr_workers ? r->nr_workers : 1));
 	jw_kv_double(w, "sys_cpu", r->cpu_sys_pct / (r->nr_workers ? r->nr_workers : 1));
-	latency_buckets(w, wr);
+	latency_buckets(w, wr, r->open_loop);
 	jw_kv_uint(w, "latency_depth", j->iodepth);
 	jw_kv_uint(w, "latency_target", 0);
 	jw_kv_double(w, "latency_percentile", 100.0);
