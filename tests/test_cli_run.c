@@ -306,6 +306,34 @@ static void test_sigint_stops_prewrite(void **state)
 	proc_out_free(&po);
 }
 
+/* A RAID VD's members are pre-written the same way, and Ctrl-C stops
+ * them too (it once ran on to the end of every member). */
+static void test_sigint_stops_vd_member_prewrite(void **state)
+{
+	struct proc_out po;
+	char vd[9000], m0[4200], m1[4200];
+	struct stat st;
+	snprintf(m0, sizeof(m0), "%s/m0.dat", (const char *)*state);
+	snprintf(m1, sizeof(m1), "%s/m1.dat", (const char *)*state);
+	snprintf(vd, sizeof(vd), "--vd=raid0,strip=64k,members=%s:%s", m0, m1);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_iochar(&po, *state, 600, ARGS("run", vd, "--size=4g", "--rw=read", "--runtime=1s",
+					  "--output-format=json"));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	expect_exit(&po, 130);
+	expect_has(po.err, "pre-write stopped");
+	assert_string_equal(po.out, "");
+	uint64_t written = 0;
+	if (stat(m0, &st) == 0)
+		written += (uint64_t)st.st_size;
+	if (stat(m1, &st) == 0)
+		written += (uint64_t)st.st_size;
+	assert_true(written < (4ull << 30)); /* two members of 2 GiB not filled */
+	assert_true(t1.tv_sec - t0.tv_sec < 3);
+	proc_out_free(&po);
+}
+
 static void test_block_device_direct_read(void **state)
 {
 	if (!is_root()) {
@@ -348,6 +376,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_job_file_and_csv_and_output_file, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_sigint_gives_partial_results, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_sigint_stops_prewrite, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_sigint_stops_vd_member_prewrite, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_block_device_direct_read, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("cli_run", tests, NULL, NULL);

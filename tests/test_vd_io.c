@@ -92,7 +92,7 @@ static void tvd_open_on(struct tvd *t, struct vd *shared, const char *text,
 	int ret = vd_members_inspect(&p, &t->m, &err);
 	if (ret)
 		fail_msg("%s", err.msg);
-	assert_int_equal(vd_prepare(&t->m, NULL, NULL, &err), 0);
+	assert_int_equal(vd_prepare(&t->m, NULL, &err), 0);
 	member_bytes = t->m.member_bytes;
 	t->shared = shared != NULL;
 	t->vd = shared;

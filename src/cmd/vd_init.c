@@ -24,6 +24,7 @@
 
 #include "cli/run_config.h"
 #include "cmd/cmd.h"
+#include "cmd/signals.h"
 #include "output/json_writer.h"
 #include "util/clock.h"
 #include "util/fmt.h"
@@ -176,7 +177,8 @@ int vd_init_cmd(int argc, char **argv)
 	if (ret)
 		goto fail;
 	/* validated: from here on members are written */
-	if ((ret = vd_prepare(m, NULL, NULL, &err)))
+	struct target_fill_ctl ctl = {NULL, NULL, signals_catch()};
+	if ((ret = vd_prepare(m, &ctl, &err)))
 		goto fail;
 	if (r.fast) {
 		r.rows = m->geom.rows;

@@ -199,9 +199,7 @@ static int prepare_targets(const struct job_spec *jobs, unsigned nr_jobs,
 
 	for (unsigned j = 0; j < nr_jobs; j++) {
 		if (layouts[j].vd) {
-			int ret = vd_prepare(layouts[j].vd,
-					     hooks ? hooks->fill_progress : NULL,
-					     hooks ? hooks->arg : NULL, err);
+			int ret = vd_prepare(layouts[j].vd, &ctl, err);
 			if (ret)
 				return ret;
 		}

@@ -217,19 +217,23 @@ int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err)
 	return ret;
 }
 
-int vd_prepare(const struct vd_members *m, target_progress_fn progress,
-	       void *arg, struct ioc_err *err)
+int vd_prepare(const struct vd_members *m, const struct target_fill_ctl *c,
+	       struct ioc_err *err)
 {
+	static const struct target_fill_ctl none;
 	bool any = false;
 	int ret;
 
+	if (!c)
+		c = &none;
 	if ((ret = vd_prepare_cache(m, err)))
 		return ret;
 	for (unsigned i = 0; i < m->def.nr_members; i++) {
 		if (!m->fill[i])
 			continue;
 		any = true;
-		if ((ret = target_fill(m->def.members[i], m->member_bytes, progress, arg, err)))
+		/* Ctrl-C stops a member's pre-write as it stops a file's */
+		if ((ret = target_fill_ctl(m->def.members[i], m->member_bytes, c, err)))
 			return ret;
 	}
 	if (!any || m->def.level == VD_RAID0 || m->def.level == VD_JBOD)

@@ -49,16 +49,18 @@ struct vd_members_params {
 int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
 		       struct ioc_err *err);
 
-/* Create or extend the members m->fill marks (target_fill: random data,
- * iochar's mark), then make the redundancy of the new rows consistent
- * (parity from the data, mirror copies equal), as a controller
- * initializes a new VD. 0 or -errno with a message. */
 /* Before the VD is used: write a battery-backed cache a crash left behind
  * (vd/bbu.h) to the members; with members to create, drop it. Called by
  * vd_prepare; verify and vd commands call it themselves. 0 or -errno. */
 int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err);
 
-int vd_prepare(const struct vd_members *m, target_progress_fn progress,
-	       void *arg, struct ioc_err *err);
+/* Create or extend the members m->fill marks (target_fill_ctl: random
+ * data, iochar's mark, progress and a stop flag from c, which may be
+ * NULL), then make the redundancy of the new rows consistent (parity from
+ * the data, mirror copies equal), as a controller initializes a new VD.
+ * 0, -EINTR when c's stop flag ended the pre-write, or -errno with a
+ * message. */
+int vd_prepare(const struct vd_members *m, const struct target_fill_ctl *c,
+	       struct ioc_err *err);
 
 #endif
