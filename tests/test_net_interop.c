@@ -336,9 +336,43 @@ static void test_cli_usage(void **state)
 	}
 }
 
+/* --out DIR never replaces a DIR/results.json iochar did not write: the
+ * client refuses before connecting (exit 2, the file as it was), and
+ * --force lets it. */
+static void test_out_over_foreign_file(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iochar-netout-XXXXXX", path[64], buf[32] = "";
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	fclose(f);
+	struct proc_out po;
+	/* port 9 on loopback: nothing listens, so only the check can answer 2 */
+	run_iochar(&po, NULL, 0, ARGS("net", "client", "127.0.0.1", "-p", "9", "--out", dir));
+	expect_exit(&po, 2);
+	expect_has(po.err, "not a results file iochar wrote");
+	proc_out_free(&po);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "precious\n");
+	/* with --force the check passes: the run then fails to connect (1) */
+	run_iochar(&po, NULL, 0, ARGS("net", "client", "127.0.0.1", "-p", "9", "--timeout", "500",
+				      "--out", dir, "--force"));
+	assert_int_not_equal(po.status, 2);
+	proc_out_free(&po);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_out_over_foreign_file),
 		cmocka_unit_test_setup_teardown(test_iperf3_client_forward, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iperf3_client_reverse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iperf3_server_forward, setup, teardown),

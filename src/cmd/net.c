@@ -21,7 +21,7 @@ enum {
 	OPT_BIDIR = 256, OPT_OUT, OPT_FORMAT, OPT_THREADS, OPT_SECRET,
 	OPT_SECRET_FILE, OPT_TIMEOUT, OPT_MAX_STREAMS, OPT_MAX_DURATION,
 	OPT_MAX_TESTS, OPT_MAX_LEN, OPT_MAX_WINDOW, OPT_MAX_JSON, OPT_IDLE,
-	OPT_TESTS, OPT_MAX_PEER_TESTS, OPT_MAX_TEST_MEM, OPT_HANDSHAKE,
+	OPT_TESTS, OPT_MAX_PEER_TESTS, OPT_MAX_TEST_MEM, OPT_HANDSHAKE, OPT_FORCE,
 	OPT_MAX_PENDING, OPT_MAX_PEER_PENDING,
 };
 
@@ -47,7 +47,8 @@ static void help_client(FILE *f)
 		"                        per stream)\n"
 		"  -J, --json            JSON output (same as --output-format=json)\n"
 		"      --output-format F text, json or csv (columns: docs/net.md)\n"
-		"      --out DIR         write DIR/results.json too\n"
+		"      --out DIR         write DIR/results.json too (never over a file\n"
+		"                        iochar did not write, unless --force)\n"
 		"      --secret S        shared secret for an iochar server\n"
 		"      --secret-file F   read the secret from file F (first line)\n"
 		"      --timeout MS      bound on each control step (10000)\n");
@@ -173,6 +174,7 @@ struct client_cli {
 	struct net_client_opts o;
 	enum net_format fmt;
 	const char *out_dir;
+	bool force; /* --force: --out's results.json over any file */
 };
 
 static void print_interval(void *arg, const struct net_result *r, unsigned i)
@@ -194,6 +196,7 @@ static int parse_client(int argc, char **argv, struct client_cli *c,
 		{"zerocopy", 0, 0, 'Z'},   {"interval", 1, 0, 'i'},
 		{"threads", 1, 0, OPT_THREADS}, {"json", 0, 0, 'J'},
 		{"output-format", 1, 0, OPT_FORMAT}, {"out", 1, 0, OPT_OUT},
+		{"force", 0, 0, OPT_FORCE},
 		{"secret", 1, 0, OPT_SECRET},
 		{"secret-file", 1, 0, OPT_SECRET_FILE},
 		{"timeout", 1, 0, OPT_TIMEOUT}, {"help", 0, 0, 'h'},
@@ -240,6 +243,7 @@ static int parse_client(int argc, char **argv, struct client_cli *c,
 		case 'J': c->fmt = NET_FMT_JSON; break;
 		case OPT_FORMAT: rc = parse_format(optarg, &c->fmt, err); break;
 		case OPT_OUT: c->out_dir = optarg; break;
+		case OPT_FORCE: c->force = true; break;
 		case OPT_SECRET: rc = set_secret(optarg, p->secret, sizeof(p->secret), err); break;
 		case OPT_SECRET_FILE: rc = read_secret_file(optarg, p->secret, sizeof(p->secret), err); break;
 		case OPT_TIMEOUT: rc = parse_uint("--timeout", optarg, 100, 600000, &tmo, err); break;
@@ -271,6 +275,9 @@ static int cmd_net_client(int argc, char **argv)
 		help_client(stdout);
 		return 0;
 	}
+	/* where the results go is checked before the test, not after it */
+	if (!rc && c.out_dir)
+		rc = net_out_check(c.out_dir, c.force, &err);
 	if (rc) {
 		fprintf(stderr, "iochar: %s\n", err.msg);
 		return EXIT_USAGE;
@@ -297,7 +304,7 @@ static int cmd_net_client(int argc, char **argv)
 		net_result_text(stdout, &r);
 	}
 	if (!rc && c.out_dir)
-		rc = net_result_write_dir(c.out_dir, &r, &env, &err);
+		rc = net_result_write_dir(c.out_dir, c.force, &r, &env, &err);
 	if (rc)
 		fprintf(stderr, "iochar: net client: %s\n",
 			err.msg[0] ? err.msg : strerror(-rc));

@@ -25,12 +25,13 @@
 #include "net/server.h"
 #include "util/clock.h"
 
-enum { OPT_RING = 256, OPT_OUT, OPT_TIMEOUT, OPT_FORMAT };
+enum { OPT_RING = 256, OPT_OUT, OPT_TIMEOUT, OPT_FORMAT, OPT_FORCE };
 
 struct mesh_cli {
 	struct net_params params;
 	bool ring, json, csv, help;
 	const char *out_dir, *bind;
+	bool force; /* --force: --out's results.json over any file */
 	unsigned port_base;   /* 0: any free port; else rank r uses base + r */
 	unsigned timeout_ms;  /* each control step of a test */
 };
@@ -67,7 +68,8 @@ static void help(FILE *f)
 		"  -J, --json            JSON output\n"
 		"      --output-format F text, json (as -J) or csv: one row per\n"
 		"                        pair (columns: docs/net.md)\n"
-		"      --out DIR         write DIR/results.json too\n"
+		"      --out DIR         write DIR/results.json too (never over a file\n"
+		"                        iochar did not write, unless --force)\n"
 		"      --timeout MS      bound on each control step (10000)\n");
 }
 
@@ -78,6 +80,7 @@ static int parse(int argc, char **argv, struct mesh_cli *c, struct ioc_err *err)
 		{"len", 1, 0, 'l'},      {"ring", 0, 0, OPT_RING},
 		{"bind", 1, 0, 'B'},     {"port", 1, 0, 'p'},
 		{"json", 0, 0, 'J'},     {"out", 1, 0, OPT_OUT},
+		{"force", 0, 0, OPT_FORCE},
 		{"timeout", 1, 0, OPT_TIMEOUT}, {"help", 0, 0, 'h'},
 		{"output-format", 1, 0, OPT_FORMAT},
 		{0, 0, 0, 0},
@@ -121,6 +124,7 @@ static int parse(int argc, char **argv, struct mesh_cli *c, struct ioc_err *err)
 					       optarg);
 			break;
 		case OPT_OUT: c->out_dir = optarg; break;
+		case OPT_FORCE: c->force = true; break;
 		case OPT_TIMEOUT:
 			rc = units_parse_uint("--timeout", optarg, 100, 600000, &v, err);
 			c->timeout_ms = (unsigned)v;
@@ -395,7 +399,7 @@ static int report(struct mesh_ctx *x, struct net_mesh_cell *all, struct ioc_err 
 	}
 	fflush(stdout);
 	if (!rc && x->c->out_dir)
-		rc = net_mesh_write_dir(x->c->out_dir, &m, &env, err);
+		rc = net_mesh_write_dir(x->c->out_dir, x->c->force, &m, &env, err);
 	environment_free(&env);
 	free(m.hosts);
 	return rc;
@@ -463,6 +467,8 @@ int cmd_net_mesh(int argc, char **argv)
 		rc = err_usage(&local, EINVAL, "net mesh needs 2 or more ranks (mpirun -np N, N >= 2)");
 	if (!rc)
 		rc = local_addr(&x, x.addr, sizeof(x.addr), &local);
+	if (!rc && c.out_dir && dist_is_root(d)) /* rank 0 writes it */
+		rc = net_out_check(c.out_dir, c.force, &local);
 	char what[256];
 	snprintf(what, sizeof(what), "net mesh ring=%d t=%u P=%u l=%u port=%u timeout=%u",
 		 c.ring, c.params.duration, c.params.parallel, c.params.len,

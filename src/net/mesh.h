@@ -57,9 +57,9 @@ void net_mesh_text(FILE *f, const struct net_mesh *m);
 void net_mesh_json(struct jw *w, const struct net_mesh *m,
 		   const struct environment *env);
 
-/* Write dir/results.json (dir created if missing), atomically.
- * 0 or -errno + message. */
-int net_mesh_write_dir(const char *dir, const struct net_mesh *m,
+/* Write dir/results.json (dir created if missing) by the results-file
+ * rules (net_write_json_dir). 0 or -errno + message. */
+int net_mesh_write_dir(const char *dir, bool force, const struct net_mesh *m,
 		       const struct environment *env, struct ioc_err *err);
 
 #endif

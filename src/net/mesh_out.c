@@ -150,8 +150,8 @@ static void emit_mesh(struct jw *w, const void *arg,
 	net_mesh_json(w, arg, env);
 }
 
-int net_mesh_write_dir(const char *dir, const struct net_mesh *m,
+int net_mesh_write_dir(const char *dir, bool force, const struct net_mesh *m,
 		       const struct environment *env, struct ioc_err *err)
 {
-	return net_write_json_dir(dir, emit_mesh, m, env, err);
+	return net_write_json_dir(dir, force, emit_mesh, m, env, err);
 }

@@ -105,19 +105,25 @@ void net_result_text(FILE *f, const struct net_result *r);
 /* One interval line per stream and a sum line (text mode, -i). */
 void net_interval_text(FILE *f, const struct net_result *r, unsigned i);
 
-/* Write DIR/results.json (DIR made if missing) atomically, its content
- * from emit(w, arg, env): the one writer of net and net mesh result
- * directories. 0 or -errno with a message naming the path. */
+/* May DIR/results.json be written (--out DIR)? Only looks: DIR missing,
+ * or a directory whose results.json is absent or a results file iochar
+ * wrote (output/results_file.h). 0, or -errno with a usage line. */
+int net_out_check(const char *dir, bool force, struct ioc_err *err);
+
+/* Write DIR/results.json (DIR made if missing) by the results-file rules
+ * (never over a file iochar did not write, renamed into place whole), its
+ * content from emit(w, arg, env): the one writer of net and net mesh
+ * result directories. 0 or -errno with a message naming the path. */
 struct jw;
 typedef void (*net_json_emit_fn)(struct jw *w, const void *arg,
 				 const struct environment *env);
-int net_write_json_dir(const char *dir, net_json_emit_fn emit,
+int net_write_json_dir(const char *dir, bool force, net_json_emit_fn emit,
 		       const void *arg, const struct environment *env,
 		       struct ioc_err *err);
 
-/* Write dir/results.json (dir created if missing), atomically.
- * 0 or -errno + message. */
-int net_result_write_dir(const char *dir, const struct net_result *r,
+/* Write dir/results.json (dir created if missing) by the results-file
+ * rules (net_write_json_dir). 0 or -errno + message. */
+int net_result_write_dir(const char *dir, bool force, const struct net_result *r,
 			 const struct environment *env, struct ioc_err *err);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "net/result.h"
 #include "output/json_parts.h"
-#include "util/atomic_file.h"
+#include "output/results_file.h"
 
 static const char *dir_name(int d)
 {
@@ -284,11 +284,24 @@ void net_result_text(FILE *f, const struct net_result *r)
 		r->path_mtu, r->congestion[0] ? r->congestion : "?");
 }
 
-int net_write_json_dir(const char *dir, net_json_emit_fn emit,
+int net_out_check(const char *dir, bool force, struct ioc_err *err)
+{
+	char path[4096];
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : err_usage(err, errno, "--out %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_usage(err, ENOTDIR, "--out %s: not a directory", dir);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	return results_file_check("--out", path, force, err);
+}
+
+int net_write_json_dir(const char *dir, bool force, net_json_emit_fn emit,
 		       const void *arg, const struct environment *env,
 		       struct ioc_err *err)
 {
-	struct atomic_file af;
+	struct results_file rf;
 	char path[4096];
 	struct jw w;
 	int rc;
@@ -296,17 +309,17 @@ int net_write_json_dir(const char *dir, net_json_emit_fn emit,
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return err_set(err, errno, "--out %s: %s", dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/results.json", dir);
-	rc = atomic_file_open(&af, path);
-	if (rc)
-		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
-	jw_init(&w, af.f, 2);
+	/* never over data iochar did not write, never half written */
+	if ((rc = results_file_open(&rf, "--out", path, force, err)))
+		return rc;
+	jw_init(&w, rf.f, 2);
 	emit(&w, arg, env);
 	rc = jw_finish(&w);
 	if (rc) {
-		atomic_file_abort(&af);
+		results_file_abort(&rf);
 		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
 	}
-	rc = atomic_file_commit(&af);
+	rc = results_file_commit(&rf);
 	if (rc)
 		return err_set(err, -rc, "%s: %s", path, strerror(-rc));
 	return 0;
@@ -318,8 +331,8 @@ static void emit_result(struct jw *w, const void *arg,
 	net_result_json(w, arg, env);
 }
 
-int net_result_write_dir(const char *dir, const struct net_result *r,
+int net_result_write_dir(const char *dir, bool force, const struct net_result *r,
 			 const struct environment *env, struct ioc_err *err)
 {
-	return net_write_json_dir(dir, emit_result, r, env, err);
+	return net_write_json_dir(dir, force, emit_result, r, env, err);
 }
