@@ -132,6 +132,29 @@ static void test_foreign_file_refused(void **state)
 	proc_out_free(&po);
 }
 
+/* A plan's --out DIR holding a results.json iochar did not write is
+ * refused before any step (exit 2, the file as it was); --force lets it. */
+static void test_plan_out_over_foreign_file(void **state)
+{
+	struct fixture *f = *state;
+	struct proc_out po;
+	char dir[4200], path[4300];
+	snprintf(dir, sizeof(dir), "%s/plan-out", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	make_file(path, 4096);
+	uint64_t before = file_hash(path);
+	run_iochar(&po, f->dir, 0, ARGS("plan", "quick", "--ioengine=null", "--out", dir));
+	expect_exit(&po, 2);
+	expect_has(po.err, "results.json: an existing file that is not a results file");
+	assert_true(file_hash(path) == before);
+	proc_out_free(&po);
+	run_iochar(&po, f->dir, 0, ARGS("plan", "quick", "--ioengine=null", "--out", dir, "--force"));
+	expect_exit(&po, 0);
+	assert_true(file_hash(path) != before);
+	proc_out_free(&po);
+}
+
 /* A second run over its own results file needs no --force; so does a
  * results file without the mark (written before the mark existed). */
 static void test_own_results_replaced(void **state)
@@ -331,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_foreign_file_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_own_results_replaced, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_plan_out_over_foreign_file, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_output_is_target, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sighup_keeps_results, setup, teardown),

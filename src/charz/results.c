@@ -1,6 +1,7 @@
 /* results.c - see results.h. */
 #define _GNU_SOURCE
 #include "charz/results.h"
+#include "output/results_file.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -57,6 +58,17 @@ int results_open(struct results_dir *rd, const char *dir, const struct plan *p,
 		return err_usage(err, EEXIST,
 				 "--out %s: holds results already; use --resume %s to continue them, or another directory",
 				 dir, dir);
+	/* the files a plan writes there, never over data iochar did not write
+	 * (unless --force, which the plan's steps then carry) */
+	static const char *const names[] = {"results.json", "results.csv"};
+	bool force = p->nr_steps && p->steps[0].job.force;
+	for (unsigned i = 0; !resume && i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		int r = stat(path, &st) == 0 ? results_file_check("--out", path, force, err) : 0;
+		if (r)
+			return r;
+	}
 	int ret = mkdir_p(steps);
 	if (ret)
 		return err_set(err, -ret, "%s: cannot create: %s", steps, strerror(-ret));
