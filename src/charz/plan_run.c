@@ -203,6 +203,12 @@ static uint64_t plan_estimate_ns(const struct plan *p, unsigned from, const stru
 	return est;
 }
 
+uint64_t plan_time_estimate_ns(const struct plan *p)
+{
+	struct fills none = {.n = 0};
+	return plan_estimate_ns(p, 0, &none);
+}
+
 static void fmt_left(char *buf, size_t len, uint64_t ns)
 {
 	uint64_t s = ns / 1000000000ull;
