@@ -179,37 +179,53 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 			const struct rs_step *st, unsigned k)
 {
 	const struct rs_tset *ts = &st->sets[k];
-	unsigned n = st->mode == RS_SEARCH ? ts->nr_points : ts->nr_curve + ts->has_max;
+	/* a curve's line is its open-loop points only: the closed-loop maximum
+	 * is another kind of run, drawn apart as the circled mark */
+	unsigned n = st->mode == RS_SEARCH ? ts->nr_points : ts->nr_curve;
 	bool rnd = rs_step_is_random(st);
 	char title[512], wl[300], a[NUMFMT_MAX], b[NUMFMT_MAX];
 
 	if (!n)
 		return;
-	/* pairs (x, y), sorted by x so the line reads left to right */
-	double *xy = calloc(2 * n, sizeof(double));
+	/* triples (x, y, index), sorted by x so the line reads left to right */
+	double *xy = calloc(3 * n, sizeof(double));
 	double *xs = calloc(n, sizeof(double)), *ys = calloc(n, sizeof(double));
-	if (!xy || !xs || !ys)
+	char (*tip)[48] = calloc(n, sizeof(*tip));
+	const char **tips = calloc(n, sizeof(*tips));
+	if (!xy || !xs || !ys || !tip || !tips)
 		goto out;
 	double xmax = 0, ylo = INFINITY, yhi = 0;
 	const struct rs_point *chosen = rs_tset_headline(st, ts);
 	for (unsigned i = 0; i < n; i++) {
-		const struct rs_point *p = st->mode == RS_SEARCH ? &ts->points[i]
-				       : i < ts->nr_curve ? &ts->curve[i].p : &ts->max;
-		xy[2 * i] = thr(st, p);
-		xy[2 * i + 1] = rs_point_latency(st, p);
-		if (isfinite(xy[2 * i]))
-			xmax = fmax(xmax, xy[2 * i]);
-		if (xy[2 * i + 1] > 0 && isfinite(xy[2 * i + 1])) {
-			ylo = fmin(ylo, xy[2 * i + 1]);
-			yhi = fmax(yhi, xy[2 * i + 1]);
+		const struct rs_point *p = st->mode == RS_SEARCH ? &ts->points[i] : &ts->curve[i].p;
+		xy[3 * i] = thr(st, p);
+		xy[3 * i + 1] = rs_point_latency(st, p);
+		xy[3 * i + 2] = i;
+		if (isfinite(xy[3 * i]))
+			xmax = fmax(xmax, xy[3 * i]);
+		if (xy[3 * i + 1] > 0 && isfinite(xy[3 * i + 1])) {
+			ylo = fmin(ylo, xy[3 * i + 1]);
+			yhi = fmax(yhi, xy[3 * i + 1]);
+		}
+	}
+	if (chosen) { /* the maximum, off the line, inside the frame too */
+		xmax = fmax(xmax, thr(st, chosen));
+		if (rs_point_latency(st, chosen) > 0) {
+			ylo = fmin(ylo, rs_point_latency(st, chosen));
+			yhi = fmax(yhi, rs_point_latency(st, chosen));
 		}
 	}
 	if (st->latency_limit_ns) /* show the limit, inside the frame */
 		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
-	qsort(xy, n, 2 * sizeof(double), cmp_double);
+	qsort(xy, n, 3 * sizeof(double), cmp_double);
 	for (unsigned i = 0; i < n; i++) {
-		xs[i] = xy[2 * i];
-		ys[i] = xy[2 * i + 1];
+		unsigned j = (unsigned)xy[3 * i + 2];
+		xs[i] = xy[3 * i];
+		ys[i] = xy[3 * i + 1];
+		if (st->mode != RS_SEARCH) /* a curve point says if it was reached */
+			snprintf(tip[i], sizeof(tip[i]), "%u %%: %s", ts->curve[j].pct,
+				 ts->curve[j].reached ? "reached" : "NOT reached");
+		tips[i] = st->mode != RS_SEARCH ? tip[i] : NULL;
 	}
 	struct axis x = {.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
 			 .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
@@ -226,8 +242,9 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
 		goto out;
 	chart_axes(&c);
-	chart_line(&c, 0, false, xs, ys, n, NULL);
-	chart_legend_add(&c, 0, true, st->mode == RS_SEARCH ? "points the search ran" : "curve points");
+	chart_line(&c, 0, false, xs, ys, n, tips);
+	chart_legend_add(&c, 0, true, st->mode == RS_SEARCH ? "points the search ran"
+						  : "open-loop points (each says if it was reached)");
 	if (chosen) {
 		char lbl[200];
 		snprintf(lbl, sizeof(lbl), "%s: %s, %s", st->mode == RS_SEARCH ? "best" : "max",
@@ -249,11 +266,13 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	finish(r, &c);
 	figure_end(r, st->mode == RS_SEARCH
 			      ? "Every iodepth x numjobs the search ran; the circled point is the best inside the limit (dashed line)."
-			      : "The maximum run, then each rate asked as a % of it; the circled point is the maximum.");
+			      : "Each rate asked as a % of the maximum, run open loop (the line); the circled point is the closed-loop maximum, drawn apart.");
 out:
 	free(xy);
 	free(xs);
 	free(ys);
+	free(tip);
+	free(tips);
 }
 
 void report_curve_charts(struct report_ctx *r)
