@@ -93,7 +93,7 @@ void report_summary_table(struct report_ctx *r)
 	FILE *f = r->f;
 	fputs("<table class=\"summary\"><thead><tr><th>set</th><th>workload</th><th>mode</th>"
 	      "<th>rw</th><th>bs</th><th>read %</th><th>best</th><th>MB/s or IOPS there</th>"
-	      "<th>mean latency</th><th>p99 latency</th><th>iodepth \xc3\x97 jobs</th>"
+	      "<th>mean latency</th><th>p99 latency</th><th>iodepth \xc3\x97 jobs (per target)</th>"
 	      "<th>latency limit</th></tr></thead><tbody>\n", f);
 	for (unsigned s = 0; s < r->nr_sets; s++)
 		for (unsigned i = 0; i < r->sets[s].nr_steps; i++)
