@@ -224,8 +224,8 @@ static const char *curve_verdict(const struct curve_point *cp, char *buf, size_t
 
 /* "steady state after 7 rounds: window 41200 IOPS, excursion 6 %, slope
  * -2 %", or why not; the fill and the rounds' workload. */
-static void precond_row(FILE *f, const struct step_outcome *o,
-			const struct set_outcome *s, const char *tgt)
+static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
+			const char *tgt)
 {
 	const struct precond_result *r = &s->precond;
 	char bs[24];
@@ -238,7 +238,7 @@ static void precond_row(FILE *f, const struct step_outcome *o,
 		snprintf(mix, sizeof(mix), " %u:%u", r->ran.rwmixread, 100 - r->ran.rwmixread);
 	fprintf(f, "%-34.34s %-7s %s after %u rounds of %s %s%s, QD %u x %u jobs/tgt: "
 		"window %.0f IOPS, excursion %.0f%%, slope %+.0f%%; fill %u x %s sequential (%.1f GB)\n",
-		o->step->label, tgt, r->verdict.steady ? "steady state" : "no steady state",
+		name, tgt, r->verdict.steady ? "steady state" : "no steady state",
 		r->nr_rounds, bs, rw_name(r->ran.rw), mix, r->ran.iodepth, r->ran.numjobs,
 		r->verdict.average, 100 * r->verdict.excursion, 100 * r->verdict.slope,
 		r->nr_fill, fbs, (double)r->ran.fill_bytes / 1e9);
@@ -251,6 +251,8 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		const struct set_outcome *s = &o->sets[i];
 		const struct point *p = set_headline(o, s);
 		snprintf(tgt, sizeof(tgt), s->nr_targets > 1 ? "%u sum" : "%u", s->nr_targets);
+		if (s->preconditioned) /* precondition=auto ran before the step */
+			precond_row(f, "  preconditioned", s, tgt);
 		switch (o->step->mode) {
 		case STEP_FIXED:
 			table_row(f, o, o->step->label, tgt, p, limit_verdict(o, p));
@@ -277,7 +279,7 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 					100 * s->curve.underestimated, s->curve.top_reached_iops);
 			break;
 		case STEP_PRECONDITION:
-			precond_row(f, o, s, tgt);
+			precond_row(f, o->step->label, s, tgt);
 			break;
 		}
 	}
