@@ -2,6 +2,7 @@
  * bars per workload, latency-versus-throughput curves, percentiles,
  * per-second series, scaling. Drawing is svg_chart.h's; this file only
  * chooses what goes on which axis. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,66 +175,100 @@ static int cmp_double(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+/* The line of a latency-versus-throughput chart: its points sorted by
+ * throughput, each curve point's tip saying if it was reached, and the
+ * frame that holds them and the chosen point. */
+struct curve_line {
+	double *xs, *ys;
+	char (*tip)[48];
+	const char **tips;
+	double xmax, ylo, yhi;
+};
+
+static void curve_line_free(struct curve_line *l)
+{
+	free(l->xs);
+	free(l->ys);
+	free(l->tip);
+	free(l->tips);
+}
+
+static void frame_add(struct curve_line *l, double x, double y)
+{
+	if (isfinite(x))
+		l->xmax = fmax(l->xmax, x);
+	if (y > 0 && isfinite(y)) {
+		l->ylo = fmin(l->ylo, y);
+		l->yhi = fmax(l->yhi, y);
+	}
+}
+
+/* A curve's line is its open-loop points only: the closed-loop maximum
+ * (chosen) is another kind of run, drawn apart as a mark, but inside the
+ * frame. 0 or -ENOMEM (l released either way by curve_line_free). */
+static int curve_line_make(const struct rs_step *st, const struct rs_tset *ts,
+			   unsigned n, const struct rs_point *chosen, struct curve_line *l)
+{
+	/* triples (x, y, index), sorted by x so the line reads left to right */
+	double *xy = calloc(3 * n, sizeof(double));
+	memset(l, 0, sizeof(*l));
+	l->xs = calloc(n, sizeof(double));
+	l->ys = calloc(n, sizeof(double));
+	l->tip = calloc(n, sizeof(*l->tip));
+	l->tips = calloc(n, sizeof(*l->tips));
+	l->ylo = INFINITY;
+	if (!xy || !l->xs || !l->ys || !l->tip || !l->tips) {
+		free(xy);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct rs_point *p = st->mode == RS_SEARCH ? &ts->points[i] : &ts->curve[i].p;
+		xy[3 * i] = thr(st, p);
+		xy[3 * i + 1] = rs_point_latency(st, p);
+		xy[3 * i + 2] = i;
+		frame_add(l, xy[3 * i], xy[3 * i + 1]);
+	}
+	if (chosen)
+		frame_add(l, thr(st, chosen), rs_point_latency(st, chosen));
+	if (st->latency_limit_ns) /* show the limit, inside the frame */
+		l->yhi = fmax(l->yhi, 2.0 * (double)st->latency_limit_ns);
+	qsort(xy, n, 3 * sizeof(double), cmp_double);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = (unsigned)xy[3 * i + 2];
+		l->xs[i] = xy[3 * i];
+		l->ys[i] = xy[3 * i + 1];
+		if (st->mode == RS_SEARCH)
+			continue;
+		snprintf(l->tip[i], sizeof(l->tip[i]), "%u %%: %s", ts->curve[j].pct,
+			 ts->curve[j].reached ? "reached" : "NOT reached");
+		l->tips[i] = l->tip[i];
+	}
+	free(xy);
+	return 0;
+}
+
 /* Latency versus throughput of one step on one target set. */
 static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 			const struct rs_step *st, unsigned k)
 {
 	const struct rs_tset *ts = &st->sets[k];
-	/* a curve's line is its open-loop points only: the closed-loop maximum
-	 * is another kind of run, drawn apart as the circled mark */
 	unsigned n = st->mode == RS_SEARCH ? ts->nr_points : ts->nr_curve;
 	bool rnd = rs_step_is_random(st);
 	char title[512], wl[300], a[NUMFMT_MAX], b[NUMFMT_MAX];
 
 	if (!n)
 		return;
-	/* triples (x, y, index), sorted by x so the line reads left to right */
-	double *xy = calloc(3 * n, sizeof(double));
-	double *xs = calloc(n, sizeof(double)), *ys = calloc(n, sizeof(double));
-	char (*tip)[48] = calloc(n, sizeof(*tip));
-	const char **tips = calloc(n, sizeof(*tips));
-	if (!xy || !xs || !ys || !tip || !tips)
-		goto out;
-	double xmax = 0, ylo = INFINITY, yhi = 0;
+	struct curve_line l;
 	const struct rs_point *chosen = rs_tset_headline(st, ts);
-	for (unsigned i = 0; i < n; i++) {
-		const struct rs_point *p = st->mode == RS_SEARCH ? &ts->points[i] : &ts->curve[i].p;
-		xy[3 * i] = thr(st, p);
-		xy[3 * i + 1] = rs_point_latency(st, p);
-		xy[3 * i + 2] = i;
-		if (isfinite(xy[3 * i]))
-			xmax = fmax(xmax, xy[3 * i]);
-		if (xy[3 * i + 1] > 0 && isfinite(xy[3 * i + 1])) {
-			ylo = fmin(ylo, xy[3 * i + 1]);
-			yhi = fmax(yhi, xy[3 * i + 1]);
-		}
-	}
-	if (chosen) { /* the maximum, off the line, inside the frame too */
-		xmax = fmax(xmax, thr(st, chosen));
-		if (rs_point_latency(st, chosen) > 0) {
-			ylo = fmin(ylo, rs_point_latency(st, chosen));
-			yhi = fmax(yhi, rs_point_latency(st, chosen));
-		}
-	}
-	if (st->latency_limit_ns) /* show the limit, inside the frame */
-		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
-	qsort(xy, n, 3 * sizeof(double), cmp_double);
-	for (unsigned i = 0; i < n; i++) {
-		unsigned j = (unsigned)xy[3 * i + 2];
-		xs[i] = xy[3 * i];
-		ys[i] = xy[3 * i + 1];
-		if (st->mode != RS_SEARCH) /* a curve point says if it was reached */
-			snprintf(tip[i], sizeof(tip[i]), "%u %%: %s", ts->curve[j].pct,
-				 ts->curve[j].reached ? "reached" : "NOT reached");
-		tips[i] = st->mode != RS_SEARCH ? tip[i] : NULL;
-	}
+	if (curve_line_make(st, ts, n, chosen, &l))
+		goto out;
 	struct axis x = {.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
 			 .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
 	struct axis y = {.kind = AXIS_LOG, .fmt = fmt_lat_axis};
 	snprintf(title, sizeof(title), "%s (log scale)", lat_word(st->latency_stat));
 	y.label = title;
-	axis_fit(&x, 0, xmax, true);
-	axis_fit(&y, ylo, yhi, false);
+	axis_fit(&x, 0, l.xmax, true);
+	axis_fit(&y, l.ylo, l.yhi, false);
 	char ctitle[512];
 	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)",
 		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
@@ -242,7 +277,7 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
 		goto out;
 	chart_axes(&c);
-	chart_line(&c, 0, false, xs, ys, n, tips);
+	chart_line(&c, 0, false, l.xs, l.ys, n, (const char *const *)l.tips);
 	chart_legend_add(&c, 0, true, st->mode == RS_SEARCH ? "points the search ran"
 						  : "open-loop points (each says if it was reached)");
 	if (chosen) {
@@ -268,11 +303,7 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 			      ? "Every iodepth x numjobs the search ran; the circled point is the best inside the limit (dashed line)."
 			      : "Each rate asked as a % of the maximum, run open loop (the line); the circled point is the closed-loop maximum, drawn apart.");
 out:
-	free(xy);
-	free(xs);
-	free(ys);
-	free(tip);
-	free(tips);
+	curve_line_free(&l);
 }
 
 void report_curve_charts(struct report_ctx *r)
