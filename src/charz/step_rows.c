@@ -20,11 +20,13 @@ static unsigned read_pct(const struct job_spec *j)
 	return rw_reads(j->rw) ? 100 : 0;
 }
 
-/* reached: "yes"/"no" for a curve point, NULL otherwise. The per-direction
- * latencies are the point's (0 on a target's own row: only its total is kept). */
+/* reached: "yes"/"no" for a curve point, NULL otherwise. whole: the row
+ * stands for the whole point (its total, or its only target), so the
+ * point's read and write latencies are its own; empty on one target's row
+ * of several (only its total is kept). */
 static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		    const char *target, const struct point *p,
-		    const struct dir_summary *d, const char *reached)
+		    const struct dir_summary *d, bool whole, const char *reached)
 {
 	const struct plan_step *st = o->step;
 	const struct job_spec *j = &st->job;
@@ -43,9 +45,12 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 				     st->latency_limit_ns) ? "yes" : "no");
 	else
 		fputs(",,", f);
-	fprintf(f, "%.1f,%.1f,%s,%s,%s\n", d == &p->s.total ? p->s.dir[DIR_READ].lat.mean / 1e3 : 0.0,
-		d == &p->s.total ? p->s.dir[DIR_WRITE].lat.mean / 1e3 : 0.0,
-		lat_scope_name(st->latency_scope), reached ? reached : "",
+	if (whole)
+		fprintf(f, "%.1f,%.1f,", p->s.dir[DIR_READ].lat.mean / 1e3,
+			p->s.dir[DIR_WRITE].lat.mean / 1e3);
+	else
+		fputs(",,", f);
+	fprintf(f, "%s,%s,%s\n", lat_scope_name(st->latency_scope), reached ? reached : "",
 		p->tool_limited ? "yes" : "no");
 }
 
@@ -60,14 +65,14 @@ static void csv_point(FILE *f, const struct step_outcome *o,
 	if (c)
 		for (unsigned t = 0; t < n; t++)
 			csv_row(f, o, label, c->vd_labels ? c->vd_labels[t] : s->targets[t], p,
-				&c->per_target[t], reached);
+				&c->per_target[t], n == 1, reached);
 	if (!c || n != 1) {
 		char all[32];
 		if (n)
 			snprintf(all, sizeof(all), "total of %u", n);
 		else
 			snprintf(all, sizeof(all), "(no target)");
-		csv_row(f, o, label, all, p, &p->s.total, reached);
+		csv_row(f, o, label, all, p, &p->s.total, true, reached);
 	}
 }
 
