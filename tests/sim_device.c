@@ -120,9 +120,12 @@ static void fill_point(const struct sim_device *d, const struct job_spec *job,
 	fill_dir(&out->s.total, iops, job->bs, mean, p99, elapsed);
 	out->s.total.iops = reported;
 	out->s.total.bw_bytes = bw;
-	fill_dir(&out->s.dir[DIR_READ], iops * rd, job->bs, mean, p99, elapsed);
-	fill_dir(&out->s.dir[DIR_WRITE], iops * (1 - rd), job->bs, mean, p99,
+	/* the total stays the I/O-weighted mean of reads and writes */
+	double w = d->write_lat > 0 ? d->write_lat : 1, r_lat = mean / (rd + (1 - rd) * w);
+	fill_dir(&out->s.dir[DIR_READ], iops * rd, job->bs, r_lat, p99 * r_lat / mean,
 		 elapsed);
+	fill_dir(&out->s.dir[DIR_WRITE], iops * (1 - rd), job->bs, r_lat * w,
+		 p99 * r_lat * w / mean, elapsed);
 }
 
 void sim_model(const struct sim_device *d, const struct job_spec *job,
@@ -187,6 +190,41 @@ static double wr_round_iops(struct sim_device *d)
 	return v * (1 + d->wr_swing * (r % 2 ? 1 : -1));
 }
 
+/* Scale a point's IOPS by fi and its latency by fl, keeping the shape. */
+static void scale_point(const struct sim_device *d, const struct job_spec *job,
+			double fi, double fl, struct point *out)
+{
+	struct point p = *out;
+
+	fill_point(d, job, p.s.total.bw_bytes / (double)job->bs * fi,
+		   p.s.total.lat.mean * fl, (double)p.s.total.lat.pct[PCT_P99] * fl,
+		   out);
+}
+
+/* The fault hooks: an outlier call, a low maximum, stalled seconds. */
+static void bend(struct sim_device *d, const struct job_spec *job,
+		 struct point *out)
+{
+	if (d->outlier_call && d->calls == d->outlier_call)
+		scale_point(d, job, d->outlier_factor, 1 / d->outlier_factor, out);
+	if (!job->rate_iops && d->closed_scale > 0 &&
+	    (!d->closed_calls || d->closed_seen++ < d->closed_calls))
+		scale_point(d, job, d->closed_scale, 1 / d->closed_scale, out);
+	if (job->rate_iops) {
+		struct job_spec closed = *job;
+		struct point max;
+		double asked = (double)job->rate_iops * job->numjobs;
+
+		closed.rate_iops = 0;
+		sim_model(d, &closed, &max);
+		out->nr_sec = (unsigned)run_seconds(job);
+		out->sec_on_rate = out->s.total.iops >= asked * (1 - POINT_RATE_TOL)
+					   ? out->nr_sec : 0;
+		if (d->stall_pct > 0 && asked >= max.s.total.iops * d->stall_pct / 100)
+			out->sec_on_rate = out->nr_sec / 2;
+	}
+}
+
 int sim_measure(void *arg, const struct job_spec *job, struct point *out,
 		struct ioc_err *err)
 {
@@ -209,13 +247,11 @@ int sim_measure(void *arg, const struct job_spec *job, struct point *out,
 		return 0;
 	}
 	sim_model(d, job, out);
+	bend(d, job, out);
 	if (d->noise > 0) {
 		double fi = noise_factor(d), fl = noise_factor(d);
-		struct point p = *out;
 
-		fill_point(d, job, p.s.total.bw_bytes / (double)job->bs * fi,
-			   p.s.total.lat.mean * fl,
-			   (double)p.s.total.lat.pct[PCT_P99] * fl, out);
+		scale_point(d, job, fi, fl, out);
 	}
 	return 0;
 }

@@ -28,6 +28,8 @@
  * exp(-(r - 1) / wr_tau) for round r (wr_floor when wr_tau is 0), times
  * (1 + wr_swing) on odd rounds and (1 - wr_swing) on even ones.
  *
+ * The fault hooks below (outlier, write_lat, stall, closed_scale) bend
+ * single runs so tests can check what the algorithms do with them.
  * Every model parameter is plain data; the struct also records what it
  * was asked (calls, the first SIM_LOG_MAX jobs). No global state.
  */
@@ -71,6 +73,23 @@ struct sim_device {
 	double wr_start, wr_floor, wr_tau, wr_swing;
 	uint64_t region_bytes; /* one pass when not time based; 0 = 1 GiB */
 	unsigned fail_at;      /* 1-based call failing with -EIO; 0 = never */
+	/* Fault hook: the 1-based call outlier_call reports IOPS x
+	 * outlier_factor and latency / outlier_factor (one bad run); 0 = never. */
+	unsigned outlier_call;
+	double outlier_factor;
+	/* Writes' latency is write_lat times the reads' (0 or 1: the same);
+	 * the total's mean stays the I/O-weighted mean of the two. */
+	double write_lat;
+	/* Open loop: per-second on-rate figures. A point asking at least
+	 * stall_pct % of the closed-loop maximum stalls half its seconds
+	 * (its average still meets the rate); 0 = never. */
+	double stall_pct;
+	/* Closed loop: IOPS x closed_scale on the first closed_calls
+	 * closed-loop calls (0 = all); 0 = no scaling. Models a maximum run
+	 * that came out low. */
+	double closed_scale;
+	unsigned closed_calls;
+	unsigned closed_seen;
 	bool no_io;	       /* every run does no I/O */
 
 	/* what it was asked */

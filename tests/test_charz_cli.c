@@ -234,6 +234,10 @@ static void test_plan_errors_before_any_io(void **state)
 		{"[a]\nioengine=null\nsize=1m\nfrobnicate=1\n", "frobnicate"},
 		{"; nothing\n", "no steps"},
 		{"[a]\nioengine=null\nsize=1m\nmode=fixed,search\n", "bad.ini:4"},
+		/* preconditioning with a workload that writes nothing */
+		{"[a]\nioengine=null\nsize=1m\nmode=precondition\nrw=randread\n",
+		 "rw=randread writes nothing"},
+		{"[a]\nioengine=null\nsize=1m\nlatency_scope=both\n", "latency_scope=both"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_text(plan, cases[i].text);
@@ -293,6 +297,36 @@ static void test_resume_after_kill(void **state)
 	proc_out_free(&po);
 }
 
+/* `iochar precondition --bs=8k` runs 8K rounds (the issue: they were
+ * always 4K while the result said 8192) at PTS's QD 32 x 4 jobs, after
+ * the 128K sequential fill of twice the target, and its JSON says so. */
+static void test_precondition_records(void **state)
+{
+	const char *dir = *state;
+	char fn[4300];
+	snprintf(fn, sizeof(fn), "--filename=%s/pre.dat", dir);
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("precondition", fn, "--size=8m", "--ioengine=psync", "--bs=8k",
+			"--max_rounds=5", "--round_time=1s", "--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
+	assert_string_equal(json_object_get_string(jget(set, "ran.rw")), "randwrite");
+	assert_int_equal(jget_u64(set, "ran.bs"), 8192);
+	assert_int_equal(jget_u64(set, "ran.iodepth"), 32);
+	assert_int_equal(jget_u64(set, "ran.numjobs"), 4);
+	assert_int_equal(jget_u64(set, "ran.fill_bs"), 128 * 1024);
+	assert_int_equal(jget_u64(set, "ran.fill_bytes"), 2 * (8u << 20));
+	assert_int_equal(json_object_array_length(jget(set, "fill")), 2);
+	size_t rounds = json_object_array_length(jget(set, "rounds_iops"));
+	assert_true(rounds >= 1 && rounds <= 5);
+	assert_true(jget_double(set, "window_average_iops") >= 0);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +337,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scaling, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_kill, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_precondition_records, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("charz_cli", tests, NULL, NULL);
 }

@@ -247,10 +247,90 @@ static void test_curve_errors(void **state)
 	job_spec_free(&base);
 }
 
+/* A point whose average meets the rate but whose seconds do not (the
+ * issue's 50 % point: 37k then 58k IOPS a second, averaging the asked
+ * 47k): the sim stalls half the seconds of every point from 50 % on.
+ * Those are not reached; the 10 % point, on rate every second, is. */
+static void test_curve_stalled(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	d.stall_pct = 50;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+	for (unsigned i = 0; i < res.nr_points; i++) {
+		const struct curve_point *c = &res.points[i];
+
+		assert_int_equal(c->p.nr_sec, 30);
+		if (c->pct == 50)
+			/* on average it got what it asked */
+			assert_true(c->p.s.total.iops >= 0.98 * c->asked_iops);
+		assert_int_equal(c->reached, c->pct < 50);
+	}
+	assert_true(res.underestimated == 0);
+	curve_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* A maximum that came out 20 % low (tmpfs in the issue: 110 % and 120 %
+ * "reached" at 493k above a 411k maximum). Once low: the 110 % point is
+ * reached above it, the maximum is run again, comes out right, and the
+ * curve is not marked. Low every time: it is marked underestimated by
+ * what the best reached point beat it by. */
+static void test_curve_max_underestimated(void **state)
+{
+	struct curve_params cp = params();
+	struct ioc_err err = {.msg = ""};
+	struct curve_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	for (unsigned every = 0; every < 2; every++) {
+		setup(&d, &base);
+		d.closed_scale = 0.8;
+		d.closed_calls = every ? 0 : 1;
+		assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+		double max = res.max.s.total.iops, top = res.top_reached_iops;
+		print_message("max %.0f, top reached %.0f, again %.0f, underestimated "
+			      "%.1f %%\n", max, top, res.remax.s.total.iops,
+			      100 * res.underestimated);
+		assert_true(top > max * 1.05);
+		assert_int_equal(d.calls, 1 + NR_PCTS + 1);
+		assert_int_equal(d.log[NR_PCTS + 1].rate_iops, 0); /* closed loop again */
+		assert_int_equal(res.remax.call, NR_PCTS + 1);
+		if (every) {
+			assert_true(fabs(res.remax.s.total.iops - max) < 1e-6 * max);
+			assert_true(fabs(res.underestimated - (top / max - 1)) < 1e-9);
+			assert_true(res.underestimated > 0.1);
+		} else {
+			assert_true(res.remax.s.total.iops > 1.2 * max);
+			assert_true(res.underestimated == 0);
+		}
+		curve_result_free(&res);
+		job_spec_free(&base);
+	}
+
+	/* a right maximum: nothing reached above it, no second run */
+	setup(&d, &base);
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
+	assert_int_equal(d.calls, 1 + NR_PCTS);
+	assert_int_equal(res.remax.elapsed_ns, 0);
+	curve_result_free(&res);
+	job_spec_free(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_curve_points),
+	    cmocka_unit_test(test_curve_stalled),
+	    cmocka_unit_test(test_curve_max_underestimated),
 	    cmocka_unit_test(test_curve_linear_and_closed_max),
 	    cmocka_unit_test(test_curve_stop),
 	    cmocka_unit_test(test_curve_no_io),

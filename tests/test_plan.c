@@ -16,6 +16,8 @@
 #include <cmocka.h> /* after the four above, which it needs */
 
 #include "charz/plan.h"
+#include "charz/plan_run.h"
+#include <math.h>
 #include "cli/options.h"
 
 #define MS     1000000ull
@@ -696,6 +698,91 @@ static void test_builtin_whitepaper(void **state)
 	}
 	assert_string_equal(p.steps[2].label, "random bs=4k rwmixread=70");
 	assert_string_equal(p.steps[11].label, "sequential bs=1m rwmixread=0");
+	/* as the paper ran it: all targets at once and summed, each direction
+	 * inside the limit, the random writes preconditioned */
+	for (unsigned i = 0; i < p.nr_steps; i++) {
+		assert_int_equal(p.steps[i].targets, TARGETS_PARALLEL);
+		assert_int_equal(p.steps[i].latency_scope, LAT_SCOPE_EACH);
+		assert_int_equal(p.steps[i].precondition, PRECOND_AUTO);
+	}
+	plan_free(&p);
+	/* and told otherwise */
+	static const char *const off[] = {"precondition=off", "targets=each"};
+	struct ioc_err err = {0};
+	assert_int_equal(plan_load("whitepaper", off, 2, &p, &err), 0);
+	assert_int_equal(p.steps[1].precondition, PRECOND_OFF);
+	assert_int_equal(p.steps[1].targets, TARGETS_EACH);
+	plan_free(&p);
+}
+
+/* A precondition step runs PTS's workload (4K random write, QD 32 x 4
+ * jobs) unless the section or the command line says otherwise; what is
+ * given is honoured (the issue: --bs=8k was ignored). */
+static void test_precondition_defaults(void **state)
+{
+	static const char *const over[] = {"bs=8k"};
+	struct plan p;
+
+	(void)state;
+	parse_ok("[pre]\nmode=precondition\n[other]\n", &p);
+	assert_int_equal(p.steps[0].job.rw, RW_RANDWRITE);
+	assert_int_equal(p.steps[0].job.bs, 4096);
+	assert_int_equal(p.steps[0].job.iodepth, PTS_IODEPTH);
+	assert_int_equal(p.steps[0].job.numjobs, PTS_NUMJOBS);
+	/* not a precondition step: the option table's defaults */
+	assert_int_equal(p.steps[1].job.iodepth, 1);
+	assert_int_equal(p.steps[1].job.numjobs, 1);
+	plan_free(&p);
+
+	parse_ok_with("[global]\niodepth=8\n[pre]\nmode=precondition\nrw=randrw\n"
+		      "rwmixread=70\nnumjobs=2\n", over, 1, &p);
+	assert_int_equal(p.steps[0].job.rw, RW_RANDRW);
+	assert_int_equal(p.steps[0].job.rwmixread, 70);
+	assert_int_equal(p.steps[0].job.bs, 8192);
+	assert_int_equal(p.steps[0].job.iodepth, 8);
+	assert_int_equal(p.steps[0].job.numjobs, 2);
+	plan_free(&p);
+}
+
+/* latency_scope: each by default, total when asked, nothing else. */
+static void test_latency_scope(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	parse_ok("[a]\n[b]\nlatency_scope=total\n", &p);
+	assert_int_equal(p.steps[0].latency_scope, LAT_SCOPE_EACH);
+	assert_int_equal(p.steps[1].latency_scope, LAT_SCOPE_TOTAL);
+	plan_free(&p);
+	expect_bad("[a]\nlatency_scope=both\n", NULL, 0, -EINVAL, ORIGIN ":2: ",
+		   "latency_scope=both: not one of the accepted values: each, total");
+}
+
+/* The estimate counts every fill still to come (2 passes of the target's
+ * size at 500 MB/s, once per target) and every round, beside the runs:
+ * here 2 x 1 GiB of fill, 2 x 3 rounds of 10 s, 8 search runs of 2 s. */
+static void test_estimate_fill(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	parse_ok("[global]\nfilename=/var/tmp/iochar-no-such-target\nsize=1g\n"
+		 "max_rounds=3\nround_time=10s\ntime_based\nruntime=2s\n"
+		 "[pre]\nmode=precondition\n"
+		 "[w]\nmode=search\nlatency_limit=2ms\nrw=randwrite\n"
+		 "precondition=auto\n", &p);
+	double fill = 2.0 * (1ull << 30) / 500e6;
+	double want = fill + 3 * 10 + 3 * 10 + 8 * 2;
+	double got = (double)plan_time_estimate_ns(&p) / SEC;
+	print_message("estimate %.2f s, want %.2f s\n", got, want);
+	assert_true(fabs(got - want) < 0.01);
+	plan_free(&p);
+	/* without the preconditioning step the search's own fills */
+	parse_ok("[w]\nfilename=/var/tmp/iochar-no-such-target\nsize=1g\n"
+		 "mode=search\nlatency_limit=2ms\nrw=randrw\nprecondition=auto\n"
+		 "max_rounds=3\nround_time=10s\n", &p);
+	got = (double)plan_time_estimate_ns(&p) / SEC;
+	assert_true(fabs(got - (fill + 30)) < 0.01);
 	plan_free(&p);
 }
 
@@ -914,6 +1001,9 @@ int main(void)
 	    cmocka_unit_test(test_override_errors),
 	    cmocka_unit_test(test_builtins_parse),
 	    cmocka_unit_test(test_builtin_whitepaper),
+	    cmocka_unit_test(test_precondition_defaults),
+	    cmocka_unit_test(test_latency_scope),
+	    cmocka_unit_test(test_estimate_fill),
 	    cmocka_unit_test(test_builtin_details),
 	    cmocka_unit_test(test_load_file),
 	    cmocka_unit_test(test_load_builtin),

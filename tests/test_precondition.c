@@ -117,7 +117,7 @@ static void test_defaults(void **state)
 	assert_int_equal(pp.fill_bs, 128 * 1024);
 	assert_int_equal(pp.max_rounds, 25);
 	assert_int_equal(pp.round_ns, 60000000000ull);
-	assert_int_equal(pp.round_bs, 4096);
+	assert_int_equal(pp.fill_iodepth, 32);
 	assert_int_equal(pp.steady.window, 5);
 	assert_true(pp.steady.max_excursion == 0.20);
 	assert_true(pp.steady.max_slope == 0.10);
@@ -130,7 +130,7 @@ static void setup(struct sim_device *d, struct job_spec *base)
 	job_spec_init(base);
 	strcpy(base->name, "precond");
 	assert_int_equal(job_spec_set_files(base, "/tmp/p1"), 0);
-	base->rw = RW_RANDREAD;
+	base->rw = RW_RANDWRITE;
 	base->bs = 8192;
 	base->iodepth = 32;
 	base->numjobs = 4;
@@ -138,25 +138,36 @@ static void setup(struct sim_device *d, struct job_spec *base)
 	base->rate_iops = 777;
 }
 
-/* The fill passes: sequential writes of fill_bs, one pass each, closed
- * loop; the rounds random writes of round_bs for round_ns. */
-static void check_calls(const struct sim_device *d,
-			const struct precond_params *pp, unsigned nr_rounds)
+/* The fill passes: sequential writes of fill_bs, one pass each by one
+ * job at fill_iodepth, closed loop, whatever the workload; the rounds the
+ * workload itself (the base's rw, bs 8K, QD 32 x 4 jobs) for round_ns.
+ * And the result records what ran. */
+static void check_calls(const struct sim_device *d, const struct job_spec *base,
+			const struct precond_params *pp,
+			const struct precond_result *res, unsigned nr_rounds)
 {
 	assert_int_equal(d->calls, pp->fill_passes + nr_rounds);
 	for (unsigned i = 0; i < d->calls; i++) {
 		const struct sim_call *c = &d->log[i];
 		bool fill = i < pp->fill_passes;
 
-		assert_int_equal(c->rw, fill ? RW_WRITE : RW_RANDWRITE);
-		assert_int_equal(c->bs, fill ? pp->fill_bs : pp->round_bs);
+		assert_int_equal(c->rw, fill ? RW_WRITE : base->rw);
+		assert_int_equal(c->bs, fill ? pp->fill_bs : 8192);
 		assert_int_equal(c->time_based, !fill);
 		assert_int_equal(c->runtime_ns, fill ? 0 : pp->round_ns);
 		assert_int_equal(c->rate_iops, 0);
 		assert_int_equal(c->ramp_ns, 0);
-		assert_int_equal(c->iodepth, 32);
-		assert_int_equal(c->numjobs, 4);
+		assert_int_equal(c->iodepth, fill ? pp->fill_iodepth : 32);
+		assert_int_equal(c->numjobs, fill ? 1 : 4);
 	}
+	assert_int_equal(res->ran.rw, base->rw);
+	assert_int_equal(res->ran.bs, 8192);
+	assert_int_equal(res->ran.iodepth, 32);
+	assert_int_equal(res->ran.numjobs, 4);
+	assert_int_equal(res->ran.rwmixread, base->rwmixread);
+	assert_int_equal(res->ran.round_ns, pp->round_ns);
+	assert_int_equal(res->ran.fill_passes, pp->fill_passes);
+	assert_int_equal(res->ran.fill_bs, pp->fill_bs);
 }
 
 /* 100k decaying to 30k with a time constant of 3 rounds: the window
@@ -191,14 +202,17 @@ static void test_precondition_decay(void **state)
 	assert_true(fabs(res.round_iops[0] - 100000) < 1);
 	for (unsigned i = 1; i < res.nr_rounds; i++)
 		assert_true(res.round_iops[i] < res.round_iops[i - 1]);
-	check_calls(&d, &pp, 14);
+	check_calls(&d, &base, &pp, &res, 14);
+	/* the fill wrote the region twice: PTS's 2x capacity */
+	assert_int_equal(res.ran.fill_bytes, 2 * (8ull << 30));
 	/* each fill pass wrote the region once: 8 GiB at its bandwidth */
 	for (unsigned i = 0; i < res.nr_fill; i++) {
 		double s = (8ull << 30) / res.fill[i].s.total.bw_bytes;
 
 		assert_true(fabs(res.fill[i].elapsed_ns / 1e9 - s) < 1e-6 * s);
 	}
-	assert_int_equal(base.rw, RW_RANDREAD); /* base untouched */
+	assert_int_equal(base.rw, RW_RANDWRITE); /* base untouched */
+	assert_int_equal(base.bs, 8192);
 	assert_int_equal(base.rate_iops, 777);
 	precond_result_free(&res);
 	precond_result_free(&res);
@@ -230,7 +244,7 @@ static void test_precondition_never_settles(void **state)
 	assert_false(res.verdict.steady);
 	assert_true(res.verdict.excursion > 0.25 &&
 		    res.verdict.excursion < 0.35);
-	check_calls(&d, &pp, 25);
+	check_calls(&d, &base, &pp, &res, 25);
 	precond_result_free(&res);
 
 	/* fewer rounds than the window: never judged */
@@ -281,6 +295,46 @@ static void test_precondition_errors(void **state)
 	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), -EINVAL);
 	assert_int_equal(d.calls, 0);
 	precond_result_free(&res);
+
+	/* a workload that writes nothing cannot precondition: said, not run */
+	precond_params_default(&pp);
+	base.rw = RW_RANDREAD;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), -EINVAL);
+	assert_int_equal(d.calls, 0);
+	assert_non_null(strstr(err.msg, "rw=randread writes nothing"));
+	precond_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* Workload-dependent: an 8K 70:30 mix preconditions with 8K 70:30 rounds
+ * at its own QD 32 x 4 (the issue: --bs=8k was ignored, the rounds were
+ * always 4K random write), while the fill stays 128K sequential. */
+static void test_precondition_workload(void **state)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	base.rw = RW_RANDRW;
+	base.rwmixread = 70;
+	precond_params_default(&pp);
+	pp.max_rounds = 6;
+	pp.round_ns = 1000000000ull;
+	assert_int_equal(
+	    precondition_run(&base, &pp, sim_measure, &d, &res, &err), 0);
+	check_calls(&d, &base, &pp, &res, 5);
+	assert_int_equal(res.ran.rw, RW_RANDRW);
+	assert_int_equal(res.ran.rwmixread, 70);
+	/* the sim's flat model: steady once the window is full */
+	assert_int_equal(res.steady_round, 5);
+	assert_true(res.verdict.average > 0);
+	precond_result_free(&res);
 	job_spec_free(&base);
 }
 
@@ -297,6 +351,7 @@ int main(void)
 	    cmocka_unit_test(test_precondition_decay),
 	    cmocka_unit_test(test_precondition_never_settles),
 	    cmocka_unit_test(test_precondition_errors),
+	    cmocka_unit_test(test_precondition_workload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

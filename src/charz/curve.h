@@ -4,9 +4,13 @@
  * allow), then each requested percentage of it as an open-loop run at that
  * rate (rate_iops split over the workers; linear or Poisson arrivals), in
  * which latency counts from each I/O's scheduled time, so a stalled device
- * cannot hide its queueing delay. A point whose achieved rate falls short of
- * the asked one by more than the tolerance is reported as not reached; a
- * stop limit ends the curve once latency passes it.
+ * cannot hide its queueing delay. A point is reached when its average is
+ * within the tolerance of the asked rate and at least CURVE_HOLD of its
+ * seconds are within POINT_RATE_TOL of it (an average hides a stall: 37k
+ * then 58k IOPS averages a 47k point). A point reached above the maximum
+ * means the maximum came out low: it is measured again, and if a point
+ * still beats it the curve says by how much. A stop limit ends the curve
+ * once latency passes it.
  */
 #ifndef IOCHAR_CHARZ_CURVE_H
 #define IOCHAR_CHARZ_CURVE_H
@@ -19,8 +23,10 @@ struct curve_params {
 	enum rate_process arrivals;
 	enum lat_stat stat;      /* the statistic the stop limit applies to */
 	uint64_t stop_ns;        /* 0 = never stop early */
-	double reach_tolerance;  /* e.g. 0.02: achieved >= 98 % of asked = reached */
+	double reach_tolerance;  /* e.g. 0.02: average achieved >= 98 % of asked */
 };
+
+#define CURVE_HOLD 0.90          /* fraction of a point's seconds that must be on rate */
 
 struct curve_point {
 	unsigned pct;
@@ -31,6 +37,11 @@ struct curve_point {
 
 struct curve_result {
 	struct point max;        /* the 100 % reference */
+	/* when a point was reached above max by more than POINT_RATE_TOL:
+	 * the maximum measured again (elapsed_ns 0 when not run) */
+	struct point remax;
+	double top_reached_iops; /* the most IOPS of a reached point */
+	double underestimated;   /* top_reached / the best maximum - 1, when still over it; else 0 */
 	struct curve_point *points; /* owned; only the points run */
 	unsigned nr_points;
 	bool stopped;            /* the stop limit ended it early */

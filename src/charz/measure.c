@@ -160,6 +160,33 @@ static int keep_call(struct measure_ctx *ctx, const struct job_spec *job,
 	return 0;
 }
 
+/* Whether the tool (CPU, pacing) rather than the device limited the run.
+ * The one place that reads it: the run's tool_limited verdict and its
+ * reason (core/tool_limited.h). */
+static bool run_tool_limited(const struct run_result *r, const char **why)
+{
+	*why = r->tool_limited ? r->tool_limited_reason : "";
+	return r->tool_limited;
+}
+
+/* An open-loop point's seconds on rate, from the series keep_call kept:
+ * only whole seconds count (the last one is usually cut short). */
+static void count_seconds(const struct measure_call *c,
+			  const struct run_result *r, const struct job_spec *job,
+			  struct point *out)
+{
+	double asked = (double)job->rate_iops * (job->numjobs ? job->numjobs : 1);
+
+	if (!job->rate_iops)
+		return;
+	for (unsigned i = 0; i < c->nr_iv; i++) {
+		if (summary_interval_len_ns(r, i) < STATS_INTERVAL_NS)
+			continue;
+		out->nr_sec++;
+		out->sec_on_rate += point_count_on_rate(&c->iv_iops[i], 1, asked);
+	}
+}
+
 /* Move r's environment into ctx the first time (the targets are the same
  * for every call of one ctx). */
 static void keep_env(struct measure_ctx *ctx, struct run_result *r)
@@ -203,6 +230,10 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 		goto out;
 	}
 	keep_env(ctx, &r);
+	count_seconds(&ctx->calls[ctx->nr_calls - 1], &r, job, out);
+	const char *why;
+	if ((out->tool_limited = run_tool_limited(&r, &why)))
+		snprintf(out->tool_limited_reason, sizeof(out->tool_limited_reason), "%s", why);
 	if (ret)
 		goto out;
 	/* every rank continues from the cluster's figures, not its own */

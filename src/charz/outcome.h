@@ -21,7 +21,9 @@ struct set_outcome {
 	struct point fixed;        /* STEP_FIXED */
 	struct search_result search;
 	struct curve_result curve;
-	struct precond_result precond;
+	struct precond_result precond; /* STEP_PRECONDITION, or the one before the mode */
+	bool preconditioned;       /* precond ran before the mode (precondition=auto) */
+	unsigned call_base;        /* mctx calls made before the mode's (by precond) */
 	bool done;                 /* the mode finished */
 };
 

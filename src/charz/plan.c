@@ -51,6 +51,18 @@ static const char *const mode_names[] = {
     NULL,
 };
 
+static const char *const scope_names[] = {
+    [LAT_SCOPE_EACH] = "each",
+    [LAT_SCOPE_TOTAL] = "total",
+    NULL,
+};
+
+static const char *const precond_names[] = {
+    [PRECOND_OFF] = "off",
+    [PRECOND_AUTO] = "auto",
+    NULL,
+};
+
 static const char *const target_names[] = {
     [TARGETS_EACH] = "each",
     [TARGETS_PARALLEL] = "parallel",
@@ -70,6 +82,8 @@ static const struct plan_key plan_keys[] = {
 	  .unit = "ms", .example = "2ms" },
 	{ "latency_stat", PK_LAT_STAT, STEP_FIELD(latency_stat),
 	  .def = "mean", .example = "p99" },
+	{ "latency_scope", PK_CHOICE, STEP_FIELD(latency_scope),
+	  .names = scope_names, .def = "each", .example = "total" },
 	{ "max_iodepth", PK_UINT, STEP_FIELD(max_iodepth), .min = 1,
 	  .max = 65536, .def = "256", .example = "256" },
 	{ "max_numjobs", PK_UINT, STEP_FIELD(max_numjobs), .min = 1,
@@ -85,6 +99,8 @@ static const struct plan_key plan_keys[] = {
 	  .max = 10000, .def = "25", .example = "25" },
 	{ "round_time", PK_TIME, STEP_FIELD(round_ns), .min = 1,
 	  .unit = "s", .def = "60s", .example = "60s" },
+	{ "precondition", PK_CHOICE, STEP_FIELD(precondition),
+	  .names = precond_names, .def = "off", .example = "auto" },
 };
 /* clang-format on */
 
@@ -721,6 +737,41 @@ static void label_add(char *label, bool *full, const char *key, const char *v)
 	*full = true;
 }
 
+/* Did section s set the workload option named key (or an alias)? */
+static bool section_sets(const struct section *s, const char *key)
+{
+	const struct option_def *row = options_find(key);
+
+	if (!row)
+		return false;
+	for (unsigned i = 0; i < s->keys.nr; i++)
+		if (s->keys.e[i]->row && s->keys.e[i]->row->off == row->off)
+			return true;
+	return false;
+}
+
+/* A precondition step runs PTS's workload unless told otherwise: the
+ * option table's defaults (rw=read, QD 1 x 1 job) would write nothing or
+ * precondition at a depth no SSD is measured at. */
+static int pts_defaults(const struct section *s, struct plan_step *st,
+			struct ioc_err *err)
+{
+	char v[16];
+	int ret = 0;
+
+	if (st->mode != STEP_PRECONDITION)
+		return 0;
+	if (!section_sets(s, "rw"))
+		ret = options_apply(&st->job, "rw", PTS_RW, err);
+	snprintf(v, sizeof(v), "%u", PTS_IODEPTH);
+	if (!ret && !section_sets(s, "iodepth"))
+		ret = options_apply(&st->job, "iodepth", v, err);
+	snprintf(v, sizeof(v), "%u", PTS_NUMJOBS);
+	if (!ret && !section_sets(s, "numjobs"))
+		ret = options_apply(&st->job, "numjobs", v, err);
+	return ret;
+}
+
 /* Build the step of section s that takes element pick[i] of each entry. */
 static int build_step(const struct parser *p, const struct section *s,
 		      const unsigned *pick, struct plan_step *st,
@@ -749,6 +800,9 @@ static int build_step(const struct parser *p, const struct section *s,
 		if (e->vals.nr > 1)
 			label_add(st->label, &full, entry_key(e), v);
 	}
+	ret = pts_defaults(s, st, err);
+	if (ret)
+		goto fail;
 	if (st->mode == STEP_SEARCH && st->latency_limit_ns == 0) {
 		ret = err_usage(err, EINVAL,
 				"%s:%u: latency_limit: missing in [%s] "

@@ -43,6 +43,18 @@ enum target_use {
 	TARGETS_SCALING,   /* 1, 2, 4 ... N targets at once: where the sum stops growing */
 };
 
+enum precond_use {
+	PRECOND_OFF,
+	PRECOND_AUTO,
+};
+
+/* SNIA PTS's workload-dependent preconditioning defaults: what a
+ * mode=precondition step (and precondition=auto before a search) runs
+ * unless rw, iodepth or numjobs are given. */
+#define PTS_RW "randwrite"
+#define PTS_IODEPTH 32
+#define PTS_NUMJOBS 4
+
 struct plan_step {
 	char section[64];          /* the [section] it came from */
 	char label[PLAN_LABEL_MAX]; /* section plus the listed values of this
@@ -53,6 +65,7 @@ struct plan_step {
 
 	uint64_t latency_limit_ns; /* 0 = none; search needs one */
 	enum lat_stat latency_stat;
+	enum lat_scope latency_scope; /* each direction (default) or the combined figure */
 
 	/* search: the largest iodepth and numjobs it may try */
 	unsigned max_iodepth, max_numjobs;
@@ -66,6 +79,10 @@ struct plan_step {
 	unsigned fill_passes;
 	unsigned max_rounds;
 	uint64_t round_ns;
+	/* precondition=auto: a step that writes randomly is preceded by a
+	 * preconditioning of its targets (the fill once per target and plan,
+	 * then rounds of the step's workload) */
+	enum precond_use precondition;
 };
 
 struct plan {

@@ -8,10 +8,51 @@
 
 #include "charz/outcome.h"
 #include "charz/results.h"
+#include "target/target.h"
 
 #define SEARCH_PLATEAU 0.03      /* < 3 % more IOPS is not worth more load */
 #define CURVE_REACH_TOLERANCE 0.02
 #define SCALING_GROWTH 0.10      /* < 10 % more on doubling: saturated */
+/* The fill's rate for the time estimate before anything was measured:
+ * a SATA SSD's sequential write. A guess, so the estimate says so. */
+#define FILL_GUESS_BPS 500e6
+
+/* The targets a plan run has filled (the PTS fill is once per target:
+ * later preconditionings of it run their rounds only). */
+struct fills {
+	const char *done[JOB_MAX_FILES]; /* borrowed from the steps' jobs */
+	unsigned n;
+};
+
+static bool fills_has(const struct fills *f, const char *path)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (!strcmp(f->done[i], path))
+			return true;
+	return false;
+}
+
+static void fills_add(struct fills *f, const char *path)
+{
+	if (!fills_has(f, path) && f->n < JOB_MAX_FILES)
+		f->done[f->n++] = path;
+}
+
+/* Does precondition=auto precondition st: a step (not itself a
+ * preconditioning) whose workload writes at random offsets. */
+static bool auto_precondition(const struct plan_step *st)
+{
+	const struct job_spec *j = &st->job;
+	return st->precondition == PRECOND_AUTO && st->mode != STEP_PRECONDITION &&
+	       rw_is_random(j->rw) && rw_writes(j->rw) &&
+	       !(rw_is_mixed(j->rw) && j->rwmixread >= 100);
+}
+
+/* Does st run a preconditioning (its own mode, or auto before it)? */
+static bool step_preconditions(const struct plan_step *st)
+{
+	return st->mode == STEP_PRECONDITION || auto_precondition(st);
+}
 
 /* Sizes of the target sets a step uses: all 1 (each), one of n (parallel),
  * or 1, 2, 4 ... n (scaling). Returns how many sets; sizes has room for 64. */
@@ -58,6 +99,12 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 		if (st->mode == STEP_SEARCH && !st->latency_limit_ns)
 			return err_usage(err, EINVAL, "step '%s': mode=search needs latency_limit",
 					 st->label);
+		if (st->mode == STEP_PRECONDITION &&
+		    (!rw_writes(st->job.rw) || (rw_is_mixed(st->job.rw) && st->job.rwmixread >= 100)))
+			return err_usage(err, EINVAL,
+					 "step '%s': mode=precondition with rw=%s writes nothing "
+					 "(PTS's default is rw=randwrite; give a workload that writes)",
+					 st->label, rw_name(st->job.rw));
 		/* the whole set at its largest, which covers every smaller one */
 		unsigned nsets = set_sizes(st, sizes);
 		for (unsigned s = 0; s < nsets; s++) {
@@ -89,28 +136,77 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 	return 0;
 }
 
+/* The bytes one fill pass writes on target path of st: the job's size
+ * per target, else the target's (0 when it cannot be told). */
+static uint64_t fill_bytes(const struct plan_step *st, const char *path)
+{
+	struct target_info info;
+	struct ioc_err err = {0};
+
+	if (st->job.size)
+		return st->job.size / (st->job.nr_files ? st->job.nr_files : 1);
+	if (target_inspect(path, &info, &err) || !info.exists)
+		return 0;
+	return info.size;
+}
+
+/* The preconditioning's time on st's targets: the fill of the ones not
+ * filled yet (marked filled in f), at FILL_GUESS_BPS, then every round. */
+static uint64_t precond_estimate_ns(const struct plan_step *st, struct fills *f)
+{
+	double fill = 0;
+	unsigned sizes[64], nsets = set_sizes(st, sizes);
+	unsigned passes = st->fill_passes;
+
+	for (unsigned i = 0; i < st->job.nr_files; i++) {
+		if (fills_has(f, st->job.files[i]))
+			continue;
+		fill += (double)passes * (double)fill_bytes(st, st->job.files[i]);
+		fills_add(f, st->job.files[i]);
+	}
+	return (uint64_t)(fill / FILL_GUESS_BPS * 1e9) +
+	       (uint64_t)st->max_rounds * st->round_ns * nsets;
+}
+
 /* Rough planned time of a step, for the "about N left" of the progress
  * lines: its runs' ramp + runtime times how many runs its mode usually
- * makes, times its target sets. 0 when the runs are not time-bound. */
-static uint64_t step_estimate_ns(const struct plan_step *st)
+ * makes, times its target sets, plus its preconditioning (with every fill
+ * still to come, f tracks them). 0 when nothing is time-bound. */
+static uint64_t step_estimate_ns(const struct plan_step *st, struct fills *f)
 {
 	unsigned sizes[64];
 	uint64_t run = st->job.ramp_ns + st->job.runtime_ns, runs = 1;
+	uint64_t pre = step_preconditions(st) ? precond_estimate_ns(st, f) : 0;
 	switch (st->mode) {
 	case STEP_FIXED:
 		break;
 	case STEP_SEARCH:
-		runs = 7; /* what the search takes on typical devices */
+		runs = 8; /* what the search takes on typical devices, and its confirmation */
 		break;
 	case STEP_CURVE:
 		runs = st->nr_points + 1;
 		break;
 	case STEP_PRECONDITION:
-		run = st->round_ns;
-		runs = st->max_rounds;
-		break;
+		return pre;
 	}
-	return run * runs * set_sizes(st, sizes);
+	return pre + run * runs * set_sizes(st, sizes);
+}
+
+/* Steps from..end of p, with the fills still to come after f. */
+static uint64_t plan_estimate_ns(const struct plan *p, unsigned from, const struct fills *f)
+{
+	struct fills left = *f;
+	uint64_t est = 0;
+
+	for (unsigned k = from; k < p->nr_steps; k++)
+		est += step_estimate_ns(&p->steps[k], &left);
+	return est;
+}
+
+uint64_t plan_time_estimate_ns(const struct plan *p)
+{
+	struct fills none = {.n = 0};
+	return plan_estimate_ns(p, 0, &none);
 }
 
 static void fmt_left(char *buf, size_t len, uint64_t ns)
@@ -149,8 +245,34 @@ static void on_point(void *arg, const struct job_spec *job)
 	fflush(pr->o->progress);
 }
 
+/* Precondition s's targets with job (st's, or a copy for auto): the fill
+ * only on targets this plan run has not filled yet. */
+static int run_precondition(const struct plan_step *st, const struct job_spec *job,
+			    struct set_outcome *s, struct fills *f, struct ioc_err *err)
+{
+	struct precond_params pp;
+	bool filled = s->nr_targets > 0;
+	int ret;
+
+	precond_params_default(&pp);
+	pp.fill_passes = st->fill_passes;
+	if (st->max_rounds)
+		pp.max_rounds = st->max_rounds;
+	if (st->round_ns)
+		pp.round_ns = st->round_ns;
+	for (unsigned t = 0; t < s->nr_targets; t++)
+		filled &= fills_has(f, s->targets[t]);
+	if (filled)
+		pp.fill_passes = 0;
+	ret = precondition_run(job, &pp, measure_run, &s->mctx, &s->precond, err);
+	if (!ret)
+		for (unsigned t = 0; t < s->nr_targets; t++)
+			fills_add(f, s->targets[t]);
+	return ret;
+}
+
 static int run_mode(const struct plan_step *st, struct set_outcome *s,
-		    struct ioc_err *err)
+		    struct fills *f, struct ioc_err *err)
 {
 	switch (st->mode) {
 	case STEP_FIXED:
@@ -162,6 +284,8 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 			.max_iodepth = st->max_iodepth ? st->max_iodepth : 256,
 			.max_numjobs = st->max_numjobs ? st->max_numjobs : 8,
 			.plateau = SEARCH_PLATEAU,
+			.scope = st->latency_scope,
+			.confirm = true, /* one run more: the best and its spread */
 		};
 		return search_run(&st->job, &sp, measure_run, &s->mctx, &s->search, err);
 	}
@@ -176,20 +300,33 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 		};
 		return curve_run(&st->job, &cp, measure_run, &s->mctx, &s->curve, err);
 	}
-	case STEP_PRECONDITION: {
-		struct precond_params pp;
-		precond_params_default(&pp);
-		if (st->fill_passes)
-			pp.fill_passes = st->fill_passes;
-		if (st->max_rounds)
-			pp.max_rounds = st->max_rounds;
-		if (st->round_ns)
-			pp.round_ns = st->round_ns;
-		return precondition_run(&st->job, &pp, measure_run, &s->mctx,
-					&s->precond, err);
-	}
+	case STEP_PRECONDITION:
+		return run_precondition(st, &st->job, s, f, err);
 	}
 	return err_set(err, EINVAL, "unknown step mode");
+}
+
+/* precondition=auto before st on set s: the rounds run st's workload;
+ * a search's at PTS's depth (its own are the search's to choose). */
+static int pre_mode(const struct plan_step *st, struct set_outcome *s,
+		    struct fills *f, struct ioc_err *err)
+{
+	struct job_spec job;
+	int ret;
+
+	if (!auto_precondition(st))
+		return 0;
+	if (job_spec_copy(&job, &st->job))
+		return err_set(err, ENOMEM, "out of memory");
+	if (st->mode == STEP_SEARCH) {
+		job.iodepth = PTS_IODEPTH;
+		job.numjobs = PTS_NUMJOBS;
+	}
+	ret = run_precondition(st, &job, s, f, err);
+	job_spec_free(&job);
+	s->preconditioned = true;
+	s->call_base = s->mctx.nr_calls;
+	return ret;
 }
 
 static double headline_value(const struct step_outcome *o, unsigned i)
@@ -223,8 +360,8 @@ static void find_saturation(struct step_outcome *o)
 }
 
 static int run_step(const struct plan *p, unsigned idx,
-		    const struct plan_run_opts *o, struct step_outcome *out,
-		    struct ioc_err *err)
+		    const struct plan_run_opts *o, struct fills *f,
+		    struct step_outcome *out, struct ioc_err *err)
 {
 	const struct plan_step *st = &p->steps[idx];
 	unsigned sizes[64];
@@ -249,7 +386,9 @@ static int run_step(const struct plan *p, unsigned idx,
 		s->mctx.on_point_arg = &pr;
 		s->mctx.dist = o->dist;
 		out->nr_sets++;
-		ret = run_mode(st, s, err);
+		ret = pre_mode(st, s, f, err);
+		if (!ret)
+			ret = run_mode(st, s, f, err);
 		s->done = ret == 0;
 	}
 	if (st->targets == TARGETS_SCALING && !ret)
@@ -280,6 +419,7 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	const char *paths[JOB_MAX_FILES];
 	unsigned nr_paths = 0;
 	char *done = NULL, **host_envs = NULL;
+	struct fills fills = {.n = 0};
 	int ret;
 
 	if ((ret = plan_validate(p, err)))
@@ -320,14 +460,11 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 		}
 		if (o->progress) {
 			char left[48];
-			uint64_t est = 0;
-			for (unsigned k = i; k < p->nr_steps; k++)
-				est += step_estimate_ns(&p->steps[k]);
-			fmt_left(left, sizeof(left), est);
+			fmt_left(left, sizeof(left), plan_estimate_ns(p, i, &fills));
 			fprintf(o->progress, "iochar: step %u of %u: %s (%s; plan: %s)\n", i + 1,
 				p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
 		}
-		ret = run_step(p, i, o, &so, err);
+		ret = run_step(p, i, o, &fills, &so, err);
 		environment_refresh_targets(&env); /* the step may have made them */
 		struct ioc_err werr = {0};
 		int wret = emit_step(&so, o, o->out_dir ? &rd : NULL,

@@ -37,6 +37,13 @@ struct plan_run_opts {
  * scaling sweep with fewer than two targets. 0 or -errno with a message. */
 int plan_validate(const struct plan *p, struct ioc_err *err);
 
+/* The planned time of p from its first step, as the progress lines say
+ * it: each step's runs, its preconditioning's rounds (at most max_rounds)
+ * and every fill pass still to come (PTS: once per target) at an assumed
+ * 500 MB/s (the fill's rate is not known before it runs). 0 when nothing
+ * is time-bound. Reads the targets' sizes; writes nothing. */
+uint64_t plan_time_estimate_ns(const struct plan *p);
+
 /* Run p. Returns 0 when every step completed, -EINTR when stopped by the
  * user (finished steps are kept), or the first error (the step is written
  * down as partial first). */

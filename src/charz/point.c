@@ -4,9 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
-double point_latency(const struct point *p, enum lat_stat stat)
+static double lat_of(const struct lat_summary *l, enum lat_stat stat)
 {
-	const struct lat_summary *l = &p->s.total.lat;
 	switch (stat) {
 	case LAT_STAT_MEAN:
 		return l->mean;
@@ -16,6 +15,70 @@ double point_latency(const struct point *p, enum lat_stat stat)
 		return (double)l->pct[PCT_P99_9];
 	}
 	return l->mean;
+}
+
+double point_latency(const struct point *p, enum lat_stat stat)
+{
+	return lat_of(&p->s.total.lat, stat);
+}
+
+double point_dir_latency(const struct point *p, enum io_dir d,
+			 enum lat_stat stat)
+{
+	return lat_of(&p->s.dir[d].lat, stat);
+}
+
+double point_scope_latency(const struct point *p, enum lat_stat stat,
+			   enum lat_scope scope)
+{
+	double worst = 0;
+	bool any = false;
+
+	if (scope == LAT_SCOPE_TOTAL)
+		return point_latency(p, stat);
+	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
+		double l = point_dir_latency(p, (enum io_dir)d, stat);
+
+		if (!p->s.dir[d].ios)
+			continue;
+		any = true;
+		worst = l > worst ? l : worst;
+	}
+	/* no direction counted (a summary without them): the total */
+	return any ? worst : point_latency(p, stat);
+}
+
+bool point_within(const struct point *p, enum lat_stat stat,
+		  enum lat_scope scope, uint64_t limit_ns)
+{
+	return !p->partial &&
+	       point_scope_latency(p, stat, scope) <= (double)limit_ns;
+}
+
+const char *lat_scope_name(enum lat_scope scope)
+{
+	return scope == LAT_SCOPE_TOTAL ? "total" : "each";
+}
+
+int lat_scope_parse(const char *s, enum lat_scope *out)
+{
+	if (!strcmp(s, "each"))
+		*out = LAT_SCOPE_EACH;
+	else if (!strcmp(s, "total"))
+		*out = LAT_SCOPE_TOTAL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+unsigned point_count_on_rate(const double *iv, unsigned n, double asked)
+{
+	unsigned on = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		on += asked > 0 && iv[i] >= asked * (1 - POINT_RATE_TOL) &&
+		      iv[i] <= asked * (1 + POINT_RATE_TOL);
+	return on;
 }
 
 const char *lat_stat_name(enum lat_stat stat)

@@ -23,6 +23,18 @@ enum lat_stat {
 	LAT_STAT_P99_9,
 };
 
+/* Where a latency limit applies on a mixed workload: to each direction
+ * that did I/O (a 70:30 step whose writes average 2.04 ms misses a 2 ms
+ * limit even if the combined mean is 1.1 ms), or to the combined figure. */
+enum lat_scope {
+	LAT_SCOPE_EACH,
+	LAT_SCOPE_TOTAL,
+};
+
+/* An open-loop second counts as on rate within this fraction of the
+ * asked rate (curves: a point is reached when most seconds are). */
+#define POINT_RATE_TOL 0.05
+
 struct point {
 	unsigned iodepth, numjobs;  /* as run */
 	uint64_t rate_iops;         /* total asked (all workers); 0 = as fast as possible */
@@ -30,6 +42,15 @@ struct point {
 	uint64_t elapsed_ns;
 	bool partial;               /* stopped early (signal, error) */
 	bool inside;                /* set by the algorithm: met the latency limit */
+	/* open loop (rate_iops > 0): whole seconds measured, and those whose
+	 * IOPS were within POINT_RATE_TOL of the asked total; 0, 0 if unknown */
+	unsigned nr_sec, sec_on_rate;
+	/* the tool, not the device, was the limit (see measure.c's accessor) */
+	bool tool_limited;
+	char tool_limited_reason[256];
+	unsigned call;              /* 0-based measure call, in the algorithm's order, that gave it */
+	unsigned runs;              /* times measured: 2 when a frontier break was re-measured */
+	bool repeat_missed;         /* search: its confirming repeat missed the limit */
 };
 
 /* Run job (a complete, valid spec) and reduce it to *out. Returns 0, or
@@ -39,6 +60,27 @@ typedef int (*measure_fn)(void *arg, const struct job_spec *job,
 
 /* The latency statistic `stat` of p's total, in ns. */
 double point_latency(const struct point *p, enum lat_stat stat);
+
+/* The latency statistic `stat` of direction d of p, in ns. */
+double point_dir_latency(const struct point *p, enum io_dir d,
+			 enum lat_stat stat);
+
+/* True if p met limit_ns on `stat` in `scope`: each direction that did
+ * I/O, or the total. A partial point never does. */
+bool point_within(const struct point *p, enum lat_stat stat,
+		  enum lat_scope scope, uint64_t limit_ns);
+
+/* The worst latency that point_within compares with the limit. */
+double point_scope_latency(const struct point *p, enum lat_stat stat,
+			   enum lat_scope scope);
+
+/* "each", "total"; parse: 0 or -EINVAL. */
+const char *lat_scope_name(enum lat_scope scope);
+int lat_scope_parse(const char *s, enum lat_scope *out);
+
+/* How many of the n per-second IOPS iv[] are within POINT_RATE_TOL of
+ * asked (> 0). */
+unsigned point_count_on_rate(const double *iv, unsigned n, double asked);
 
 /* "mean", "p99", "p99.9". */
 const char *lat_stat_name(enum lat_stat stat);

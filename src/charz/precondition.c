@@ -1,8 +1,10 @@
 /* precondition.c - SNIA PTS-style preconditioning of base's targets.
  *
- * fill_passes sequential write passes (rw=write, bs=fill_bs, not time
- * based: each run writes the region once), then rounds of random writes
- * (rw=randwrite, bs=round_bs, round_ns each). Every round's total IOPS is
+ * fill_passes sequential write passes (rw=write, bs=fill_bs, one job at
+ * fill_iodepth, not time based: each run writes the region once; PTS's
+ * workload-independent preconditioning, whatever the workload), then
+ * rounds of the workload itself (base's rw, bs, mix, iodepth and numjobs,
+ * round_ns each: the workload-dependent part). Every round's total IOPS is
  * recorded; from the window-th round on, steady_state_check judges the
  * last window rounds, and the first steady verdict ends it. Otherwise it
  * ends after max_rounds. Every run is closed loop without ramp time: the
@@ -23,16 +25,17 @@ void precond_params_default(struct precond_params *pp)
 	memset(pp, 0, sizeof(*pp));
 	pp->fill_passes = 2;
 	pp->fill_bs = 128 * 1024;
+	pp->fill_iodepth = 32;
 	pp->max_rounds = 25;
 	pp->round_ns = 60ull * 1000000000ull;
-	pp->round_bs = 4096;
 	pp->steady.window = 5;
 	pp->steady.max_excursion = 0.20;
 	pp->steady.max_slope = 0.10;
 }
 
-/* Run base as rw/bs (time based for runtime_ns when non-zero) into *out. */
-static int run_pass(const struct job_spec *base, enum rw_mode rw, uint64_t bs,
+/* Run base, as a fill pass when fill is not NULL (rw=write, its bs, one
+ * job at its depth) or as a round of runtime_ns, into *out. */
+static int run_pass(const struct job_spec *base, const struct precond_params *fill,
 		    uint64_t runtime_ns, measure_fn measure, void *arg,
 		    struct point *out, struct ioc_err *err)
 {
@@ -41,8 +44,13 @@ static int run_pass(const struct job_spec *base, enum rw_mode rw, uint64_t bs,
 
 	if (ret)
 		return err_set(err, ret, "precondition: out of memory");
-	job.rw = rw;
-	job.bs = bs;
+	if (fill) {
+		job.rw = RW_WRITE;
+		job.bs = fill->fill_bs;
+		job.iodepth = fill->fill_iodepth ? fill->fill_iodepth : 1;
+		job.numjobs = 1; /* more jobs would each write the region */
+	}
+	enum rw_mode rw = job.rw;
 	job.time_based = runtime_ns != 0;
 	job.runtime_ns = runtime_ns;
 	job.ramp_ns = 0;
@@ -66,11 +74,35 @@ static int check_params(const struct precond_params *pp, struct ioc_err *err)
 	if (pp->fill_passes && pp->fill_bs == 0)
 		return err_set(err, EINVAL,
 			       "precondition: fill block size is 0");
-	if (pp->max_rounds && (pp->round_bs == 0 || pp->round_ns == 0))
-		return err_set(
-		    err, EINVAL,
-		    "precondition: rounds need a block size and a length");
+	if (pp->max_rounds && pp->round_ns == 0)
+		return err_set(err, EINVAL, "precondition: rounds need a length");
 	return 0;
+}
+
+/* Is the job's workload one whose rounds precondition (it writes)? */
+static int check_base(const struct job_spec *base, struct ioc_err *err)
+{
+	if (!rw_writes(base->rw) || (rw_is_mixed(base->rw) && base->rwmixread >= 100))
+		return err_usage(err, EINVAL,
+				 "precondition: rw=%s%s writes nothing: the rounds run the "
+				 "workload to precondition for (rw=randwrite, PTS's default, "
+				 "or a mix that writes)",
+				 rw_name(base->rw), rw_is_mixed(base->rw) ? " rwmixread=100" : "");
+	return 0;
+}
+
+static void record_ran(const struct job_spec *base, const struct precond_params *pp,
+		       struct precond_ran *ran)
+{
+	ran->rw = base->rw;
+	ran->rwmixread = base->rwmixread;
+	ran->bs = base->bs;
+	ran->iodepth = base->iodepth;
+	ran->numjobs = base->numjobs;
+	ran->round_ns = pp->round_ns;
+	ran->fill_passes = pp->fill_passes;
+	ran->fill_iodepth = pp->fill_iodepth;
+	ran->fill_bs = pp->fill_bs;
 }
 
 static int run_rounds(const struct job_spec *base,
@@ -85,8 +117,7 @@ static int run_rounds(const struct job_spec *base,
 	if (!res->round_iops)
 		return err_set(err, ENOMEM, "precondition: out of memory");
 	for (unsigned r = 0; r < pp->max_rounds; r++) {
-		ret = run_pass(base, RW_RANDWRITE, pp->round_bs, pp->round_ns,
-			       measure, arg, &pt, err);
+		ret = run_pass(base, NULL, pp->round_ns, measure, arg, &pt, err);
 		if (ret)
 			return ret;
 		res->round_iops[res->nr_rounds++] = pt.s.total.iops;
@@ -110,13 +141,17 @@ int precondition_run(const struct job_spec *base,
 
 	memset(res, 0, sizeof(*res));
 	ret = check_params(pp, err);
+	if (!ret)
+		ret = check_base(base, err);
 	if (ret)
 		return ret;
+	record_ran(base, pp, &res->ran);
 	for (unsigned i = 0; i < pp->fill_passes; i++) {
-		ret = run_pass(base, RW_WRITE, pp->fill_bs, 0, measure, arg,
-			       &res->fill[i], err);
+		ret = run_pass(base, pp, 0, measure, arg, &res->fill[i], err);
 		if (ret)
 			return ret;
+		res->fill[i].call = i;
+		res->ran.fill_bytes += res->fill[i].s.total.bytes;
 		res->nr_fill++;
 	}
 	if (pp->max_rounds == 0)

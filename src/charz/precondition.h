@@ -1,5 +1,8 @@
-/* precondition.h - SNIA PTS-style preconditioning: sequential fill passes,
- * then rounds of random writes until steady state or a round limit.
+/* precondition.h - SNIA PTS-style preconditioning: the workload-independent
+ * fill (2 passes of 128K sequential writes: twice the capacity), then the
+ * workload-dependent rounds, the base job's own rw/bs/mix at its iodepth
+ * and numjobs, until steady state or a round limit. PTS's defaults for the
+ * rounds (4K random write, 4 jobs x QD 32) are the plan step's (plan.c).
  *
  * Steady state (SNIA PTS 2.0): over a window of the last 5 rounds, the
  * excursion (max - min) stays within 20 % of the window's average and the
@@ -31,13 +34,26 @@ struct steady_verdict steady_state_check(const double *series, unsigned n,
 struct precond_params {
 	unsigned fill_passes;    /* sequential write passes over the region; 2 */
 	uint64_t fill_bs;        /* 128k */
+	unsigned fill_iodepth;   /* 32, one job: a pass writes the region once */
 	unsigned max_rounds;     /* 25 */
-	uint64_t round_ns;       /* length of one random-write round; 60 s */
-	uint64_t round_bs;       /* 4k */
+	uint64_t round_ns;       /* length of one round; 60 s */
 	struct steady_params steady;
 };
 
+/* What a preconditioning ran, for the results. */
+struct precond_ran {
+	enum rw_mode rw;         /* the rounds' workload */
+	unsigned rwmixread;      /* of a mixed rw */
+	uint64_t bs;
+	unsigned iodepth, numjobs;
+	uint64_t round_ns;
+	unsigned fill_passes, fill_iodepth;
+	uint64_t fill_bs;
+	uint64_t fill_bytes;     /* written by the fill passes together */
+};
+
 struct precond_result {
+	struct precond_ran ran;
 	struct point fill[8];    /* one per fill pass (at most 8) */
 	unsigned nr_fill;
 	double *round_iops;      /* owned */
@@ -46,8 +62,10 @@ struct precond_result {
 	unsigned steady_round;   /* 1-based round where steady state was met; 0 = never */
 };
 
-/* Precondition base's targets (a valid job; rw, bs, time are set here).
- * Returns 0 or the first measurement error. Release res with
+/* Precondition base's targets (a valid job whose rw writes: its rw, bs,
+ * rwmixread, iodepth and numjobs are the rounds'; the time is set here).
+ * Returns 0, -EINVAL with a message naming rw for a job that does not
+ * write, or the first measurement error. Release res with
  * precond_result_free. */
 int precondition_run(const struct job_spec *base,
 		     const struct precond_params *pp, measure_fn measure,

@@ -85,6 +85,8 @@ int results_step_key(const struct plan *p, unsigned i, char **out)
 	fprintf(f, "step %u: %s\nmode %s targets %s limit %llu %s\n", i, st->label,
 		step_mode_name(st->mode), target_use_name(st->targets),
 		(unsigned long long)st->latency_limit_ns, lat_stat_name(st->latency_stat));
+	fprintf(f, "scope %s precondition %d\n", lat_scope_name(st->latency_scope),
+		(int)st->precondition);
 	fprintf(f, "search %u %u stop %llu fill %u rounds %u %llu points", st->max_iodepth,
 		st->max_numjobs, (unsigned long long)st->stop_latency_ns, st->fill_passes,
 		st->max_rounds, (unsigned long long)st->round_ns);

@@ -5,7 +5,9 @@
  * latency would reach the limit at the IOPS seen so far, 2x to 8x per step)
  * until the limit, a plateau or the maximum, narrows the edge by regula
  * falsi, then tries more jobs only where they can help (the best total
- * depth split over 2, 4 ... jobs), and reports every point it ran. See
+ * depth split over 2, 4 ... jobs), and reports every point it ran. A
+ * point that breaks the frontier during a climb is measured again before
+ * it may end the climb, and the best is confirmed by a repeat. See
  * search.c. fio's latency_target varies only iodepth inside one job.
  */
 #ifndef IOCHAR_CHARZ_SEARCH_H
@@ -19,6 +21,8 @@ struct search_params {
 	unsigned max_iodepth;    /* per job; >= 1 (e.g. 256) */
 	unsigned max_numjobs;    /* >= 1 (e.g. 8) */
 	double plateau;          /* relative IOPS gain below which more load is not worth it (e.g. 0.03) */
+	enum lat_scope scope;    /* each direction (default) or the combined figure */
+	bool confirm;            /* repeat the best to confirm it and measure its spread */
 };
 
 struct search_result {
@@ -26,6 +30,15 @@ struct search_result {
 	unsigned best;           /* index into points of the best inside; valid if found */
 	struct point *points;    /* every point run, in order; owned */
 	unsigned nr_points;
+	unsigned nr_remeasured;  /* frontier breaks measured again before a climb ended on them */
+	/* with sp->confirm and found: the repeat of points[best], and the
+	 * spread of the two runs' scores, (max - min) / mean. A best whose
+	 * repeat missed the limit is dropped (marked repeat_missed, not
+	 * inside) and the next best confirmed, at most CONFIRM_TRIES times. */
+	bool confirmed;
+	struct point repeat;
+	double spread;
+	unsigned nr_dropped;
 };
 
 /* Search for base (a valid job; its iodepth and numjobs are the search's

@@ -17,6 +17,16 @@ static void emit_point(struct jw *w, const struct point *p,
 	jw_kv_uint(w, "elapsed_ns", p->elapsed_ns);
 	jw_kv_bool(w, "partial", p->partial);
 	jw_kv_bool(w, "inside", p->inside);
+	jw_kv_uint(w, "runs", p->runs);
+	if (p->repeat_missed)
+		jw_kv_bool(w, "repeat_missed", true);
+	if (p->rate_iops) {
+		jw_kv_uint(w, "seconds", p->nr_sec);
+		jw_kv_uint(w, "seconds_on_rate", p->sec_on_rate);
+	}
+	jw_kv_bool(w, "tool_limited", p->tool_limited);
+	if (p->tool_limited)
+		jw_kv_string(w, "tool_limited_reason", p->tool_limited_reason);
 	/* the headline figures at the top, as the search output promises */
 	jw_kv_double(w, "iops", p->s.total.iops);
 	jw_kv_double(w, "bw_bytes", p->s.total.bw_bytes);
@@ -62,9 +72,12 @@ static void emit_point(struct jw *w, const struct point *p,
 	jw_object_end(w);
 }
 
-static const struct measure_call *call_at(const struct set_outcome *s,
-					  unsigned i)
+/* The measure call of a point of the step's mode (after any
+ * preconditioning of the set), or of its preconditioning (pre). */
+static const struct measure_call *call_of(const struct set_outcome *s,
+					  const struct point *p, bool pre)
 {
+	unsigned i = p->call + (pre ? 0 : s->call_base);
 	return i < s->mctx.nr_calls ? &s->mctx.calls[i] : NULL;
 }
 
@@ -73,13 +86,23 @@ static void emit_search(struct jw *w, const struct set_outcome *s)
 	const struct search_result *r = &s->search;
 	jw_key(w, "best");
 	if (r->found)
-		emit_point(w, &r->points[r->best], call_at(s, r->best), s);
+		emit_point(w, &r->points[r->best], call_of(s, &r->points[r->best], false), s);
 	else
 		jw_null(w);
+	/* the best run again: confirmed when the repeat met the limit too */
+	jw_kv_bool(w, "confirmed", r->confirmed);
+	jw_key(w, "repeat");
+	if (r->confirmed)
+		emit_point(w, &r->repeat, call_of(s, &r->repeat, false), s);
+	else
+		jw_null(w);
+	jw_kv_double(w, "spread", r->spread);
+	jw_kv_uint(w, "dropped_by_repeat", r->nr_dropped);
+	jw_kv_uint(w, "remeasured", r->nr_remeasured);
 	jw_key(w, "points");
 	jw_array_begin(w);
 	for (unsigned i = 0; i < r->nr_points; i++)
-		emit_point(w, &r->points[i], call_at(s, i), s);
+		emit_point(w, &r->points[i], call_of(s, &r->points[i], false), s);
 	jw_array_end(w);
 }
 
@@ -87,7 +110,14 @@ static void emit_curve(struct jw *w, const struct set_outcome *s)
 {
 	const struct curve_result *r = &s->curve;
 	jw_key(w, "max");
-	emit_point(w, &r->max, call_at(s, 0), s);
+	emit_point(w, &r->max, call_of(s, &r->max, false), s);
+	jw_key(w, "max_again");
+	if (r->remax.elapsed_ns)
+		emit_point(w, &r->remax, call_of(s, &r->remax, false), s);
+	else
+		jw_null(w);
+	jw_kv_double(w, "top_reached_iops", r->top_reached_iops);
+	jw_kv_double(w, "max_underestimated", r->underestimated);
 	jw_kv_bool(w, "stopped", r->stopped);
 	jw_key(w, "curve");
 	jw_array_begin(w);
@@ -98,7 +128,7 @@ static void emit_curve(struct jw *w, const struct set_outcome *s)
 		jw_kv_double(w, "asked_iops", cp->asked_iops);
 		jw_kv_bool(w, "reached", cp->reached);
 		jw_key(w, "point");
-		emit_point(w, &cp->p, call_at(s, i + 1), s);
+		emit_point(w, &cp->p, call_of(s, &cp->p, false), s);
 		jw_object_end(w);
 	}
 	jw_array_end(w);
@@ -107,10 +137,23 @@ static void emit_curve(struct jw *w, const struct set_outcome *s)
 static void emit_precond(struct jw *w, const struct set_outcome *s)
 {
 	const struct precond_result *r = &s->precond;
+	jw_key(w, "ran");
+	jw_object_begin(w);
+	jw_kv_string(w, "rw", rw_name(r->ran.rw));
+	jw_kv_uint(w, "rwmixread", r->ran.rwmixread);
+	jw_kv_uint(w, "bs", r->ran.bs);
+	jw_kv_uint(w, "iodepth", r->ran.iodepth);
+	jw_kv_uint(w, "numjobs", r->ran.numjobs);
+	jw_kv_uint(w, "round_ns", r->ran.round_ns);
+	jw_kv_uint(w, "fill_passes", r->ran.fill_passes);
+	jw_kv_uint(w, "fill_bs", r->ran.fill_bs);
+	jw_kv_uint(w, "fill_iodepth", r->ran.fill_iodepth);
+	jw_kv_uint(w, "fill_bytes", r->ran.fill_bytes);
+	jw_object_end(w);
 	jw_key(w, "fill");
 	jw_array_begin(w);
 	for (unsigned i = 0; i < r->nr_fill; i++)
-		emit_point(w, &r->fill[i], call_at(s, i), s);
+		emit_point(w, &r->fill[i], call_of(s, &r->fill[i], true), s);
 	jw_array_end(w);
 	jw_key(w, "rounds_iops");
 	jw_array_begin(w);
@@ -134,11 +177,17 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 		jw_string(w, s->targets[t]);
 	jw_array_end(w);
 	jw_kv_bool(w, "done", s->done);
+	if (s->preconditioned && o->step->mode != STEP_PRECONDITION) {
+		jw_key(w, "precondition");
+		jw_object_begin(w);
+		emit_precond(w, s);
+		jw_object_end(w);
+	}
 	switch (o->step->mode) {
 	case STEP_FIXED:
 		if (s->done) {
 			jw_key(w, "fixed");
-			emit_point(w, &s->fixed, call_at(s, 0), s);
+			emit_point(w, &s->fixed, call_of(s, &s->fixed, false), s);
 		}
 		break;
 	case STEP_SEARCH:
@@ -194,6 +243,7 @@ int step_json_write(const struct step_outcome *o, FILE *f)
 	jw_kv_string(&w, "targets_use", target_use_name(st->targets));
 	jw_kv_uint(&w, "latency_limit_ns", st->latency_limit_ns);
 	jw_kv_string(&w, "latency_stat", lat_stat_name(st->latency_stat));
+	jw_kv_string(&w, "latency_scope", lat_scope_name(st->latency_scope));
 	jw_key(&w, "options");
 	json_emit_job(&w, &st->job);
 	jw_kv_bool(&w, "partial", o->partial);

@@ -10,7 +10,8 @@
 
 const char step_csv_header[] =
 	"step,label,mode,point,target,rw,bs,read_pct,iodepth,numjobs,"
-	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met\n";
+	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met,"
+	"read_lat_mean_us,write_lat_mean_us,latency_scope,reached,tool_limited\n";
 
 static unsigned read_pct(const struct job_spec *j)
 {
@@ -19,14 +20,17 @@ static unsigned read_pct(const struct job_spec *j)
 	return rw_reads(j->rw) ? 100 : 0;
 }
 
+/* reached: "yes"/"no" for a curve point, NULL otherwise. whole: the row
+ * stands for the whole point (its total, or its only target), so the
+ * point's read and write latencies are its own; empty on one target's row
+ * of several (only its total is kept). */
 static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		    const char *target, const struct point *p,
-		    const struct dir_summary *d)
+		    const struct dir_summary *d, bool whole, const char *reached)
 {
 	const struct plan_step *st = o->step;
 	const struct job_spec *j = &st->job;
 	double lim = (double)st->latency_limit_ns / 1e3;
-	double lat = point_latency(p, st->latency_stat);
 	fprintf(f, "%u,", o->index);
 	csv_field(f, st->label);
 	fprintf(f, ",%s,%s,", step_mode_name(st->mode), point);
@@ -36,29 +40,39 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		d->iops, d->bw_bytes / 1e6, d->lat.mean / 1e3,
 		(double)d->lat.pct[PCT_P99] / 1e3, (double)d->lat.pct[PCT_P99_9] / 1e3);
 	if (st->latency_limit_ns)
-		fprintf(f, "%.1f,%s\n", lim, lat <= (double)st->latency_limit_ns ? "yes" : "no");
+		fprintf(f, "%.1f,%s,", lim,
+			point_within(p, st->latency_stat, st->latency_scope,
+				     st->latency_limit_ns) ? "yes" : "no");
 	else
-		fputs(",\n", f);
+		fputs(",,", f);
+	if (whole)
+		fprintf(f, "%.1f,%.1f,", p->s.dir[DIR_READ].lat.mean / 1e3,
+			p->s.dir[DIR_WRITE].lat.mean / 1e3);
+	else
+		fputs(",,", f);
+	fprintf(f, "%s,%s,%s\n", lat_scope_name(st->latency_scope), reached ? reached : "",
+		p->tool_limited ? "yes" : "no");
 }
 
 /* Rows of one point: each target's own, then the total when several. */
 static void csv_point(FILE *f, const struct step_outcome *o,
 		      const struct set_outcome *s, const char *label,
-		      const struct point *p, unsigned call)
+		      const struct point *p, const char *reached)
 {
+	unsigned call = p->call + s->call_base;
 	const struct measure_call *c = call < s->mctx.nr_calls ? &s->mctx.calls[call] : NULL;
 	unsigned n = c && c->vd_labels ? c->nr_vds : s->nr_targets;
 	if (c)
 		for (unsigned t = 0; t < n; t++)
 			csv_row(f, o, label, c->vd_labels ? c->vd_labels[t] : s->targets[t], p,
-				&c->per_target[t]);
+				&c->per_target[t], n == 1, reached);
 	if (!c || n != 1) {
 		char all[32];
 		if (n)
 			snprintf(all, sizeof(all), "total of %u", n);
 		else
 			snprintf(all, sizeof(all), "(no target)");
-		csv_row(f, o, label, all, p, &p->s.total);
+		csv_row(f, o, label, all, p, &p->s.total, true, reached);
 	}
 }
 
@@ -70,19 +84,24 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 		switch (o->step->mode) {
 		case STEP_FIXED:
 			if (s->done)
-				csv_point(f, o, s, "fixed", &s->fixed, 0);
+				csv_point(f, o, s, "fixed", &s->fixed, NULL);
 			break;
 		case STEP_SEARCH:
 			if (s->search.found)
 				csv_point(f, o, s, "best", &s->search.points[s->search.best],
-					  s->search.best);
+					  NULL);
+			if (s->search.confirmed)
+				csv_point(f, o, s, "repeat", &s->search.repeat, NULL);
 			break;
 		case STEP_CURVE:
 			if (s->curve.max.elapsed_ns)
-				csv_point(f, o, s, "max", &s->curve.max, 0);
+				csv_point(f, o, s, "max", &s->curve.max, NULL);
+			if (s->curve.remax.elapsed_ns)
+				csv_point(f, o, s, "max again", &s->curve.remax, NULL);
 			for (unsigned k = 0; k < s->curve.nr_points; k++) {
-				snprintf(label, sizeof(label), "%u%%", s->curve.points[k].pct);
-				csv_point(f, o, s, label, &s->curve.points[k].p, k + 1);
+				const struct curve_point *cp = &s->curve.points[k];
+				snprintf(label, sizeof(label), "%u%%", cp->pct);
+				csv_point(f, o, s, label, &cp->p, cp->reached ? "yes" : "no");
 			}
 			break;
 		case STEP_PRECONDITION:
@@ -92,11 +111,14 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* QD is per job and jobs per target (fio's iodepth and numjobs); IOPS
+ * and MB/s are the sum over the targets run at once, the latencies over
+ * all their I/O. rd lat and wr lat are the statistic the limit is on. */
 void step_table_header(FILE *f)
 {
-	fprintf(f, "%-34s %-7s %5s %5s %5s %4s %10s %9s %10s %10s %s\n", "step",
-		"targets", "bs", "read%", "QD", "jobs", "IOPS", "MB/s", "mean lat",
-		"p99 lat", "limit");
+	fprintf(f, "%-34s %-7s %5s %5s %6s %8s %10s %9s %9s %9s %9s %s\n", "step",
+		"targets", "bs", "read%", "QD/job", "jobs/tgt", "IOPS", "MB/s", "rd lat",
+		"wr lat", "p99 lat", "limit");
 }
 
 static void fmt_lat(char *buf, size_t len, double ns)
@@ -117,23 +139,55 @@ static void fmt_bs(char *buf, size_t len, uint64_t bs)
 		snprintf(buf, len, "%llu", (unsigned long long)bs);
 }
 
-static void table_row(FILE *f, const struct step_outcome *o, const char *name,
-		      unsigned nr_targets, const struct point *p, const char *verdict)
+/* One direction's latency statistic, "-" when it did no I/O. */
+static void fmt_dir_lat(char *buf, size_t len, const struct point *p,
+			enum io_dir d, enum lat_stat stat)
 {
-	char bs[24], mean[24], p99[24], tgt[16];
+	if (!p->s.dir[d].ios)
+		snprintf(buf, len, "-");
+	else
+		fmt_lat(buf, len, point_dir_latency(p, d, stat));
+}
+
+static void table_row(FILE *f, const struct step_outcome *o, const char *name,
+		      const char *tgt, const struct point *p, const char *verdict)
+{
+	char bs[24], rd[24], wr[24], p99[24];
 	const struct job_spec *j = &o->step->job;
 	fmt_bs(bs, sizeof(bs), j->bs);
-	snprintf(tgt, sizeof(tgt), "%u", nr_targets);
 	if (!p) {
-		fprintf(f, "%-34.34s %-7s %5s %5u %5s %4s %10s %9s %10s %10s %s\n", name,
-			tgt, bs, read_pct(j), "-", "-", "-", "-", "-", "-", verdict);
+		fprintf(f, "%-34.34s %-7s %5s %5u %6s %8s %10s %9s %9s %9s %9s %s\n", name,
+			tgt, bs, read_pct(j), "-", "-", "-", "-", "-", "-", "-", verdict);
 		return;
 	}
-	fmt_lat(mean, sizeof(mean), p->s.total.lat.mean);
+	fmt_dir_lat(rd, sizeof(rd), p, DIR_READ, o->step->latency_stat);
+	fmt_dir_lat(wr, sizeof(wr), p, DIR_WRITE, o->step->latency_stat);
 	fmt_lat(p99, sizeof(p99), (double)p->s.total.lat.pct[PCT_P99]);
-	fprintf(f, "%-34.34s %-7s %5s %5u %5u %4u %10.0f %9.1f %10s %10s %s\n", name, tgt,
-		bs, read_pct(j), p->iodepth, p->numjobs, p->s.total.iops,
-		p->s.total.bw_bytes / 1e6, mean, p99, verdict);
+	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s\n", name,
+		tgt, bs, read_pct(j), p->iodepth, p->numjobs, p->s.total.iops,
+		p->s.total.bw_bytes / 1e6, rd, wr, p99, verdict,
+		p->tool_limited ? (verdict[0] ? ", tool-limited" : "tool-limited") : "");
+}
+
+/* Each target's own figures under a row of several at once (they are in
+ * the point's measure call); the paper's per-VD rows. */
+static void target_rows(FILE *f, const struct step_outcome *o,
+			const struct set_outcome *s, const struct point *p)
+{
+	const struct measure_call *c = p && p->call + s->call_base < s->mctx.nr_calls
+					   ? &s->mctx.calls[p->call + s->call_base] : NULL;
+	unsigned n = c && c->vd_labels ? c->nr_vds : s->nr_targets;
+	char name[PLAN_LABEL_MAX + 16], mean[24];
+
+	if (!c || n < 2)
+		return;
+	for (unsigned t = 0; t < n; t++) {
+		const struct dir_summary *d = &c->per_target[t];
+		snprintf(name, sizeof(name), "  %s", c->vd_labels ? c->vd_labels[t] : s->targets[t]);
+		fmt_lat(mean, sizeof(mean), d->lat.mean);
+		fprintf(f, "%-34.34s %-7s %5s %5s %6s %8s %10.0f %9.1f %9s (mean, both directions)\n",
+			name, "1", "", "", "", "", d->iops, d->bw_bytes / 1e6, mean);
+	}
 }
 
 static const char *limit_verdict(const struct step_outcome *o, const struct point *p)
@@ -142,35 +196,95 @@ static const char *limit_verdict(const struct step_outcome *o, const struct poin
 		return "";
 	if (!p)
 		return "none inside";
-	return point_latency(p, o->step->latency_stat) <= (double)o->step->latency_limit_ns ?
-		       "met" : "missed";
+	return point_within(p, o->step->latency_stat, o->step->latency_scope,
+			    o->step->latency_limit_ns) ? "met" : "missed";
+}
+
+/* "met, repeat -3 % (spread 3 %)": the confirmation of a search's best. */
+static const char *search_verdict(const struct step_outcome *o, const struct set_outcome *s,
+				  const struct point *p, char *buf, size_t len)
+{
+	const struct search_result *r = &s->search;
+	const char *v = limit_verdict(o, p);
+
+	if (!p || !r->confirmed)
+		snprintf(buf, len, "%s%s", v, p ? ", not confirmed" : "");
+	else
+		snprintf(buf, len, "%s, repeat spread %.1f%%", v, 100 * r->spread);
+	return buf;
+}
+
+/* A curve point's verdict: reached or why not. */
+static const char *curve_verdict(const struct curve_point *cp, char *buf, size_t len)
+{
+	if (cp->reached)
+		return "";
+	if (cp->p.nr_sec)
+		snprintf(buf, len, "not reached (%u of %u s on rate)", cp->p.sec_on_rate,
+			 cp->p.nr_sec);
+	else
+		snprintf(buf, len, "not reached");
+	return buf;
+}
+
+/* "steady state after 7 rounds: window 41200 IOPS, excursion 6 %, slope
+ * -2 %", or why not; the fill and the rounds' workload. */
+static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
+			const char *tgt)
+{
+	const struct precond_result *r = &s->precond;
+	char bs[24];
+
+	char mix[24] = "", fbs[24];
+
+	fmt_bs(bs, sizeof(bs), r->ran.bs);
+	fmt_bs(fbs, sizeof(fbs), r->ran.fill_bs);
+	if (rw_is_mixed(r->ran.rw))
+		snprintf(mix, sizeof(mix), " %u:%u", r->ran.rwmixread, 100 - r->ran.rwmixread);
+	fprintf(f, "%-34.34s %-7s %s after %u rounds of %s %s%s, QD %u x %u jobs/tgt: "
+		"window %.0f IOPS, excursion %.0f%%, slope %+.0f%%; fill %u x %s sequential (%.1f GB)\n",
+		name, tgt, r->verdict.steady ? "steady state" : "no steady state",
+		r->nr_rounds, bs, rw_name(r->ran.rw), mix, r->ran.iodepth, r->ran.numjobs,
+		r->verdict.average, 100 * r->verdict.excursion, 100 * r->verdict.slope,
+		r->nr_fill, fbs, (double)r->ran.fill_bytes / 1e9);
 }
 
 int step_table_write(const struct step_outcome *o, FILE *f)
 {
-	char name[PLAN_LABEL_MAX + 16];
+	char name[PLAN_LABEL_MAX + 16], verdict[96], tgt[16];
 	for (unsigned i = 0; i < o->nr_sets; i++) {
 		const struct set_outcome *s = &o->sets[i];
 		const struct point *p = set_headline(o, s);
+		snprintf(tgt, sizeof(tgt), s->nr_targets > 1 ? "%u sum" : "%u", s->nr_targets);
+		if (s->preconditioned) /* precondition=auto ran before the step */
+			precond_row(f, "  preconditioned", s, tgt);
 		switch (o->step->mode) {
 		case STEP_FIXED:
+			table_row(f, o, o->step->label, tgt, p, limit_verdict(o, p));
+			target_rows(f, o, s, p);
+			break;
 		case STEP_SEARCH:
-			table_row(f, o, o->step->label, s->nr_targets, p, limit_verdict(o, p));
+			table_row(f, o, o->step->label, tgt, p,
+				  search_verdict(o, s, p, verdict, sizeof(verdict)));
+			target_rows(f, o, s, p);
 			break;
 		case STEP_CURVE:
 			snprintf(name, sizeof(name), "%s max", o->step->label);
-			table_row(f, o, name, s->nr_targets, p, "");
+			table_row(f, o, name, tgt, p, "closed loop");
+			target_rows(f, o, s, p);
 			for (unsigned k = 0; k < s->curve.nr_points; k++) {
 				const struct curve_point *cp = &s->curve.points[k];
 				snprintf(name, sizeof(name), "%s %u%%", o->step->label, cp->pct);
-				table_row(f, o, name, s->nr_targets, &cp->p,
-					  cp->reached ? "" : "not reached");
+				table_row(f, o, name, tgt, &cp->p,
+					  curve_verdict(cp, verdict, sizeof(verdict)));
 			}
+			if (s->curve.underestimated > 0)
+				fprintf(f, "  maximum underestimated by %.0f%%: a point reached "
+					"%.0f IOPS above it, also after measuring it again\n",
+					100 * s->curve.underestimated, s->curve.top_reached_iops);
 			break;
 		case STEP_PRECONDITION:
-			fprintf(f, "%-34.34s %-7u %s after %u rounds\n", o->step->label,
-				s->nr_targets, s->precond.verdict.steady ? "steady state" :
-				"no steady state", s->precond.nr_rounds);
+			precond_row(f, o->step->label, s, tgt);
 			break;
 		}
 	}

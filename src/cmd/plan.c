@@ -140,8 +140,10 @@ static void print_help(const char *cmd)
 		       "take a list, and a step expands to the cross product) and writes\n"
 		       "results.json, results.csv and one file per step to DIR as each step ends.\n"
 		       "Plan keys: mode=fixed|search|curve|precondition, targets=each|parallel|scaling,\n"
-		       "latency_limit=2ms, latency_stat=mean|p99|p99.9, max_iodepth, max_numjobs,\n"
-		       "points=10,20,..., stop_latency=, fill_passes, max_rounds, round_time.\n"
+		       "latency_limit=2ms, latency_stat=mean|p99|p99.9, latency_scope=each|total,\n"
+		       "max_iodepth, max_numjobs, points=10,20,..., stop_latency=, fill_passes,\n"
+		       "max_rounds, round_time, precondition=off|auto. QD and jobs are per target.\n"
+		       "The rules and defaults: docs/characterize.md.\n"
 		       "--progress-interval: without a terminal, a progress line this often (0: none).\n");
 	else
 		printf("usage: iochar %s --key=value ... [--out DIR] [--output-format=json]\n"

@@ -2,6 +2,7 @@
  * bars per workload, latency-versus-throughput curves, percentiles,
  * per-second series, scaling. Drawing is svg_chart.h's; this file only
  * chooses what goes on which axis. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +308,7 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 	free(xs);
 	free(ys);
 }
+
 static int by_pct(const void *a, const void *b)
 {
 	const struct rs_curve_point *const *x = a, *const *y = b;
