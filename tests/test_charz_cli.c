@@ -115,12 +115,15 @@ static void test_search_json(void **state)
 	proc_out_free(&po);
 }
 
-/* Every curve point's achieved rate within 5 % of the one asked. The rate
- * logic itself is exact to a few I/Os (open loop: late I/Os are issued as
- * soon as the worker runs again); the margin is for the last tens of
- * milliseconds of a 1 s point, lost when a loaded 2-core CI machine
- * deschedules the worker just before the point ends. */
-static void check_curve_rates(json_object *r)
+/* Every curve point's achieved rate within 5 % of the one asked, or
+ * within the arrivals' own counting noise when that is larger (Poisson
+ * arrivals at 100 IOPS over 1 s are +-10 % by nature: 4 standard
+ * deviations, as the curve's own rule, charz/point.h). The rate logic
+ * itself is exact to a few I/Os (open loop: late I/Os are issued as soon
+ * as the worker runs again); the 5 % is for the last tens of milliseconds
+ * of a 1 s point, lost when a loaded 2-core CI machine deschedules the
+ * worker just before the point ends. */
+static void check_curve_rates(json_object *r, bool poisson)
 {
 	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
 	json_object *c = jget(set, "curve");
@@ -129,7 +132,9 @@ static void check_curve_rates(json_object *r)
 		json_object *pt = json_object_array_get_idx(c, i);
 		double asked = jget_double(pt, "asked_iops");
 		double got = jget_double(pt, "point.iops");
-		if (fabs(got - asked) > 0.05 * asked)
+		double secs = (double)jget_u64(pt, "point.elapsed_ns") / 1e9;
+		double tol = poisson ? fmax(0.05, 4 / sqrt(asked * secs)) : 0.05;
+		if (fabs(got - asked) > tol * asked)
 			fail_msg("curve point %zu: asked %.0f IOPS, got %.0f", i, asked, got);
 		assert_true(json_object_get_boolean(jget(pt, "reached")));
 	}
@@ -144,7 +149,7 @@ static void test_curve_rate_accuracy_null(void **state)
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	json_object *r = parse_json(&po);
-	check_curve_rates(r);
+	check_curve_rates(r, false);
 	json_object_put(r);
 	proc_out_free(&po);
 }
@@ -161,7 +166,7 @@ static void test_curve_rate_accuracy_file(void **state)
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	json_object *r = parse_json(&po);
-	check_curve_rates(r);
+	check_curve_rates(r, true);
 	json_object_put(r);
 	proc_out_free(&po);
 }

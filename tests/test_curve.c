@@ -325,11 +325,32 @@ static void test_curve_max_underestimated(void **state)
 	job_spec_free(&base);
 }
 
+/* The on-rate tolerance grows with the arrivals' counting noise: at low
+ * rates Poisson seconds scatter far beyond 5 % and are still on rate,
+ * linear ones only by their quantization; at high rates the floor holds. */
+static void test_rate_tolerance(void **state)
+{
+	(void)state;
+	assert_true(fabs(point_rate_tolerance(100, 1, true, POINT_RATE_TOL) - 0.4) < 1e-9);
+	assert_true(fabs(point_rate_tolerance(10000, 1, true, POINT_RATE_TOL) - 0.05) < 1e-9);
+	assert_true(fabs(point_rate_tolerance(100, 1, false, POINT_RATE_TOL) - 0.05) < 1e-9);
+	assert_true(fabs(point_rate_tolerance(20, 1, false, POINT_RATE_TOL) - 0.1) < 1e-9);
+	assert_true(fabs(point_rate_tolerance(1e6, 10, true, 0.02) - 0.02) < 1e-9);
+	/* 112 I/Os in a second asked 100: on rate for Poisson, not linear */
+	double iv = 112;
+	assert_int_equal(point_count_on_rate(&iv, 1, 100, true), 1);
+	assert_int_equal(point_count_on_rate(&iv, 1, 100, false), 0);
+	/* and a real stall stays off rate at any rate */
+	iv = 40;
+	assert_int_equal(point_count_on_rate(&iv, 1, 100, true), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_curve_points),
 	    cmocka_unit_test(test_curve_stalled),
+	    cmocka_unit_test(test_rate_tolerance),
 	    cmocka_unit_test(test_curve_max_underestimated),
 	    cmocka_unit_test(test_curve_linear_and_closed_max),
 	    cmocka_unit_test(test_curve_stop),

@@ -183,7 +183,8 @@ static void count_seconds(const struct measure_call *c,
 		if (summary_interval_len_ns(r, i) < STATS_INTERVAL_NS)
 			continue;
 		out->nr_sec++;
-		out->sec_on_rate += point_count_on_rate(&c->iv_iops[i], 1, asked);
+		out->sec_on_rate += point_count_on_rate(&c->iv_iops[i], 1, asked,
+							job->rate_process == RATE_POISSON);
 	}
 }
 

@@ -2,6 +2,7 @@
 #include "charz/point.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 static double lat_of(const struct lat_summary *l, enum lat_stat stat)
@@ -71,13 +72,22 @@ int lat_scope_parse(const char *s, enum lat_scope *out)
 	return 0;
 }
 
-unsigned point_count_on_rate(const double *iv, unsigned n, double asked)
+double point_rate_tolerance(double asked, double seconds, bool poisson, double floor)
 {
+	double count = asked * seconds;
+	if (!(count > 0))
+		return floor;
+	double noise = poisson ? 4 / sqrt(count) : 2 / count;
+	return noise > floor ? noise : floor;
+}
+
+unsigned point_count_on_rate(const double *iv, unsigned n, double asked, bool poisson)
+{
+	double tol = point_rate_tolerance(asked, 1, poisson, POINT_RATE_TOL);
 	unsigned on = 0;
 
 	for (unsigned i = 0; i < n; i++)
-		on += asked > 0 && iv[i] >= asked * (1 - POINT_RATE_TOL) &&
-		      iv[i] <= asked * (1 + POINT_RATE_TOL);
+		on += asked > 0 && iv[i] >= asked * (1 - tol) && iv[i] <= asked * (1 + tol);
 	return on;
 }
 

@@ -78,9 +78,18 @@ double point_scope_latency(const struct point *p, enum lat_stat stat,
 const char *lat_scope_name(enum lat_scope scope);
 int lat_scope_parse(const char *s, enum lat_scope *out);
 
-/* How many of the n per-second IOPS iv[] are within POINT_RATE_TOL of
- * asked (> 0). */
-unsigned point_count_on_rate(const double *iv, unsigned n, double asked);
+/* How far an achieved rate may miss asked (I/Os per second) over seconds
+ * of a run and still be on rate: floor (e.g. POINT_RATE_TOL), or the
+ * counting noise of the arrivals when that is larger: 4 standard
+ * deviations of a Poisson count (4 / sqrt(asked x seconds)) for poisson
+ * arrivals, 2 I/Os of quantization for linear ones. At 100 IOPS a Poisson
+ * second is +-10 % by nature: a 5 % rule would call such points not
+ * reached. */
+double point_rate_tolerance(double asked, double seconds, bool poisson, double floor);
+
+/* How many of the n per-second IOPS iv[] are within
+ * point_rate_tolerance(asked, 1, poisson, POINT_RATE_TOL) of asked (> 0). */
+unsigned point_count_on_rate(const double *iv, unsigned n, double asked, bool poisson);
 
 /* "mean", "p99", "p99.9". */
 const char *lat_stat_name(enum lat_stat stat);
