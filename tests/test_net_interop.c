@@ -135,6 +135,37 @@ static void test_iperf3_client_forward(void **state)
 	iperf3_client_case(*state, extra, false);
 }
 
+/* A stock `iperf3 -c -O 1`: iochar's server does not serve omitted
+ * seconds, so it refuses the test with its reason in the log (it once ran
+ * it, the receiver counting the omitted second and the sender not), and
+ * goes on serving: the next plain test is served. */
+static void test_iperf3_omit_refused(void **state)
+{
+	struct files *f = *state;
+	unsigned port = nh_free_port();
+	char ports[16];
+	snprintf(ports, sizeof(ports), "%u", port);
+	const char *srv[] = {iochar_path(), "net", "server", "-p", ports, "--tests", "1", NULL};
+	const char *omit[] = {"iperf3", "-c", "127.0.0.1", "-p", ports, "-t", "1", "-O", "1",
+			      "--connect-timeout", "3000", NULL};
+	const char *plain[] = {"iperf3", "-c", "127.0.0.1", "-p", ports, "-t", "1",
+			       "--connect-timeout", "3000", NULL};
+
+	if (!need_iperf3())
+		skip();
+	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
+	assert_true(nh_wait_listen(port, 5000));
+	pid_t c = nh_spawn(omit, f->b_out, f->b_err);
+	assert_int_not_equal(nh_wait(c, RUN_MS), 0);
+	c = nh_spawn(plain, f->b_out, f->b_err);
+	assert_int_equal(nh_wait(c, RUN_MS), 0);
+	assert_int_equal(nh_wait(s, RUN_MS), 0);
+	char *serr = nh_slurp(f->a_err);
+	expect_has(serr, "-O/--omit is not served");
+	expect_has(serr, "test done");
+	free(serr);
+}
+
 static void test_iperf3_client_reverse(void **state)
 {
 	/* -w bounds what sits unread in the socket buffers when the client's
@@ -375,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_out_over_foreign_file),
 		cmocka_unit_test_setup_teardown(test_iperf3_client_forward, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iperf3_client_reverse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iperf3_omit_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iperf3_server_forward, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iperf3_server_reverse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iochar_both_bidir_out, setup, teardown),

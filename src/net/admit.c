@@ -37,6 +37,10 @@ static const char *check_caps(const struct server *srv,
 		return "only TCP tests are served";
 	if (p->bytes || p->blocks)
 		return "only timed tests (-t) are served, not -n or -k";
+	/* served, the receiver would count the omitted seconds and the sender
+	 * not: two ends disagreeing on what was measured */
+	if (p->omit)
+		return "-O/--omit is not served: give the test a longer -t instead";
 	if (p->reverse && p->bidir)
 		return "reverse and bidirectional together";
 	if (p->parallel < 1 || p->parallel > c->max_streams ||
