@@ -51,13 +51,20 @@ void status_done(struct status *s)
 	status_clear(s);
 }
 
-/* A tick whose clock or counters went back belongs to the next run of a
- * plan (each point starts at zero): start the per-tick rates afresh. */
+/* Ticks of one run come about a second apart; one that comes sooner
+ * after the last, or whose clock or counters went back, belongs to the
+ * next run of a plan (each point starts at zero): its rates count from
+ * that run's start, not from the last tick of the one before (which once
+ * gave 1e10 IOPS over a few microseconds). */
+#define STATUS_NEW_RUN_NS 500000000ull
+
 static void restart_if_new_run(struct status *s, uint64_t elapsed_ns,
 			       uint64_t ios, uint64_t bytes, uint64_t lat_sum)
 {
-	if (elapsed_ns >= s->last_ns && ios >= s->last_ios &&
-	    bytes >= s->last_bytes && lat_sum >= s->last_lat_sum)
+	bool ran_before = s->last_ns || s->last_ios;
+	if (!ran_before ||
+	    (elapsed_ns >= s->last_ns + STATUS_NEW_RUN_NS && ios >= s->last_ios &&
+	     bytes >= s->last_bytes && lat_sum >= s->last_lat_sum))
 		return;
 	s->last_ns = s->last_ios = s->last_bytes = s->last_lat_sum = 0;
 	s->next_log_ns = s->log_every_ns;
