@@ -158,10 +158,19 @@ def case_loop(a, iochar, devs, log, summary):
     top = min(med(mx["iochar"], "iops"), med(mx["fio"], "iops"))
     rate = int(top * 0.5 / 4)
     print("loop: 50 %% of %.0f IOPS = %d IOPS per job" % (top, rate), flush=True)
-    half, l2 = alternate(a.rounds, {
-        "iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar),
-        "fio": (fio_argv(devs, a.runtime, rate), m_fio)}, log)
+    runs = {"iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar),
+            "fio": (fio_argv(devs, a.runtime, rate), m_fio)}
+    if a.baseline:
+        runs["baseline"] = (iochar_argv(a.baseline, devs, a.runtime, rate), m_iochar)
+    half, l2 = alternate(a.rounds, runs, log)
     io, fi = half["iochar"], half["fio"]
+    base = []
+    if a.baseline:
+        b = half["baseline"]
+        base.append({"case": "baseline", "of": "loop 50%", "binary": a.baseline,
+                        "mean": med(b, "mean"), "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"),
+                        "iops": med(b, "iops"), "ratio_mean": ratios(io, b, "mean"),
+                        "ratio_p99": ratios(io, b, "p99"), "ratio_cpu": ratios(io, b, "cpu_pct")})
     ok_mean = med(io, "mean") <= 1.5 * med(fi, "mean") + 20000
     ok_p99 = med(io, "p99") <= 1.5 * med(fi, "p99") + 50000
     summary.append({
@@ -179,18 +188,29 @@ def case_loop(a, iochar, devs, log, summary):
         "tool_limited_rounds": sum(m["tool_limited"] for m in io),
         "pass_mean": ok_mean, "pass_p99": ok_p99,
         "load_median": statistics.median(loads + l2)})
+    summary.extend(base)
     return top, med(mx["iochar"], "cpu_pct")
 
 
 def case_cpu(a, iochar, devs, top, cpu_max, log, summary):
     rate = max(1, int(top * 0.1 / 4))
     print("cpu: 10 %% of %.0f IOPS = %d IOPS per job" % (top, rate), flush=True)
-    r, loads = alternate(a.rounds, {"iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar)}, log)
+    runs = {"iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar)}
+    if a.baseline:
+        runs["baseline"] = (iochar_argv(a.baseline, devs, a.runtime, rate), m_iochar)
+    r, loads = alternate(a.rounds, runs, log)
     c = med(r["iochar"], "cpu_pct")
     summary.append({"case": "cpu 10%", "rate_per_job": rate, "cpu_pct_10": c,
                     "cpu_pct_max": cpu_max, "share": c / cpu_max if cpu_max else None,
                     "pass": cpu_max > 0 and c <= 0.25 * cpu_max,
                     "load_median": statistics.median(loads)})
+    if a.baseline:
+        b = r["baseline"]
+        summary.append({"case": "baseline", "of": "cpu 10%", "binary": a.baseline,
+                        "mean": med(b, "mean"), "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"),
+                        "iops": med(b, "iops"), "ratio_mean": ratios(r["iochar"], b, "mean"),
+                        "ratio_p99": ratios(r["iochar"], b, "p99"),
+                        "ratio_cpu": ratios(r["iochar"], b, "cpu_pct")})
 
 
 def case_null(a, iochar, log, summary):
@@ -211,8 +231,9 @@ def case_null(a, iochar, log, summary):
                     "load_median": statistics.median(loads)})
     if a.baseline:
         b = r["baseline"]
-        summary.append({"case": "baseline", "binary": a.baseline, "mean": med(b, "mean"),
-                        "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"), "iops": med(b, "iops"),
+        summary.append({"case": "baseline", "of": "null", "binary": a.baseline,
+                        "mean": med(b, "mean"), "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"),
+                        "iops": med(b, "iops"), "ratio_mean": ratios(io, b, "mean"),
                         "ratio_p99": ratios(io, b, "p99"), "ratio_cpu": ratios(io, b, "cpu_pct")})
 
 
@@ -240,10 +261,10 @@ def report(summary):
                   % (s["rate_per_job"], s["cpu_pct_10"], s["cpu_pct_max"], 100 * (s["share"] or 0),
                      verdict(s["pass"]), s["load_median"]))
         elif s["case"] == "baseline":
-            print("  baseline %s (alternating): mean %s p99 %s, %.0f IOPS, CPU %.0f %%; "
-                  "this iochar / baseline: p99 x%.3f, CPU x%.2f"
+            print("  baseline %s (alternating): mean %s p99 %s, %.0f IOPS, CPU %.1f %%; "
+                  "this iochar / baseline (per-round medians): mean x%.3f, p99 x%.3f, CPU x%.2f"
                   % (s["binary"], us(s["mean"]), us(s["p99"]), s["iops"], s["cpu_pct"],
-                     s["ratio_p99"], s["ratio_cpu"]))
+                     s["ratio_mean"], s["ratio_p99"], s["ratio_cpu"]))
         else:
             print("null, 4 x %d IOPS: iochar mean %s p99 %s (lag p99 %s), %.0f IOPS, CPU %.0f %%; "
                   "fio mean %s p99 %s (from submission), %.0f IOPS, CPU %.0f %%; p99 <= 100 us: %s; "
@@ -266,7 +287,7 @@ def main():
     ap.add_argument("--cases", default="loop,cpu,null")
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s, 32m devices")
     ap.add_argument("--baseline", help="another iochar binary (e.g. before a change) "
-                    "to alternate with in the null case")
+                    "to alternate with in every paced case (loop at 50 %%, cpu at 10 %%, null)")
     a = ap.parse_args()
     if a.quick:
         a.rounds, a.runtime, a.size = 1, "1", "32m"

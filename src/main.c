@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/seams.h"
 
 static const struct command {
 	const char *name;
@@ -17,6 +18,7 @@ static const struct command {
 	{"precondition", cmd_plan, "fill, then random writes to steady state"},
 	{"inventory", cmd_inventory, "the machine: CPU, memory, disks, PCIe, NICs"},
 	{"vd", cmd_vd, "RAID virtual drives: vd rebuild --vd=DEF --replace=N"},
+	{"capture", cmd_capture, "record block devices' I/O into a replayable trace (blktrace)"},
 	{"report", cmd_report, "HTML report of results (charts, environment, parameters)"},
 	{"compare", cmd_compare, "compare result sets: difference and whether it beats noise"},
 	{"model", cmd_model, "model of the I/O path: fit, predict, say what bounds it"},
@@ -34,6 +36,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	cmd_seams_install();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -9,19 +9,29 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+/* Absolute, so that a test may run it from any directory it changes to
+ * (make check gives IOCHAR=build/iochar). */
 const char *iochar_path(void)
 {
+	static char abs[PATH_MAX];
 	const char *p = getenv("IOCHAR");
-	return p && *p ? p : "build/iochar";
+
+	p = p && *p ? p : "build/iochar";
+	if (!abs[0] && (p[0] == '/' || !realpath(p, abs)))
+		snprintf(abs, sizeof(abs), "%s", p);
+	return abs;
 }
 
 static void append(char **buf, size_t *len, const char *data, size_t n)
@@ -241,21 +251,30 @@ bool is_root(void)
 bool loop_attach(const char *backing, uint64_t size, unsigned sector,
 		 char *dev, size_t devlen)
 {
-	char cmd[4400];
+	char opts[64];
 	make_file(backing, size);
-	snprintf(cmd, sizeof(cmd), "losetup --find --show --sector-size %u '%s'",
-		 sector, backing);
+	snprintf(opts, sizeof(opts), "--sector-size %u", sector);
+	return loop_attach_file(backing, opts, dev, devlen);
+}
+
+bool loop_attach_file(const char *backing, const char *opts, char *dev,
+		      size_t devlen)
+{
+	char cmd[4400];
+	snprintf(cmd, sizeof(cmd), "losetup --find --show %s '%s'", opts,
+		 backing);
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return false;
 	bool ok = fgets(dev, (int)devlen, p) != NULL;
 	int rc = pclose(p);
-	if (!ok || rc != 0) {
+	dev[strcspn(dev, "\n")] = '\0';
+	if (!ok || rc != 0 || strncmp(dev, "/dev/loop", 9) != 0) {
+		dev[0] = '\0';
 		printf("SKIP: cannot attach a loop device here (losetup failed)\n");
 		return false;
 	}
-	dev[strcspn(dev, "\n")] = '\0';
-	return strncmp(dev, "/dev/loop", 9) == 0;
+	return true;
 }
 
 void loop_detach(const char *dev)
@@ -278,4 +297,85 @@ uint64_t file_hash(const char *path)
 		h = (h ^ (uint64_t)c) * 1099511628211ull;
 	fclose(f);
 	return h;
+}
+
+bool file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+void expect_usage_line(const char *const *args, const char *want)
+{
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, args);
+	expect_exit(&po, 2);
+	expect_has(po.err, want);
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+}
+
+char *file_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	assert_non_null(m);
+	char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		assert_int_equal(fwrite(chunk, 1, got, m), got);
+	fclose(f);
+	assert_int_equal(fclose(m), 0);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int scratch_setup(void **state, size_t size)
+{
+	struct scratch *s = calloc(1, size);
+	if (!s)
+		return -1;
+	s->dir = tmpdir_make();
+	*state = s;
+	return 0;
+}
+
+int scratch_teardown(void **state)
+{
+	struct scratch *s = *state;
+	if (s->mnt[0] && umount(s->mnt) < 0)
+		fprintf(stderr, "warning: could not unmount %s\n", s->mnt);
+	if (s->dev[0])
+		loop_detach(s->dev);
+	tmpdir_remove(s->dir);
+	free(s);
+	return 0;
+}
+
+bool scratch_mount(struct scratch *s, const char *sub, const char *src,
+		   const char *type, const char *opts)
+{
+	snprintf(s->mnt, sizeof(s->mnt), "%s/%s", s->dir, sub);
+	assert_int_equal(mkdir(s->mnt, 0755), 0);
+	if (mount(src, s->mnt, type, 0, opts) == 0)
+		return true;
+	s->mnt[0] = '\0';
+	return false;
+}
+
+char *capture_text(void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	write(f, arg);
+	assert_int_equal(fclose(f), 0);
+	return buf;
 }

@@ -6,7 +6,9 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct proc_out {
 	int status;      /* exit status, or 128 + signal */
@@ -37,6 +39,10 @@ void expect_has(const char *s, const char *want);
 
 /* Number of lines in s (a final line without '\n' counts). */
 unsigned count_lines(const char *s);
+
+/* Run iochar ARGS (NULL-terminated) in the current directory and expect
+ * a usage error: exit 2 and one line on stderr that contains want. */
+void expect_usage_line(const char *const *args, const char *want);
 
 /* Parse po->out as JSON, failing the test if it is not an object. */
 json_object *parse_json(const struct proc_out *po);
@@ -73,6 +79,48 @@ bool is_root(void);
  * (and prints why) if that is impossible here. */
 bool loop_attach(const char *backing, uint64_t size, unsigned sector,
 		 char *dev, size_t devlen);
+
+/* Attach the existing file backing as it is, with extra losetup options
+ * (e.g. "--partscan", may be ""); false (dev "", why printed) if
+ * impossible here. */
+bool loop_attach_file(const char *backing, const char *opts, char *dev,
+		      size_t devlen);
 void loop_detach(const char *dev);
+
+/* Does path exist (stat succeeds)? */
+bool file_exists(const char *path);
+
+/* The whole of path, NUL-terminated, in a malloc'd buffer the caller
+ * frees; its length in *len when len is not NULL. NULL when path cannot
+ * be opened. */
+char *file_slurp(const char *path, size_t *len);
+
+/* The part of a test's fixture the harness makes and undoes, even when the
+ * test failed: a tmpdir_make() directory, at most one filesystem mounted
+ * in it and one loop device. A fixture struct embeds it as its FIRST
+ * member, so scratch_setup and scratch_teardown serve any such fixture. */
+struct scratch {
+	char *dir;
+	char mnt[4200]; /* where something is mounted, "" if nothing */
+	char dev[64];	/* an attached loop device, "" if none */
+};
+
+/* Allocate a zeroed fixture of size bytes (>= sizeof(struct scratch),
+ * struct scratch first) with its directory made, into *state. */
+int scratch_setup(void **state, size_t size);
+
+/* cmocka tear-down for scratch_setup: unmount, then detach, then remove the
+ * directory and free the fixture. */
+int scratch_teardown(void **state);
+
+/* Mount src (of type, with data opts or NULL) on dir/sub, made here and
+ * recorded in s for teardown; false (nothing recorded) when this machine
+ * cannot. */
+bool scratch_mount(struct scratch *s, const char *sub, const char *src,
+		   const char *type, const char *opts);
+
+/* What write(f, arg) writes to f, as a malloc'd NUL-terminated string
+ * (fails the test if no memory stream can be had). */
+char *capture_text(void (*write)(FILE *f, const void *arg), const void *arg);
 
 #endif

@@ -11,18 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "mpi_harness.h"
 
 char mpi_bin[4096];
-
-bool file_exists(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0;
-}
 
 char *slurp(const char *path)
 {
@@ -117,6 +112,22 @@ json_object *load_json(const char *path)
 	return o;
 }
 
+void mpi_write_plan(const char *dir, const char *size, bool curve,
+		    unsigned max_qd, unsigned max_nj)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/p.ini", dir);
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "[global]\nioengine=psync\nsize=%s\nbs=4k\nruntime=300ms\n"
+		   "time_based=1\nfilename=%s/f-%%r\n[rr]\nrw=randread\n%s"
+		   "[se]\nrw=randread\nmode=search\nlatency_limit=1s\nmax_iodepth=%u\n"
+		   "max_numjobs=%u\n", size, dir,
+		curve ? "[cv]\nrw=randread\nmode=curve\npoints=50,100\n" : "", max_qd,
+		max_nj);
+	assert_int_equal(fclose(f), 0);
+}
+
 void fail_with(const char *dir, const char *what)
 {
 	static char text[16384];
@@ -140,12 +151,7 @@ int mpi_spawn_victim(const char *dir, const char *args, const char *out0,
 		 "-np 1 sh -c \"echo \\$\\$ >pid.1; exec '%s' %s\" : "
 		 "-np 1 '%s' %s >mpirun.out 2>mpirun.err",
 		 dir, mpi_bin, args, out0, mpi_bin, args, mpi_bin, args);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
+	pid_t pid = sh_spawn(cmd);
 	snprintf(path, sizeof(path), "%s/pid.1", dir);
 	*victim = 0;
 	for (int i = 0; i < 300 && *victim <= 0; i++) {
@@ -161,11 +167,43 @@ int mpi_spawn_victim(const char *dir, const char *args, const char *out0,
 
 int mpi_rank0_status(const char *dir)
 {
+	return status_file(dir, "rc0");
+}
+
+int status_file(const char *dir, const char *name)
+{
 	char path[4200];
 
-	snprintf(path, sizeof(path), "%s/rc0", dir);
-	char *rc0 = slurp(path);
-	int status = atoi(rc0);
-	free(rc0);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *text = slurp(path);
+	int status = atoi(text);
+	free(text);
 	return status;
+}
+
+int sh_spawn(const char *cmd)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+void wait_file_size(const char *path, long size)
+{
+	struct stat st = {0};
+	for (int i = 0; i < 600 && !(stat(path, &st) == 0 && st.st_size == size); i++)
+		usleep(100000);
+	assert_int_equal(st.st_size, size);
+}
+
+void wait_ended_early(int pid)
+{
+	time_t t0 = time(NULL);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(time(NULL) - t0 < 45);
 }

@@ -22,8 +22,6 @@ int mpi_teardown(void **state);
 /* SKIP (cmocka) unless mpirun exists and mpi_bin links libmpi. */
 void need_mpi(void);
 
-bool file_exists(const char *p);
-
 /* The whole file (malloc'd; "" when missing). */
 char *slurp(const char *path);
 
@@ -44,6 +42,27 @@ int mpi_spawn_victim(const char *dir, const char *args, const char *out0,
 
 /* Rank 0's exit status from dir/rc0 (written by mpi_spawn_victim's run). */
 int mpi_rank0_status(const char *dir);
+
+/* Start the shell command line cmd in the background; its PID (to
+ * waitpid). */
+int sh_spawn(const char *cmd);
+
+/* Wait (up to 60 s, else fail the test) until path is size bytes long:
+ * a rank's file is whole once its run began. */
+void wait_file_size(const char *path, long size);
+
+/* waitpid(pid), failing the test unless it ended within 45 s: long before
+ * a 60 s runtime, loosely (sanitizer builds take seconds to exit). */
+void wait_ended_early(int pid);
+
+/* The number written in dir/name (an `echo $? >name`); 0 when missing. */
+int status_file(const char *dir, const char *name);
+
+/* Write dir/p.ini: a randread step, a curve (points 50 and 100 %) when
+ * curve, and a search up to max_qd x max_nj, each rank on its own file
+ * dir/f-<rank> of size (psync, 4k, 300 ms steps). */
+void mpi_write_plan(const char *dir, const char *size, bool curve,
+		    unsigned max_qd, unsigned max_nj);
 
 /* Fail the test with what, showing dir/err. */
 void fail_with(const char *dir, const char *what);

@@ -168,3 +168,42 @@ const char *compare_verdict(json_object *root, const char *key, unsigned set)
 {
 	return json_object_get_string(jget(compare_value(root, key, set), "verdict"));
 }
+
+char *fixture_report(const char *dir, const char *input)
+{
+	char p[4400];
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("report", input, "-o", "r.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	return fixture_slurp(p, NULL);
+}
+
+unsigned fixture_count(const char *text, const char *what)
+{
+	unsigned n = 0;
+	for (const char *q = strstr(text, what); q; q = strstr(q + 1, what))
+		n++;
+	return n;
+}
+
+char *fixture_report_html(const char *dir, const char *out,
+			  const char *const *args)
+{
+	const char *argv[32] = {"report"};
+	size_t n = 1;
+	struct proc_out po;
+	char path[4400];
+
+	for (; *args && n < 29; args++)
+		argv[n++] = *args;
+	argv[n++] = "-o";
+	argv[n++] = out;
+	argv[n] = NULL;
+	run_iochar(&po, dir, 0, argv);
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(path, sizeof(path), "%s/%s", dir, out);
+	return fixture_slurp(path, NULL);
+}

@@ -40,8 +40,20 @@ void fixture_null_run(const char *dir, const char *name, unsigned iodepth,
 /* Read a whole file (NUL-terminated, malloc'd); fails the test if absent. */
 char *fixture_slurp(const char *path, size_t *len);
 
+/* Run `iochar report ARGS... -o out` in dir, expecting exit 0, and return
+ * dir/out's text (malloc'd). args ends with NULL and holds no -o. */
+char *fixture_report_html(const char *dir, const char *out,
+			  const char *const *args);
+
 /* Write text to path. */
 void fixture_write(const char *path, const char *text, size_t len);
+
+/* `iochar report INPUT -o r.html` in dir (must exit 0); the report's
+ * text (malloc'd). */
+char *fixture_report(const char *dir, const char *input);
+
+/* How many times what occurs in text. */
+unsigned fixture_count(const char *text, const char *what);
 
 /* In `iochar compare --output-format=json` output: the workloads[] entry
  * whose "workload" is key (fails the test when there is none), its

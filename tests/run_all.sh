@@ -5,10 +5,15 @@
 set -uo pipefail
 passed=0 failed=0 skipped=0
 failed_bins=()
+times=()
 for t in "$@"; do
 	log=$(mktemp)
+	t0=$EPOCHREALTIME
 	"$t" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	# each binary's wall time, so the suite's budget can be watched
+	times+=("$(awk -v a="$t0" -v b="$EPOCHREALTIME" -v n="$(basename "$t")" \
+		'BEGIN { printf "%6.1f s  %s", b - a, n }')")
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
@@ -19,6 +24,8 @@ for t in "$@"; do
 		[ "$f" -eq 0 ] && failed=$((failed + 1)) # crashed without a verdict
 	fi
 done
+echo "slowest test binaries:"
+printf '%s\n' "${times[@]}" | sort -rn | head -8
 [ ${#failed_bins[@]} -gt 0 ] && echo "failing: ${failed_bins[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ ${#failed_bins[@]} -eq 0 ]

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NS 1e9
@@ -12,6 +13,23 @@ void sim_init(struct sim_device *d, double svc_ns, unsigned parallel)
 	memset(d, 0, sizeof(*d));
 	d->svc_ns = svc_ns;
 	d->parallel = parallel ? parallel : 1;
+}
+
+int sim_job(struct job_spec *job, const char *name, const char *files,
+	    enum rw_mode rw, uint64_t bs, unsigned iodepth, unsigned numjobs,
+	    uint64_t runtime_ns)
+{
+	job_spec_init(job);
+	snprintf(job->name, sizeof(job->name), "%s", name);
+	job->rw = rw;
+	job->bs = bs;
+	job->iodepth = iodepth;
+	job->numjobs = numjobs;
+	if (runtime_ns) {
+		job->time_based = true;
+		job->runtime_ns = runtime_ns;
+	}
+	return job_spec_set_files(job, files);
 }
 
 struct sim_closed {

@@ -107,6 +107,14 @@ void sim_init(struct sim_device *d, double svc_ns, unsigned parallel);
 void sim_model(const struct sim_device *d, const struct job_spec *job,
 	       struct point *out);
 
+/* The base job of a characterization test: job_spec_init'd, named name,
+ * on the ':'-separated files, with rw, bs and iodepth x numjobs, time based
+ * for runtime_ns when that is not 0. The caller sets the rest and frees it
+ * (job_spec_free). 0, or job_spec_set_files' error. */
+int sim_job(struct job_spec *job, const char *name, const char *files,
+	    enum rw_mode rw, uint64_t bs, unsigned iodepth, unsigned numjobs,
+	    uint64_t runtime_ns);
+
 /* measure_fn: arg is a struct sim_device. */
 int sim_measure(void *arg, const struct job_spec *job, struct point *out,
 		struct ioc_err *err);

@@ -120,9 +120,10 @@ static void test_search_json(void **state)
  * arrivals at 100 IOPS over 1 s are +-10 % by nature: 4 standard
  * deviations, as the curve's own rule, charz/point.h). The rate logic
  * itself is exact to a few I/Os (open loop: late I/Os are issued as soon
- * as the worker runs again); the 5 % is for the last tens of milliseconds
+ * as the worker runs again); the 8 % is for the last tens of milliseconds
  * of a 1 s point, lost when a loaded 2-core CI machine deschedules the
- * worker just before the point ends. */
+ * worker just before the point ends (5.2 % lost once at 57k IOPS with
+ * psync at load 6-9; a rate logic that drifts loses far more). */
 static void check_curve_rates(json_object *r, bool poisson)
 {
 	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
@@ -133,7 +134,7 @@ static void check_curve_rates(json_object *r, bool poisson)
 		double asked = jget_double(pt, "asked_iops");
 		double got = jget_double(pt, "point.iops");
 		double secs = (double)jget_u64(pt, "point.elapsed_ns") / 1e9;
-		double tol = poisson ? fmax(0.05, 4 / sqrt(asked * secs)) : 0.05;
+		double tol = poisson ? fmax(0.08, 4 / sqrt(asked * secs)) : 0.08;
 		if (fabs(got - asked) > tol * asked)
 			fail_msg("curve point %zu: asked %.0f IOPS, got %.0f", i, asked, got);
 		assert_true(json_object_get_boolean(jget(pt, "reached")));
@@ -275,11 +276,16 @@ static void test_resume_after_kill(void **state)
 		execl(bin, bin, "plan", plan, "--out", out, (char *)NULL);
 		_exit(127);
 	}
-	usleep(1600 * 1000);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	/* the first step's key is written as it ends: from then the second
+	 * (1 s) and third (1 s) steps are ahead; kill in the second. Waiting
+	 * for the key, not a fixed time, keeps this right on a busy machine. */
 	snprintf(p, sizeof(p), "%s/steps/000.key", out);
 	struct stat st;
+	for (int i = 0; i < 600 && stat(p, &st) < 0; i++)
+		usleep(50 * 1000);
+	usleep(300 * 1000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 	assert_int_equal(stat(p, &st), 0);
 	snprintf(p, sizeof(p), "%s/steps/002.json", out);
 	assert_true(stat(p, &st) < 0);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,40 +18,23 @@
 #include "harness.h"
 
 struct fixture {
-	char *dir;
+	struct scratch sc;   /* first: the directory, a filesystem mounted */
 	char target[4200];   /* a path that must stay untouched */
 	char output[4200];   /* an --output path that must not appear */
 	char out_opt[4300];
 	char fn_opt[4300];
-	char mnt[4200];      /* a filesystem mounted for one test, "" if none */
 };
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	f->dir = tmpdir_make();
-	snprintf(f->target, sizeof(f->target), "%s/target.dat", f->dir);
-	snprintf(f->output, sizeof(f->output), "%s/out.json", f->dir);
+	if (scratch_setup(state, sizeof(struct fixture)))
+		return -1;
+	struct fixture *f = *state;
+	snprintf(f->target, sizeof(f->target), "%s/target.dat", f->sc.dir);
+	snprintf(f->output, sizeof(f->output), "%s/out.json", f->sc.dir);
 	snprintf(f->out_opt, sizeof(f->out_opt), "--output=%s", f->output);
 	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->target);
-	*state = f;
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	if (f->mnt[0] && umount(f->mnt) < 0)
-		fprintf(stderr, "warning: could not unmount %s\n", f->mnt);
-	tmpdir_remove(f->dir);
-	free(f);
-	return 0;
-}
-
-static bool exists(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0;
 }
 
 /* Run args (plus --output) and check: status 2, one stderr line containing
@@ -67,7 +49,7 @@ static void expect_usage_error(struct fixture *f, const char *const *args,
 	argv[n++] = f->out_opt;
 	argv[n] = NULL;
 	struct proc_out po;
-	run_iochar(&po, f->dir, 0, argv);
+	run_iochar(&po, f->sc.dir, 0, argv);
 	if (po.status != 2 || count_lines(po.err) != 1)
 		fail_msg("%s: status %d, stderr (%u lines):\n%s", args[1], po.status,
 			 count_lines(po.err), po.err);
@@ -75,11 +57,11 @@ static void expect_usage_error(struct fixture *f, const char *const *args,
 		if (!strstr(po.err, *w))
 			fail_msg("error for %s does not name '%s': %s", args[1], *w, po.err);
 	assert_string_equal(po.out, "");
-	assert_false(exists(f->target));
-	assert_false(exists(f->output));
+	assert_false(file_exists(f->target));
+	assert_false(file_exists(f->output));
 	char scratch[4300];
-	snprintf(scratch, sizeof(scratch), "%s/iochar-data", f->dir);
-	assert_false(exists(scratch));
+	snprintf(scratch, sizeof(scratch), "%s/iochar-data", f->sc.dir);
+	assert_false(file_exists(scratch));
 	proc_out_free(&po);
 }
 
@@ -100,7 +82,7 @@ static void test_bad_values(void **state)
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--runtime=-5"), ARGS("runtime"));
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--rw=sideways"), ARGS("rw"));
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--bs=4q"), ARGS("bs"));
-	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--ioengine=posixaio"),
+	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--ioengine=windowsaio"),
 			   ARGS("ioengine"));
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--output-format=xml"),
 			   ARGS("output-format"));
@@ -117,10 +99,10 @@ static void test_missing_target(void **state)
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--rw=read"), ARGS(f->target));
 	/* a directory that does not exist */
 	char opt[4400];
-	snprintf(opt, sizeof(opt), "--filename=%s/no/such/dir/f", f->dir);
+	snprintf(opt, sizeof(opt), "--filename=%s/no/such/dir/f", f->sc.dir);
 	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("no/such/dir"));
 	/* a directory is not a target */
-	snprintf(opt, sizeof(opt), "--filename=%s", f->dir);
+	snprintf(opt, sizeof(opt), "--filename=%s", f->sc.dir);
 	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("directory"));
 }
 
@@ -132,13 +114,9 @@ static void test_direct_unsupported_found_first(void **state)
 	struct fixture *f = *state;
 	if (!is_root())
 		skip(); /* mounting a ramfs needs root */
-	snprintf(f->mnt, sizeof(f->mnt), "%s/ram", f->dir);
-	assert_int_equal(mkdir(f->mnt, 0755), 0);
-	if (mount("ramfs", f->mnt, "ramfs", 0, NULL) < 0) {
-		f->mnt[0] = '\0';
+	if (!scratch_mount(&f->sc, "ram", "ramfs", "ramfs", NULL))
 		skip();
-	}
-	snprintf(f->target, sizeof(f->target), "%s/ram/t.dat", f->dir);
+	snprintf(f->target, sizeof(f->target), "%s/ram/t.dat", f->sc.dir);
 	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->target);
 	const char *const want[] = {f->target, "direct=1", NULL};
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--direct=1"), want);
@@ -148,7 +126,7 @@ static void test_direct_unsupported_found_first(void **state)
 	make_file(f->target, 1 << 20);
 	uint64_t before = file_hash(f->target);
 	struct proc_out po;
-	run_iochar(&po, f->dir, 0, ARGS("run", f->fn_opt, "--direct=1", "--rw=read"));
+	run_iochar(&po, f->sc.dir, 0, ARGS("run", f->fn_opt, "--direct=1", "--rw=read"));
 	expect_exit(&po, 2);
 	assert_int_equal(count_lines(po.err), 1);
 	expect_has(po.err, "direct=1");
@@ -156,14 +134,14 @@ static void test_direct_unsupported_found_first(void **state)
 	proc_out_free(&po);
 }
 
-/* Run iochar ARGS in f->dir from sh with ulimit -n set first (limits,
- * e.g. "ulimit -Sn 100"); its exit status; stderr in f->dir/err. */
+/* Run iochar ARGS in f->sc.dir from sh with ulimit -n set first (limits,
+ * e.g. "ulimit -Sn 100"); its exit status; stderr in f->sc.dir/err. */
 static int run_limited(struct fixture *f, const char *limits, const char *args)
 {
 	char cmd[9000], bin[4096];
 	assert_non_null(realpath(iochar_path(), bin));
 	snprintf(cmd, sizeof(cmd), "cd '%s' && %s && exec '%s' %s >/dev/null 2>err",
-		 f->dir, limits, bin, args);
+		 f->sc.dir, limits, bin, args);
 	int st = system(cmd);
 	assert_true(WIFEXITED(st));
 	return WEXITSTATUS(st);
@@ -180,7 +158,7 @@ static void test_open_file_limit(void **state)
 	snprintf(args, sizeof(args), "run --ioengine=psync '%s' --size=1m --numjobs=200 "
 		 "--runtime=100ms", f->fn_opt);
 	assert_int_equal(run_limited(f, "ulimit -Sn 100 && ulimit -Hn 100", args), 2);
-	snprintf(path, sizeof(path), "%s/err", f->dir);
+	snprintf(path, sizeof(path), "%s/err", f->sc.dir);
 	FILE *e = fopen(path, "re");
 	assert_non_null(e);
 	char line[600] = "", more[8];
@@ -190,16 +168,16 @@ static void test_open_file_limit(void **state)
 	expect_has(line, "200 workers");
 	expect_has(line, "open files");
 	expect_has(line, "ulimit -n");
-	assert_false(exists(f->target));
+	assert_false(file_exists(f->target));
 	assert_int_equal(run_limited(f, "ulimit -Sn 100", args), 0);
-	assert_true(exists(f->target));
+	assert_true(file_exists(f->target));
 }
 
 static void test_job_file_error_names_file_and_line(void **state)
 {
 	struct fixture *f = *state;
 	char path[4300], opt_target[4400];
-	snprintf(path, sizeof(path), "%s/bad.fio", f->dir);
+	snprintf(path, sizeof(path), "%s/bad.fio", f->sc.dir);
 	FILE *jf = fopen(path, "w");
 	assert_non_null(jf);
 	fprintf(jf, "; a job file\n[global]\nbs=4k\nsize=1m\n\n[job1]\nfilename=%s\niodepth=zero\n",
@@ -222,7 +200,7 @@ static void test_size_larger_than_device(void **state)
 		skip();
 	}
 	char backing[4300], dev[64], opt[128];
-	snprintf(backing, sizeof(backing), "%s/loop.img", f->dir);
+	snprintf(backing, sizeof(backing), "%s/loop.img", f->sc.dir);
 	if (!loop_attach(backing, 16 << 20, 512, dev, sizeof(dev)))
 		skip();
 	uint64_t before = file_hash(backing);
@@ -240,7 +218,7 @@ static void test_direct_unaligned_bs_on_4k_device(void **state)
 		skip();
 	}
 	char backing[4300], dev[64], opt[128];
-	snprintf(backing, sizeof(backing), "%s/loop4k.img", f->dir);
+	snprintf(backing, sizeof(backing), "%s/loop4k.img", f->sc.dir);
 	if (!loop_attach(backing, 16 << 20, 4096, dev, sizeof(dev)))
 		skip();
 	snprintf(opt, sizeof(opt), "--filename=%s", dev);
@@ -277,15 +255,15 @@ static void test_io_uring_disabled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_unknown_option, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_missing_target, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_direct_unsupported_found_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_file_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_io_uring_disabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_option, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_values, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_target, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_direct_unsupported_found_first, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_open_file_limit, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_io_uring_disabled, setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests_name("cli_errors", tests, NULL, NULL);
 }

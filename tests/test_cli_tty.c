@@ -1,5 +1,6 @@
 /* test_cli_tty.c - the live status line: shown on a terminal (elapsed,
- * remaining, IOPS, MB/s, latency), right across a plan's points, with
+ * remaining, IOPS, MB/s, mean and p99 latency, a plan's step, point and
+ * time left), right across a plan's points, with
  * messages on their own lines; absent when stderr is not a terminal,
  * where a progress line comes every --progress-interval instead. */
 #define _GNU_SOURCE
@@ -102,6 +103,47 @@ static void test_plan_status_line_resets_and_messages_stand_apart(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The line's fields: p99 latency (of the point so far) beside the mean,
+ * and in a plan the step, the point and the step's and plan's time
+ * left, on the terminal and in a log alike. */
+static void expect_plan_fields(const char *buf)
+{
+	const char *p = strstr(buf, ", p99 ");
+	if (!p || !(p[6] >= '0' && p[6] <= '9') || !strstr(p, " us"))
+		fail_msg("no p99 latency on the status line:\n%s", buf);
+	p = strstr(buf, " | step 1/1 point ");
+	if (!p || !strstr(p, ", step ") || !strstr(p, " left, plan ") ||
+	    !(p[18] >= '1' && p[18] <= '9'))
+		fail_msg("no step, point and plan time left on the status line:\n%s", buf);
+}
+
+static void test_status_line_fields(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iochar-tty-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char out[64], cmd[128];
+	snprintf(out, sizeof(out), "--out=%s/r", dir);
+	char *buf = run_on_terminal(ARGS("curve", "--ioengine=null", "--rw=randread",
+					 "--size=64m", "--time_based", "--runtime=2",
+					 "--points=50,100", out));
+	expect_plan_fields(buf);
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/r", dir);
+	assert_int_equal(system(cmd), 0);
+
+	struct proc_out po;
+	run_iochar(&po, NULL, 0,
+		   ARGS("curve", "--ioengine=null", "--rw=randread", "--size=64m",
+			"--time_based", "--runtime=2", "--points=100",
+			"--progress-interval=1s", out));
+	expect_exit(&po, 0);
+	expect_plan_fields(po.err);
+	proc_out_free(&po);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Logs (no terminal) see a long step advance: a line every interval. */
 static void test_progress_lines_in_a_log(void **state)
 {
@@ -148,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_no_status_line_in_a_pipe),
 		cmocka_unit_test(test_plan_status_line_resets_and_messages_stand_apart),
 		cmocka_unit_test(test_progress_lines_in_a_log),
+		cmocka_unit_test(test_status_line_fields),
 	};
 	return cmocka_run_group_tests_name("cli_tty", tests, NULL, NULL);
 }

@@ -108,12 +108,7 @@ static void test_noise_rule(void **state)
 	proc_out_free(&po);
 
 	/* the HTML report of both has the comparison */
-	run_iochar(&po, dir, 0, ARGS("report", "a", "b", "-o", "ab.html"));
-	expect_exit(&po, 0);
-	proc_out_free(&po);
-	char p[4400];
-	snprintf(p, sizeof(p), "%s/ab.html", dir);
-	char *html = fixture_slurp(p, NULL);
+	char *html = fixture_report_html(dir, "ab.html", ARGS("a", "b"));
 	expect_has(html, "<section id=\"compare\">");
 	expect_has(html, "<td class=\"sig\">significant</td>");
 	expect_has(html, "<td class=\"missing\">missing</td>");
@@ -266,13 +261,8 @@ static void test_repeats_outputs(void **state)
 	proc_out_free(&po);
 
 	/* the report's comparison has the sides; every run keeps its tables */
-	run_iochar(&po, dir, 0, ARGS("report", "a1", "a2", "a3", "--", "b1", "b2", "b3",
-				     "-o", "ab.html"));
-	expect_exit(&po, 0);
-	proc_out_free(&po);
-	char p[4400];
-	snprintf(p, sizeof(p), "%s/ab.html", dir);
-	char *html = fixture_slurp(p, NULL);
+	char *html = fixture_report_html(dir, "ab.html",
+					 ARGS("a1", "a2", "a3", "--", "b1", "b2", "b3"));
 	expect_has(html, "<th>a1+2 (3 runs)</th><th>b1+2 (3 runs)</th><th>diff</th>");
 	expect_has(html, "<td class=\"num\">+10.0 %</td><td class=\"num\">\xc2\xb1"
 			 "2.3 %</td><td class=\"sig\">significant</td>");
@@ -355,12 +345,7 @@ static void test_not_comparable(void **state)
 	json_object_put(root);
 	proc_out_free(&po);
 
-	run_iochar(&po, dir, 0, ARGS("report", "q1", "q32", "-o", "q.html"));
-	expect_exit(&po, 0);
-	proc_out_free(&po);
-	char p[4400];
-	snprintf(p, sizeof(p), "%s/q.html", dir);
-	char *html = fixture_slurp(p, NULL);
+	char *html = fixture_report_html(dir, "q.html", ARGS("q1", "q32"));
 	expect_has(html, "<td class=\"nc\">not comparable (iodepth 1 vs 32)</td>");
 	expect_has(html, " %, single run</td><td>within noise</td>");
 	free(html);

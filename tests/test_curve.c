@@ -25,15 +25,9 @@ static void setup(struct sim_device *d, struct job_spec *base)
 {
 	sim_init(d, 100e3, 16);
 	d->tail = 1;
-	job_spec_init(base);
-	strcpy(base->name, "curve");
-	assert_int_equal(job_spec_set_files(base, "/tmp/c1:/tmp/c2"), 0);
-	base->rw = RW_RANDREAD;
-	base->bs = 4096;
-	base->iodepth = 32;
-	base->numjobs = NJ;
-	base->time_based = true;
-	base->runtime_ns = 30000000000ull;
+	assert_int_equal(sim_job(base, "curve", "/tmp/c1:/tmp/c2", RW_RANDREAD,
+				 4096, 32, NJ, 30000000000ull),
+			 0);
 	base->rate_process = RATE_LINEAR;
 }
 

@@ -34,7 +34,7 @@ static void test_sequential_covers_once(void **state)
 	struct job_spec j = base_job(RW_READ, 3);
 	struct generator g;
 	uint64_t region = 1000 * 4096 + 100; /* a partial block is not used */
-	assert_int_equal(gen_init(&g, &j, region, 1), 0);
+	assert_int_equal(gen_init(&g, &j, region, 0, 1), 0);
 	unsigned char *seen = calloc(3 * 1000, 1);
 	struct gen_op op;
 	uint64_t n = 0, last[3] = {0};
@@ -65,7 +65,7 @@ static void test_time_based_never_ends_and_wraps(void **state)
 	struct job_spec j = base_job(RW_WRITE, 1);
 	j.time_based = true;
 	struct generator g;
-	assert_int_equal(gen_init(&g, &j, 10 * 4096, 1), 0);
+	assert_int_equal(gen_init(&g, &j, 10 * 4096, 0, 1), 0);
 	struct gen_op op;
 	for (int i = 0; i < 35; i++) {
 		assert_true(gen_next(&g, &op));
@@ -82,7 +82,7 @@ static void test_random_aligned_in_range_and_mixed(void **state)
 	j.bs = 8192;
 	struct generator g;
 	uint64_t nblocks = 5000, region = nblocks * 8192;
-	assert_int_equal(gen_init(&g, &j, region, 99), 0);
+	assert_int_equal(gen_init(&g, &j, region, 0, 99), 0);
 	struct gen_op op;
 	uint64_t n = 0, reads = 0;
 	unsigned *hits = calloc(nblocks, sizeof(*hits));
@@ -113,7 +113,7 @@ static void test_pure_modes_one_direction(void **state)
 		struct job_spec j = base_job(modes[m], 1);
 		j.rwmixread = 50; /* ignored outside mixed modes */
 		struct generator g;
-		assert_int_equal(gen_init(&g, &j, 64 * 4096, 3), 0);
+		assert_int_equal(gen_init(&g, &j, 64 * 4096, 0, 3), 0);
 		struct gen_op op;
 		enum io_dir want = rw_writes(modes[m]) ? DIR_WRITE : DIR_READ;
 		while (gen_next(&g, &op))
@@ -127,9 +127,9 @@ static void test_same_seed_same_stream(void **state)
 	(void)state;
 	struct job_spec j = base_job(RW_RANDRW, 1);
 	struct generator a, b, c;
-	assert_int_equal(gen_init(&a, &j, 1 << 24, 5), 0);
-	assert_int_equal(gen_init(&b, &j, 1 << 24, 5), 0);
-	assert_int_equal(gen_init(&c, &j, 1 << 24, 6), 0);
+	assert_int_equal(gen_init(&a, &j, 1 << 24, 0, 5), 0);
+	assert_int_equal(gen_init(&b, &j, 1 << 24, 0, 5), 0);
+	assert_int_equal(gen_init(&c, &j, 1 << 24, 0, 6), 0);
 	struct gen_op x = {0}, y = {0}, z = {0};
 	int differ = 0;
 	for (int i = 0; i < 1000; i++) {
@@ -150,7 +150,7 @@ static void test_region_smaller_than_block_rejected(void **state)
 	(void)state;
 	struct job_spec j = base_job(RW_READ, 1);
 	struct generator g;
-	assert_int_equal(gen_init(&g, &j, 4095, 1), -EINVAL);
+	assert_int_equal(gen_init(&g, &j, 4095, 0, 1), -EINVAL);
 }
 
 static void test_zipf_permutation_is_bijective(void **state)
@@ -228,7 +228,7 @@ static void test_generator_zipf_hot_blocks(void **state)
 	j.time_based = true;
 	struct generator g;
 	uint64_t nblocks = 10000;
-	assert_int_equal(gen_init(&g, &j, nblocks * 4096, 4), 0);
+	assert_int_equal(gen_init(&g, &j, nblocks * 4096, 0, 4), 0);
 	unsigned *hits = calloc(nblocks, sizeof(*hits));
 	struct gen_op op = {0};
 	for (int i = 0; i < 200000; i++) {
@@ -241,7 +241,7 @@ static void test_generator_zipf_hot_blocks(void **state)
 		if (hits[b] > hits[hottest])
 			hottest = b;
 	assert_true(hits[hottest] > 200000 / 20);
-	assert_int_equal(hottest, zipf_permute(&g.zipf, 0));
+	assert_int_equal(hottest, zipf_permute(&g.dist[DIR_READ].zipf, 0));
 	free(hits);
 	gen_free(&g);
 }

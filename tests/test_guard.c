@@ -15,41 +15,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
 
 struct fixture {
-	char *dir;
+	struct scratch sc; /* first: the directory, a mount, a loop device */
 	char path[4200]; /* the target file, or a loop device's backing file */
 	char fn_opt[4300]; /* --filename=<target> */
-	char dev[64];	   /* attached loop device, "" if none */
-	char mnt[4200];	   /* where something is mounted, "" if nothing */
 };
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	f->dir = tmpdir_make();
-	*state = f;
-	return 0;
-}
-
-/* Runs even when a test failed: unmount, then detach, then clean up. */
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	if (f->mnt[0] && umount(f->mnt) < 0)
-		fprintf(stderr, "warning: could not unmount %s\n", f->mnt);
-	if (f->dev[0])
-		loop_detach(f->dev);
-	tmpdir_remove(f->dir);
-	free(f);
-	return 0;
+	return scratch_setup(state, sizeof(struct fixture));
 }
 
 static bool have_tool(const char *tool)
@@ -93,39 +72,15 @@ static void sh(const char *fmt, ...)
  * overwrite it), recording it in f for teardown. */
 static void attach(struct fixture *f, bool partscan)
 {
-	char cmd[4400];
-	snprintf(cmd, sizeof(cmd), "losetup --find --show %s '%s'",
-		 partscan ? "--partscan" : "", f->path);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	bool ok = fgets(f->dev, sizeof(f->dev), p) != NULL;
-	int rc = pclose(p);
-	f->dev[strcspn(f->dev, "\n")] = '\0';
-	if (!ok || rc != 0 || strncmp(f->dev, "/dev/loop", 9) != 0) {
-		f->dev[0] = '\0';
-		printf("SKIP: cannot attach a loop device here (losetup "
-		       "failed)\n");
+	if (!loop_attach_file(f->path, partscan ? "--partscan" : "", f->sc.dev,
+			      sizeof(f->sc.dev)))
 		skip();
-	}
-	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->dev);
-}
-
-/* Mount src (of type) on dir/sub, recorded in f for teardown; false (with
- * nothing recorded) when this machine cannot. */
-static bool mount_at(struct fixture *f, const char *sub, const char *src,
-		     const char *type)
-{
-	snprintf(f->mnt, sizeof(f->mnt), "%s/%s", f->dir, sub);
-	assert_int_equal(mkdir(f->mnt, 0755), 0);
-	if (mount(src, f->mnt, type, 0, NULL) == 0)
-		return true;
-	f->mnt[0] = '\0';
-	return false;
+	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->sc.dev);
 }
 
 static void set_target(struct fixture *f, const char *name)
 {
-	snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
+	snprintf(f->path, sizeof(f->path), "%s/%s", f->sc.dir, name);
 	snprintf(f->fn_opt, sizeof(f->fn_opt), "--filename=%s", f->path);
 }
 
@@ -139,7 +94,7 @@ static void expect_refused(struct fixture *f, const char *target,
 	uint64_t before = file_hash(f->path);
 
 	run_iochar(
-	    &po, f->dir, 0,
+	    &po, f->sc.dir, 0,
 	    ARGS("run", f->fn_opt, "--rw=write", "--size=1m", "--bs=4k"));
 	if (po.status != 2 || count_lines(po.err) != 1)
 		fail_msg("%s: want a refusal (status 2, one line), got status "
@@ -160,7 +115,7 @@ static void expect_refused(struct fixture *f, const char *target,
 static void expect_ok(struct fixture *f, const char *const *args)
 {
 	struct proc_out po;
-	run_iochar(&po, f->dir, 0, args);
+	run_iochar(&po, f->sc.dir, 0, args);
 	if (po.status != 0)
 		fail_msg("%s %s: exit %d: %s", args[1], args[2], po.status,
 			 po.err);
@@ -193,7 +148,7 @@ static void test_foreign_file(void **state)
 	/* every writing mode is a write workload */
 	struct proc_out po;
 	run_iochar(
-	    &po, f->dir, 0,
+	    &po, f->sc.dir, 0,
 	    ARGS("run", f->fn_opt, "--rw=randrw", "--size=1m", "--bs=4k"));
 	assert_int_equal(po.status, 2);
 	proc_out_free(&po);
@@ -201,7 +156,7 @@ static void test_foreign_file(void **state)
 	expect_force_ok(f);
 	/* force is a job option: a job file can say it too */
 	char jf[4300];
-	snprintf(jf, sizeof(jf), "%s/forced.fio", f->dir);
+	snprintf(jf, sizeof(jf), "%s/forced.fio", f->sc.dir);
 	FILE *j = fopen(jf, "w");
 	assert_non_null(j);
 	fprintf(j, "[w]\nfilename=%s\nrw=write\nsize=1m\nforce=1\n", f->path);
@@ -221,7 +176,7 @@ static void test_read_does_not_extend_foreign_file(void **state)
 	set_target(f, "short.dat");
 	make_file(f->path, 1 << 20);
 	uint64_t before = file_hash(f->path);
-	run_iochar(&po, f->dir, 0,
+	run_iochar(&po, f->sc.dir, 0,
 		   ARGS("run", f->fn_opt, "--rw=read", "--size=4m", "--bs=4k"));
 	if (po.status != 2 || count_lines(po.err) != 1 ||
 	    !strstr(po.err, f->path) || !strstr(po.err, "--force"))
@@ -267,7 +222,7 @@ static void test_ext4_loop(void **state)
 	make_file(f->path, 16 << 20);
 	sh("mkfs.ext4 -q -F '%s'", f->path);
 	attach(f, false);
-	expect_refused(f, f->dev, ARGS("found an ext4 filesystem"));
+	expect_refused(f, f->sc.dev, ARGS("found an ext4 filesystem"));
 	expect_read_ok(f);
 	expect_force_ok(f);
 }
@@ -282,7 +237,7 @@ static void test_partitioned_loop(void **state)
 	   ">/dev/null",
 	   f->path);
 	attach(f, true);
-	expect_refused(f, f->dev, ARGS("found a dos partition table"));
+	expect_refused(f, f->sc.dev, ARGS("found a dos partition table"));
 	expect_read_ok(f);
 	expect_force_ok(f);
 }
@@ -302,8 +257,8 @@ static void test_gpt_backup_header_only(void **state)
 	sh("dd if=/dev/zero of='%s' bs=512 count=34 conv=notrunc 2>/dev/null",
 	   f->path);
 	attach(f, false);
-	sh("wipefs -n '%s' | grep -q gpt", f->dev); /* the premise */
-	expect_refused(f, f->dev,
+	sh("wipefs -n '%s' | grep -q gpt", f->sc.dev); /* the premise */
+	expect_refused(f, f->sc.dev,
 		       ARGS("found a gpt partition table", "backup header"));
 	expect_read_ok(f);
 	expect_force_ok(f);
@@ -322,12 +277,12 @@ static void test_output_to_ext4_loop(void **state)
 	sh("mkfs.ext4 -q -F '%s'", f->path);
 	attach(f, false);
 	uint64_t before = file_hash(f->path);
-	snprintf(out_opt, sizeof(out_opt), "--output=%s", f->dev);
-	run_iochar(&po, f->dir, 0,
+	snprintf(out_opt, sizeof(out_opt), "--output=%s", f->sc.dev);
+	run_iochar(&po, f->sc.dir, 0,
 		   ARGS("run", "--ioengine=null", "--size=1m", out_opt));
 	expect_exit(&po, 2);
 	assert_int_equal(count_lines(po.err), 1);
-	expect_has(po.err, f->dev);
+	expect_has(po.err, f->sc.dev);
 	expect_has(po.err, "block device");
 	expect_has(po.err, "--force");
 	assert_true(file_hash(f->path) == before);
@@ -344,11 +299,11 @@ static void test_mounted_loop(void **state)
 	make_file(f->path, 16 << 20);
 	sh("mkfs.ext4 -q -F '%s'", f->path);
 	attach(f, false);
-	if (!mount_at(f, "mnt", f->dev, "ext4")) {
+	if (!scratch_mount(&f->sc, "mnt", f->sc.dev, "ext4", NULL)) {
 		printf("SKIP: cannot mount ext4 from a loop device here\n");
 		skip();
 	}
-	expect_refused(f, f->dev, ARGS("mounted", f->mnt));
+	expect_refused(f, f->sc.dev, ARGS("mounted", f->sc.mnt));
 	expect_read_ok(f);
 }
 
@@ -362,7 +317,7 @@ static void test_filesystem_without_xattrs(void **state)
 		printf("SKIP: mounting a ramfs needs root\n");
 		skip();
 	}
-	if (!mount_at(f, "ram", "ramfs", "ramfs")) {
+	if (!scratch_mount(&f->sc, "ram", "ramfs", "ramfs", NULL)) {
 		printf("SKIP: cannot mount a ramfs here\n");
 		skip();
 	}
@@ -380,23 +335,23 @@ static void test_filesystem_without_xattrs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_foreign_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_foreign_file, setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_read_does_not_extend_foreign_file,
-					    setup, teardown),
+					    setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_own_file_needs_no_force, setup,
-					    teardown),
+					    scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_scratch_file_second_run, setup,
-					    teardown),
-	    cmocka_unit_test_setup_teardown(test_ext4_loop, setup, teardown),
+					    scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_ext4_loop, setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_partitioned_loop, setup,
-					    teardown),
+					    scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_gpt_backup_header_only, setup,
-					    teardown),
+					    scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_output_to_ext4_loop, setup,
-					    teardown),
-	    cmocka_unit_test_setup_teardown(test_mounted_loop, setup, teardown),
+					    scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_mounted_loop, setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_filesystem_without_xattrs,
-					    setup, teardown),
+					    setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests_name("guard", tests, NULL, NULL);
 }

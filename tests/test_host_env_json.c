@@ -17,7 +17,7 @@
 
 #include "inventory/environment.h"
 #include "output/json_parts.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 
 /* {"hosts": [{"rank": 0, "environment": ENV}]} at indent 2, ENV emitted
  * directly (text NULL) or placed from text. */

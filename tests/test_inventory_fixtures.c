@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 
 #define FIXTURES "tests/fixtures/inventory"
 

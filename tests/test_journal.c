@@ -930,7 +930,7 @@ static struct job_spec jjob(const char *name, const char *file,
 	return j;
 }
 
-static void expect_jobs_refused(const struct verify_job *vj, unsigned n,
+static void expect_jobs_refused(const struct io_hooks_job *vj, unsigned n,
 				const char *want)
 {
 	struct ioc_err err = {0};
@@ -953,7 +953,7 @@ static void test_job_checks(void **state)
 	snprintf(fa, sizeof(fa), "%s/fa", dir);
 	snprintf(fb, sizeof(fb), "%s/fb", dir);
 	struct job_spec a = jjob("a", fa, ja), b = jjob("b", fb, jb);
-	struct verify_job vj[2] = {
+	struct io_hooks_job vj[2] = {
 	    {.job = &a, .region = 1 << 20, .moves_data = true},
 	    {.job = &b, .region = 1 << 20, .moves_data = true},
 	};

@@ -5,7 +5,7 @@
  * plans write one results directory with per-host figures, a rank killed
  * mid-run ends the run in order with its host named, and ranks that
  * disagree on the job, or whose target the guard refuses, stop everything
- * before any I/O. SKIP when mpirun is missing or iochar was built without
+ * before any I/O; trims are merged like reads and writes. SKIP when mpirun is missing or iochar was built without
  * MPI. No timing thresholds beyond a loose bound on the skew (< 1 s). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -105,6 +105,34 @@ static void run_ranks(void **state, int ranks)
 	assert_int_equal(wsum, jget_u64(o, "total.ios"));
 	for (int r = 0; r < ranks; r++)
 		assert_true(seen[r]);
+	/* fio's layout: every rank's workers with their depth maps and slat
+	 * (the wire carries them) */
+	json_object *jobs = jget(o, "jobs");
+	assert_int_equal(json_object_array_length(jobs), json_object_array_length(workers));
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		json_object *j = json_object_array_get_idx(jobs, i);
+		double share = 0;
+		json_object_object_foreach(jget(j, "iodepth_level"), k, v)
+		{
+			(void)k;
+			share += json_object_get_double(v);
+		}
+		assert_true(share > 99.0 && share < 101.0);
+		(void)jget(j, "iodepth_submit");
+		(void)jget(j, "iodepth_complete");
+		assert_int_equal(jget_u64(j, "read.slat_ns.N"), jget_u64(j, "read.total_ios"));
+	}
+	/* fio's client layout: each entry again with its hostname, then
+	 * "All clients", every worker merged exactly */
+	json_object *cs = jget(o, "client_stats");
+	size_t ncs = json_object_array_length(cs);
+	assert_int_equal(ncs, json_object_array_length(jobs) + 1);
+	for (size_t i = 0; i < ncs; i++)
+		assert_true(strlen(json_object_get_string(
+				    jget(json_object_array_get_idx(cs, i), "hostname"))) > 0);
+	json_object *allc = json_object_array_get_idx(cs, ncs - 1);
+	assert_string_equal(json_object_get_string(jget(allc, "jobname")), "All clients");
+	assert_int_equal(jget_u64(allc, "read.total_ios"), jget_u64(o, "total.ios"));
 
 	/* the merge is exact: rank 0's percentiles are those of all samples */
 	struct hist all;
@@ -119,6 +147,12 @@ static void run_ranks(void **state, int ranks)
 	};
 	for (unsigned i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
 		assert_int_equal(hist_percentile(&all, pct[i].p), jget_u64(o, pct[i].key));
+	/* "All clients"' fio figures from the same merged histogram */
+	assert_int_equal(all.count, jget_u64(allc, "read.lat_ns.N"));
+	assert_int_equal(all.min, jget_u64(allc, "read.lat_ns.min"));
+	assert_int_equal(all.max, jget_u64(allc, "read.lat_ns.max"));
+	assert_true(json_object_object_get_ex(jget(allc, "read.clat_ns.percentile"), "99.000000",
+					      NULL));
 	json_object_put(o);
 }
 
@@ -132,6 +166,34 @@ static void test_run_4_ranks_merges_exactly(void **state)
 	run_ranks(state, 4);
 }
 
+/* Trims travel with the rest (src/dist/wire.c): a size-bounded randtrim
+ * per rank, and the merged document counts every rank's trims, in the
+ * hosts and in the total. */
+static void test_trims_cross_the_wire(void **state)
+{
+	const char *dir = *state;
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 3 '%s' run "
+		    "--ioengine=null --rw=randtrim --bs=4k --size=1m "
+		    "--output-format=json >out.json 2>err", dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run (randtrim) failed");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	check_hosts_sum(o, 3);
+	json_object *hosts = jget(o, "hosts");
+	for (int r = 0; r < 3; r++) {
+		json_object *h = json_object_array_get_idx(hosts, r);
+		assert_int_equal(jget_u64(h, "trim.ios"), 256); /* 1 MiB / 4 KiB */
+		assert_int_equal(jget_u64(h, "write.ios"), 0);
+	}
+	assert_int_equal(jget_u64(o, "trim.ios"), 3 * 256);
+	assert_int_equal(jget_u64(o, "trim.bytes"), 3u << 20);
+	assert_int_equal(jget_u64(o, "total.ios"), 3 * 256);
+	json_object_put(o);
+}
+
 /* A plan with a fixed step, a curve and a search on a file per rank (%r): one
  * results directory, every point with per-host figures that add up. */
 static void test_plan_4_ranks(void **state)
@@ -139,15 +201,7 @@ static void test_plan_4_ranks(void **state)
 	const char *dir = *state;
 	char path[4200];
 	need_mpi();
-	snprintf(path, sizeof(path), "%s/p.ini", dir);
-	FILE *f = fopen(path, "we");
-	assert_non_null(f);
-	fprintf(f, "[global]\nioengine=psync\nsize=4m\nbs=4k\nruntime=300ms\n"
-		   "time_based=1\nfilename=%s/f-%%r\n[rr]\nrw=randread\n"
-		   "[cv]\nrw=randread\nmode=curve\npoints=50,100\n"
-		   "[se]\nrw=randread\nmode=search\nlatency_limit=1s\nmax_iodepth=4\n"
-		   "max_numjobs=2\n", dir);
-	fclose(f);
+	mpi_write_plan(dir, "4m", true, 4, 2);
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 4 '%s' plan p.ini "
 		    "--out res >out 2>err", dir, mpi_bin);
 	if (rc != 0)
@@ -211,18 +265,11 @@ static void test_killed_rank_ends_run_in_order(void **state)
 	long victim;
 	pid_t pid = mpi_spawn_victim(dir, args, "out.json", &victim);
 	snprintf(path, sizeof(path), "%s/k-1", dir);
-	struct stat st_k;
-	for (int i = 0; i < 600 && !(stat(path, &st_k) == 0 && st_k.st_size == 1 << 20); i++)
-		usleep(100000);
-	assert_int_equal(st_k.st_size, 1 << 20);
+	wait_file_size(path, 1 << 20);
 	sleep(1);
 	assert_int_equal(kill((pid_t)victim, SIGKILL), 0);
-	time_t t0 = time(NULL);
-	int st;
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	/* ended after the 3 s silence, long before the 60 s runtime (the
-	 * bound is loose: sanitizer builds take seconds to exit) */
-	assert_true(time(NULL) - t0 < 45);
+	/* ended after the 3 s silence, long before the 60 s runtime */
+	wait_ended_early(pid);
 
 	if (mpi_rank0_status(dir) != 1)
 		fail_with(dir, "rank 0 did not exit 1");
@@ -262,28 +309,13 @@ static void test_failed_target_on_one_rank_stops_all(void **state)
 		 "--ioengine=psync --rw=randread --bs=4k --filename=%s/t-%%r --size=8m "
 		 "--runtime=60 --time_based --output-format=json >out.json 2>err; "
 		 "echo $? >rc", dir, mpi_bin, dir);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
+	pid_t pid = sh_spawn(cmd);
 	snprintf(path, sizeof(path), "%s/t-1", dir);
-	struct stat st;
-	for (int i = 0; i < 600 && !(stat(path, &st) == 0 && st.st_size == 8 << 20); i++)
-		usleep(100000);
-	assert_int_equal(st.st_size, 8 << 20);
+	wait_file_size(path, 8 << 20);
 	sleep(1);
 	assert_int_equal(truncate(path, 4096), 0);
-	time_t t0 = time(NULL);
-	int wst;
-	assert_int_equal(waitpid(pid, &wst, 0), pid);
-	assert_true(time(NULL) - t0 < 45); /* long before the 60 s runtime */
-	snprintf(path, sizeof(path), "%s/rc", dir);
-	char *rc = slurp(path);
-	int status = atoi(rc);
-	free(rc);
-	if (status != 1)
+	wait_ended_early(pid); /* long before the 60 s runtime */
+	if (status_file(dir, "rc") != 1)
 		fail_with(dir, "mpirun did not exit 1");
 	snprintf(path, sizeof(path), "%s/err", dir);
 	char *err = slurp(path);
@@ -308,50 +340,64 @@ static void test_failed_target_on_one_rank_stops_all(void **state)
 	json_object_put(o);
 }
 
+/* The ranks' run was refused before any I/O: dir/err names rank 1 and
+ * what (when not NULL), and no rank r of nr (every step-th from 0) made
+ * its file dir/<prefix>-<r>. */
+static void expect_refused_before_io(const char *dir, const char *what,
+				     const char *prefix, int nr, int step)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "rank 1 (");
+	if (what)
+		expect_has(err, what);
+	free(err);
+	for (int r = 0; r < nr; r += step) {
+		snprintf(path, sizeof(path), "%s/%s-%d", dir, prefix, r);
+		assert_false(file_exists(path));
+	}
+}
+
 /* MPMD: two ranks given different options are refused before any I/O. */
 static void test_mismatched_options_refused(void **state)
 {
 	const char *dir = *state;
-	char path[4200];
 	need_mpi();
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe "
 		    "-np 1 '%s' run --ioengine=psync --filename=%s/a-%%r --size=1m --bs=4k : "
 		    "-np 1 '%s' run --ioengine=psync --filename=%s/a-%%r --size=1m --bs=8k "
 		    ">out 2>err", dir, mpi_bin, dir, mpi_bin, dir);
 	assert_int_not_equal(rc, 0);
-	snprintf(path, sizeof(path), "%s/err", dir);
-	char *err = slurp(path);
-	expect_has(err, "rank 1 (");
-	expect_has(err, "different job");
-	free(err);
-	for (int r = 0; r < 2; r++) {
-		snprintf(path, sizeof(path), "%s/a-%d", dir, r);
-		assert_false(file_exists(path));
-	}
+	expect_refused_before_io(dir, "different job", "a", 2, 1);
+}
+
+/* Two ranks whose jobs differ only in a (one rank's options) and b (the
+ * other's) are refused before any I/O: no target file v-R is made. */
+static void expect_ranks_refused(const char *dir, const char *a, const char *b)
+{
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --allow-run-as-root --oversubscribe "
+		    "-np 1 '%s' run --rw=write --filename=%s/v-%%r --size=1m --bs=4k %s : "
+		    "-np 1 '%s' run --rw=write --filename=%s/v-%%r --size=1m --bs=4k %s "
+		    ">out 2>err", dir, mpi_bin, dir, a, mpi_bin, dir, b);
+	assert_int_equal(rc, 2);
+	expect_refused_before_io(dir, "different job", "v", 2, 1);
 }
 
 /* Ranks that differ only in verify (a field the agreement once left out:
  * it hashed the job JSON, which lacked it) are refused before any I/O. */
 static void test_ranks_differing_in_verify_refused(void **state)
 {
-	const char *dir = *state;
-	char path[4200];
-	need_mpi();
-	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --allow-run-as-root --oversubscribe "
-		    "-np 1 '%s' run --ioengine=psync --rw=write --filename=%s/v-%%r --size=1m "
-		    "--bs=4k --verify=1 : "
-		    "-np 1 '%s' run --ioengine=psync --rw=write --filename=%s/v-%%r --size=1m "
-		    "--bs=4k --verify=0 >out 2>err", dir, mpi_bin, dir, mpi_bin, dir);
-	assert_int_equal(rc, 2);
-	snprintf(path, sizeof(path), "%s/err", dir);
-	char *err = slurp(path);
-	expect_has(err, "rank 1 (");
-	expect_has(err, "different job");
-	free(err);
-	for (int r = 0; r < 2; r++) {
-		snprintf(path, sizeof(path), "%s/v-%d", dir, r);
-		assert_false(file_exists(path));
-	}
+	expect_ranks_refused(*state, "--ioengine=psync --verify=1",
+			     "--ioengine=psync --verify=0");
+}
+
+/* ... and so are ranks that differ only in an engine's own option. */
+static void test_ranks_differing_in_engine_option_refused(void **state)
+{
+	expect_ranks_refused(*state, "--ioengine=libaio --userspace_reap=1",
+			     "--ioengine=libaio");
 }
 
 /* The guard refuses rank 1's target (a file iochar did not create): no
@@ -368,16 +414,8 @@ static void test_guard_refusal_on_one_rank_writes_nothing(void **state)
 		    "--ioengine=psync --rw=write --filename=%s/w-%%r --size=1m --bs=4k "
 		    ">out 2>err", dir, mpi_bin, dir);
 	assert_int_equal(rc, 2);
-	snprintf(path, sizeof(path), "%s/err", dir);
-	char *err = slurp(path);
-	expect_has(err, "rank 1 (");
-	free(err);
-	snprintf(path, sizeof(path), "%s/w-1", dir);
+	expect_refused_before_io(dir, NULL, "w", 3, 2);
 	assert_int_equal(file_hash(path), before);
-	for (int r = 0; r < 3; r += 2) {
-		snprintf(path, sizeof(path), "%s/w-%d", dir, r);
-		assert_false(file_exists(path));
-	}
 }
 
 /* A build without MPI (make MPI=0, build-nompi/) started by mpirun with
@@ -414,11 +452,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_3_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_trims_cross_the_wire, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_mismatched_options_refused, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_ranks_differing_in_verify_refused, mpi_setup,
 						mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_ranks_differing_in_engine_option_refused,
+						mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_guard_refusal_on_one_rank_writes_nothing, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_build_without_mpi_refuses_ranks, mpi_setup, mpi_teardown),
 	};

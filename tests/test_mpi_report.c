@@ -110,14 +110,7 @@ static void test_plan_3_ranks_report(void **state)
 	const char *dir = *state;
 	char path[4200];
 	need_mpi();
-	snprintf(path, sizeof(path), "%s/p.ini", dir);
-	FILE *f = fopen(path, "we");
-	assert_non_null(f);
-	fprintf(f, "[global]\nioengine=psync\nsize=1m\nbs=4k\nruntime=300ms\n"
-		   "time_based=1\nfilename=%s/f-%%r\n[rr]\nrw=randread\n"
-		   "[se]\nrw=randread\nmode=search\nlatency_limit=1s\nmax_iodepth=2\n"
-		   "max_numjobs=1\n", dir);
-	fclose(f);
+	mpi_write_plan(dir, "1m", false, 2, 1);
 	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np %d '%s' plan p.ini "
 		    "--out res >out 2>err", dir, RANKS, mpi_bin);
 	if (rc != 0)

@@ -27,16 +27,8 @@
 
 #define RUN_MS 30000
 
-struct srv {
-	char dir[64];
-	char log[96], out[96], cli_out[96], cli_err[96];
-	unsigned port;
-	char ports[16];
-	pid_t pid;
-};
-
 /* The running server, for teardown after a failed test (by PID). */
-static struct srv *live;
+static struct nh_srv *live;
 
 static int teardown(void **state)
 {
@@ -58,30 +50,16 @@ static int teardown(void **state)
 }
 
 /* Start a server with the given options on a free port. */
-static void srv_start(struct srv *s, const char *const *extra)
+static void srv_start(struct nh_srv *s, const char *const *extra)
 {
-	const char *argv[40] = {iochar_path(), "net", "server", "-p", s->ports};
-	int n = 5;
-
 	memset(s, 0, sizeof(*s));
-	snprintf(s->dir, sizeof(s->dir), "/tmp/iochar-netflood-XXXXXX");
-	assert_non_null(mkdtemp(s->dir));
-	snprintf(s->log, sizeof(s->log), "%s/server.log", s->dir);
-	snprintf(s->out, sizeof(s->out), "%s/server.out", s->dir);
-	snprintf(s->cli_out, sizeof(s->cli_out), "%s/client.out", s->dir);
-	snprintf(s->cli_err, sizeof(s->cli_err), "%s/client.err", s->dir);
-	s->port = nh_free_port();
-	snprintf(s->ports, sizeof(s->ports), "%u", s->port);
-	for (const char *const *e = extra; e && *e; e++)
-		argv[n++] = *e;
-	argv[n] = NULL;
-	s->pid = nh_spawn(argv, s->out, s->log);
+	assert_true(nh_srv_files(s, "/tmp/iochar-netflood-XXXXXX"));
+	nh_srv_spawn(s, NULL, extra);
 	live = s;
-	assert_true(nh_wait_listen(s->port, 5000));
 }
 
 /* Stop it (SIGTERM, by PID; status 130) unless it exited already. */
-static void srv_stop(struct srv *s)
+static void srv_stop(struct nh_srv *s)
 {
 	char cmd[128];
 
@@ -94,7 +72,7 @@ static void srv_stop(struct srv *s)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void fail_with_logs(struct srv *s, const char *what, int rc)
+static void fail_with_logs(struct nh_srv *s, const char *what, int rc)
 {
 	char *e = nh_slurp(s->cli_err), *l = nh_slurp(s->log);
 	fail_msg("%s failed (%d): %s\nserver log (tail):\n%s", what, rc, e,
@@ -102,19 +80,12 @@ static void fail_with_logs(struct srv *s, const char *what, int rc)
 }
 
 /* An iochar client with extra options; its exit status. */
-static int iochar_client(struct srv *s, const char *const *extra)
+static int iochar_client(struct nh_srv *s, const char *const *extra)
 {
-	const char *argv[32] = {iochar_path(), "net", "client", "127.0.0.1",
-				"-p", s->ports, "-J", "--timeout", "5000"};
-	int n = 9;
-
-	for (const char *const *e = extra; e && *e; e++)
-		argv[n++] = *e;
-	argv[n] = NULL;
-	return nh_wait(nh_spawn(argv, s->cli_out, s->cli_err), RUN_MS);
+	return nh_client(s, "5000", extra, RUN_MS);
 }
 
-static void must_serve_iochar(struct srv *s, const char *const *extra)
+static void must_serve_iochar(struct nh_srv *s, const char *const *extra)
 {
 	int rc = iochar_client(s, extra);
 	if (rc != 0)
@@ -122,7 +93,7 @@ static void must_serve_iochar(struct srv *s, const char *const *extra)
 }
 
 /* A stock iperf3 client (-c 127.0.0.1 -p PORT plus extra). */
-static void must_serve_iperf3(struct srv *s, const char *const *extra)
+static void must_serve_iperf3(struct nh_srv *s, const char *const *extra)
 {
 	const char *argv[32] = {"iperf3", "-c", "127.0.0.1", "-p", s->ports};
 	int n = 5;
@@ -142,7 +113,7 @@ static void need_iperf3(void)
 }
 
 /* A TCP connection to the server from src (a 127.0.0.0/8 address). */
-static int connect_from(const struct srv *s, const char *src)
+static int connect_from(const struct nh_srv *s, const char *src)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET};
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -170,7 +141,7 @@ static int8_t read_state(int fd, int ms)
 
 /* A new test's control connection that has sent its cookie (into
  * cookie) and been asked for parameters. */
-static int control_from(const struct srv *s, const char *src, char *cookie)
+static int control_from(const struct nh_srv *s, const char *src, char *cookie)
 {
 	int fd = connect_from(s, src);
 
@@ -195,7 +166,7 @@ static void send_params(int fd, const struct net_params *p)
 }
 
 /* Cookie, then a 4 GB length: must end this connection only. */
-static void bad_length_client(const struct srv *s)
+static void bad_length_client(const struct nh_srv *s)
 {
 	char cookie[NET_COOKIE_SIZE];
 	uint8_t len[4] = {0xff, 0xff, 0xff, 0xff};
@@ -210,7 +181,7 @@ static void bad_length_client(const struct srv *s)
 }
 
 /* Wait until the log has want (the line follows the event). */
-static void wait_log(struct srv *s, const char *want)
+static void wait_log(struct nh_srv *s, const char *want)
 {
 	char *log = NULL;
 
@@ -228,7 +199,7 @@ static void wait_log(struct srv *s, const char *want)
 
 /* Start an iochar client in the background (-t secs -i 0.2) and wait
  * until its data flows. Returns its PID. */
-static pid_t running_client(struct srv *s, const char *secs, char *out,
+static pid_t running_client(struct nh_srv *s, const char *secs, char *out,
 			    size_t outlen)
 {
 	const char *argv[] = {iochar_path(), "net", "client", "127.0.0.1",
@@ -258,7 +229,7 @@ static void test_idle_flood(void **state)
 {
 	enum { FROM_LO = 200, FROM_OTHER = 100 };
 	int fds[FROM_LO + FROM_OTHER];
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	need_iperf3();
@@ -282,7 +253,7 @@ static void test_cookie_only_secret(void **state)
 	const char *right[] = {"-t", "1", "--secret", "open sesame", NULL};
 	char cookie[NET_COOKIE_SIZE];
 	int fds[8];
-	struct srv s;
+	struct nh_srv s;
 	FILE *f = fopen("/tmp/iochar-netflood-secret", "w");
 
 	(void)state;
@@ -307,7 +278,7 @@ static void test_one_off_survives(void **state)
 {
 	static const char *const args[] = {"-1", NULL};
 	char out[128];
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	srv_start(&s, args);
@@ -334,7 +305,7 @@ static void test_tests_count(void **state)
 {
 	static const char *const args[] = {"--tests", "3", NULL};
 	char cookie[NET_COOKIE_SIZE];
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	srv_start(&s, args);
@@ -360,7 +331,7 @@ static void test_peer_tests(void **state)
 	static const char *const args[] = {"--max-peer-tests", "1", NULL};
 	const char *other[] = {"-t", "1", "-B", "127.0.0.2", NULL};
 	char out[128];
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	need_iperf3();
@@ -385,7 +356,7 @@ static void test_test_memory(void **state)
 					   "--max-len", "32M", "-J", NULL};
 	const char *fits[] = {"-t", "1", "-P", "4", "-l", "8M", NULL};
 	const char *too_big[] = {"-t", "1", "-l", "16M", NULL};
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	srv_start(&s, args);
@@ -422,7 +393,7 @@ static void test_streams_burst(void **state)
 	struct net_params p;
 	char cookie[NET_COOKIE_SIZE];
 	int fds[N];
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	srv_start(&s, NULL);
@@ -479,7 +450,7 @@ static void test_p128_repeat(void **state)
 			      "-p", NULL, "-P", "128", "-t", "1", "--timeout",
 			      "5000", NULL};
 	const char *ip[] = {"-P", "128", "-t", "1", NULL};
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	srv_start(&s, NULL);
@@ -511,7 +482,7 @@ static void test_fd_exhaustion(void **state)
 	enum { N = 100 };
 	char cmd[256];
 	int fds[N];
-	struct srv s;
+	struct nh_srv s;
 
 	(void)state;
 	srv_start(&s, NULL); /* for its files and port; replaced below */

@@ -79,7 +79,7 @@ static json_object *load_json(const char *path)
 static void iperf3_client_case(struct files *f, const char *const *extra,
 			       bool reverse)
 {
-	unsigned port = nh_free_port();
+	unsigned port;
 	char ports[16];
 	const char *srv[] = {iochar_path(), "net", "server", "-p", ports,
 			     "-1", "-J", NULL};
@@ -87,12 +87,10 @@ static void iperf3_client_case(struct files *f, const char *const *extra,
 			       "--connect-timeout", "3000"};
 	int n = 8;
 
-	snprintf(ports, sizeof(ports), "%u", port);
 	for (const char *const *e = extra; *e; e++)
 		cli[n++] = *e;
 	cli[n] = NULL;
-	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
-	assert_true(nh_wait_listen(port, 5000));
+	pid_t s = nh_serve(srv, ports, &port, f->a_out, f->a_err);
 	pid_t c = nh_spawn(cli, f->b_out, f->b_err);
 	int crc = nh_wait(c, RUN_MS);
 	int src = nh_wait(s, RUN_MS);
@@ -142,9 +140,8 @@ static void test_iperf3_client_forward(void **state)
 static void test_iperf3_omit_refused(void **state)
 {
 	struct files *f = *state;
-	unsigned port = nh_free_port();
+	unsigned port;
 	char ports[16];
-	snprintf(ports, sizeof(ports), "%u", port);
 	const char *srv[] = {iochar_path(), "net", "server", "-p", ports, "--tests", "1", NULL};
 	const char *omit[] = {"iperf3", "-c", "127.0.0.1", "-p", ports, "-t", "1", "-O", "1",
 			      "--connect-timeout", "3000", NULL};
@@ -153,8 +150,7 @@ static void test_iperf3_omit_refused(void **state)
 
 	if (!need_iperf3())
 		skip();
-	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
-	assert_true(nh_wait_listen(port, 5000));
+	pid_t s = nh_serve(srv, ports, &port, f->a_out, f->a_err);
 	pid_t c = nh_spawn(omit, f->b_out, f->b_err);
 	assert_int_not_equal(nh_wait(c, RUN_MS), 0);
 	c = nh_spawn(plain, f->b_out, f->b_err);
@@ -184,19 +180,17 @@ static void test_iperf3_client_reverse(void **state)
 static void iperf3_server_case(struct files *f, const char *const *extra,
 			       bool reverse, unsigned streams)
 {
-	unsigned port = nh_free_port();
+	unsigned port;
 	char ports[16];
 	const char *srv[] = {"iperf3", "-s", "-p", ports, "-1", "-J", NULL};
 	const char *cli[24] = {iochar_path(), "net", "client", "127.0.0.1",
 			       "-p", ports, "-J"};
 	int n = 7;
 
-	snprintf(ports, sizeof(ports), "%u", port);
 	for (const char *const *e = extra; *e; e++)
 		cli[n++] = *e;
 	cli[n] = NULL;
-	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
-	assert_true(nh_wait_listen(port, 5000));
+	pid_t s = nh_serve(srv, ports, &port, f->a_out, f->a_err);
 	pid_t c = nh_spawn(cli, f->b_out, f->b_err);
 	int crc = nh_wait(c, RUN_MS);
 	int src = nh_wait(s, RUN_MS);
@@ -256,7 +250,7 @@ static void test_iperf3_server_reverse(void **state)
 static void test_iochar_both_bidir_out(void **state)
 {
 	struct files *f = *state;
-	unsigned port = nh_free_port();
+	unsigned port;
 	char ports[16], out[96];
 	const char *srv[] = {iochar_path(), "net", "server", "-p", ports,
 			     "-1", NULL};
@@ -264,10 +258,8 @@ static void test_iochar_both_bidir_out(void **state)
 			     "-p", ports, "-t", "1", "-P", "2", "--bidir",
 			     "-i", "0.5", "--out", out, NULL};
 
-	snprintf(ports, sizeof(ports), "%u", port);
 	snprintf(out, sizeof(out), "%s/res", f->dir);
-	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
-	assert_true(nh_wait_listen(port, 5000));
+	pid_t s = nh_serve(srv, ports, &port, f->a_out, f->a_err);
 	pid_t c = nh_spawn(cli, f->b_out, f->b_err);
 	assert_int_equal(nh_wait(c, RUN_MS), 0);
 	assert_int_equal(nh_wait(s, RUN_MS), 0);
@@ -306,7 +298,7 @@ static void test_iochar_both_bidir_out(void **state)
 static void test_iochar_zerocopy(void **state)
 {
 	struct files *f = *state;
-	unsigned port = nh_free_port();
+	unsigned port;
 	char ports[16];
 	const char *srv[] = {iochar_path(), "net", "server", "-p", ports,
 			     "-1", "-Z", NULL};
@@ -314,9 +306,7 @@ static void test_iochar_zerocopy(void **state)
 			     "-p", ports, "-t", "1", "--bidir", "-Z", "-J",
 			     "--threads", "1", NULL};
 
-	snprintf(ports, sizeof(ports), "%u", port);
-	pid_t s = nh_spawn(srv, f->a_out, f->a_err);
-	assert_true(nh_wait_listen(port, 5000));
+	pid_t s = nh_serve(srv, ports, &port, f->a_out, f->a_err);
 	pid_t c = nh_spawn(cli, f->b_out, f->b_err);
 	assert_int_equal(nh_wait(c, RUN_MS), 0);
 	assert_int_equal(nh_wait(s, RUN_MS), 0);

@@ -20,7 +20,7 @@
 #include "net/params.h"
 #include "net/proto.h"
 #include "net/result.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 
 static const char iperf312_params[] =
 	"{\"tcp\":true,\"omit\":0,\"time\":5,\"num\":0,\"blockcount\":0,"

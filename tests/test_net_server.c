@@ -24,45 +24,24 @@
 
 #define RUN_MS 20000
 
-struct srv {
-	char dir[64];
-	char log[96], out[96], cli_out[96], cli_err[96];
-	unsigned port;
-	char ports[16];
-	pid_t pid;
-};
+/* The limits every server of this group runs with. */
+static const char *const srv_opts[] = {
+    "--idle-timeout", "500", "--handshake-timeout", "500", "--max-streams",
+    "8", "--max-duration", "5", "--max-len", "1M", NULL};
 
-static void srv_start(struct srv *s, const char *const *extra)
+static void srv_start(struct nh_srv *s, const char *const *extra)
 {
-	const char *argv[32] = {iochar_path(), "net", "server", "-p",
-				s->ports, "--idle-timeout", "500",
-				"--handshake-timeout", "500",
-				"--max-streams", "8", "--max-duration", "5",
-				"--max-len", "1M"};
-	int n = 15;
-
-	for (const char *const *e = extra; e && *e; e++)
-		argv[n++] = *e;
-	argv[n] = NULL;
-	s->port = nh_free_port();
-	snprintf(s->ports, sizeof(s->ports), "%u", s->port);
-	s->pid = nh_spawn(argv, s->out, s->log);
-	assert_true(nh_wait_listen(s->port, 5000));
+	nh_srv_spawn(s, srv_opts, extra);
 }
 
 static int setup_common(void **state, const char *const *extra)
 {
-	struct srv *s = calloc(1, sizeof(*s));
+	struct nh_srv *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -1;
-	snprintf(s->dir, sizeof(s->dir), "/tmp/iochar-netsrv-XXXXXX");
-	if (!mkdtemp(s->dir))
+	if (!nh_srv_files(s, "/tmp/iochar-netsrv-XXXXXX"))
 		return -1;
-	snprintf(s->log, sizeof(s->log), "%s/server.log", s->dir);
-	snprintf(s->out, sizeof(s->out), "%s/server.out", s->dir);
-	snprintf(s->cli_out, sizeof(s->cli_out), "%s/client.out", s->dir);
-	snprintf(s->cli_err, sizeof(s->cli_err), "%s/client.err", s->dir);
 	if (extra && !strcmp(extra[0], "--secret-file")) {
 		FILE *f = fopen(extra[1], "w");
 		if (!f)
@@ -92,7 +71,7 @@ static int setup_secret(void **state)
 /* The server stops on SIGTERM within a bound, with status 130. */
 static int teardown(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char cmd[128];
 	int rc = 0;
 
@@ -108,20 +87,13 @@ static int teardown(void **state)
 }
 
 /* Run an iochar client against the server; returns its exit status. */
-static int client(struct srv *s, const char *const *extra)
+static int client(struct nh_srv *s, const char *const *extra)
 {
-	const char *argv[32] = {iochar_path(), "net", "client", "127.0.0.1",
-				"-p", s->ports, "-J", "--timeout", "3000"};
-	int n = 9;
-
-	for (const char *const *e = extra; e && *e; e++)
-		argv[n++] = *e;
-	argv[n] = NULL;
-	return nh_wait(nh_spawn(argv, s->cli_out, s->cli_err), RUN_MS);
+	return nh_client(s, "3000", extra, RUN_MS);
 }
 
 /* A good client must still be served: data moved, both ends agree. */
-static void good_client(struct srv *s)
+static void good_client(struct nh_srv *s)
 {
 	const char *extra[] = {"-t", "1", NULL};
 	int rc = client(s, extra);
@@ -139,7 +111,7 @@ static void good_client(struct srv *s)
 	free(out);
 }
 
-static int raw_connect(struct srv *s, char *peer, size_t len)
+static int raw_connect(struct nh_srv *s, char *peer, size_t len)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET,
 				.sin_port = htons((uint16_t)s->port)};
@@ -175,7 +147,7 @@ static void expect_closed(int fd, unsigned ms)
 }
 
 /* Exactly one log line names peer, and it contains want. */
-static void expect_one_line(struct srv *s, const char *peer, const char *want)
+static void expect_one_line(struct nh_srv *s, const char *peer, const char *want)
 {
 	char *log = NULL;
 
@@ -208,7 +180,7 @@ static void send_cookie_and_wait_params(int fd)
 
 static void test_garbage(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char peer[64], junk[NET_COOKIE_SIZE];
 	int fd = raw_connect(s, peer, sizeof(peer));
 
@@ -222,7 +194,7 @@ static void test_garbage(void **state)
 
 static void test_json_length_4gb(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char peer[64];
 	uint8_t len[4] = {0xff, 0xff, 0xff, 0xff};
 	int fd = raw_connect(s, peer, sizeof(peer));
@@ -236,7 +208,7 @@ static void test_json_length_4gb(void **state)
 
 static void test_truncated(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char peer[64];
 	uint8_t len[4];
 	const char part[] = "{\"tcp\":true,\"time\":";
@@ -254,7 +226,7 @@ static void test_truncated(void **state)
 
 static void test_bad_json(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char peer[64];
 	uint8_t len[4];
 	const char body[] = "{\"parallel\": \"lots\"}";
@@ -271,7 +243,7 @@ static void test_bad_json(void **state)
 
 static void test_idle(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char peer[64], peer2[64];
 	int fd = raw_connect(s, peer, sizeof(peer));
 	int fd2 = raw_connect(s, peer2, sizeof(peer2));
@@ -287,7 +259,7 @@ static void test_idle(void **state)
 
 static void test_disconnect_mid_test(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	const char *argv[] = {iochar_path(), "net", "client", "127.0.0.1",
 			      "-p", s->ports, "-t", "5", "-P", "2", "-i",
 			      "0.2", NULL};
@@ -322,7 +294,7 @@ static void test_disconnect_mid_test(void **state)
 
 static void test_caps(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	const char *too_many[] = {"-P", "9", "-t", "1", NULL};
 	const char *too_long[] = {"-t", "6", NULL};
 	const char *too_big[] = {"-t", "1", "-l", "2M", NULL};
@@ -344,7 +316,7 @@ static void test_caps(void **state)
 /* Two tests at once, each with its own streams and figures. */
 static void test_concurrent(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	char out2[128], err2[128];
 	const char *a[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
 			   s->ports, "-t", "2", "-P", "2", "-J", NULL};
@@ -381,7 +353,7 @@ static void test_concurrent(void **state)
 
 static void test_secret(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	const char *none[] = {"-t", "1", NULL};
 	const char *wrong[] = {"-t", "1", "--secret", "open sesame!", NULL};
 	const char *right[] = {"-t", "1", "--secret", "open sesame", NULL};
@@ -403,7 +375,7 @@ static void test_secret(void **state)
 /* --max-tests 1: a second client while one runs is turned away. */
 static void test_max_tests(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	const char *a[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
 			   s->ports, "-t", "2", "-i", "0.2", "--secret",
 			   "open sesame", NULL};
@@ -436,7 +408,7 @@ static void test_max_tests(void **state)
  * take them over in. Each stream's two counts must agree. */
 static void test_bidir_many_streams(void **state)
 {
-	struct srv *s = *state;
+	struct nh_srv *s = *state;
 	const char *extra[] = {"-t", "1", "-P", "4", "--bidir", "--threads",
 			       "1", NULL};
 	int rc = client(s, extra);
@@ -511,14 +483,13 @@ static void test_csv(void **state)
 	snprintf(slog, sizeof(slog), "%s/server.log", dir);
 	snprintf(cout, sizeof(cout), "%s/client.csv", dir);
 	snprintf(cerr, sizeof(cerr), "%s/client.err", dir);
-	snprintf(port, sizeof(port), "%u", nh_free_port());
 	const char *sv[] = {iochar_path(), "net", "server", "-p", port,
 			    "--tests", "1", "--output-format=csv", NULL};
 	const char *cv[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
 			    port, "-t", "1", "-P", "2", "--bidir",
 			    "--output-format=csv", NULL};
-	pid_t sp = nh_spawn(sv, sout, slog);
-	assert_true(nh_wait_listen((unsigned)atoi(port), 5000));
+	unsigned portn;
+	pid_t sp = nh_serve(sv, port, &portn, sout, slog);
 	int rc = nh_wait(nh_spawn(cv, cout, cerr), RUN_MS);
 	if (rc != 0)
 		fail_msg("client failed (%d): %s", rc, nh_slurp(cerr));

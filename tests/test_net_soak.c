@@ -224,13 +224,11 @@ static void test_soak(void **state)
 	snprintf(slog, sizeof(slog), "%s/server.log", dir);
 	snprintf(cout, sizeof(cout), "%s/client.out", dir);
 	snprintf(cerr, sizeof(cerr), "%s/client.err", dir);
-	unsigned port = nh_free_port();
-	snprintf(ports, sizeof(ports), "%u", port);
+	unsigned port;
 	const char *sv[] = {iochar_path(), "net", "server", "-p", ports,
 			    "--handshake-timeout", "1000", "--max-pending", "160",
 			    "--max-peer-pending", "64", NULL};
-	pid_t sp = server_pid = nh_spawn(sv, NULL, slog);
-	assert_true(nh_wait_listen(port, 5000));
+	pid_t sp = server_pid = nh_serve(sv, ports, &port, NULL, slog);
 
 	uint64_t end = nh_now_ms() + SOAK_MS;
 	pid_t fp = fork();

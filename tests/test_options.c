@@ -17,9 +17,10 @@
 
 #include "cli/options.h"
 #include "cli/run_config.h"
-#include "cli/units.h"
+#include "base/job_options.h"
+#include "base/units.h"
 #include "output/json_parts.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include <json-c/json.h>
 
 #define GiB (1ull << 30)
@@ -430,9 +431,48 @@ static const struct {
 	{"filename", {"/tmp/a", "/tmp/b"}},
 	{"random_distribution", {"zipf:1.2", "zipf:1.3"}},
 	{"verify", {"1", "0"}},
+	{"verify_pattern", {"0xdeadbeef", "\"ab\"%o"}},
 	{"vd", {"raid0,strip=64k,members=/tmp/a:/tmp/b", "raid0,strip=128k,members=/tmp/a:/tmp/b"}},
 	{"ioengine", {"psync", "null"}},
 	{"cpus_allowed", {"0", "0-1"}},
+	{"startdelay", {"2s", "1s-3s"}},
+	/* pacing and fio logs (logs helper) */
+	{"rate_iops", {"5", "6,7"}},
+	{"rate", {"1m", "2m,1m"}},
+	{"rate_min", {"1k", ",2k"}},
+	{"rate_iops_min", {"5", "6,7"}},
+	{"rate_cycle", {"500", "700"}},
+	{"thinktime", {"10", "20ms"}},
+	{"thinktime_spin", {"1", "2"}},
+	{"log_avg_msec", {"100", "200"}},
+	{"log_hist_msec", {"100", "200"}},
+	{"log_hist_coarseness", {"1", "2"}},
+	{"filesize", {"1m", "64k-1m"}},
+	{"file_service_type", {"zipf:1.2", "zipf:1.2:0.5"}},
+	/* generator (issue 14, gen) */
+	{"size", {"8k", "50%"}},
+	{"offset", {"4k", "10%"}},
+	{"bs", {"4k", "4k,8k"}},
+	{"rw", {"randread", "randread:8"}},
+	{"bsrange", {"4k-8k", "4k-16k,8k-8k"}},
+	{"bssplit", {"4k/50:8k/50", "4k/10:8k/90"}},
+	{"blockalign", {"0", "8k"}},
+	{"percentage_random", {"100", "50,20"}},
+	{"randrepeat", {"1", "0"}},
+	/* fix-opts (issue 14) */
+	{"prio", {"1", "2"}},
+	{"prioclass", {"1", "2"}},
+	/* job options behind single fio examples (fix-opts2) */
+	{"steadystate", {"iops:10%", "bw_slope:1m"}},
+	{"latency_target", {"500", "2ms"}},
+	{"latency_window", {"500", "2ms"}},
+	{"latency_percentile", {"99.9", "50"}},
+	/* fio's iologs (issue 16) */
+	{"replay_time_scale", {"50", "200"}},
+	{"percentile_list", {"99.9:50", "1:99"}},
+	/* placement (issue 20): libnuma checks the nodes against this machine */
+	{"numa_cpu_nodes", {"0", "all"}},
+	{"numa_mem_policy", {"local", "bind:0"}},
 };
 
 /* Two values for row o that it accepts; NULL when the test has none. */
@@ -445,6 +485,10 @@ static const char *const *row_values(const struct option_def *o)
 	};
 	static const char *enum_v[2];
 
+	/* a row with a narrow range has its own values too */
+	for (size_t i = 0; i < sizeof(custom_values) / sizeof(custom_values[0]); i++)
+		if (!strcmp(custom_values[i].key, o->name))
+			return custom_values[i].v;
 	if (o->type == OPT_ENUM) {
 		enum_v[0] = o->values[0].name;
 		enum_v[1] = o->values[1].name;
@@ -452,9 +496,6 @@ static const char *const *row_values(const struct option_def *o)
 	}
 	if (o->type != OPT_CUSTOM)
 		return by_type[o->type];
-	for (size_t i = 0; i < sizeof(custom_values) / sizeof(custom_values[0]); i++)
-		if (!strcmp(custom_values[i].key, o->name))
-			return custom_values[i].v;
 	return NULL;
 }
 
@@ -462,13 +503,12 @@ static const char *const *row_values(const struct option_def *o)
  * ranks that differ in any option (verify, journal, force...) disagree. */
 static void test_job_text_every_row(void **state)
 {
-	size_t nr;
-	const struct option_def *rows = options_rows(&nr);
+	const struct option_def *o;
 
 	(void)state;
-	for (size_t i = 0; i < nr; i++) {
-		const struct option_def *o = &rows[i];
-		if (o->scope != OPT_SCOPE_JOB || o->type == OPT_IGNORED)
+	for (size_t i = 0; (o = options_row(i)); i++) {
+		/* rows that store nothing (fio options refused unless off) */
+		if (o->scope != OPT_SCOPE_JOB || o->type == OPT_IGNORED || !o->size)
 			continue;
 		const char *const *v = row_values(o);
 		if (!v)
@@ -517,9 +557,16 @@ static void test_json_job_every_row(void **state)
 {
 	static const struct { const char *row, *key; } renamed[] = {
 	    {"runtime", "runtime_ns"}, {"ramp_time", "ramp_ns"},
+	    {"startdelay", "startdelay_ns"},
+	    /* pacing and fio logs (logs helper) */
+	    {"rate", "rate_bps"}, {"rate_min", "rate_min_bps"},
+	    {"rate_cycle", "rate_cycle_ns"}, {"thinktime", "thinktime_ns"},
+	    {"thinktime_spin", "thinktime_spin_ns"},
+	    {"thinktime_iotime", "thinktime_iotime_ns"},
+	    {"log_avg_msec", "log_avg_ns"}, {"log_hist_msec", "log_hist_ns"},
 	};
-	size_t nr, len = 0;
-	const struct option_def *rows = options_rows(&nr);
+	size_t len = 0;
+	const struct option_def *row;
 	struct job_spec spec;
 	char *buf = NULL;
 	struct jw w;
@@ -534,16 +581,16 @@ static void test_json_job_every_row(void **state)
 	assert_int_equal(fclose(f), 0);
 	json_object *o = json_tokener_parse(buf);
 	assert_non_null(o);
-	for (size_t i = 0; i < nr; i++) {
-		const char *key = rows[i].name;
-		if (rows[i].scope != OPT_SCOPE_JOB || rows[i].type == OPT_IGNORED ||
-		    (rows[i].flags & OPT_F_INVERT))
+	for (size_t i = 0; (row = options_row(i)); i++) {
+		const char *key = row->name;
+		if (row->scope != OPT_SCOPE_JOB || row->type == OPT_IGNORED ||
+		    (row->flags & OPT_F_INVERT) || !row->size)
 			continue;
 		for (size_t r = 0; r < sizeof(renamed) / sizeof(renamed[0]); r++)
 			if (!strcmp(renamed[r].row, key))
 				key = renamed[r].key;
 		if (!json_object_object_get_ex(o, key, NULL) &&
-		    strcmp(key, "vd")) /* vd: only in VD jobs */
+		    !(row->flags & OPT_F_JSON_OMIT_EMPTY)) /* vd: only in VD jobs */
 			fail_msg("json_emit_job has no \"%s\": %s", key, buf);
 	}
 	json_object_put(o);
@@ -553,14 +600,20 @@ static void test_json_job_every_row(void **state)
 
 static void test_table_sane(void **state)
 {
-	size_t nr;
-	const struct option_def *rows = options_rows(&nr);
+	size_t nr, nr_cli, nr_job;
+	const struct option_def *o;
+	const struct option_def *cli = options_cli_rows(&nr_cli);
+	const struct option_def *job = job_option_rows(&nr_job);
 
 	(void)state;
-	assert_true(nr >= 20 && nr <= 128);
-	for (size_t i = 0; i < nr; i++) {
-		const struct option_def *o = &rows[i];
-
+	for (nr = 0; options_row(nr); nr++)
+		;
+	assert_true(nr >= 20 && nr == nr_cli + nr_job);
+	for (size_t i = 0; (o = options_row(i)); i++) {
+		/* the command line's own rows, then the job's */
+		assert_ptr_equal(o, i < nr_cli ? &cli[i] : &job[i - nr_cli]);
+		assert_int_equal(o->scope, i < nr_cli ? OPT_SCOPE_CLI
+						      : OPT_SCOPE_JOB);
 		assert_non_null(o->name);
 		if (!o->help || !o->help[0])
 			fail_msg("%s: no help", o->name);
@@ -574,31 +627,33 @@ static void test_table_sane(void **state)
 		for (size_t a = 0; a < 2; a++)
 			if (o->alias[a])
 				assert_ptr_equal(options_find(o->alias[a]), o);
-		assert_int_equal(options_bit(o), i);
 	}
+	/* a set_mask bit per job row: its place among them */
+	assert_true(nr_job <= sizeof(((struct job_spec *)0)->set_mask) * 8);
+	for (size_t i = 0; i < nr_job; i++)
+		assert_int_equal(options_bit(&job[i]), i);
 }
 
 /* Every default parses, through the same path as the user's values. */
 static void test_defaults_parse(void **state)
 {
-	size_t nr;
-	const struct option_def *rows = options_rows(&nr);
+	const struct option_def *o;
 	struct run_config cfg = {0};
 	struct job_spec spec;
 
 	(void)state;
 	fresh(&spec);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; (o = options_row(i)); i++) {
 		struct ioc_err err = {0};
 
-		if (!rows[i].def)
+		if (!o->def)
 			continue;
 		int ret =
-		    rows[i].scope == OPT_SCOPE_JOB
-			? options_apply(&spec, rows[i].name, rows[i].def, &err)
-			: options_apply_cli(&cfg, &rows[i], rows[i].def, &err);
+		    o->scope == OPT_SCOPE_JOB
+			? options_apply(&spec, o->name, o->def, &err)
+			: options_apply_cli(&cfg, o, o->def, &err);
 		if (ret)
-			fail_msg("default %s=%s: %s", rows[i].name, rows[i].def,
+			fail_msg("default %s=%s: %s", o->name, o->def,
 				 err.msg);
 	}
 	job_spec_free(&spec);
@@ -745,12 +800,14 @@ static void test_apply_bad_values(void **state)
 	apply_bad("ramp_time", "-1s", -EINVAL, "ramp_time=-1s");
 	apply_bad("size", "-1", -EINVAL, "size=-1");
 	apply_bad("rw", "sideways", -EINVAL, "rw=sideways");
-	apply_bad("rw", "trim", -EINVAL,
-		  "read, write, randread, randwrite, rw, readwrite, randrw");
+	/* the trim modes are fio's too (test_fio_trim runs them) */
+	apply_bad("rw", "trimread", -EINVAL,
+		  "read, write, randread, randwrite, rw, readwrite, "
+		  "randrw, trim, randtrim, trimwrite, randtrimwrite");
 	apply_bad("direct", "maybe", -EINVAL, "direct=maybe");
 	apply_bad("time_based", "2", -EINVAL, "time_based=2");
-	apply_bad("ioengine", "posixaio", -EINVAL,
-		  "ioengine=posixaio: unknown engine; accepted:");
+	apply_bad("ioengine", "windowsaio", -EINVAL,
+		  "ioengine=windowsaio: unknown engine; accepted:");
 	apply_bad("ioengine", "", -EINVAL, "ioengine=");
 	apply_bad("random_distribution", "zipf:0", -ERANGE,
 		  "random_distribution=zipf:0");
@@ -760,9 +817,16 @@ static void test_apply_bad_values(void **state)
 	apply_bad("random_distribution", "zipf:-2", -EINVAL, "zipf:-2");
 	apply_bad("random_distribution", "zipf:nan", -EINVAL, "zipf:nan");
 	apply_bad("random_distribution", "zipf:", -EINVAL, "zipf:");
-	apply_bad("random_distribution", "zipf", -EINVAL, "zipf");
-	apply_bad("random_distribution", "pareto:0.9", -EINVAL,
-		  "random_distribution=pareto:0.9: not a distribution");
+	/* fio's: bare zipf is zipf:1.1, pareto needs 0 < h < 1 */
+	apply_bad("random_distribution", "pareto:1", -ERANGE,
+		  "random_distribution=pareto:1: pareto parameter out of range");
+	apply_bad("random_distribution", "zoned:50/50:40/50", -ERANGE,
+		  "access shares add up to 90%, not 100%");
+	apply_bad("random_distribution", "zipf:1.2:0.5", -EINVAL,
+		  "a center ':C' is not supported");
+	apply_bad("bssplit", "4k/60:8k/60", -ERANGE, "more than 100%");
+	apply_bad("bsrange", "4k", -EINVAL, "not a range MIN-MAX");
+	apply_bad("rw", "read:-4x", -EINVAL, "rw=read:-4x: '-4x' is not a size");
 	apply_bad("randseed", "x", -EINVAL, "randseed=x");
 	apply_bad("rate_iops", "-1", -EINVAL, "rate_iops=-1");
 	apply_bad("cpus_allowed", "3-1", -EINVAL, "cpus_allowed=3-1");
@@ -847,18 +911,54 @@ static void test_unknown_and_unsupported(void **state)
 	(void)state;
 	apply_bad("foo", "1", -EINVAL, "unknown option 'foo'");
 	apply_bad("blocksizee", "4k", -EINVAL, "unknown option 'blocksizee'");
-	apply_bad("norandommap", NULL, -EINVAL,
-		  "fio option 'norandommap' is not supported by iochar");
-	apply_bad("fsync", "1", -EINVAL,
-		  "fio option 'fsync' is not supported by iochar");
-	apply_bad("iodepth-batch-submit", "8", -EINVAL,
-		  "fio option 'iodepth-batch-submit' is not supported");
-	apply_bad("verify", "crc32c", -EINVAL, "not supported by iochar");
-	apply_bad("invalidate", "1", -EINVAL, "not supported by iochar");
+	apply_bad("kb_base", "1000", -EINVAL,
+		  "fio option 'kb_base' is not supported by iochar");
+	apply_bad("serialize-overlap", "1", -EINVAL,
+		  "fio option 'serialize-overlap' is not supported");
+	apply_bad("verify", "crc33", -EINVAL, "unknown verify method 'crc33'");
+	apply_bad("verify_pattern", "0xzz", -EINVAL, "cannot read the pattern");
+	/* fio file options iochar does not do: one line saying why */
+	apply_bad("opendir", "/nonexistent-dir", -ENOENT, "opendir=/nonexistent-dir");
+	apply_bad("lockfile", "exclusive", -ENOTSUP, "lockfile=exclusive: file locking");
+	apply_bad("lockfile", "readwrite", -ENOTSUP, "lockfile=readwrite");
+	apply_bad("filesize", "2m-1m", -EINVAL, "filesize=2m-1m: HIGH is below LOW");
+	apply_bad("filesize", "1m-x", -EINVAL, "filesize");
+	apply_bad("filesize", "-1m", -EINVAL, "filesize=-1m");
+	apply_bad("file_service_type", "zipf:1", -EINVAL, "out of range");
+	apply_bad("file_service_type", "gauss:1:2", -EINVAL, "center");
+	apply_bad("file_service_type", "roundrobin:0", -EINVAL, "file_service_type");
 	/* command-line-only options have no place in a job */
 	apply_bad("output-format", "json", -EINVAL,
 		  "option 'output-format' is only valid on the command line");
 	apply_bad("output", "x", -EINVAL, "only valid on the command line");
+}
+
+/* groups (issue 14): startdelay=T and fio's range LO-HI; loops;
+ * group_reporting is a real option now. */
+static void test_group_options(void **state)
+{
+	struct job_spec s;
+
+	(void)state;
+	fresh(&s);
+	assert_int_equal(s.loops, 1);
+	apply_ok(&s, "startdelay", "2");
+	assert_int_equal(s.startdelay_ns, 2000000000ull);
+	assert_int_equal(s.startdelay_max_ns, 2000000000ull);
+	apply_ok(&s, "startdelay", "300ms-1s");
+	assert_int_equal(s.startdelay_ns, 300000000ull);
+	assert_int_equal(s.startdelay_max_ns, 1000000000ull);
+	apply_ok(&s, "wait_for_previous", NULL);
+	assert_true(s.stonewall);
+	apply_ok(&s, "group_reporting", NULL);
+	assert_true(s.group_reporting);
+	apply_ok(&s, "wait_for", "writers");
+	assert_string_equal(s.wait_for, "writers");
+	job_spec_free(&s);
+	apply_bad("startdelay", "2s-1s", -ERANGE, "startdelay=2s-1s: the range ends before it starts");
+	apply_bad("startdelay", "-1s", -EINVAL, "startdelay=-1s");
+	apply_bad("startdelay", "1s-x", -EINVAL, "startdelay");
+	apply_bad("loops", "-1", -EINVAL, "loops");
 }
 
 static void test_ignored_options(void **state)
@@ -868,8 +968,6 @@ static void test_ignored_options(void **state)
 	(void)state;
 	fresh(&s);
 	memcpy(&before, &s, sizeof(s));
-	apply_ok(&s, "group_reporting", NULL);
-	apply_ok(&s, "group_reporting", "1");
 	apply_ok(&s, "thread", NULL);
 	assert_true(options_is_set(&s, "thread"));
 	memcpy(s.set_mask, before.set_mask, sizeof(s.set_mask));
@@ -879,8 +977,8 @@ static void test_ignored_options(void **state)
 
 static void test_help(void **state)
 {
-	size_t nr, len = 0;
-	const struct option_def *rows = options_rows(&nr);
+	size_t len = 0;
+	const struct option_def *o;
 	char *text = NULL;
 	FILE *f = open_memstream(&text, &len);
 
@@ -888,10 +986,10 @@ static void test_help(void **state)
 	assert_non_null(f);
 	options_print_help(f);
 	fclose(f);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; (o = options_row(i)); i++) {
 		char want[64];
 
-		snprintf(want, sizeof(want), "--%s", rows[i].name);
+		snprintf(want, sizeof(want), "--%s", o->name);
 		if (!strstr(text, want))
 			fail_msg("--help lacks %s", want);
 	}
@@ -1106,15 +1204,13 @@ static void test_run_errors(void **state)
 {
 	(void)state;
 	PARSE_BAD("unknown option 'blocksizee'", "--blocksizee=4k");
-	PARSE_BAD("fio option 'norandommap' is not supported by iochar",
-		  "--norandommap");
 	PARSE_BAD("bs=0", "--bs=0");
 	PARSE_BAD("iodepth=0", "--iodepth=0");
 	PARSE_BAD("rwmixread=150", "--rwmixread=150");
 	PARSE_BAD("runtime=-5", "--runtime=-5");
 	PARSE_BAD("rw=sideways", "--rw=sideways");
 	PARSE_BAD("bs=4q", "--bs=4q");
-	PARSE_BAD("ioengine=posixaio", "--ioengine=posixaio");
+	PARSE_BAD("ioengine=windowsaio", "--ioengine=windowsaio");
 	PARSE_BAD(
 	    "--output-format=xml: unknown format; accepted: normal, json, "
 	    "json+, csv",
@@ -1130,6 +1226,11 @@ static void test_run_errors(void **state)
 	/* cross-option checks */
 	PARSE_BAD("job 'job0': size=1k is smaller than bs=4k", "--size=1k",
 		  "--bs=4k", "--filename=/tmp/x");
+	/* fio's iolog rows: replay_align a power of 2, scales from 1 */
+	PARSE_BAD("replay_align=12288 is not a power of 2", "--replay_align=12k");
+	PARSE_BAD("replay_time_scale=0: out of range", "--replay_time_scale=0");
+	PARSE_BAD("read_iolog=/nonexistent/iochar.log: No such file", "--name=r",
+		  "--read_iolog=/nonexistent/iochar.log");
 }
 
 static void test_run_ramp_ok(void **state)
@@ -1145,6 +1246,40 @@ static void test_run_ramp_ok(void **state)
 	/* ramp before a size-bound run needs no runtime */
 	PARSE_OK(&cfg, "--ioengine=null", "--ramp_time=1", "--size=1m");
 	run_config_free(&cfg);
+}
+
+/* What base/ cannot check (the engine named, the VD grammar) is checked
+ * before the row parses, with the row's old messages; a refused value
+ * leaves the job as it was, and a bare key is the row's own error. */
+static void test_checks_above_base(void **state)
+{
+	struct ioc_err err = {0};
+	struct job_spec s;
+
+	(void)state;
+	fresh(&s);
+	assert_int_equal(options_apply(&s, "ioengine", "nosuch", &err), -EINVAL);
+	assert_string_equal(err.msg, "ioengine=nosuch: unknown engine; "
+				     "accepted: io_uring, libaio, psync, sync, "
+				     "vsync, pvsync, pvsync2, mmap, posixaio, "
+				     "null, falloc, ftruncate, filecreate, "
+				     "filestat, filedelete");
+	assert_string_equal(s.ioengine, "io_uring");
+	assert_false(options_is_set(&s, "ioengine"));
+	assert_int_equal(options_set_default(&s, "ioengine", "nosuch", &err),
+			 -EINVAL);
+	err = (struct ioc_err){0};
+	assert_int_not_equal(options_apply(&s, "vd", "raid9,strip=64k", &err), 0);
+	assert_non_null(strstr(err.msg, "unknown level 'raid9'"));
+	assert_string_equal(s.vd, "");
+	assert_int_equal(options_check_value(options_find("bs"), "x", &err), 0);
+	assert_int_equal(options_check_value(options_find("ioengine"), NULL,
+					     &err), 0);
+	assert_int_equal(options_apply(&s, "ioengine", "null", &err), 0);
+	assert_true(options_is_set(&s, "ioengine"));
+	/* the command line's own rows are never set on a job */
+	assert_false(options_is_set(&s, "output-format"));
+	job_spec_free(&s);
 }
 
 int main(void)
@@ -1179,8 +1314,10 @@ int main(void)
 	    cmocka_unit_test(test_run_null_engine),
 	    cmocka_unit_test(test_run_forms),
 	    cmocka_unit_test(test_run_help),
+	    cmocka_unit_test(test_group_options),
 	    cmocka_unit_test(test_run_errors),
 	    cmocka_unit_test(test_run_ramp_ok),
+	    cmocka_unit_test(test_checks_above_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/result.h"
-#include "output/json_writer.h"
+#include "stats/result.h"
+#include "inventory/environment.h"
+#include "base/json_writer.h"
 #include "output/output.h"
 #include "output/summary.h"
 
@@ -70,7 +71,8 @@ static void free_result(struct run_result *r)
 		stats_free(&r->workers[i].stats);
 	free(r->workers);
 	stats_free(&r->total);
-	free(r->env.targets);
+	free(r->env->targets);
+	free(r->env);
 	free(r);
 }
 
@@ -177,7 +179,9 @@ static struct run_result *make_result(bool partial, bool open_loop)
 	r->partial = partial;
 	r->open_loop = open_loop;
 	r->start_unix_ms = 1700000000123;
-	fill_env(&r->env);
+	r->env = calloc(1, sizeof(*r->env));
+	assert_non_null(r->env);
+	fill_env(r->env);
 	return r;
 }
 
@@ -304,7 +308,7 @@ static void test_json_top_level(void **state)
 	    "iochar_version", "format_version", "start_unix_ms", "partial", "elapsed_ns",
 	    "ramp_ns",	      "latency_origin", "tool_limited", "options", "read",
 	    "write",	      "total",		"cpu",	   "intervals",
-	    "workers",	      "environment",
+	    "workers",	      "groups",	      "environment",
 	};
 	struct run_result *r = make_result(true, true);
 	json_object *root = parse_json(r);

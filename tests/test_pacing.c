@@ -20,12 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/pace.h"
 #include "core/tool_limited.h"
 #include "dist/internal.h"
+#include "util/clock.h"
 #include "harness.h"
 
 static unsigned usable_cpus(void)
@@ -75,12 +78,77 @@ static void test_high_rate_many_workers(void **state)
 	 * shared machine adds theirs, so it is held to the bound only when
 	 * the machine was otherwise quiet. */
 	double others = busy * usable_cpus() - cpu;
+	/* 2 ms: issue 17 asks 100 us; 2026-12-02 measured 0.4-1.1 ms (0.2-0.6
+	 * ms before that day's merges), but alternating the two builds the
+	 * p99 is the same (x0.99-1.14 per round, bench/README.md): rounds of
+	 * one build spread over 0.1-1.7 ms at load 1, the wake-ups' tail on
+	 * this VM, so 1 ms would fail by the machine, not by iochar */
 	if (busy >= 0 && others < 50) {
-		if (p99 > 1000000)
+		if (p99 > 2000000)
 			fail_msg("p99 %.0f us on a quiet machine", (double)p99 / 1e3);
 	} else {
-		printf("note: other load %.0f%% of one CPU: p99 %.0f us not held to 1 ms\n",
+		printf("note: other load %.0f%% of one CPU: p99 %.0f us not held to 2 ms\n",
 		       others, (double)p99 / 1e3);
+	}
+	json_object_put(root);
+	proc_out_free(&po);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* This machine's timer: the median lateness of 200 sleeps of 50 us with
+ * 1 ns of timer slack, as the paced worker sleeps. */
+static uint64_t timer_lateness_p50(void)
+{
+	uint64_t late[200];
+	assert_int_equal(prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0), 0);
+	for (unsigned i = 0; i < 200; i++) {
+		struct timespec t0, t1, d = {0, 50000};
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		nanosleep(&d, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+			      (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+		late[i] = ns > 50000 ? ns - 50000 : 0;
+	}
+	qsort(late, 200, sizeof(late[0]), cmp_u64);
+	return late[100];
+}
+
+/* One worker at 10k IOPS, one I/O per wake-up: its lag is its timer's
+ * lateness less the lead it learnt (pace.h). With a fixed 5 us lead this
+ * VM's I/Os left 15-25 us late (p50), the timer's whole lateness; with
+ * the lead, 2.5-4.6 us at load 3-10 against a lateness of 15-29 us
+ * (bench/README.md). Held, on a quiet machine, to 60 % of the lateness
+ * the test measures itself (or 5 us where the timer is that good), so a
+ * slower build (sanitizers) or another machine's timer is judged by its
+ * own. */
+static void test_lag_below_timer_lateness(void **state)
+{
+	(void)state;
+	struct proc_out po;
+	uint64_t timer50 = timer_lateness_p50();
+	uint64_t bound = timer50 * 6 / 10 > 5000 ? timer50 * 6 / 10 : 5000;
+	json_object *root = run_json(&po, "1", "10000", "1");
+	double cpu = jget_double(root, "cpu.usr_pct") + jget_double(root, "cpu.sys_pct");
+	double busy = jget_double(root, "cpu.machine_busy_pct");
+	uint64_t lag50 = jget_u64(root, "read.lag.p50");
+	double others = busy * usable_cpus() - cpu;
+
+	assert_true(jget_u64(root, "total.ios") >= 9700);
+	if (busy >= 0 && others < 50) {
+		if (lag50 > bound)
+			fail_msg("lag p50 %.1f us at 10k IOPS on a quiet machine "
+				 "(its timer wakes %.1f us late: bound %.1f us)",
+				 (double)lag50 / 1e3, (double)timer50 / 1e3,
+				 (double)bound / 1e3);
+	} else {
+		printf("note: other load %.0f%% of one CPU: lag p50 %.1f us not held to %.1f us\n",
+		       others, (double)lag50 / 1e3, (double)bound / 1e3);
 	}
 	json_object_put(root);
 	proc_out_free(&po);
@@ -171,6 +239,59 @@ static void test_due_times_exact(void **state)
 	assert_false(pace_due(&p, p.next_ns - 1));
 }
 
+/* The lead (pace.h) follows the 10th percentile of the
+ * sleeps' lateness: a VM's timer that is always 20 us late gets a lead
+ * just under 20 us; lateness spread over 10-50 us gets one near its 10th
+ * percentile (14 us); a punctual timer keeps the floor, a wild one the
+ * cap. */
+static uint64_t lead_after(uint64_t (*late)(unsigned), unsigned n)
+{
+	uint64_t lead = PACE_SPIN_NS;
+	for (unsigned i = 0; i < n; i++)
+		lead = pace_lead_next(lead, 1000000, 1000000 + late(i));
+	return lead;
+}
+
+static uint64_t late_20us(unsigned i) { (void)i; return 20000; }
+static uint64_t late_1us(unsigned i) { (void)i; return 1000; }
+static uint64_t late_1ms(unsigned i) { (void)i; return 1000000; }
+/* 10, 11, ... 50 us in a scrambled order (41 is prime) */
+static uint64_t late_spread(unsigned i) { return 10000 + (uint64_t)(i * 17 % 41) * 1000; }
+
+static void test_lead_follows_lateness(void **state)
+{
+	(void)state;
+	uint64_t l = lead_after(late_20us, 2000);
+	if (l < 19000 || l > 20100)
+		fail_msg("constant 20 us lateness: lead %llu ns", (unsigned long long)l);
+	assert_int_equal(lead_after(late_1us, 2000), PACE_SPIN_NS);
+	assert_int_equal(lead_after(late_1ms, 2000), PACE_LEAD_MAX_NS);
+	l = lead_after(late_spread, 41 * 500);
+	if (l < 12000 || l > 17000)
+		fail_msg("lateness over 10-50 us: lead %llu ns, expected ~14 us (p10)",
+			 (unsigned long long)l);
+}
+
+/* Whatever the lead learnt, a wait never ends before its deadline, nor
+ * before the minimum sleep asked (a batch's); the lead stays in bounds.
+ * Real sleeps, so on a loaded machine only these hold, not punctuality. */
+static void test_wait_never_early(void **state)
+{
+	(void)state;
+	pace_thread_init();
+	for (unsigned i = 0; i < 400; i++) {
+		uint64_t now = fast_ns();
+		uint64_t t = now + 20000 + (i % 7) * 10000;
+		uint64_t min = i % 3 ? 0 : t + 15000; /* past t: no spin to t */
+		uint64_t back = pace_wait(t, min);
+		assert_true(back >= t);
+		if (min)
+			assert_true(back >= min);
+		assert_true(pace_lead_ns() >= PACE_SPIN_NS);
+		assert_true(pace_lead_ns() <= PACE_LEAD_MAX_NS);
+	}
+}
+
 /* A result whose read p99 latency is 100 us and p99 tool lag lag_ns (the
  * whole latency is lag: only the tool's share counts). */
 static struct run_result *judged(uint64_t lag_ns, bool open_loop)
@@ -252,10 +373,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_due_times_exact),
+		cmocka_unit_test(test_lead_follows_lateness),
+		cmocka_unit_test(test_wait_never_early),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_wire_carries_lag),
 		cmocka_unit_test(test_closed_loop_never_flagged),
 		cmocka_unit_test(test_high_rate_many_workers),
+		cmocka_unit_test(test_lag_below_timer_lateness),
 		cmocka_unit_test(test_starved_run_is_flagged),
 	};
 	return cmocka_run_group_tests_name("pacing", tests, NULL, NULL);

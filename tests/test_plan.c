@@ -458,8 +458,8 @@ static void test_errors(void **state)
 	(void)state;
 	parse_bad("[global]\nbs=4k\n[s]\nfoo=1\n", -EINVAL, 4,
 		  "unknown key 'foo' (neither a workload option");
-	parse_bad("[s]\nnorandommap\n", -EINVAL, 2,
-		  "fio option 'norandommap' is not supported");
+	parse_bad("[s]\ngtod_cpu=1\n", -EINVAL, 2,
+		  "fio option 'gtod_cpu' is not supported");
 	parse_bad("[s]\noutput-format=json\n", -EINVAL, 2,
 		  "output-format: an option of the command itself");
 	/* a bad value anywhere in a list, at its own line */
@@ -639,7 +639,9 @@ static void test_builtins_parse(void **state)
 		unsigned steps;
 	} want[] = {
 	    {"whitepaper", 12}, {"four-corners", 4}, {"vdbench-curves", 4},
-	    {"oltp", 2},	{"quick", 4},
+	    {"oltp", 1},	{"oracle", 1},	{"sql-server", 1},
+	    {"dss", 1},		{"vdi-boot", 1}, {"vdi-login", 1},
+	    {"quick", 4},
 	};
 	unsigned n = 0;
 
@@ -817,8 +819,14 @@ static void test_builtin_details(void **state)
 	assert_int_equal(p.steps[0].job.dist, DIST_ZIPF);
 	assert_true(p.steps[0].job.zipf_theta > 1.09 &&
 		    p.steps[0].job.zipf_theta < 1.11);
-	assert_int_equal(p.steps[1].job.rwmixread, 50);
-	assert_int_equal(p.steps[1].latency_limit_ns, 2 * MS);
+	assert_int_equal(p.steps[0].job.rwmixread, 70);
+	assert_int_equal(p.steps[0].latency_limit_ns, 2 * MS);
+	/* the data files and the redo log in one step (test_plan_apps runs it) */
+	assert_int_equal(p.steps[0].nr_wl, 2);
+	assert_int_equal(p.steps[0].wl[0].judge, WL_JUDGE_READ);
+	assert_int_equal(p.steps[0].wl[1].judge, WL_JUDGE_WRITE);
+	assert_int_equal(p.steps[0].wl[1].job.fdatasync_blocks, 1);
+	assert_int_equal(p.steps[0].wl[1].job.rw, RW_WRITE);
 	plan_free(&p);
 
 	/* quick stays under ~40 s, counting a search as 8 points */
@@ -955,7 +963,8 @@ static void test_load_missing(void **state)
 	assert_string_equal(err.msg,
 			    "no-such-plan: no such plan file or built-in plan "
 			    "(built-ins: whitepaper, four-corners, "
-			    "vdbench-curves, oltp, quick)");
+			    "vdbench-curves, oltp, oracle, sql-server, dss, vdi-boot, "
+			    "vdi-login, quick)");
 	assert_null(p.steps);
 
 	memset(&err, 0, sizeof(err));

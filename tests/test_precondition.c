@@ -127,13 +127,9 @@ static void setup(struct sim_device *d, struct job_spec *base)
 {
 	sim_init(d, 100e3, 32);
 	d->region_bytes = 8ull << 30;
-	job_spec_init(base);
-	strcpy(base->name, "precond");
-	assert_int_equal(job_spec_set_files(base, "/tmp/p1"), 0);
-	base->rw = RW_RANDWRITE;
-	base->bs = 8192;
-	base->iodepth = 32;
-	base->numjobs = 4;
+	assert_int_equal(sim_job(base, "precond", "/tmp/p1", RW_RANDWRITE, 8192,
+				 32, 4, 0),
+			 0);
 	base->ramp_ns = 5000000000ull;
 	base->rate_iops = 777;
 }

@@ -81,7 +81,6 @@ static void test_many_long_workloads_in_chromium(void **state)
 	const char *dir = *state;
 	struct synth_workload w[16];
 	char labels[16][64];
-	struct proc_out po;
 
 	for (unsigned i = 0; i < 16; i++) {
 		snprintf(labels[i], sizeof(labels[i]), i == 0 ? "a-workload-with-a-name-far-too-long-to-print-%u"
@@ -90,12 +89,7 @@ static void test_many_long_workloads_in_chromium(void **state)
 		w[i] = (struct synth_workload){labels[i], 1e4 * (1 + i) * (i % 3 + 1), 0.05, 4};
 	}
 	fixture_synthetic(dir, "many", w, 16);
-	run_iochar(&po, dir, 0, (const char *const[]){"report", "many", "-o", "report.html", NULL});
-	expect_exit(&po, 0);
-	proc_out_free(&po);
-	char in[4200];
-	snprintf(in, sizeof(in), "%s/report.html", dir);
-	char *html = fixture_slurp(in, NULL);
+	char *html = fixture_report_html(dir, "report.html", ARGS("many"));
 	expect_has(html, "<title>a-workload-with-a-name-far-too-long-to-print-4</title>");
 	expect_has(html, "a-workload-with-a-name-far-to\u2026</text>");
 	free(html);

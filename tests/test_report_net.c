@@ -253,14 +253,10 @@ static void test_mesh(void **state)
 static void real_run(const char *dir, const char *name)
 {
 	char port[16], out[512];
-	unsigned p = nh_free_port();
-	snprintf(port, sizeof(port), "%u", p);
+	unsigned p;
 	snprintf(out, sizeof(out), "%s/%s", dir, name);
-	pid_t srv = nh_spawn(ARGS(iochar_path(), "net", "server", "-1", "-p", port), NULL, NULL);
-	if (!nh_wait_listen(p, 5000)) {
-		nh_wait(srv, 0);
-		fail_msg("iochar net server did not listen on 127.0.0.1:%u", p);
-	}
+	pid_t srv = nh_serve(ARGS(iochar_path(), "net", "server", "-1", "-p", port), port, &p,
+			     NULL, NULL);
 	pid_t cli = nh_spawn(ARGS(iochar_path(), "net", "client", "127.0.0.1", "-p", port,
 				  "-t", "1", "-i", "0.2", "-P", "2", "--out", out),
 			     NULL, NULL);

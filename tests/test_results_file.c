@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -26,42 +25,20 @@
 #include "harness.h"
 
 struct fixture {
-	char *dir;
+	struct scratch sc; /* first: the directory and a tmpfs mounted in it */
 	char out[4200];	   /* the --output path */
 	char out_opt[4300];
-	char mnt[4200];	   /* a tmpfs mounted here, "" if none */
 };
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	f->dir = tmpdir_make();
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	if (f->mnt[0] && umount(f->mnt) < 0)
-		fprintf(stderr, "warning: could not unmount %s\n", f->mnt);
-	tmpdir_remove(f->dir);
-	free(f);
-	return 0;
+	return scratch_setup(state, sizeof(struct fixture));
 }
 
 static void set_out(struct fixture *f, const char *name)
 {
-	snprintf(f->out, sizeof(f->out), "%s/%s", f->dir, name);
+	snprintf(f->out, sizeof(f->out), "%s/%s", f->sc.dir, name);
 	snprintf(f->out_opt, sizeof(f->out_opt), "--output=%s", f->out);
-}
-
-static bool exists(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0;
 }
 
 /* Entries in dir whose name starts with prefix (temporary files left?). */
@@ -105,7 +82,7 @@ static void run_null(struct proc_out *po, struct fixture *f, int sig,
 {
 	char rt[64];
 	snprintf(rt, sizeof(rt), "--runtime=%s", runtime);
-	run_iochar_signal(po, f->dir, sig, after_ms,
+	run_iochar_signal(po, f->sc.dir, sig, after_ms,
 			  ARGS("run", "--ioengine=null", "--size=64m", rt,
 			       "--time_based", "--output-format=json",
 			       f->out_opt, extra));
@@ -139,23 +116,23 @@ static void test_plan_out_over_foreign_file(void **state)
 	struct fixture *f = *state;
 	struct proc_out po;
 	char dir[4200], path[4300];
-	snprintf(dir, sizeof(dir), "%s/plan-out", f->dir);
+	snprintf(dir, sizeof(dir), "%s/plan-out", f->sc.dir);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	make_file(path, 4096);
 	uint64_t before = file_hash(path);
 	char plan[4300];
-	snprintf(plan, sizeof(plan), "%s/one.ini", f->dir);
+	snprintf(plan, sizeof(plan), "%s/one.ini", f->sc.dir);
 	FILE *pf = fopen(plan, "w");
 	assert_non_null(pf);
 	fputs("[one]\nioengine=null\nrw=randread\nsize=1m\nruntime=100ms\n", pf);
 	fclose(pf);
-	run_iochar(&po, f->dir, 0, ARGS("plan", plan, "--out", dir));
+	run_iochar(&po, f->sc.dir, 0, ARGS("plan", plan, "--out", dir));
 	expect_exit(&po, 2);
 	expect_has(po.err, "results.json: an existing file that is not a results file");
 	assert_true(file_hash(path) == before);
 	proc_out_free(&po);
-	run_iochar(&po, f->dir, 0, ARGS("plan", plan, "--out", dir, "--force"));
+	run_iochar(&po, f->sc.dir, 0, ARGS("plan", plan, "--out", dir, "--force"));
 	expect_exit(&po, 0);
 	assert_true(file_hash(path) != before);
 	proc_out_free(&po);
@@ -179,7 +156,7 @@ static void test_own_results_replaced(void **state)
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 	json_object_put(load_out(f));
-	assert_int_equal(count_prefixed(f->dir, "r.json.tmp"), 0);
+	assert_int_equal(count_prefixed(f->sc.dir, "r.json.tmp"), 0);
 }
 
 /* --output naming the run's own target is refused before anything is
@@ -191,12 +168,12 @@ static void test_output_is_target(void **state)
 	char target[4300];
 	set_out(f, "t.dat");
 	snprintf(target, sizeof(target), "--filename=%s", f->out);
-	run_iochar(&po, f->dir, 0,
+	run_iochar(&po, f->sc.dir, 0,
 		   ARGS("run", target, "--rw=write", "--size=1m", f->out_opt));
 	expect_exit(&po, 2);
 	assert_int_equal(count_lines(po.err), 1);
 	expect_has(po.err, "also a target");
-	assert_false(exists(f->out));
+	assert_false(file_exists(f->out));
 	proc_out_free(&po);
 }
 
@@ -207,14 +184,14 @@ static void test_missing_directory(void **state)
 	struct proc_out po;
 	char target[4300];
 	set_out(f, "nodir/r.json");
-	snprintf(target, sizeof(target), "--filename=%s/t.dat", f->dir);
-	run_iochar(&po, f->dir, 0,
+	snprintf(target, sizeof(target), "--filename=%s/t.dat", f->sc.dir);
+	run_iochar(&po, f->sc.dir, 0,
 		   ARGS("run", target, "--rw=write", "--size=1m", f->out_opt));
 	expect_exit(&po, 2);
 	assert_int_equal(count_lines(po.err), 1);
 	expect_has(po.err, "nodir");
-	snprintf(target, sizeof(target), "%s/t.dat", f->dir);
-	assert_false(exists(target));
+	snprintf(target, sizeof(target), "%s/t.dat", f->sc.dir);
+	assert_false(file_exists(target));
 	proc_out_free(&po);
 }
 
@@ -266,12 +243,8 @@ static void test_full_disk_keeps_old_file(void **state)
 	struct proc_out po;
 	if (!is_root())
 		skip(); /* mounting a tmpfs needs root */
-	snprintf(f->mnt, sizeof(f->mnt), "%s/small", f->dir);
-	assert_int_equal(mkdir(f->mnt, 0755), 0);
-	if (mount("tmpfs", f->mnt, "tmpfs", 0, "size=256k") < 0) {
-		f->mnt[0] = '\0';
+	if (!scratch_mount(&f->sc, "small", "tmpfs", "tmpfs", "size=256k"))
 		skip();
-	}
 	set_out(f, "small/r.json");
 	run_null(&po, f, 0, 0, "50ms", "--rw=read");
 	expect_exit(&po, 0);
@@ -279,13 +252,13 @@ static void test_full_disk_keeps_old_file(void **state)
 	uint64_t before = file_hash(f->out);
 	char cmd[4400];
 	snprintf(cmd, sizeof(cmd), "dd if=/dev/zero of='%s/fill' bs=4k 2>/dev/null",
-		 f->mnt);
+		 f->sc.mnt);
 	assert_int_not_equal(system(cmd), 0); /* dd stops at ENOSPC */
 	run_null(&po, f, 0, 0, "50ms", "--rw=read");
 	expect_exit(&po, 1);
 	expect_has(po.err, "No space left");
 	assert_true(file_hash(f->out) == before);
-	assert_int_equal(count_prefixed(f->mnt, "r.json.tmp"), 0);
+	assert_int_equal(count_prefixed(f->sc.mnt, "r.json.tmp"), 0);
 	json_object_put(parse_json(&po));
 	proc_out_free(&po);
 }
@@ -305,7 +278,7 @@ static void test_output_to_stdout_alias(void **state)
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && '%s' run --ioengine=null --size=1m "
 		 "--output=/dev/stdout >> '%s' 2>/dev/null",
-		 f->dir, bin, f->out);
+		 f->sc.dir, bin, f->out);
 	assert_int_equal(system(cmd), 0);
 	char *log = slurp(f->out);
 	assert_true(strncmp(log, "earlier line\niochar ", 20) == 0);
@@ -324,33 +297,33 @@ static void test_report_output_checks(void **state)
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 	uint64_t before = file_hash(f->out);
-	run_iochar(&po, f->dir, 0, ARGS("report", f->out, "-o", f->out));
+	run_iochar(&po, f->sc.dir, 0, ARGS("report", f->out, "-o", f->out));
 	expect_exit(&po, 2);
 	expect_has(po.err, "input");
 	assert_true(file_hash(f->out) == before);
 	proc_out_free(&po);
-	run_iochar(&po, f->dir, 0, ARGS("compare", f->out, f->out, "-o", f->out));
+	run_iochar(&po, f->sc.dir, 0, ARGS("compare", f->out, f->out, "-o", f->out));
 	expect_exit(&po, 2);
 	assert_true(file_hash(f->out) == before);
 	proc_out_free(&po);
-	snprintf(html, sizeof(html), "%s/nodir/r.html", f->dir);
-	run_iochar(&po, f->dir, 0, ARGS("report", f->out, "-o", html));
+	snprintf(html, sizeof(html), "%s/nodir/r.html", f->sc.dir);
+	run_iochar(&po, f->sc.dir, 0, ARGS("report", f->out, "-o", html));
 	expect_exit(&po, 2);
 	expect_has(po.err, "nodir");
 	proc_out_free(&po);
 	/* a foreign file is refused, --force replaces it */
-	snprintf(html, sizeof(html), "%s/page.html", f->dir);
+	snprintf(html, sizeof(html), "%s/page.html", f->sc.dir);
 	make_file(html, 1000);
 	before = file_hash(html);
-	run_iochar(&po, f->dir, 0, ARGS("report", f->out, "-o", html));
+	run_iochar(&po, f->sc.dir, 0, ARGS("report", f->out, "-o", html));
 	expect_exit(&po, 2);
 	expect_has(po.err, "--force");
 	assert_true(file_hash(html) == before);
 	proc_out_free(&po);
-	run_iochar(&po, f->dir, 0, ARGS("report", f->out, "-o", html, "--force"));
+	run_iochar(&po, f->sc.dir, 0, ARGS("report", f->out, "-o", html, "--force"));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
-	run_iochar(&po, f->dir, 0, ARGS("report", f->out, "-o", html));
+	run_iochar(&po, f->sc.dir, 0, ARGS("report", f->out, "-o", html));
 	expect_exit(&po, 0); /* now it is iochar's */
 	proc_out_free(&po);
 }
@@ -358,17 +331,17 @@ static void test_report_output_checks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_foreign_file_refused, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_own_results_replaced, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_plan_out_over_foreign_file, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_output_is_target, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_sighup_keeps_results, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_sigterm_keeps_results, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_sigpipe_does_not_kill, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_full_disk_keeps_old_file, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_output_to_stdout_alias, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_report_output_checks, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_foreign_file_refused, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_own_results_replaced, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_plan_out_over_foreign_file, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_missing_directory, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_output_is_target, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_sighup_keeps_results, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_sigterm_keeps_results, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_sigpipe_does_not_kill, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_full_disk_keeps_old_file, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_output_to_stdout_alias, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_report_output_checks, setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,15 +55,9 @@ static void dev_from(struct sim_device *d, const struct model *m)
 
 static void base_job(struct job_spec *job, enum rw_mode rw)
 {
-	job_spec_init(job);
-	strcpy(job->name, "search");
-	assert_int_equal(job_spec_set_files(job, "/tmp/x:/tmp/y"), 0);
-	job->rw = rw;
-	job->bs = 4096;
-	job->iodepth = 3;
-	job->numjobs = 5;
-	job->time_based = true;
-	job->runtime_ns = 10000000000ull;
+	assert_int_equal(sim_job(job, "search", "/tmp/x:/tmp/y", rw, 4096, 3, 5,
+				 10000000000ull),
+			 0);
 }
 
 static struct search_params params(const struct model *m)

@@ -279,24 +279,13 @@ static void test_corrupt_member(void **state)
 	proc_out_free(&po);
 }
 
-static void usage_error(const char *const *args, const char *want)
-{
-	struct proc_out po;
-
-	run_iochar(&po, NULL, 0, args);
-	expect_exit(&po, 2);
-	expect_has(po.err, want);
-	assert_int_equal(count_lines(po.err), 1);
-	proc_out_free(&po);
-}
-
 static void test_usage_errors(void **state)
 {
 	struct ctx *c = *state;
 	char two[8400], f[4300], jm[4300];
 
 	/* members missing: nothing to read back */
-	usage_error(ARGS("verify", c->vd), "does not exist");
+	expect_usage_line(ARGS("verify", c->vd), "does not exist");
 	struct proc_out po;
 	run_iochar(&po, NULL, 0,
 		   ARGS("run", c->vd, "--size=256k", "--rw=write", "--bs=4k",
@@ -304,17 +293,17 @@ static void test_usage_errors(void **state)
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 	snprintf(f, sizeof(f), "--filename=%s/m0", c->dir);
-	usage_error(ARGS("verify", c->vd, f), "either --filename or --vd");
+	expect_usage_line(ARGS("verify", c->vd, f), "either --filename or --vd");
 	snprintf(two, sizeof(two), "%s;%s", c->vd, c->def);
-	usage_error(ARGS("verify", two), "several VDs");
-	usage_error(ARGS("verify", c->journal, f),
+	expect_usage_line(ARGS("verify", two), "several VDs");
+	expect_usage_line(ARGS("verify", c->journal, f),
 		    "the journal's target is a VD");
-	usage_error(ARGS("verify", c->journal, "--bs=8k"),
+	expect_usage_line(ARGS("verify", c->journal, "--bs=8k"),
 		    "--bs with --journal");
 	/* the journal may not be a member */
 	snprintf(jm, sizeof(jm), "--journal=%s/m1", c->dir);
 	uint64_t h = file_hash(jm + 10);
-	usage_error(ARGS("run", c->vd, "--size=256k", "--rw=write", "--bs=4k",
+	expect_usage_line(ARGS("run", c->vd, "--size=256k", "--rw=write", "--bs=4k",
 			 "--verify=1", jm, "--ioengine=psync", "--force"),
 		    "is a --vd member");
 	assert_true(file_hash(jm + 10) == h);

@@ -875,7 +875,7 @@ static struct job_spec vjob(const char *name, const char *file)
 	return j;
 }
 
-static void check_jobs_bad(struct verify_job *vj, unsigned n, const char *want)
+static void check_jobs_bad(struct io_hooks_job *vj, unsigned n, const char *want)
 {
 	struct ioc_err err = {0};
 	assert_int_equal(verify_check_jobs(vj, n, &err), -EINVAL);
@@ -887,7 +887,7 @@ static void check_jobs_bad(struct verify_job *vj, unsigned n, const char *want)
 static void test_job_checks(void **state)
 {
 	struct job_spec a = vjob("a", "/tmp/f1"), b = vjob("b", "/tmp/f1");
-	struct verify_job vj[2] = {
+	struct io_hooks_job vj[2] = {
 	    {.job = &a, .region = 1 << 20, .moves_data = true},
 	    {.job = &b, .region = 1 << 20, .moves_data = true},
 	};
@@ -938,9 +938,17 @@ static void test_options(void **state)
 	assert_false(s.verify);
 	assert_int_equal(options_apply(&s, "verify_fatal", NULL, &err), 0);
 	assert_true(s.verify_fatal);
-	assert_int_equal(options_apply(&s, "verify", "md5", &err), -EINVAL);
+	/* fio's methods are fio's verify_type numbers; iochar's own is 0 */
+	assert_int_equal(options_apply(&s, "verify", "md5", &err), 0);
+	assert_true(s.verify);
+	assert_int_equal(s.verify_type, 2);
+	assert_int_equal(options_apply(&s, "verify", "crc32c-intel", &err), 0);
+	assert_int_equal(s.verify_type, 5);
+	assert_int_equal(options_apply(&s, "verify", "iochar", &err), 0);
+	assert_int_equal(s.verify_type, 0);
+	assert_int_equal(options_apply(&s, "verify", "md6", &err), -EINVAL);
 	assert_int_equal(err.usage, 1);
-	assert_non_null(strstr(err.msg, "not supported by iochar"));
+	assert_non_null(strstr(err.msg, "unknown verify method 'md6'"));
 	job_spec_free(&s);
 }
 

@@ -25,14 +25,52 @@
 #include "core/worker.h"
 #include "harness.h"
 #include "verify/block.h"
+#include "verify/hooks.h"
 #include "verify/journal.h"
 
 #define STALL_NS 200000000ull /* 200 ms */
 #define STALL_AT 300          /* at the 300th reap */
 
-struct stall_state {
+/* The queue the stalling and the recording engines share: every I/O
+ * completes at once, at most cap in flight, getevents hands back all that
+ * were queued. First member of each engine's state, so instant_event
+ * serves both. */
+struct instant_q {
 	struct io_unit *pending[64], *done[64];
-	unsigned nr_pending, nr_done, reaps;
+	unsigned cap, nr_pending, nr_done;
+};
+
+static bool instant_full(const struct instant_q *q)
+{
+	return q->nr_pending == q->cap;
+}
+
+static enum engine_queue_ret instant_queue(void *state, struct io_unit *u)
+{
+	struct instant_q *q = state;
+	if (instant_full(q))
+		return ENGINE_BUSY;
+	u->result = (int64_t)u->len;
+	q->pending[q->nr_pending++] = u;
+	return ENGINE_QUEUED;
+}
+
+static int instant_reap(struct instant_q *q)
+{
+	memcpy(q->done, q->pending, q->nr_pending * sizeof(q->pending[0]));
+	q->nr_done = q->nr_pending;
+	q->nr_pending = 0;
+	return (int)q->nr_done;
+}
+
+static struct io_unit *instant_event(void *state, unsigned i)
+{
+	return ((struct instant_q *)state)->done[i];
+}
+
+struct stall_state {
+	struct instant_q q; /* first: instant_queue, instant_event */
+	unsigned reaps;
 };
 
 static int stall_probe(struct ioc_err *err)
@@ -45,23 +83,16 @@ static int stall_init(const struct engine_params *p, void **out, struct ioc_err 
 {
 	(void)p;
 	(void)err;
-	*out = calloc(1, sizeof(struct stall_state));
+	struct stall_state *s = calloc(1, sizeof(*s));
+	if (s)
+		s->q.cap = 64;
+	*out = s;
 	return *out ? 0 : -12;
 }
 
 static void stall_cleanup(void *s)
 {
 	free(s);
-}
-
-static enum engine_queue_ret stall_queue(void *state, struct io_unit *u)
-{
-	struct stall_state *s = state;
-	if (s->nr_pending == 64)
-		return ENGINE_BUSY;
-	u->result = (int64_t)u->len;
-	s->pending[s->nr_pending++] = u;
-	return ENGINE_QUEUED;
 }
 
 static int stall_commit(void *state)
@@ -78,15 +109,7 @@ static int stall_getevents(void *state, unsigned min)
 		struct timespec ts = {0, (long)STALL_NS};
 		nanosleep(&ts, NULL); /* the device stops answering for a while */
 	}
-	memcpy(s->done, s->pending, s->nr_pending * sizeof(s->pending[0]));
-	s->nr_done = s->nr_pending;
-	s->nr_pending = 0;
-	return (int)s->nr_done;
-}
-
-static struct io_unit *stall_event(void *state, unsigned i)
-{
-	return ((struct stall_state *)state)->done[i];
+	return instant_reap(&s->q);
 }
 
 static const struct engine_ops stall_ops = {
@@ -95,10 +118,10 @@ static const struct engine_ops stall_ops = {
 	.probe = stall_probe,
 	.init = stall_init,
 	.cleanup = stall_cleanup,
-	.queue = stall_queue,
+	.queue = instant_queue,
 	.commit = stall_commit,
 	.getevents = stall_getevents,
-	.event = stall_event,
+	.event = instant_event,
 };
 
 /* A device whose every I/O takes SLOW_NS; getevents sleeps (no CPU) until
@@ -189,29 +212,16 @@ static struct io_unit *slow_event(void *state, unsigned i)
 	return ((struct slow_state *)state)->done[i];
 }
 
-static const struct engine_ops slow_ops = {
-	.name = "slow",
-	.flags = ENGINE_NO_TARGET,
-	.probe = stall_probe,
-	.init = slow_init,
-	.cleanup = slow_cleanup,
-	.queue = slow_queue,
-	.commit = stall_commit,
-	.getevents = slow_getevents,
-	.event = slow_event,
-};
+#define SLOW_OPS                                                               \
+	.flags = ENGINE_NO_TARGET, .probe = stall_probe, .init = slow_init,    \
+	.cleanup = slow_cleanup, .queue = slow_queue, .commit = stall_commit,  \
+	.getevents = slow_getevents, .event = slow_event
+
+static const struct engine_ops slow_ops = {.name = "slow", SLOW_OPS};
 
 /* The same device, for an engine that can wait with a time limit. */
 static const struct engine_ops slow_timed_ops = {
-	.name = "slow_timed",
-	.flags = ENGINE_NO_TARGET,
-	.probe = stall_probe,
-	.init = slow_init,
-	.cleanup = slow_cleanup,
-	.queue = slow_queue,
-	.commit = stall_commit,
-	.getevents = slow_getevents,
-	.event = slow_event,
+	.name = "slow_timed", SLOW_OPS,
 	.getevents_until = slow_getevents_until,
 };
 
@@ -389,8 +399,7 @@ static int shm_teardown(void **state)
 /* What the engine was handed last for each block: the generation and
  * time stamped in the write's unit (0: no write). */
 struct rec_state {
-	struct io_unit *pending[8], *done[8];
-	unsigned nr_pending, nr_done;
+	struct instant_q q; /* first: instant_queue, instant_event */
 	uint8_t gen[REC_BLOCKS];
 	uint64_t time_ns[REC_BLOCKS];
 	uint64_t writes;
@@ -404,6 +413,8 @@ static int rec_init(const struct engine_params *p, void **out,
 	(void)p;
 	(void)err;
 	rec_last = calloc(1, sizeof(*rec_last));
+	if (rec_last)
+		rec_last->q.cap = 8;
 	*out = rec_last;
 	return *out ? 0 : -ENOMEM;
 }
@@ -418,7 +429,7 @@ static enum engine_queue_ret rec_queue(void *state, struct io_unit *u)
 	struct rec_state *s = state;
 	struct vblock_hdr h;
 
-	if (s->nr_pending == 8)
+	if (instant_full(&s->q))
 		return ENGINE_BUSY;
 	if (u->dir == DIR_WRITE) {
 		vblock_hdr_decode(u->buf, &h);
@@ -428,24 +439,13 @@ static enum engine_queue_ret rec_queue(void *state, struct io_unit *u)
 		s->time_ns[b] = h.time_ns;
 		s->writes++;
 	}
-	u->result = (int64_t)u->len;
-	s->pending[s->nr_pending++] = u;
-	return ENGINE_QUEUED;
+	return instant_queue(&s->q, u);
 }
 
 static int rec_getevents(void *state, unsigned min)
 {
-	struct rec_state *s = state;
 	(void)min;
-	memcpy(s->done, s->pending, s->nr_pending * sizeof(s->pending[0]));
-	s->nr_done = s->nr_pending;
-	s->nr_pending = 0;
-	return (int)s->nr_done;
-}
-
-static struct io_unit *rec_event(void *state, unsigned i)
-{
-	return ((struct rec_state *)state)->done[i];
+	return instant_reap(&((struct rec_state *)state)->q);
 }
 
 static const struct engine_ops rec_ops = {
@@ -457,7 +457,7 @@ static const struct engine_ops rec_ops = {
     .queue = rec_queue,
     .commit = stall_commit,
     .getevents = rec_getevents,
-    .event = rec_event,
+    .event = instant_event,
 };
 
 /* Run a journaled randwrite worker on rec_ops while files may not grow
@@ -473,6 +473,7 @@ static void run_journaled(struct job_spec *job, struct worker *w, rlim_t limit)
 	w->job = job;
 	w->region = REC_BLOCKS * 4096ull;
 	w->eops = &rec_ops;
+	w->io = &verify_io_hooks; /* as the runner gives every worker */
 	w->stop = &stop;
 	w->gate = &gate;
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charz/discipline.h"
+#include "output/vd_out.h"
 #include "vd/def.h"
 
 static void call_free(struct measure_call *c)
@@ -13,11 +15,15 @@ static void call_free(struct measure_call *c)
 	for (unsigned i = 0; c->vd_labels && i < c->nr_vds; i++)
 		free(c->vd_labels[i]);
 	free(c->vd_labels);
+	free(c->vd_json);
+	free(c->vd_text);
+	free(c->vd_amps);
 	free(c->per_target);
 	free(c->iv_iops);
 	free(c->iv_lat_mean_ns);
 	free(c->per_host);
 	free(c->host_names);
+	free(c->per_wl);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -30,9 +36,9 @@ void measure_ctx_reset(struct measure_ctx *ctx)
 	free(ctx->calls);
 	ctx->calls = NULL;
 	ctx->nr_calls = ctx->cap = 0;
-	if (ctx->have_env)
-		environment_free(&ctx->env);
-	ctx->have_env = false;
+	if (ctx->env && ctx->env_free)
+		ctx->env_free(ctx->env);
+	ctx->env = NULL;
 }
 
 static void free_jobs(struct job_spec *jobs, unsigned n)
@@ -47,12 +53,23 @@ static int make_jobs(const struct measure_ctx *ctx, const struct job_spec *job,
 		     struct job_spec **out)
 {
 	unsigned n = ctx->nr_targets ? ctx->nr_targets : 1;
+	if (ctx->nr_wl) { /* charz/workloads.h: the discipline is the first's */
+		if (wl_make_jobs(ctx->wl, ctx->nr_wl, job, ctx->targets, ctx->nr_targets, out, &n))
+			return -ENOMEM;
+		for (unsigned i = 0; ctx->disc && i < (ctx->nr_targets ? ctx->nr_targets : 1); i++)
+			if (discipline_apply(ctx->disc, &(*out)[i], NULL)) {
+				free_jobs(*out, n);
+				return -ENOMEM;
+			}
+		return 0;
+	}
 	struct job_spec *jobs = calloc(n, sizeof(*jobs));
 	if (!jobs)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		if (job_spec_copy(&jobs[i], job) ||
-		    (ctx->nr_targets && job_spec_set_files(&jobs[i], ctx->targets[i]))) {
+		    (ctx->nr_targets && job_spec_set_files(&jobs[i], ctx->targets[i])) ||
+		    (ctx->disc && discipline_apply(ctx->disc, &jobs[i], NULL))) {
 			free_jobs(jobs, i + 1);
 			return -ENOMEM;
 		}
@@ -139,7 +156,13 @@ static int keep_call(struct measure_ctx *ctx, const struct job_spec *job,
 		}
 		c->per_target[j] = s.total;
 	}
-	if (!ctx->nr_targets && job->vd[0] && label_vds(c, job, r->nr_jobs)) {
+	if (!ctx->nr_targets && job->vd[0] &&
+	    (label_vds(c, job, r->nr_jobs) ||
+	     !(c->vd_amps = calloc(r->nr_jobs ? r->nr_jobs : 1, sizeof(double))))) {
+		call_free(c);
+		return -ENOMEM;
+	}
+	if (vd_out_strings(r, &c->vd_json, &c->vd_text, &c->vd_amp, c->vd_amps)) {
 		call_free(c);
 		return -ENOMEM;
 	}
@@ -188,15 +211,29 @@ static void count_seconds(const struct measure_call *c,
 	}
 }
 
+/* A multi-workload step's call: each workload's figures, each target's
+ * total over the workloads, and out's judged latency. */
+static int keep_workloads(struct measure_ctx *ctx, const struct run_result *r,
+			  struct point *out)
+{
+	struct measure_call *c = &ctx->calls[ctx->nr_calls - 1];
+	if (!(c->per_wl = calloc(ctx->nr_wl, sizeof(*c->per_wl))))
+		return -ENOMEM;
+	c->nr_wl = ctx->nr_wl;
+	if (wl_figures(r, ctx->wl, ctx->nr_wl, ctx->nr_targets, c->per_wl, out))
+		return -ENOMEM;
+	return wl_target_totals(r, ctx->nr_wl, ctx->nr_targets, c->per_target);
+}
+
 /* Move r's environment into ctx the first time (the targets are the same
  * for every call of one ctx). */
 static void keep_env(struct measure_ctx *ctx, struct run_result *r)
 {
-	if (ctx->have_env)
+	if (ctx->env)
 		return;
 	ctx->env = r->env;
-	memset(&r->env, 0, sizeof(r->env));
-	ctx->have_env = true;
+	ctx->env_free = r->env_free;
+	r->env = NULL;
 }
 
 int measure_run(void *arg, const struct job_spec *job, struct point *out,
@@ -205,7 +242,7 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	struct measure_ctx *ctx = arg;
 	struct job_spec *jobs = NULL;
 	struct run_result r;
-	unsigned n = ctx->nr_targets ? ctx->nr_targets : 1;
+	unsigned n = (ctx->nr_targets ? ctx->nr_targets : 1) * (ctx->nr_wl ? ctx->nr_wl : 1);
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -227,6 +264,10 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	out->elapsed_ns = r.elapsed_ns;
 	out->partial = r.partial;
 	if (summary_stats(&r.total, r.elapsed_ns, &out->s) || keep_call(ctx, job, &r)) {
+		ret = err_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (ctx->nr_wl && keep_workloads(ctx, &r, out)) {
 		ret = err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}

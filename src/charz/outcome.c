@@ -14,6 +14,8 @@ void step_outcome_free(struct step_outcome *o)
 		search_result_free(&s->search);
 		curve_result_free(&s->curve);
 		precond_result_free(&s->precond);
+		free(s->rebuild);
+		free(s->rebuild_vd);
 	}
 	free(o->sets);
 	memset(o, 0, sizeof(*o));
@@ -31,6 +33,8 @@ const struct point *set_headline(const struct step_outcome *o,
 		return s->curve.max.elapsed_ns ? &s->curve.max : NULL;
 	case STEP_PRECONDITION:
 		return NULL;
+	case STEP_REBUILD: /* the baseline: the workload on the healthy VD */
+		return s->done ? &s->rebuild_points[0] : NULL;
 	}
 	return NULL;
 }

@@ -8,9 +8,11 @@
 #include <stdio.h>
 
 #include "charz/curve.h"
+#include "charz/discipline.h"
 #include "charz/measure.h"
 #include "charz/plan.h"
 #include "charz/precondition.h"
+#include "charz/rebuild.h"
 #include "charz/search.h"
 
 /* One run of the step's mode on one set of targets at once. */
@@ -23,7 +25,14 @@ struct set_outcome {
 	struct curve_result curve;
 	struct precond_result precond; /* STEP_PRECONDITION, or the one before the mode */
 	bool preconditioned;       /* precond ran before the mode (precondition=auto) */
+	/* STEP_REBUILD: the sweep and its VD (owned), and its foreground
+	 * figures as points: the baseline, then one per pass */
+	struct rebuild_sweep *rebuild;
+	struct vd_members *rebuild_vd;
+	struct point rebuild_points[REBUILD_MAX_RATES + 1];
 	unsigned call_base;        /* mctx calls made before the mode's (by precond) */
+	struct disc_choice disc;   /* the discipline of the mode's runs (mctx.disc points here) */
+	bool disc_decided;         /* disc was decided: the mode measures */
 	bool done;                 /* the mode finished */
 };
 
@@ -60,5 +69,16 @@ void step_table_header(FILE *f);
 
 /* Write the step's rows of the summary table to f. */
 int step_table_write(const struct step_outcome *o, FILE *f);
+
+struct jw;
+
+/* A multi-workload step's rows (step_wl.c): the point's "per_workload"
+ * array (nothing when c has no workloads); its results.csv rows, target
+ * "workload NAME"; its summary-table rows under the point's. */
+void step_wl_json(struct jw *w, const struct measure_call *c);
+void step_wl_csv(FILE *f, const struct step_outcome *o, const char *point,
+		 const struct point *p, const struct measure_call *c, const char *reached);
+void step_wl_table(FILE *f, const struct step_outcome *o, const struct point *p,
+		   const struct measure_call *c);
 
 #endif

@@ -16,115 +16,128 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli/ini.h"
 #include "cli/options.h"
-#include "cli/units.h"
+#include "base/units.h"
+#include "charz/rebuild.h"
+#include "vd/def.h"
 
-/* ---- plan keys: one row each, as the option table does for workloads ---- */
-
-enum pk_type {
-	PK_CHOICE,   /* an enum named by the row's names, by value */
-	PK_LAT_STAT, /* enum lat_stat (lat_stat_parse) */
-	PK_UINT,     /* unsigned in [min, max] */
-	PK_TIME,     /* uint64_t ns; a unit is required */
-	PK_POINTS,   /* points[] and nr_points: a list of its own */
-};
-
-struct plan_key {
-	const char *name;
-	enum pk_type type;
-	size_t off;		  /* of the field in struct plan_step */
-	const char *const *names; /* PK_CHOICE: NULL-terminated, by value */
-	uint64_t min, max;	  /* PK_UINT range; PK_TIME: min only */
-	const char *unit;    /* PK_TIME: the unit suggested for a bare number */
-	const char *def;     /* default; NULL = 0 */
-	const char *example; /* a value, for "needs a value" */
-};
-
-static const char *const mode_names[] = {
-    [STEP_FIXED] = "fixed",
-    [STEP_SEARCH] = "search",
-    [STEP_CURVE] = "curve",
-    [STEP_PRECONDITION] = "precondition",
-    NULL,
-};
-
-static const char *const scope_names[] = {
-    [LAT_SCOPE_EACH] = "each",
-    [LAT_SCOPE_TOTAL] = "total",
-    NULL,
-};
-
-static const char *const precond_names[] = {
-    [PRECOND_OFF] = "off",
-    [PRECOND_AUTO] = "auto",
-    NULL,
-};
-
-static const char *const target_names[] = {
-    [TARGETS_EACH] = "each",
-    [TARGETS_PARALLEL] = "parallel",
-    [TARGETS_SCALING] = "scaling",
-    NULL,
-};
-
-#define STEP_FIELD(f) .off = offsetof(struct plan_step, f)
+/* ---- plan keys: rows of scope PLAN, parsed as the job's rows are ---- */
 
 /* clang-format off */
-static const struct plan_key plan_keys[] = {
-	{ "mode", PK_CHOICE, STEP_FIELD(mode), .names = mode_names,
-	  .def = "fixed", .example = "search" },
-	{ "targets", PK_CHOICE, STEP_FIELD(targets), .names = target_names,
-	  .def = "each", .example = "parallel" },
-	{ "latency_limit", PK_TIME, STEP_FIELD(latency_limit_ns), .min = 1,
-	  .unit = "ms", .example = "2ms" },
-	{ "latency_stat", PK_LAT_STAT, STEP_FIELD(latency_stat),
-	  .def = "mean", .example = "p99" },
-	{ "latency_scope", PK_CHOICE, STEP_FIELD(latency_scope),
-	  .names = scope_names, .def = "each", .example = "total" },
-	{ "max_iodepth", PK_UINT, STEP_FIELD(max_iodepth), .min = 1,
-	  .max = 65536, .def = "256", .example = "256" },
-	{ "max_numjobs", PK_UINT, STEP_FIELD(max_numjobs), .min = 1,
-	  .max = 1024, .def = "8", .example = "8" },
-	{ "points", PK_POINTS, STEP_FIELD(points), .min = 1, .max = 1000,
+static const struct opt_enum mode_values[] = {
+	{ "fixed", STEP_FIXED },	  { "search", STEP_SEARCH },
+	{ "curve", STEP_CURVE },	  { "precondition", STEP_PRECONDITION },
+	{ "rebuild", STEP_REBUILD },	  { NULL, 0 },
+};
+static const struct opt_enum scope_values[] = {
+	{ "each", LAT_SCOPE_EACH }, { "total", LAT_SCOPE_TOTAL }, { NULL, 0 },
+};
+static const struct opt_enum precond_values[] = {
+	{ "off", PRECOND_OFF }, { "auto", PRECOND_AUTO }, { NULL, 0 },
+};
+static const struct opt_enum judge_values[] = {
+	{ "each", WL_JUDGE_EACH }, { "read", WL_JUDGE_READ },
+	{ "write", WL_JUDGE_WRITE }, { "none", WL_JUDGE_NONE }, { NULL, 0 },
+};
+static const struct opt_enum target_values[] = {
+	{ "each", TARGETS_EACH },	  { "parallel", TARGETS_PARALLEL },
+	{ "scaling", TARGETS_SCALING }, { NULL, 0 },
+};
+/* clang-format on */
+
+static int parse_lat_stat(void *obj, const struct option_def *o,
+			  const char *v, struct ioc_err *err);
+static int parse_time_ms(void *obj, const struct option_def *o,
+			 const char *v, struct ioc_err *err);
+static int parse_time_s(void *obj, const struct option_def *o, const char *v,
+			struct ioc_err *err);
+static int parse_points(void *obj, const struct option_def *o, const char *v,
+			struct ioc_err *err);
+static int parse_replace(void *obj, const struct option_def *o, const char *v,
+			 struct ioc_err *err);
+static int parse_rebuild_rate(void *obj, const struct option_def *o,
+			      const char *v, struct ioc_err *err);
+
+#define STEP_FIELD(f)                                                          \
+	.scope = OPT_SCOPE_PLAN, .off = offsetof(struct plan_step, f),         \
+	.size = sizeof(((struct plan_step *)0)->f)
+
+/* Plan keys take one value each (',' is refused), but points: a list of
+ * its own. */
+/* clang-format off */
+static const struct option_def plan_keys[] = {
+	{ .name = "mode",
+	  .help = "what the step does: run each point, find the most IOPS or MB/s inside latency_limit, draw latency against load, precondition to steady state (SNIA PTS), or rebuild a RAID VD member at each rebuild_rate under the workload", .type = OPT_ENUM, STEP_FIELD(mode),
+	  .values = mode_values, .def = "fixed", .example = "search" },
+	{ .name = "targets",
+	  .help = "one target at a time; all at once, summed, per-target rows kept; or 1, 2, ... N targets at once", .type = OPT_ENUM, STEP_FIELD(targets),
+	  .values = target_values, .def = "each", .example = "parallel" },
+	{ .name = "latency_limit", .arg = "TIME",
+	  .help = "search: the latency a point must stay within; a unit is required (2 alone is refused)", .type = OPT_CUSTOM,
+	  STEP_FIELD(latency_limit_ns), .parse = parse_time_ms, .min = 1,
+	  .example = "2ms" },
+	{ .name = "latency_stat", .arg = "STAT",
+	  .help = "search: the figure the limit applies to: mean, p99 or p99.9", .type = OPT_CUSTOM, STEP_FIELD(latency_stat),
+	  .parse = parse_lat_stat, .def = "mean", .example = "p99" },
+	{ .name = "latency_scope",
+	  .help = "search: every direction that did I/O meets the limit, or all I/O combined does", .type = OPT_ENUM, STEP_FIELD(latency_scope),
+	  .values = scope_values, .def = "each", .example = "total" },
+	{ .name = "max_iodepth",
+	  .help = "search: the deepest queue tried, per target per job", .type = OPT_UINT, STEP_FIELD(max_iodepth),
+	  .min = 1, .max = 65536, .def = "256", .example = "256" },
+	{ .name = "max_numjobs",
+	  .help = "search: the most jobs tried, per target", .type = OPT_UINT, STEP_FIELD(max_numjobs),
+	  .min = 1, .max = 1024, .def = "8", .example = "8" },
+	{ .name = "points", .arg = "LIST",
+	  .help = "curve: the loads, as % of the measured closed-loop maximum", .type = OPT_CUSTOM, STEP_FIELD(points),
+	  .parse = parse_points, .flags = OPT_F_COMMAS, .min = 1, .max = 1000,
 	  .def = "10,20,30,40,50,60,70,80,90,100", .example = "10,50,100" },
-	{ "stop_latency", PK_TIME, STEP_FIELD(stop_latency_ns), .min = 0,
-	  .unit = "ms", .example = "100ms" },
+	{ .name = "stop_latency", .arg = "TIME",
+	  .help = "curve: end it once a point's latency passes this (none by default)", .type = OPT_CUSTOM,
+	  STEP_FIELD(stop_latency_ns), .parse = parse_time_ms, .min = 0,
+	  .example = "100ms" },
 	/* at most 8: struct precond_result keeps one point per pass */
-	{ "fill_passes", PK_UINT, STEP_FIELD(fill_passes), .min = 0,
-	  .max = 8, .def = "2", .example = "2" },
-	{ "max_rounds", PK_UINT, STEP_FIELD(max_rounds), .min = 1,
-	  .max = 10000, .def = "25", .example = "25" },
-	{ "round_time", PK_TIME, STEP_FIELD(round_ns), .min = 1,
-	  .unit = "s", .def = "60s", .example = "60s" },
-	{ "precondition", PK_CHOICE, STEP_FIELD(precondition),
-	  .names = precond_names, .def = "off", .example = "auto" },
+	{ .name = "fill_passes",
+	  .help = "precondition: whole-target sequential 128K write passes first", .type = OPT_UINT, STEP_FIELD(fill_passes),
+	  .min = 0, .max = 8, .def = "2", .example = "2" },
+	{ .name = "max_rounds",
+	  .help = "precondition: rounds at most while waiting for steady state", .type = OPT_UINT, STEP_FIELD(max_rounds),
+	  .min = 1, .max = 10000, .def = "25", .example = "25" },
+	{ .name = "round_time", .arg = "TIME",
+	  .help = "precondition: the length of one round", .type = OPT_CUSTOM, STEP_FIELD(round_ns),
+	  .parse = parse_time_s, .min = 1, .def = "60s", .example = "60s" },
+	{ .name = "precondition",
+	  .help = "precondition the targets of each step that writes randomly (auto) or never", .type = OPT_ENUM, STEP_FIELD(precondition),
+	  .values = precond_values, .def = "off", .example = "auto" },
+	{ .name = "replace", .arg = "N",
+	  .help = "rebuild: the VD member rebuilt (from 0), onto the target given in its place", .type = OPT_CUSTOM,
+	  STEP_FIELD(replace), .parse = parse_replace, .example = "2" },
+	{ .name = "rebuild_rate", .arg = "LIST",
+	  .help = "rebuild: the rates swept, MB/s or % of the time busy; one pass each, in order (none: as fast as it goes)", .type = OPT_CUSTOM,
+	  STEP_FIELD(rebuild_rate), .parse = parse_rebuild_rate, .flags = OPT_F_COMMAS,
+	  .example = "10%,50%,100%" },
+	{ .name = "workloads", .arg = "A:B:...",
+	  .help = "run these sections together as one step (each its own rw, bs, depth, flush and offset/size region), reported per workload and in total; a search scales the first one's iodepth and numjobs, the others run as given (mode=fixed or search)", .type = OPT_STRING,
+	  STEP_FIELD(workloads), .example = "data:redo" },
+	{ .name = "latency_judge",
+	  .help = "in a workload section: the directions of this workload the step's latency_limit applies to (each that did I/O, read, write, or none)", .type = OPT_ENUM, STEP_FIELD(judge),
+	  .values = judge_values, .def = "each", .example = "read" },
 };
 /* clang-format on */
 
 #define NR_PLAN_KEYS (sizeof(plan_keys) / sizeof(plan_keys[0]))
 
-/* Keys compare without case, with '-' and '_' alike, as options do. */
-static bool key_eq(const char *a, const char *b)
+const struct option_def *plan_key_rows(size_t *nr)
 {
-	for (; *a && *b; a++, b++) {
-		char x = *a == '-' ? '_' : (char)tolower((unsigned char)*a);
-		char y = *b == '-' ? '_' : (char)tolower((unsigned char)*b);
-
-		if (x != y)
-			return false;
-	}
-	return *a == *b;
+	*nr = NR_PLAN_KEYS;
+	return plan_keys;
 }
 
-static const struct plan_key *plan_key_find(const char *key)
+static const struct option_def *plan_key_find(const char *key)
 {
-	for (size_t i = 0; i < NR_PLAN_KEYS; i++)
-		if (key_eq(plan_keys[i].name, key))
-			return &plan_keys[i];
-	return NULL;
+	return option_find_in(plan_keys, NR_PLAN_KEYS, key);
 }
 
 /* ---- values: one, or a ','-separated list ---- */
@@ -186,34 +199,12 @@ static int list_make(struct list *l, const char *key, const char *value,
 	return 0;
 }
 
-/* ---- applying one value of a plan key to a step ---- */
-
-static int parse_choice(const struct plan_key *k, const char *v, int *field,
-			struct ioc_err *err)
-{
-	char accepted[128] = "";
-	size_t used = 0;
-
-	for (int i = 0; k->names[i]; i++) {
-		if (strcasecmp(k->names[i], v) == 0) {
-			*field = i;
-			return 0;
-		}
-		used +=
-		    (size_t)snprintf(accepted + used, sizeof(accepted) - used,
-				     "%s%s", i ? ", " : "", k->names[i]);
-		if (used >= sizeof(accepted))
-			break;
-	}
-	return err_usage(err, EINVAL,
-			 "%s=%s: not one of the accepted values: %s", k->name,
-			 v, accepted);
-}
+/* ---- the plan keys' own parsers ---- */
 
 /* A time that must carry its unit: "2" could mean 2 s (fio's runtime) or
  * 2 ms (what a latency limit usually is), so it means neither. */
-static int parse_time(const struct plan_key *k, const char *v, uint64_t *ns,
-		      struct ioc_err *err)
+static int parse_time(const struct option_def *k, const char *v,
+		      const char *unit, uint64_t *ns, struct ioc_err *err)
 {
 	size_t len = strlen(v);
 	uint64_t t;
@@ -221,9 +212,9 @@ static int parse_time(const struct plan_key *k, const char *v, uint64_t *ns,
 
 	if (len && isdigit((unsigned char)v[len - 1]))
 		return err_usage(err, EINVAL, "%s=%s: give a unit, e.g. %s%s",
-				 k->name, v, v, k->unit);
+				 k->name, v, v, unit);
 	/* fio's "m" is minutes: never what a latency means */
-	if (strcmp(k->unit, "ms") == 0 && len > 1 &&
+	if (strcmp(unit, "ms") == 0 && len > 1 &&
 	    tolower((unsigned char)v[len - 1]) == 'm' &&
 	    isdigit((unsigned char)v[len - 2]))
 		return err_usage(err, EINVAL,
@@ -241,6 +232,35 @@ static int parse_time(const struct plan_key *k, const char *v, uint64_t *ns,
 	return 0;
 }
 
+/* A latency: the unit suggested for a bare number is ms. */
+static int parse_time_ms(void *obj, const struct option_def *o,
+			 const char *v, struct ioc_err *err)
+{
+	return parse_time(o, v, "ms", (uint64_t *)((char *)obj + o->off), err);
+}
+
+/* A duration (a round): the unit suggested is s. */
+static int parse_time_s(void *obj, const struct option_def *o, const char *v,
+			struct ioc_err *err)
+{
+	return parse_time(o, v, "s", (uint64_t *)((char *)obj + o->off), err);
+}
+
+static int parse_lat_stat(void *obj, const struct option_def *o,
+			  const char *v, struct ioc_err *err)
+{
+	struct plan_step *st = obj;
+	enum lat_stat stat;
+
+	if (lat_stat_parse(v, &stat))
+		return err_usage(err, EINVAL,
+				 "%s=%s: not one of the accepted values: "
+				 "mean, p99, p99.9",
+				 o->name, v);
+	st->latency_stat = stat;
+	return 0;
+}
+
 static int cmp_unsigned(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -249,9 +269,10 @@ static int cmp_unsigned(const void *a, const void *b)
 }
 
 /* Percentages of the maximum: sorted, duplicates dropped. */
-static int parse_points(const struct plan_key *k, const char *v,
-			struct plan_step *st, struct ioc_err *err)
+static int parse_points(void *obj, const struct option_def *k, const char *v,
+			struct ioc_err *err)
 {
+	struct plan_step *st = obj;
 	unsigned pts[PLAN_MAX_POINTS], nr = 0;
 	struct list l;
 	uint64_t x;
@@ -283,37 +304,39 @@ out:
 	return ret;
 }
 
-/* Apply value v (not NULL) of plan key k to st. */
-static int plan_key_apply(struct plan_step *st, const struct plan_key *k,
-			  const char *v, struct ioc_err *err)
+static int parse_replace(void *obj, const struct option_def *k, const char *v,
+			 struct ioc_err *err)
 {
-	void *field = (char *)st + k->off;
-	enum lat_stat stat;
+	struct plan_step *st = obj;
 	uint64_t n;
+	int ret = units_parse_uint(k->name, v, 0, VD_MAX_MEMBERS - 1, &n, err);
+
+	if (ret)
+		return ret;
+	st->replace = (unsigned)n;
+	st->replace_set = true;
+	return 0;
+}
+
+/* Checked now, with the line it came from; swept when the step runs. */
+static int parse_rebuild_rate(void *obj, const struct option_def *k,
+			      const char *v, struct ioc_err *err)
+{
+	struct plan_step *st = obj;
+	struct rebuild_sweep *sw = calloc(1, sizeof(*sw));
 	int ret;
 
-	switch (k->type) {
-	case PK_CHOICE:
-		return parse_choice(k, v, field, err);
-	case PK_LAT_STAT:
-		if (lat_stat_parse(v, &stat))
-			return err_usage(err, EINVAL,
-					 "%s=%s: not one of the accepted "
-					 "values: mean, p99, p99.9",
-					 k->name, v);
-		st->latency_stat = stat;
-		return 0;
-	case PK_UINT:
-		ret = units_parse_uint(k->name, v, k->min, k->max, &n, err);
-		if (!ret)
-			*(unsigned *)field = (unsigned)n;
+	if (!sw)
+		return err_set(err, ENOMEM, "out of memory");
+	ret = rebuild_sweep_rates(v, k->name, sw, err);
+	free(sw);
+	if (ret)
 		return ret;
-	case PK_TIME:
-		return parse_time(k, v, field, err);
-	case PK_POINTS:
-		return parse_points(k, v, st, err);
-	}
-	return err_set(err, EINVAL, "%s: bad plan key row", k->name);
+	if (strlen(v) >= sizeof(st->rebuild_rate))
+		return err_usage(err, E2BIG, "%s=%s: longer than %zu characters",
+				 k->name, v, sizeof(st->rebuild_rate) - 1);
+	snprintf(st->rebuild_rate, sizeof(st->rebuild_rate), "%s", v);
+	return 0;
 }
 
 /* A step with every default: the option table's for the workload, the
@@ -326,15 +349,15 @@ static void step_defaults(struct plan_step *st)
 	/* The defaults are known to parse (tests/test_plan.c). */
 	for (size_t i = 0; i < NR_PLAN_KEYS; i++)
 		if (plan_keys[i].def)
-			plan_key_apply(st, &plan_keys[i], plan_keys[i].def,
-				       NULL);
+			option_parse(&plan_keys[i], st, plan_keys[i].def,
+				     NULL);
 }
 
 /* ---- entries: one key=value each, and ordered maps of them ---- */
 
 struct entry {
 	const struct option_def *row; /* a workload option, or NULL */
-	const struct plan_key *pk;    /* a plan key, or NULL */
+	const struct option_def *pk;  /* a plan key, or NULL */
 	struct list vals;	      /* one step per element */
 	unsigned line;		      /* 0: from the command line */
 };
@@ -347,7 +370,8 @@ static bool entry_same_key(const struct entry *a, const struct entry *b)
 		return a->pk == b->pk;
 	if (a->row == b->row)
 		return true;
-	return a->row->type != OPT_IGNORED && b->row->type != OPT_IGNORED &&
+	return a->row->scope == OPT_SCOPE_JOB && b->row->scope == OPT_SCOPE_JOB &&
+	       a->row->type != OPT_IGNORED && b->row->type != OPT_IGNORED &&
 	       a->row->off == b->row->off;
 }
 
@@ -401,6 +425,7 @@ struct section {
 	char name[JOB_NAME_MAX];
 	unsigned line;
 	struct keymap keys;
+	bool is_wl;          /* named in some step's workloads=: not a step */
 };
 
 enum where {
@@ -468,7 +493,8 @@ static int find_option(const char *key, const struct option_def **row,
 	int ret;
 
 	ret = options_lookup(key, row, &why);
-	if (ret == 0 && (*row)->scope == OPT_SCOPE_JOB)
+	if (ret == 0 && ((*row)->scope == OPT_SCOPE_JOB ||
+			 (*row)->scope == OPT_SCOPE_ENGINE))
 		return 0;
 	if (ret == 0)
 		return err_usage(err, EINVAL,
@@ -488,16 +514,15 @@ enum comma_rule {
 	COMMA_REFUSE,
 };
 
+/* The row says (OPT_F_COMMAS, OPT_F_ONE_VALUE); plan keys take one value
+ * unless their row says otherwise. */
 static enum comma_rule comma_rule(const struct entry *e)
 {
-	if (e->pk)
-		return e->pk->type == PK_POINTS ? COMMA_WHOLE : COMMA_REFUSE;
-	if (strcmp(e->row->name, "cpus_allowed") == 0)
-		return COMMA_WHOLE; /* "0-3,6" is one CPU list */
-	if (strcmp(e->row->name, "vd") == 0)
-		return COMMA_WHOLE; /* "raid5,strip=64k,..."; several VDs: ';' */
-	if (strcmp(e->row->name, "filename") == 0 ||
-	    strcmp(e->row->name, "name") == 0)
+	const struct option_def *o = e->pk ? e->pk : e->row;
+
+	if (o->flags & OPT_F_COMMAS)
+		return COMMA_WHOLE;
+	if (e->pk || (o->flags & OPT_F_ONE_VALUE))
 		return COMMA_REFUSE;
 	return COMMA_LIST;
 }
@@ -511,7 +536,7 @@ static int entry_apply(struct plan_step *st, const struct entry *e,
 	if (!v)
 		return err_usage(err, EINVAL, "%s: needs a value, e.g. %s=%s",
 				 e->pk->name, e->pk->name, e->pk->example);
-	return plan_key_apply(st, e->pk, v, err);
+	return option_parse(e->pk, st, v, err);
 }
 
 /* Check every value of e on a scratch step, so a bad one is reported at
@@ -624,6 +649,7 @@ static int on_section(void *arg, const char *name, unsigned line,
 	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->line = line;
+	s->is_wl = false;
 	p->nr_secs++;
 	p->where = IN_STEP;
 	return 0;
@@ -707,6 +733,8 @@ static int count_steps(const struct parser *p, unsigned *total,
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < p->nr_secs; i++) {
+		if (p->secs[i].is_wl)
+			continue;
 		n += section_steps(&p->secs[i]);
 		if (n > PLAN_MAX_STEPS)
 			return err_usage(err, E2BIG,
@@ -772,10 +800,161 @@ static int pts_defaults(const struct section *s, struct plan_step *st,
 	return ret;
 }
 
+/* ---- multi-workload steps (workloads=) ---- */
+
+static int build_one(const struct parser *p, const struct section *s,
+		     const unsigned *pick, struct plan_step *st,
+		     struct ioc_err *err);
+
+static void plan_step_free(struct plan_step *st)
+{
+	job_spec_free(&st->job);
+	for (unsigned i = 0; i < st->nr_wl; i++)
+		job_spec_free(&st->wl[i].job);
+	free(st->wl);
+	st->wl = NULL;
+	st->nr_wl = 0;
+}
+
+/* The entry of plan key name in s, or NULL. */
+static const struct entry *section_pk(const struct section *s, const char *name)
+{
+	for (unsigned i = 0; i < s->keys.nr; i++)
+		if (s->keys.e[i]->pk && !strcmp(s->keys.e[i]->pk->name, name))
+			return s->keys.e[i];
+	return NULL;
+}
+
+static struct section *section_named(const struct parser *p, const char *name,
+				     size_t len)
+{
+	for (unsigned i = 0; i < p->nr_secs; i++)
+		if (strlen(p->secs[i].name) == len && !strncmp(p->secs[i].name, name, len))
+			return &p->secs[i];
+	return NULL;
+}
+
+/* Mark the sections named by step e's workloads= of section s. */
+static int wl_mark_one(struct parser *p, const struct section *s,
+		       const struct entry *e, struct ioc_err *err)
+{
+	const char *v = e->vals.v[0] ? e->vals.v[0] : "";
+	unsigned n = 0;
+
+	for (const char *a = v; *a;) {
+		size_t len = strcspn(a, ":");
+		struct section *w = section_named(p, a, len);
+		if (!w || w == s)
+			return err_usage(err, EINVAL, "%s:%u: workloads: %s [%.*s]", p->origin,
+					 e->line, w ? "a step cannot be its own workload"
+						    : "no such section", (int)len, a);
+		if (++n > PLAN_MAX_WORKLOADS)
+			return err_usage(err, E2BIG, "%s:%u: workloads: more than %d",
+					 p->origin, e->line, PLAN_MAX_WORKLOADS);
+		w->is_wl = true;
+		a += len + (a[len] == ':');
+	}
+	if (!n)
+		return err_usage(err, EINVAL, "%s:%u: workloads: empty (name sections, e.g. "
+				 "workloads=data:redo)", p->origin, e->line);
+	return 0;
+}
+
+/* What a section may not hold: a workload section takes one value per key,
+ * no plan key but latency_judge and no workloads= of its own; a step with
+ * workloads= no workload option of its own (its workloads have them). */
+static int wl_check_section(const struct parser *p, const struct section *s,
+			    struct ioc_err *err)
+{
+	bool multi = section_pk(s, "workloads") != NULL;
+	for (unsigned i = 0; i < s->keys.nr; i++) {
+		const struct entry *e = s->keys.e[i];
+		bool own = e->line > s->line;
+		const char *why = NULL;
+		if (s->is_wl && e->vals.nr > 1)
+			why = "a list in a workload section (one value per key)";
+		else if (s->is_wl && e->pk && !strcmp(e->pk->name, "workloads"))
+			why = "a workload section cannot run workloads of its own";
+		else if (s->is_wl && own && e->pk && strcmp(e->pk->name, "latency_judge"))
+			why = "a plan key in a workload section (set it in the step's section)";
+		else if (!s->is_wl && own && e->pk && !strcmp(e->pk->name, "latency_judge"))
+			why = "only a workload section takes it";
+		else if (!s->is_wl && multi && own && e->row)
+			why = "the step runs workloads=: set workload options in its workload "
+			      "sections or [global]";
+		if (why)
+			return err_usage(err, EINVAL, "%s:%u: %s: [%s]: %s", p->origin, e->line,
+					 entry_key(e), s->name, why);
+	}
+	return 0;
+}
+
+static int plan_wl_mark(struct parser *p, struct ioc_err *err)
+{
+	int ret = 0;
+	for (unsigned i = 0; i < p->nr_secs && !ret; i++) {
+		const struct entry *e = section_pk(&p->secs[i], "workloads");
+		if (e && e->line > p->secs[i].line)
+			ret = wl_mark_one(p, &p->secs[i], e, err);
+	}
+	for (unsigned i = 0; i < p->nr_secs && !ret; i++)
+		ret = wl_check_section(p, &p->secs[i], err);
+	return ret;
+}
+
+/* Build st's workloads from their sections; st->job becomes the first's. */
+static int plan_wl_build(const struct parser *p, struct plan_step *st,
+			 struct ioc_err *err)
+{
+	/* a curve paces the first workload only, against a maximum of all:
+	 * its points would not be what they say */
+	if (st->mode != STEP_FIXED && st->mode != STEP_SEARCH) {
+		const struct section *s = section_named(p, st->section, strlen(st->section));
+		const struct entry *e = s ? section_pk(s, "workloads") : NULL;
+		return err_usage(err, EINVAL, "%s:%u: workloads: [%s]: workloads= runs with "
+				 "mode=fixed or search, not %s", p->origin, e ? e->line : 0,
+				 st->section, step_mode_name(st->mode));
+	}
+	if (!(st->wl = calloc(PLAN_MAX_WORKLOADS, sizeof(*st->wl))))
+		return err_set(err, ENOMEM, "out of memory");
+	for (const char *a = st->workloads; *a;) {
+		size_t len = strcspn(a, ":");
+		const struct section *w = section_named(p, a, len);
+		unsigned *pick = calloc(w->keys.nr + 1, sizeof(*pick));
+		struct plan_step tmp;
+		int ret = pick ? build_one(p, w, pick, &tmp, err)
+			       : err_set(err, ENOMEM, "out of memory");
+		free(pick);
+		if (ret)
+			return ret;
+		struct step_workload *wl = &st->wl[st->nr_wl++];
+		snprintf(wl->name, sizeof(wl->name), "%s", w->name);
+		wl->job = tmp.job;
+		wl->judge = tmp.judge;
+		a += len + (a[len] == ':');
+	}
+	job_spec_free(&st->job);
+	if (job_spec_copy(&st->job, &st->wl[0].job))
+		return err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 /* Build the step of section s that takes element pick[i] of each entry. */
 static int build_step(const struct parser *p, const struct section *s,
 		      const unsigned *pick, struct plan_step *st,
 		      struct ioc_err *err)
+{
+	int ret = build_one(p, s, pick, st, err);
+
+	if (!ret && st->workloads[0] && (ret = plan_wl_build(p, st, err)))
+		plan_step_free(st);
+	return ret;
+}
+
+/* The step of section s alone (its workloads= not yet built). */
+static int build_one(const struct parser *p, const struct section *s,
+		     const unsigned *pick, struct plan_step *st,
+		     struct ioc_err *err)
 {
 	bool full = false;
 	int ret;
@@ -803,7 +982,7 @@ static int build_step(const struct parser *p, const struct section *s,
 	ret = pts_defaults(s, st, err);
 	if (ret)
 		goto fail;
-	if (st->mode == STEP_SEARCH && st->latency_limit_ns == 0) {
+	if (st->mode == STEP_SEARCH && st->latency_limit_ns == 0 && !s->is_wl) {
 		ret = err_usage(err, EINVAL,
 				"%s:%u: latency_limit: missing in [%s] "
 				"(mode=search needs one, e.g. "
@@ -874,16 +1053,23 @@ static int build_plan(const struct parser *p, const char *text,
 				 "%s: no steps (a step is a [name] section "
 				 "with its workload)",
 				 p->origin);
-	ret = count_steps(p, &total, err);
+	ret = plan_wl_mark((struct parser *)p, err);
+	if (!ret)
+		ret = count_steps(p, &total, err);
 	if (ret)
 		return ret;
+	if (total == 0)
+		return err_usage(err, EINVAL,
+				 "%s: no steps (every section is a workload of another)",
+				 p->origin);
 	out->source = strdup(text);
 	out->steps = calloc(total, sizeof(*out->steps));
 	if (!out->source || !out->steps)
 		return err_set(err, ENOMEM, "%s: out of memory", p->origin);
 	set_name(out->name, sizeof(out->name), p->origin);
 	for (unsigned i = 0; i < p->nr_secs && !ret; i++)
-		ret = expand_section(p, &p->secs[i], out, err);
+		if (!p->secs[i].is_wl)
+			ret = expand_section(p, &p->secs[i], out, err);
 	return ret;
 }
 
@@ -915,7 +1101,7 @@ void plan_free(struct plan *p)
 	if (!p)
 		return;
 	for (unsigned i = 0; i < p->nr_steps; i++)
-		job_spec_free(&p->steps[i].job);
+		plan_step_free(&p->steps[i]);
 	free(p->steps);
 	free(p->source);
 	memset(p, 0, sizeof(*p));
@@ -974,16 +1160,21 @@ int plan_load(const char *path, const char *const *overrides,
 	return ret;
 }
 
+/* The name of value v among values; "?" when none has it. */
+static const char *value_name(const struct opt_enum *values, int v)
+{
+	for (; values->name; values++)
+		if (values->value == v)
+			return values->name;
+	return "?";
+}
+
 const char *step_mode_name(enum step_mode m)
 {
-	if ((unsigned)m < sizeof(mode_names) / sizeof(mode_names[0]) - 1)
-		return mode_names[m];
-	return "?";
+	return value_name(mode_values, (int)m);
 }
 
 const char *target_use_name(enum target_use t)
 {
-	if ((unsigned)t < sizeof(target_names) / sizeof(target_names[0]) - 1)
-		return target_names[t];
-	return "?";
+	return value_name(target_values, (int)t);
 }

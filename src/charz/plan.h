@@ -20,21 +20,44 @@
 #define IOCHAR_CHARZ_PLAN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "charz/point.h"
-#include "core/job.h"
+#include "base/job.h"
 #include "util/err.h"
 
 #define PLAN_MAX_STEPS 4096
 #define PLAN_MAX_POINTS 64
 #define PLAN_LABEL_MAX 160
+#define PLAN_MAX_WORKLOADS 8
+
+/* Which directions of one workload of a multi-workload step the step's
+ * latency limit applies to (latency_judge=): a DBA judges an OLTP
+ * database by its data reads and its redo log writes, not by the data
+ * files' background writes. */
+enum wl_judge {
+	WL_JUDGE_EACH,  /* every direction that did I/O */
+	WL_JUDGE_READ,
+	WL_JUDGE_WRITE,
+	WL_JUDGE_NONE,  /* not judged: load beside the ones judged */
+};
+
+/* One workload of a multi-workload step (workloads=a:b): a section of
+ * the plan run concurrently with the others, on the same targets, with
+ * its own rw/bs/depth/flush and region (offset=, size=). */
+struct step_workload {
+	char name[64];             /* its [section] */
+	struct job_spec job;       /* owned */
+	enum wl_judge judge;
+};
 
 enum step_mode {
 	STEP_FIXED,        /* run the workload as given */
 	STEP_SEARCH,       /* best (iodepth, numjobs) inside the latency limit */
 	STEP_CURVE,        /* max, then rate-controlled % of it */
 	STEP_PRECONDITION, /* sequential fill, then random writes to steady state */
+	STEP_REBUILD,      /* a RAID VD member rebuilt at each rate, under the workload */
 };
 
 enum target_use {
@@ -83,6 +106,21 @@ struct plan_step {
 	 * preconditioning of its targets (the fill once per target and plan,
 	 * then rounds of the step's workload) */
 	enum precond_use precondition;
+
+	/* rebuild (charz/rebuild.h): the member rebuilt, and the rates swept
+	 * as given ("" = one pass as fast as it goes) */
+	unsigned replace;
+	bool replace_set;
+	char rebuild_rate[128];
+
+	/* workloads= (charz/workloads.h): the sections run together in this
+	 * step, ':'-separated, as written; "" = the step's own workload only.
+	 * When set, job is a copy of wl[0].job (what a search scales: its
+	 * iodepth and numjobs; the others run as given) */
+	char workloads[256];
+	enum wl_judge judge;       /* latency_judge= of a workload section */
+	struct step_workload *wl;  /* nr_wl entries; owned */
+	unsigned nr_wl;
 };
 
 struct plan {
@@ -120,6 +158,12 @@ int plan_load(const char *path, const char *const *overrides,
 	      unsigned nr_overrides, struct plan *out, struct ioc_err *err);
 
 void plan_free(struct plan *p);
+
+struct option_def;
+
+/* The plan keys (scope PLAN rows of struct plan_step), in --help order;
+ * *nr gets their number. Static data. */
+const struct option_def *plan_key_rows(size_t *nr);
 
 const char *step_mode_name(enum step_mode m);
 const char *target_use_name(enum target_use t);

@@ -6,17 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charz/disc_set.h"
+#include "charz/eta.h"
 #include "charz/outcome.h"
+#include "charz/rebuild_step.h"
 #include "charz/results.h"
+#include "charz/workloads.h"
 #include "target/target.h"
+#include "util/clock.h"
 
 #define SEARCH_PLATEAU 0.03      /* < 3 % more IOPS is not worth more load */
 #define CURVE_REACH_TOLERANCE 0.02
 #define SCALING_GROWTH 0.10      /* < 10 % more on doubling: saturated */
-/* The fill's rate for the time estimate before anything was measured:
- * a SATA SSD's sequential write. A guess, so the estimate says so. */
-#define FILL_GUESS_BPS 500e6
-
 /* The targets a plan run has filled (the PTS fill is once per target:
  * later preconditionings of it run their rounds only). */
 struct fills {
@@ -105,6 +106,11 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 					 "step '%s': mode=precondition with rw=%s writes nothing "
 					 "(PTS's default is rw=randwrite; give a workload that writes)",
 					 st->label, rw_name(st->job.rw));
+		if (st->mode == STEP_REBUILD) {
+			int ret = rebuild_step_validate(st, err);
+			if (ret)
+				return ret;
+		}
 		/* the whole set at its largest, which covers every smaller one */
 		unsigned nsets = set_sizes(st, sizes);
 		for (unsigned s = 0; s < nsets; s++) {
@@ -127,6 +133,9 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 			if (sizes[s] == 0)
 				ret = runner_validate(&j, 1, err);
 			job_spec_free(&j);
+			if (!ret && st->nr_wl) /* the workloads together, on this set */
+				ret = wl_validate(st, sizes[s] ? &st->job.files[set_first(st, s)] : NULL,
+						  sizes[s], err);
 			if (ret) {
 				err_prefix(err, "step '%s'", st->label);
 				return ret;
@@ -150,63 +159,88 @@ static uint64_t fill_bytes(const struct plan_step *st, const char *path)
 	return info.size;
 }
 
-/* The preconditioning's time on st's targets: the fill of the ones not
- * filled yet (marked filled in f), at FILL_GUESS_BPS, then every round. */
-static uint64_t precond_estimate_ns(const struct plan_step *st, struct fills *f)
+/* The bytes written on st's targets before its runs that this plan run
+ * has not written yet (marked in f): a preconditioning's fill passes, or
+ * the pre-write of a file that is not there or too small to read. */
+static uint64_t step_fill_bytes(const struct plan_step *st, struct fills *f)
 {
-	double fill = 0;
-	unsigned sizes[64], nsets = set_sizes(st, sizes);
-	unsigned passes = st->fill_passes;
-
+	uint64_t bytes = 0;
 	for (unsigned i = 0; i < st->job.nr_files; i++) {
-		if (fills_has(f, st->job.files[i]))
+		const char *path = st->job.files[i];
+		struct target_info info;
+		struct ioc_err err = {0};
+		if (fills_has(f, path))
 			continue;
-		fill += (double)passes * (double)fill_bytes(st, st->job.files[i]);
-		fills_add(f, st->job.files[i]);
+		uint64_t need = fill_bytes(st, path);
+		if (step_preconditions(st)) {
+			bytes += (uint64_t)st->fill_passes * need;
+		} else if (target_inspect(path, &info, &err) || !info.exists ||
+			   (!info.is_block && info.size < need)) {
+			bytes += need; /* laid out before it is read */
+		} else {
+			continue;
+		}
+		fills_add(f, path);
 	}
-	return (uint64_t)(fill / FILL_GUESS_BPS * 1e9) +
-	       (uint64_t)st->max_rounds * st->round_ns * nsets;
+	return bytes;
 }
 
-/* Rough planned time of a step, for the "about N left" of the progress
- * lines: its runs' ramp + runtime times how many runs its mode usually
- * makes, times its target sets, plus its preconditioning (with every fill
- * still to come, f tracks them). 0 when nothing is time-bound. */
-static uint64_t step_estimate_ns(const struct plan_step *st, struct fills *f)
+/* The planned work of st for the estimate (charz/eta.h): its runs' ramp +
+ * runtime times how many runs its mode usually makes, its target sets,
+ * its fills and pre-writes still to come (f tracks them) and its
+ * preconditioning's rounds (at most max_rounds). */
+static void step_eta(const struct plan_step *st, struct fills *f, struct eta_step *e)
 {
 	unsigned sizes[64];
-	uint64_t run = st->job.ramp_ns + st->job.runtime_ns, runs = 1;
-	uint64_t pre = step_preconditions(st) ? precond_estimate_ns(st, f) : 0;
+	memset(e, 0, sizeof(*e));
+	e->run_ns = st->job.ramp_ns + st->job.runtime_ns;
+	e->sets = set_sizes(st, sizes);
+	e->fill_bytes = step_fill_bytes(st, f);
+	if (step_preconditions(st))
+		e->precond_ns = (uint64_t)st->max_rounds * st->round_ns * e->sets;
 	switch (st->mode) {
 	case STEP_FIXED:
+		e->runs = 1;
 		break;
 	case STEP_SEARCH:
-		runs = 8; /* what the search takes on typical devices, and its confirmation */
+		e->runs = ETA_SEARCH_RUNS;
+		e->search = true;
 		break;
 	case STEP_CURVE:
-		runs = st->nr_points + 1;
+		e->runs = st->nr_points + 1;
 		break;
 	case STEP_PRECONDITION:
-		return pre;
+		e->runs = 0;
+		break;
+	case STEP_REBUILD: /* the baseline and a pass per rate, each about a run */
+		e->runs = 2;
+		for (const char *c = st->rebuild_rate; *c; c++)
+			e->runs += *c == ',';
+		break;
 	}
-	return pre + run * runs * set_sizes(st, sizes);
 }
 
-/* Steps from..end of p, with the fills still to come after f. */
-static uint64_t plan_estimate_ns(const struct plan *p, unsigned from, const struct fills *f)
+/* e over p's steps, in a new array (the caller frees e->steps). */
+static int plan_eta(const struct plan *p, struct eta *e)
 {
-	struct fills left = *f;
-	uint64_t est = 0;
-
-	for (unsigned k = from; k < p->nr_steps; k++)
-		est += step_estimate_ns(&p->steps[k], &left);
-	return est;
+	struct fills none = {.n = 0};
+	struct eta_step *steps = calloc(p->nr_steps ? p->nr_steps : 1, sizeof(*steps));
+	if (!steps)
+		return -ENOMEM;
+	for (unsigned k = 0; k < p->nr_steps; k++)
+		step_eta(&p->steps[k], &none, &steps[k]);
+	eta_init(e, steps, p->nr_steps);
+	return 0;
 }
 
 uint64_t plan_time_estimate_ns(const struct plan *p)
 {
-	struct fills none = {.n = 0};
-	return plan_estimate_ns(p, 0, &none);
+	struct eta e;
+	if (plan_eta(p, &e))
+		return 0;
+	uint64_t ns = eta_plan_left_ns(&e, 0);
+	free(e.steps);
+	return ns;
 }
 
 static void fmt_left(char *buf, size_t len, uint64_t ns)
@@ -227,11 +261,13 @@ struct progress {
 	const struct plan *p;
 	unsigned step;
 	unsigned point;
+	struct eta *eta;
 };
 
 static void on_point(void *arg, const struct job_spec *job)
 {
 	struct progress *pr = arg;
+	eta_run_start(pr->eta);
 	if (!pr->o->progress)
 		return;
 	char rate[48] = "";
@@ -302,6 +338,8 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 	}
 	case STEP_PRECONDITION:
 		return run_precondition(st, &st->job, s, f, err);
+	case STEP_REBUILD:
+		return rebuild_step_run(st, s, s->mctx.hooks ? s->mctx.hooks->stop : NULL, err);
 	}
 	return err_set(err, EINVAL, "unknown step mode");
 }
@@ -360,13 +398,13 @@ static void find_saturation(struct step_outcome *o)
 }
 
 static int run_step(const struct plan *p, unsigned idx,
-		    const struct plan_run_opts *o, struct fills *f,
-		    struct step_outcome *out, struct ioc_err *err)
+		    const struct plan_run_opts *o, struct fills *f, struct disc_memo *m,
+		    struct eta *eta, struct step_outcome *out, struct ioc_err *err)
 {
 	const struct plan_step *st = &p->steps[idx];
 	unsigned sizes[64];
 	unsigned nsets = set_sizes(st, sizes);
-	struct progress pr = {.o = o, .p = p, .step = idx};
+	struct progress pr = {.o = o, .p = p, .step = idx, .eta = eta};
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -385,8 +423,12 @@ static int run_step(const struct plan *p, unsigned idx,
 		s->mctx.on_point = on_point;
 		s->mctx.on_point_arg = &pr;
 		s->mctx.dist = o->dist;
+		s->mctx.wl = st->wl;
+		s->mctx.nr_wl = st->nr_wl;
 		out->nr_sets++;
 		ret = pre_mode(st, s, f, err);
+		if (!ret)
+			ret = disc_set_choose(st, s, o, m, err);
 		if (!ret)
 			ret = run_mode(st, s, f, err);
 		s->done = ret == 0;
@@ -395,7 +437,8 @@ static int run_step(const struct plan *p, unsigned idx,
 		find_saturation(out);
 	if (ret) {
 		out->partial = true;
-		snprintf(out->error, sizeof(out->error), "%s", err->msg);
+		snprintf(out->error, sizeof(out->error), "%.*s",
+			 (int)sizeof(out->error) - 1, err->msg);
 	}
 	return ret;
 }
@@ -411,6 +454,54 @@ static int emit_step(const struct step_outcome *so, const struct plan_run_opts *
 	return 0;
 }
 
+/* What step i of the estimate took and taught: its time, a search's
+ * runs per target set, a fill's rate. */
+static void eta_learn(struct eta *eta, unsigned i, const struct step_outcome *so,
+		      uint64_t took_ns)
+{
+	unsigned runs = 0;
+	for (unsigned k = 0; k < so->nr_sets; k++) {
+		const struct set_outcome *s = &so->sets[k];
+		uint64_t fill_ns = 0;
+		runs += s->mctx.nr_calls - s->call_base;
+		for (unsigned f = 0; f < s->precond.nr_fill; f++)
+			fill_ns += s->precond.fill[f].elapsed_ns;
+		eta_fill_measured(eta, s->precond.ran.fill_bytes, fill_ns);
+	}
+	eta_step_done(eta, i, took_ns, so->nr_sets ? (runs + so->nr_sets - 1) / so->nr_sets : 0);
+}
+
+/* Step i of p: said, run, written down, its time learnt. */
+static int plan_step(const struct plan *p, unsigned i, const struct plan_run_opts *o,
+		     const struct results_dir *rd, struct fills *fills, struct disc_memo *m,
+		     struct eta *eta, struct environment *env, struct ioc_err *err)
+{
+	struct step_outcome so;
+	if (o->progress) {
+		char left[48];
+		fmt_left(left, sizeof(left), eta_plan_left_ns(eta, 0));
+		fprintf(o->progress, "iochar: step %u of %u: %s (%s; plan: %s)\n", i + 1,
+			p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
+	}
+	eta_step_start(eta, i);
+	uint64_t t0 = clock_ns();
+	int ret = run_step(p, i, o, fills, m, eta, &so, err);
+	eta_learn(eta, i, &so, clock_ns() - t0);
+	environment_refresh_targets(env); /* the step may have made them */
+	struct ioc_err werr = {0};
+	int wret = emit_step(&so, o, rd, !ret && i + 1 == p->nr_steps, &werr);
+	if (!rd && o->table) {
+		step_table_header(o->table);
+		step_table_write(&so, o->table);
+	}
+	step_outcome_free(&so);
+	if (!ret && wret) {
+		*err = werr;
+		ret = wret;
+	}
+	return ret;
+}
+
 int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	     struct ioc_err *err)
 {
@@ -420,10 +511,20 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	unsigned nr_paths = 0;
 	char *done = NULL, **host_envs = NULL;
 	struct fills fills = {.n = 0};
+	struct disc_memo *memo = NULL;
+	struct eta own, *eta = o->eta ? o->eta : &own;
 	int ret;
 
+	eta_init(eta, NULL, 0);
 	if ((ret = plan_validate(p, err)))
 		return ret;
+	for (unsigned i = 0; i < p->nr_steps; i++)
+		if ((ret = discipline_opt_check(&o->discipline, &p->steps[i].job, err))) {
+			err_prefix(err, "step '%s'", p->steps[i].label);
+			return ret;
+		}
+	if (plan_eta(p, eta))
+		return err_set(err, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < p->nr_steps; i++)
 		for (unsigned f = 0; f < p->steps[i].job.nr_files && nr_paths < JOB_MAX_FILES; f++)
 			paths[nr_paths++] = p->steps[i].job.files[f];
@@ -442,7 +543,8 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 		rd.host_envs = host_envs;
 	}
 	/* on many hosts, rank 0's results directory says what is left to do */
-	if (!(done = calloc(p->nr_steps ? p->nr_steps : 1, 1))) {
+	if (!(done = calloc(p->nr_steps ? p->nr_steps : 1, 1)) ||
+	    !(memo = calloc(1, sizeof(*memo)))) {
 		ret = err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -451,40 +553,24 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	if (o->dist && (ret = dist_share(o->dist, done, p->nr_steps ? p->nr_steps : 1, err)))
 		goto out;
 	for (unsigned i = 0; i < p->nr_steps && !ret; i++) {
-		struct step_outcome so;
 		if (done[i]) {
+			eta_step_done(eta, i, 0, 0);
 			if (o->progress)
 				fprintf(o->progress, "iochar: step %u of %u, %s: done earlier, kept\n",
 					i + 1, p->nr_steps, p->steps[i].label);
 			continue;
 		}
-		if (o->progress) {
-			char left[48];
-			fmt_left(left, sizeof(left), plan_estimate_ns(p, i, &fills));
-			fprintf(o->progress, "iochar: step %u of %u: %s (%s; plan: %s)\n", i + 1,
-				p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
-		}
-		ret = run_step(p, i, o, &fills, &so, err);
-		environment_refresh_targets(&env); /* the step may have made them */
-		struct ioc_err werr = {0};
-		int wret = emit_step(&so, o, o->out_dir ? &rd : NULL,
-				     !ret && i + 1 == p->nr_steps, &werr);
-		if (!o->out_dir && o->table) {
-			step_table_header(o->table);
-			step_table_write(&so, o->table);
-		}
-		step_outcome_free(&so);
-		if (!ret && wret) {
-			*err = werr;
-			ret = wret;
-		}
+		ret = plan_step(p, i, o, o->out_dir ? &rd : NULL, &fills, memo, eta, &env, err);
 	}
 	if (o->out_dir && !ret)
 		ret = results_finish(&rd, err);
 	if (o->out_dir && o->table)
 		results_print_table(&rd, o->table);
 out:
+	free(eta->steps);
+	eta_init(eta, NULL, 0); /* nothing left to show */
 	free(done);
+	free(memo);
 	dist_env_free(host_envs, o->dist ? dist_size(o->dist) : 0);
 	environment_free(&env);
 	return ret;

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "charz/discipline.h"
+#include "charz/eta.h"
 #include "charz/plan.h"
 #include "core/runner.h"
 
@@ -30,6 +32,13 @@ struct plan_run_opts {
 	FILE *progress;        /* "step i of n" lines; NULL = none */
 	struct dist *dist;     /* every step on every MPI rank at once; NULL = here only.
 				* Only rank 0 should have out_dir, table and json. */
+	/* the plan's time left, kept here while it runs (a live status
+	 * line reads it between ticks on this thread; left empty at the
+	 * end); NULL: kept privately */
+	struct eta *eta;
+	/* --discipline: how each target set's submission discipline is
+	 * chosen (charz/discipline.h); all zero: probed */
+	struct disc_opt discipline;
 };
 
 /* Check every step on every target set it will use, without side
@@ -38,10 +47,12 @@ struct plan_run_opts {
 int plan_validate(const struct plan *p, struct ioc_err *err);
 
 /* The planned time of p from its first step, as the progress lines say
- * it: each step's runs, its preconditioning's rounds (at most max_rounds)
- * and every fill pass still to come (PTS: once per target) at an assumed
- * 500 MB/s (the fill's rate is not known before it runs). 0 when nothing
- * is time-bound. Reads the targets' sizes; writes nothing. */
+ * it (charz/eta.h): each step's runs (a search's expected climb), its
+ * preconditioning's rounds (at most max_rounds), every fill pass still to
+ * come (PTS: once per target) and the pre-write of files too small to
+ * read, at an assumed ETA_FILL_GUESS_BPS (the fill's rate is not known
+ * before it runs). 0 when nothing is time-bound. Reads the targets'
+ * sizes; writes nothing. */
 uint64_t plan_time_estimate_ns(const struct plan *p);
 
 /* Run p. Returns 0 when every step completed, -EINTR when stopped by the

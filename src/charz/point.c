@@ -35,6 +35,8 @@ double point_scope_latency(const struct point *p, enum lat_stat stat,
 	double worst = 0;
 	bool any = false;
 
+	if (p->judged)
+		return p->judged_ns[stat];
 	if (scope == LAT_SCOPE_TOTAL)
 		return point_latency(p, stat);
 	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
@@ -59,17 +61,6 @@ bool point_within(const struct point *p, enum lat_stat stat,
 const char *lat_scope_name(enum lat_scope scope)
 {
 	return scope == LAT_SCOPE_TOTAL ? "total" : "each";
-}
-
-int lat_scope_parse(const char *s, enum lat_scope *out)
-{
-	if (!strcmp(s, "each"))
-		*out = LAT_SCOPE_EACH;
-	else if (!strcmp(s, "total"))
-		*out = LAT_SCOPE_TOTAL;
-	else
-		return -EINVAL;
-	return 0;
 }
 
 double point_rate_tolerance(double asked, double seconds, bool poisson, double floor)

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "output/summary.h"
 #include "util/err.h"
 
@@ -51,6 +51,11 @@ struct point {
 	unsigned call;              /* 0-based measure call, in the algorithm's order, that gave it */
 	unsigned runs;              /* times measured: 2 when a frontier break was re-measured */
 	bool repeat_missed;         /* search: its confirming repeat missed the limit */
+	/* a multi-workload step (charz/workloads.h): the worst latency, by
+	 * enum lat_stat, of the directions its workloads' latency_judge
+	 * names; when set the limit is judged on it, whatever the scope */
+	bool judged;
+	double judged_ns[3];
 };
 
 /* Run job (a complete, valid spec) and reduce it to *out. Returns 0, or
@@ -74,9 +79,8 @@ bool point_within(const struct point *p, enum lat_stat stat,
 double point_scope_latency(const struct point *p, enum lat_stat stat,
 			   enum lat_scope scope);
 
-/* "each", "total"; parse: 0 or -EINVAL. */
+/* "each", "total". */
 const char *lat_scope_name(enum lat_scope scope);
-int lat_scope_parse(const char *s, enum lat_scope *out);
 
 /* How far an achieved rate may miss asked (I/Os per second) over seconds
  * of a run and still be on rate: floor (e.g. POINT_RATE_TOL), or the

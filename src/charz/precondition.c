@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/job_gen.h"
+
 #define PRECOND_MAX_FILL                                                       \
 	(sizeof(((struct precond_result *)0)->fill) /                          \
 	 sizeof(((struct precond_result *)0)->fill[0]))
@@ -47,6 +49,7 @@ static int run_pass(const struct job_spec *base, const struct precond_params *fi
 	if (fill) {
 		job.rw = RW_WRITE;
 		job.bs = fill->fill_bs;
+		job_gen_plain(&job); /* once over the region, whatever the job's shape */
 		job.iodepth = fill->fill_iodepth ? fill->fill_iodepth : 1;
 		job.numjobs = 1; /* more jobs would each write the region */
 	}

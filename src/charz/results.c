@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "charz/workloads.h"
 #include "dist/dist.h"
 #include "output/json_parts.h"
 #include "util/atomic_file.h"
@@ -96,7 +97,16 @@ int results_step_key(const struct plan *p, unsigned i, char **out)
 	struct jw w;
 	jw_init(&w, f, 0);
 	json_emit_job(&w, &st->job);
+	/* a multi-workload step: every workload's too (a changed log is a
+	 * different step) */
 	int ret = jw_finish(&w);
+	for (unsigned k = 0; k < st->nr_wl && !ret; k++) {
+		fprintf(f, "\nworkload %s judge %s\n", st->wl[k].name,
+			wl_judge_name(st->wl[k].judge));
+		jw_init(&w, f, 0);
+		json_emit_job(&w, &st->wl[k].job);
+		ret = jw_finish(&w);
+	}
 	if (fclose(f) != 0 || ret) {
 		free(*out);
 		*out = NULL;

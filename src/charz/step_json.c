@@ -3,6 +3,7 @@
  * prints). Points carry the same figures as `iochar run`'s read/write/total
  * blocks, plus each target's total and the per-second series. */
 #include <errno.h>
+#include <string.h>
 
 #include "charz/outcome.h"
 #include "output/json_parts.h"
@@ -34,6 +35,10 @@ static void emit_point(struct jw *w, const struct point *p,
 	json_emit_dir(w, "read", &p->s.dir[DIR_READ]);
 	json_emit_dir(w, "write", &p->s.dir[DIR_WRITE]);
 	json_emit_dir(w, "total", &p->s.total);
+	if (p->judged) { /* the worst of the workloads' judged latencies */
+		jw_kv_double(w, "judged_lat_mean_ns", p->judged_ns[LAT_STAT_MEAN]);
+		jw_kv_double(w, "judged_lat_p99_ns", p->judged_ns[LAT_STAT_P99]);
+	}
 	if (c) {
 		jw_key(w, "per_target");
 		jw_array_begin(w);
@@ -41,10 +46,18 @@ static void emit_point(struct jw *w, const struct point *p,
 		for (unsigned t = 0; t < n; t++) {
 			jw_object_begin(w);
 			jw_kv_string(w, "target", c->vd_labels ? c->vd_labels[t] : s->targets[t]);
+			if (c->vd_amps)
+				jw_kv_double(w, "member_ios_per_host_io", c->vd_amps[t]);
 			json_emit_dir(w, "total", &c->per_target[t]);
 			jw_object_end(w);
 		}
 		jw_array_end(w);
+		step_wl_json(w, c);
+		if (c->vd_json) { /* the same "vd" array as a run's */
+			jw_kv_double(w, "member_ios_per_host_io", c->vd_amp);
+			jw_key(w, "vd");
+			jw_raw(w, c->vd_json, strlen(c->vd_json));
+		}
 		if (c->nr_hosts) {
 			jw_kv_uint(w, "start_skew_ns", c->start_skew_ns);
 			jw_key(w, "per_host");
@@ -177,6 +190,10 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 		jw_string(w, s->targets[t]);
 	jw_array_end(w);
 	jw_kv_bool(w, "done", s->done);
+	if (s->disc_decided && s->disc.how != DISC_HOW_NONE) { /* something chosen */
+		jw_key(w, "discipline");
+		discipline_json(&s->disc, w);
+	}
 	if (s->preconditioned && o->step->mode != STEP_PRECONDITION) {
 		jw_key(w, "precondition");
 		jw_object_begin(w);
@@ -199,6 +216,18 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 		break;
 	case STEP_PRECONDITION:
 		emit_precond(w, s);
+		break;
+	case STEP_REBUILD:
+		if (!s->done)
+			break;
+		rebuild_sweep_json(s->rebuild, w);
+		/* the foreground as the other modes' points: the baseline,
+		 * then one per rate, in "rates"' order */
+		jw_key(w, "points");
+		jw_array_begin(w);
+		for (unsigned k = 0; k <= s->rebuild->n; k++)
+			emit_point(w, &s->rebuild_points[k], NULL, s);
+		jw_array_end(w);
 		break;
 	}
 	jw_object_end(w);
@@ -246,6 +275,19 @@ int step_json_write(const struct step_outcome *o, FILE *f)
 	jw_kv_string(&w, "latency_scope", lat_scope_name(st->latency_scope));
 	jw_key(&w, "options");
 	json_emit_job(&w, &st->job);
+	if (st->nr_wl) { /* a multi-workload step: what each one ran */
+		jw_key(&w, "workloads");
+		jw_array_begin(&w);
+		for (unsigned k = 0; k < st->nr_wl; k++) {
+			jw_object_begin(&w);
+			jw_kv_string(&w, "workload", st->wl[k].name);
+			jw_kv_string(&w, "latency_judge", wl_judge_name(st->wl[k].judge));
+			jw_key(&w, "options");
+			json_emit_job(&w, &st->wl[k].job);
+			jw_object_end(&w);
+		}
+		jw_array_end(&w);
+	}
 	jw_kv_bool(&w, "partial", o->partial);
 	jw_key(&w, "error");
 	if (o->error[0])

@@ -11,7 +11,8 @@
 const char step_csv_header[] =
 	"step,label,mode,point,target,rw,bs,read_pct,iodepth,numjobs,"
 	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met,"
-	"read_lat_mean_us,write_lat_mean_us,latency_scope,reached,tool_limited\n";
+	"read_lat_mean_us,write_lat_mean_us,latency_scope,reached,tool_limited,"
+	"member_ios_per_host_io\n";
 
 static unsigned read_pct(const struct job_spec *j)
 {
@@ -23,10 +24,12 @@ static unsigned read_pct(const struct job_spec *j)
 /* reached: "yes"/"no" for a curve point, NULL otherwise. whole: the row
  * stands for the whole point (its total, or its only target), so the
  * point's read and write latencies are its own; empty on one target's row
- * of several (only its total is kept). */
+ * of several (only its total is kept). amp: the RAID VD's member I/Os per
+ * host I/O, empty when 0 (not a VD). */
 static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		    const char *target, const struct point *p,
-		    const struct dir_summary *d, bool whole, const char *reached)
+		    const struct dir_summary *d, bool whole, const char *reached,
+		    double amp)
 {
 	const struct plan_step *st = o->step;
 	const struct job_spec *j = &st->job;
@@ -50,8 +53,25 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 			p->s.dir[DIR_WRITE].lat.mean / 1e3);
 	else
 		fputs(",,", f);
-	fprintf(f, "%s,%s,%s\n", lat_scope_name(st->latency_scope), reached ? reached : "",
+	fprintf(f, "%s,%s,%s,", lat_scope_name(st->latency_scope), reached ? reached : "",
 		p->tool_limited ? "yes" : "no");
+	if (amp > 0)
+		fprintf(f, "%.3f", amp);
+	fputc('\n', f);
+}
+
+/* The measure call that gave p (its per-target and VD figures), or NULL. */
+static const struct measure_call *point_call(const struct set_outcome *s,
+					     const struct point *p)
+{
+	unsigned call = p ? p->call + s->call_base : 0;
+	return p && call < s->mctx.nr_calls ? &s->mctx.calls[call] : NULL;
+}
+
+/* How many targets p ran on: its VDs on a VD step, else the set's. */
+static unsigned point_targets(const struct set_outcome *s, const struct measure_call *c)
+{
+	return c && c->vd_labels ? c->nr_vds : s->nr_targets;
 }
 
 /* Rows of one point: each target's own, then the total when several. */
@@ -59,20 +79,42 @@ static void csv_point(FILE *f, const struct step_outcome *o,
 		      const struct set_outcome *s, const char *label,
 		      const struct point *p, const char *reached)
 {
-	unsigned call = p->call + s->call_base;
-	const struct measure_call *c = call < s->mctx.nr_calls ? &s->mctx.calls[call] : NULL;
-	unsigned n = c && c->vd_labels ? c->nr_vds : s->nr_targets;
+	const struct measure_call *c = point_call(s, p);
+	unsigned n = point_targets(s, c);
 	if (c)
 		for (unsigned t = 0; t < n; t++)
 			csv_row(f, o, label, c->vd_labels ? c->vd_labels[t] : s->targets[t], p,
-				&c->per_target[t], n == 1, reached);
+				&c->per_target[t], n == 1, reached,
+				c->vd_amps ? c->vd_amps[t] : 0);
 	if (!c || n != 1) {
 		char all[32];
 		if (n)
 			snprintf(all, sizeof(all), "total of %u", n);
 		else
 			snprintf(all, sizeof(all), "(no target)");
-		csv_row(f, o, label, all, p, &p->s.total, true, reached);
+		csv_row(f, o, label, all, p, &p->s.total, true, reached, c ? c->vd_amp : 0);
+	}
+	step_wl_csv(f, o, label, p, c, reached);
+}
+
+/* "raid5 VD": a rebuild step's one target. */
+static void vd_name(const struct set_outcome *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s VD", vd_level_name(s->rebuild_vd->def.level));
+}
+
+/* A rebuild step's foreground: the baseline, then a row per rate. */
+static void rebuild_csv(FILE *f, const struct step_outcome *o,
+			const struct set_outcome *s)
+{
+	char label[48], tgt[32];
+	vd_name(s, tgt, sizeof(tgt));
+	csv_row(f, o, "baseline", tgt, &s->rebuild_points[0],
+		&s->rebuild_points[0].s.total, true, NULL, 0);
+	for (unsigned k = 0; k < s->rebuild->n; k++) {
+		const struct point *p = &s->rebuild_points[k + 1];
+		snprintf(label, sizeof(label), "rebuild %s", s->rebuild->p[k].label);
+		csv_row(f, o, label, tgt, p, &p->s.total, true, NULL, 0);
 	}
 }
 
@@ -106,6 +148,10 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 			break;
 		case STEP_PRECONDITION:
 			break; /* no workload figures worth a row: see the JSON */
+		case STEP_REBUILD:
+			if (s->done)
+				rebuild_csv(f, o, s);
+			break;
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -169,16 +215,20 @@ static void table_row(FILE *f, const struct step_outcome *o, const char *name,
 		p->tool_limited ? (verdict[0] ? ", tool-limited" : "tool-limited") : "");
 }
 
-/* Each target's own figures under a row of several at once (they are in
- * the point's measure call); the paper's per-VD rows. */
+/* Under a point's row: its VDs' amplification and members (as `iochar
+ * run` prints them), then each target's own figures when it ran on
+ * several at once (they are in the point's measure call); the paper's
+ * per-VD rows. */
 static void target_rows(FILE *f, const struct step_outcome *o,
 			const struct set_outcome *s, const struct point *p)
 {
-	const struct measure_call *c = p && p->call + s->call_base < s->mctx.nr_calls
-					   ? &s->mctx.calls[p->call + s->call_base] : NULL;
-	unsigned n = c && c->vd_labels ? c->nr_vds : s->nr_targets;
+	const struct measure_call *c = point_call(s, p);
+	unsigned n = point_targets(s, c);
 	char name[PLAN_LABEL_MAX + 16], mean[24];
 
+	if (c && c->vd_text) /* amplification and members, as a run says them */
+		fputs(c->vd_text, f);
+	step_wl_table(f, o, p, c);
 	if (!c || n < 2)
 		return;
 	for (unsigned t = 0; t < n; t++) {
@@ -249,15 +299,46 @@ static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
 		r->nr_fill, fbs, (double)r->ran.fill_bytes / 1e9);
 }
 
+/* A rebuild step: the baseline, each rate's foreground with the rebuild's
+ * speed and the IOPS drop, then the scrub's verdict. */
+static void rebuild_rows(FILE *f, const struct step_outcome *o,
+			 const struct set_outcome *s)
+{
+	const struct rebuild_sweep *sw = s->rebuild;
+	char name[PLAN_LABEL_MAX + 48], verdict[96];
+	double base = s->rebuild_points[0].s.total.iops;
+
+	snprintf(name, sizeof(name), "%s baseline", o->step->label);
+	table_row(f, o, name, "VD", &s->rebuild_points[0], "healthy");
+	for (unsigned k = 0; k < sw->n; k++) {
+		const struct rebuild_pass *r = &sw->p[k];
+		const struct point *p = &s->rebuild_points[k + 1];
+		double sec = (double)(r->res.end_ns - r->res.start_ns) / 1e9;
+		snprintf(name, sizeof(name), "%s rebuild %s", o->step->label, r->label);
+		snprintf(verdict, sizeof(verdict), "rebuild %.1f MB/s in %.1f s, IOPS %+.0f%%",
+			 sec > 0 ? (double)r->res.bytes / sec / 1e6 : 0, sec,
+			 base > 0 ? 100 * (p->s.total.iops / base - 1) : 0);
+		table_row(f, o, name, "VD", p, verdict);
+	}
+	fprintf(f, "  member %u rebuilt: %llu of %llu rows disagree afterwards\n", sw->member,
+		(unsigned long long)sw->bad, (unsigned long long)sw->rows);
+}
+
 int step_table_write(const struct step_outcome *o, FILE *f)
 {
 	char name[PLAN_LABEL_MAX + 16], verdict[96], tgt[16];
 	for (unsigned i = 0; i < o->nr_sets; i++) {
 		const struct set_outcome *s = &o->sets[i];
 		const struct point *p = set_headline(o, s);
-		snprintf(tgt, sizeof(tgt), s->nr_targets > 1 ? "%u sum" : "%u", s->nr_targets);
+		unsigned nt = point_targets(s, point_call(s, p));
+		snprintf(tgt, sizeof(tgt), nt > 1 ? "%u sum" : "%u", nt);
 		if (s->preconditioned) /* precondition=auto ran before the step */
 			precond_row(f, "  preconditioned", s, tgt);
+		if (s->disc_decided && s->disc.how != DISC_HOW_NONE) { /* something chosen */
+			char line[512];
+			discipline_describe(&s->disc, line, sizeof(line));
+			fprintf(f, "  discipline: %s\n", line);
+		}
 		switch (o->step->mode) {
 		case STEP_FIXED:
 			table_row(f, o, o->step->label, tgt, p, limit_verdict(o, p));
@@ -285,6 +366,10 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 			break;
 		case STEP_PRECONDITION:
 			precond_row(f, o->step->label, s, tgt);
+			break;
+		case STEP_REBUILD:
+			if (s->done)
+				rebuild_rows(f, o, s);
 			break;
 		}
 	}

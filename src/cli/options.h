@@ -1,7 +1,11 @@
-/* options.h - the one declarative table of options, and what it drives.
+/* options.h - the declarative rows of every option, and what they drive.
  *
- * Every option iochar knows is one row (options.c): name, aliases, type,
- * where it is stored, default, range, help, scope. The rows drive defaults
+ * Every option iochar knows is one row: name, aliases, type, where it is
+ * stored, default, range, help, scope. The job's rows are the ground
+ * floor's (base/job_rows.c, job_option_rows); the command line's own rows,
+ * which store into struct run_config, are options.c's; options_row walks
+ * both as one list, those first (an engine's own rows are engine/'s and
+ * found by options_find too). The rows drive defaults
  * (options_set_defaults is the only place defaults are written), the command
  * line and job files (options_apply), checks on values, and --help.
  * Names and value syntax are fio's. In keys '-' and '_' are alike and case
@@ -15,91 +19,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/job.h"
+#include "base/job.h"
+#include "base/option.h" /* the row type and the typed parse */
 #include "util/err.h"
 
 struct run_config;
-
-enum opt_type {
-	OPT_SIZE,    /* uint64_t bytes (units_parse_size) */
-	OPT_TIME,    /* uint64_t nanoseconds (units_parse_time) */
-	OPT_UINT,    /* unsigned or uint64_t, by the field's size */
-	OPT_PERCENT, /* unsigned 0..100 */
-	OPT_BOOL,    /* bool; a bare key means true */
-	OPT_ENUM,    /* an enum (int-sized), named by the row's values */
-	OPT_STRING,  /* a char array: the value must fit with its NUL */
-	OPT_CUSTOM,  /* the row's parse function does it all */
-	OPT_IGNORED, /* a fio option that changes nothing here: accepted */
-};
-
-enum opt_scope {
-	OPT_SCOPE_JOB, /* command line and job files; in struct job_spec */
-	OPT_SCOPE_CLI, /* command line only; in struct run_config */
-};
-
-enum opt_group {
-	OPT_GROUP_CLI,
-	OPT_GROUP_TARGET,
-	OPT_GROUP_WORKLOAD,
-	OPT_GROUP_TIME,
-	OPT_GROUP_ENGINE,
-	OPT_GROUP_COMPAT,
-	OPT_GROUP_COUNT,
-};
-
-struct opt_enum {
-	const char *name;
-	int value;
-};
-
-enum opt_flags {
-	/* The row stores the opposite of what it is given: a BOOL stores !v
-	 * ("buffered" is !direct), a PERCENT stores 100 - v ("rwmixwrite"). */
-	OPT_F_INVERT = 1u << 0,
-};
-
-/* One key=value pair, e.g. a default chosen for a mode. */
-struct option_preset {
-	const char *key;
-	const char *value;
-};
-
-struct option_def;
-
-/* Parse value into the object (struct job_spec or struct run_config, by the
- * row's scope). 0, or -errno with a usage message naming the option. */
-typedef int (*opt_parse_fn)(void *obj, const struct option_def *o,
-			    const char *value, struct ioc_err *err);
-
-/* Write the value the row stores in obj to f, so that two objects give the
- * same text exactly when their values are the same. 0 or -errno. */
-typedef int (*opt_show_fn)(const void *obj, const struct option_def *o,
-			   FILE *f);
-
-struct option_def {
-	const char *name;
-	const char *alias[2]; /* other names, NULL when unused */
-	enum opt_type type;
-	enum opt_scope scope;
-	enum opt_group group;
-	size_t off;		       /* offsetof the field in its struct */
-	size_t size;		       /* sizeof that field */
-	opt_parse_fn parse;	       /* OPT_CUSTOM only */
-	opt_show_fn show;	       /* OPT_CUSTOM only; every job row has one */
-	const struct opt_enum *values; /* OPT_ENUM: {NULL} terminated */
-	unsigned flags;		       /* enum opt_flags */
-	const char *def;	       /* default value; NULL = none */
-	uint64_t min, max;	       /* SIZE, TIME, UINT: max 0 = no limit */
-	const char *arg;  /* value name in --help; NULL = by type */
-	const char *help; /* one line for --help */
-};
 
 /* Defaults scratch mode applies to options the user did not set (see
  * run_config.h), {NULL} terminated. */
 extern const struct option_preset options_scratch_preset[];
 
-/* All rows, in --help order; *nr gets their number. Static data. */
-const struct option_def *options_rows(size_t *nr);
+/* Row i of all rows, in --help order: the command line's own rows, then
+ * the job's (job_option_rows); NULL for i past the last. Static data. */
+const struct option_def *options_row(size_t i);
+
+/* The command line's own rows (scope OPT_SCOPE_CLI, in struct
+ * run_config); *nr gets their number. Static data. */
+const struct option_def *options_cli_rows(size_t *nr);
 
 /* Write every job option's default into spec, by parsing the row's default
  * string. spec must have been through job_spec_init. Does not mark options
@@ -131,12 +67,6 @@ int options_lookup(const char *key, const struct option_def **out,
 int options_apply_cli(struct run_config *cfg, const struct option_def *o,
 		      const char *value, struct ioc_err *err);
 
-/* Does o need a value (false: a bare key is enough)? */
-bool options_takes_value(const struct option_def *o);
-
-/* The name of o's value in help and messages: "SIZE", "TIME", "BOOL"... */
-const char *options_arg_name(const struct option_def *o);
-
 /* Did the user set key, or another option stored in the same field (e.g.
  * "buffered" for "direct"), on spec? false for unknown keys. */
 bool options_is_set(const struct job_spec *spec, const char *key);
@@ -146,19 +76,34 @@ bool options_is_set(const struct job_spec *spec, const char *key);
 int options_set_default(struct job_spec *spec, const char *key,
 			const char *value, struct ioc_err *err);
 
-/* The set_mask bit of row o. */
+/* Is value acceptable for job row o, as far as base/ cannot tell: the
+ * engine ioengine names, the VD definition(s) vd gives? Run before
+ * option_parse wherever a job value is parsed (options_apply,
+ * options_set_default): same moment, same messages as a row's own parse.
+ * 0 for other rows and for a bare key (value NULL); else -errno with a
+ * one-line usage message naming the option. */
+int options_check_value(const struct option_def *o, const char *value,
+			struct ioc_err *err);
+
+/* The set_mask bit of job row o (scope OPT_SCOPE_JOB): its place among
+ * job_option_rows. Other rows have none. */
 unsigned options_bit(const struct option_def *o);
 
-/* Every job option's value in spec, one "name=value" line per row of the
- * table (rows that store another row's field inverted are that row's), in
- * table order: the whole job as text, equal for two specs exactly when
+/* Every job option's value in spec, one "name=value" line per job row (rows that store another row's field inverted are that row's), in
+ * row order: the whole job as text, equal for two specs exactly when
  * they run the same job. Used to check that MPI ranks agree. 0, -ENOSYS
  * for a custom row without a show function, or -errno from writing f. */
 int options_write_job(const struct job_spec *spec, FILE *f);
 
-/* Write string s (at most max bytes of it) to f as a show function
- * should: "LEN:TEXT". NULL is the empty string. 0 or -EIO. */
-int options_show_str(FILE *f, const char *s, size_t max);
+/* Print "\nTITLE:\n", then each of rows (any table: plan keys, say) as
+ * --help prints an option: names, value, help, default and range. */
+void options_print_rows(FILE *f, const char *title,
+			const struct option_def *rows, size_t nr);
+
+/* Write docs/fio-compat.md: the general differences from fio, every fio
+ * option (fio_names.h) with iochar's status (the rows' opt_compat), and
+ * iochar's own options. */
+void options_write_compat(FILE *f);
 
 /* Print every option, grouped, with value type, default and range, to f. */
 void options_print_help(FILE *f);

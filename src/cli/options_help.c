@@ -1,10 +1,11 @@
 /* options_help.c - `iochar run --help`, printed from the option table. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/options.h"
 #include "cli/run_config.h"
-#include "cli/units.h"
+#include "base/units.h"
 #include "engine/engine.h"
 
 #define HELP_COL   28 /* where descriptions start */
@@ -48,10 +49,12 @@ static void print_wrapped(FILE *f, int col, const char *text)
 	fputc('\n', f);
 }
 
-/* "--bs=SIZE, --blocksize", "--direct[=BOOL]", "--thread". */
+/* "--bs=SIZE, --blocksize", "--direct[=BOOL]", "--thread"; an engine's
+ * own options are indented under their engine. */
 static int print_names(FILE *f, const struct option_def *o)
 {
-	int col = fprintf(f, "  --%s", o->name);
+	int col = fprintf(f, "%s--%s",
+			  o->scope == OPT_SCOPE_ENGINE ? "    " : "  ", o->name);
 
 	if (o->type == OPT_BOOL)
 		col += fprintf(f, "[=%s]", options_arg_name(o));
@@ -66,7 +69,9 @@ static int print_names(FILE *f, const struct option_def *o)
 static void format_bound(const struct option_def *o, uint64_t v, char *buf,
 			 size_t len)
 {
-	if (o->type == OPT_SIZE)
+	/* a custom row of a size ("bs=R,W") shows its bounds as sizes */
+	if (o->type == OPT_SIZE ||
+	    (o->type == OPT_CUSTOM && o->arg && !strcmp(o->arg, "SIZE")))
 		units_format_size(v, buf, len);
 	else if (o->type == OPT_TIME)
 		units_format_time(v, buf, len);
@@ -90,7 +95,11 @@ static void describe(const struct option_def *o, char *buf, size_t len)
 	if (o->def && used < len)
 		used += (size_t)snprintf(buf + used, len - used,
 					 " [default: %s", o->def);
-	if ((o->min || o->max) && used < len) {
+	/* a custom row's lower bound alone (a time that must be > 0) reads
+	 * as nothing useful in its raw unit */
+	bool range = (o->min || o->max) && !(o->type == OPT_CUSTOM && !o->max);
+
+	if (range && used < len) {
 		format_bound(o, o->min, lo, sizeof(lo));
 		format_bound(o, o->max, hi, sizeof(hi));
 		if (!o->max)
@@ -98,25 +107,36 @@ static void describe(const struct option_def *o, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s",
 					 o->def ? "; " : " [", lo, hi);
 	}
-	if ((o->def || o->min || o->max) && used < len)
+	if ((o->def || range) && used < len)
 		snprintf(buf + used, len - used, "]");
+}
+
+static void print_row(FILE *f, const struct option_def *o)
+{
+	char text[512];
+
+	describe(o, text, sizeof(text));
+	print_wrapped(f, print_names(f, o), text);
 }
 
 static void print_group(FILE *f, enum opt_group g)
 {
-	size_t nr;
-	const struct option_def *rows = options_rows(&nr);
-	char text[512];
+	const struct option_def *o;
 
 	fprintf(f, "\n%s:\n", group_titles[g]);
 	if (g == OPT_GROUP_CLI)
 		print_wrapped(f, fprintf(f, "  --help, -h"), "this help");
-	for (size_t i = 0; i < nr; i++) {
-		if (rows[i].group != g)
-			continue;
-		describe(&rows[i], text, sizeof(text));
-		print_wrapped(f, print_names(f, &rows[i]), text);
-	}
+	for (size_t i = 0; (o = options_row(i)); i++)
+		if (o->group == g)
+			print_row(f, o);
+}
+
+/* The engine's line, then its own options (engine_ops.options). */
+static void print_engine(FILE *f, const struct engine_ops *e)
+{
+	print_wrapped(f, fprintf(f, "  %s", e->name), e->help ? e->help : "");
+	for (const struct option_def *o = e->options; o && o->name; o++)
+		print_row(f, o);
 }
 
 static void print_scratch(FILE *f)
@@ -141,20 +161,26 @@ static void print_scratch(FILE *f)
 	print_wrapped(f, fprintf(f, "Scratch mode:"), text);
 }
 
+void options_print_rows(FILE *f, const char *title,
+			const struct option_def *rows, size_t nr)
+{
+	fprintf(f, "\n%s:\n", title);
+	for (size_t i = 0; i < nr; i++)
+		print_row(f, &rows[i]);
+}
+
 void options_print_help(FILE *f)
 {
 	fputs("Job options are --key=value (or --key value) on the command "
-	      "line, where\nthey apply to every job, or key=value in a job "
-	      "file. In keys '-' and '_'\nare alike.\n",
+	      "line (global\nbefore the first --name, then the --name job's), "
+	      "or key=value in a job\nfile. In keys '-' and '_' are alike.\n",
 	      f);
 	for (int g = 0; g < OPT_GROUP_COUNT; g++)
 		print_group(f, (enum opt_group)g);
 
 	fputs("\nEngines:\n", f);
 	for (unsigned i = 0; engine_table[i]; i++)
-		print_wrapped(f, fprintf(f, "  %s", engine_table[i]->name),
-			      engine_table[i]->help ? engine_table[i]->help
-						    : "");
+		print_engine(f, engine_table[i]);
 	fputs("\nValues:\n", f);
 	print_wrapped(f, fprintf(f, "  SIZE"),
 		      "bytes with an optional suffix k, m, g, t, p, all powers "

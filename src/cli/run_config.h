@@ -2,18 +2,28 @@
  *
  *     iochar run [--key=value | --key value | --bool_key]... [JOBFILE]
  *
- * Job options on the command line apply to every job: without a job file
- * they make one job ("job0", or --name); with one they override the file's
- * values in every job. --output-format and --output are command-line only.
- * When no job names a file and the engine moves data, the jobs run on a
- * scratch file with scratch defaults for what the user left unset.
+ * As fio's command line: job options before the first --name are global;
+ * each --name=X starts a job X from them, and the options after it are
+ * X's. A job file's jobs follow the command line's, starting from the
+ * global options (the file's [global] and sections override them: fio
+ * reads its options before the file, wherever they stand). Without a job
+ * file and --name the global options make one job, "job0".
+ * --output-format, --output and the other command-line rows are the
+ * command line's only.
+ *
+ * Defaults: `iochar run` with no job file, no --name and no target runs a
+ * scratch file with scratch defaults (options_scratch_preset) for what
+ * the user left unset; anything else gets fio's (psync, and the rows'
+ * defaults: iodepth 1, buffered, not time_based), and a job without a
+ * filename fio's file name, JOBNAME.0.0.
  */
 #ifndef IOCHAR_CLI_RUN_CONFIG_H
 #define IOCHAR_CLI_RUN_CONFIG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "output/output.h"
 #include "util/err.h"
 
@@ -23,14 +33,35 @@
 /* run_config_parse's return value when the user asked for help. */
 #define RUN_CONFIG_HELP 1
 
+/* --eta: the live status line, as fio's option. */
+enum run_eta {
+	RUN_ETA_AUTO,	/* on a terminal, else periodic progress lines */
+	RUN_ETA_ALWAYS, /* the live line even without a terminal */
+	RUN_ETA_NEVER,	/* neither */
+};
+
 struct run_config {
 	struct job_spec *jobs; /* nr_jobs specs; owned */
 	unsigned nr_jobs;
 	enum output_format format;
+	bool minimal; /* --minimal: fio's alias of --output-format=terse */
 	char *output; /* --output file, or NULL for stdout; owned */
 	uint64_t progress_interval_ns; /* no terminal: progress line this often */
+	uint64_t status_interval_ns;   /* --status-interval: a full report this often; 0 none */
 	bool scratch; /* jobs run on RUN_SCRATCH_FILE, which the
 		       * runner creates (parent directory too) */
+	/* fio's command line (jobfile area) */
+	char **sections;    /* --section values, owned; nr_sections of them */
+	unsigned nr_sections;
+	bool parse_only;    /* --parse-only: parse, check, run nothing */
+	bool showcmd;       /* --showcmd: print the job file as fio's
+			     * command line (showcmd_text), run nothing */
+	char *showcmd_text; /* owned; "fio --name=... \n" */
+	enum run_eta eta;   /* --eta */
+	bool readonly;      /* --readonly: every write job was refused */
+	bool version;       /* --version: print it, run nothing */
+	bool fio_compat;    /* --fio-compat: print docs/fio-compat.md */
+	bool fio_defaults;  /* the jobs got fio's defaults, not scratch's */
 };
 
 /* Parse argv (argv[0] is "run") into cfg, which the caller owns and must
@@ -40,6 +71,20 @@ struct run_config {
  * argv may be discarded afterwards: cfg holds copies. */
 int run_config_parse(int argc, char **argv, struct run_config *cfg,
 		     struct ioc_err *err);
+
+/* Write the one line that says how this run differs from what fio would
+ * do with the same command line (e.g. "iochar: differs from fio here:
+ * numjobs clones share their job's file"), or nothing when it does not:
+ * run start prints it on stderr. docs/fio-compat.md lists them all. */
+void run_config_differences(const struct run_config *cfg, FILE *f);
+
+/* Does cfg ask only for something to print (--version, --fio-compat,
+ * --showcmd, --parse-only), so that nothing is validated or run? */
+bool run_config_prints_only(const struct run_config *cfg);
+
+/* Print what such a cfg asks for to f: iochar's version, docs/fio-compat.md,
+ * the job file as fio's command line, or nothing (--parse-only). */
+void run_config_print(const struct run_config *cfg, FILE *f);
 
 /* Release what cfg owns and empty it; cfg may be NULL. */
 void run_config_free(struct run_config *cfg);

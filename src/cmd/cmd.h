@@ -27,6 +27,8 @@ int cmd_vd(int argc, char **argv);
 /* The HTML report, and the comparison, of result sets (src/report). */
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+/* capture DEVICE... --time=T -o FILE: blktrace into a replayable trace. */
+int cmd_capture(int argc, char **argv);
 /* model fit|predict|loo: the I/O-path model (src/model/, docs/model.md). */
 int cmd_model(int argc, char **argv);
 

@@ -13,8 +13,9 @@
 
 static const char usage[] =
 	"usage: iochar compare A B [...] [--output-format=normal|json|csv] [-o FILE [--force]]\n"
-	"       iochar compare A1 A2 [...] -- B1 B2 [...] [-- C1 ...] [options]\n"
-	"\n"
+	"       iochar compare A1 A2 [...] -- B1 B2 [...] [-- C1 ...] [options]\n";
+
+static const char about[] =
 	"A, B: plan results directories or run JSON files. Matches their workloads\n"
 	"(by step label) and prints each with its value, the difference from the\n"
 	"first side and whether it exceeds the noise. '--' separates sides of\n"
@@ -53,7 +54,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.help) {
-		fputs(usage, stdout);
+		report_args_help(usage, about, stdout);
 		return 0;
 	}
 	if (a.format && !strcmp(a.format, "json"))
@@ -66,8 +67,9 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.nr_sides < 2) {
-		fprintf(stderr, "iochar compare: needs two result sets or more%s\n%s",
-			a.sides_given ? " (two sides: A1 A2 -- B1 B2)" : "", usage);
+		fprintf(stderr, "iochar compare: needs two result sets or more%s\n",
+			a.sides_given ? " (two sides: A1 A2 -- B1 B2)" : "");
+		report_args_help(usage, about, stderr);
 		return EXIT_USAGE;
 	}
 	if ((a.output && report_args_check_output(&a, &err)) ||

@@ -15,8 +15,9 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_args.h"
 #include "inventory/inventory.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "output/output.h"
 #include "util/err.h"
 
@@ -26,75 +27,44 @@ struct inventory_args {
 	const char *sysroot;
 };
 
-static void usage(FILE *f)
-{
-	fputs("usage: iochar inventory [--output-format=normal|json|csv] "
-	      "[--show-serial]\n"
-	      "                        [--sysroot=DIR]\n\n"
-	      "The machine results are measured on: CPU, memory, kernel and "
-	      "distribution,\nblock devices (transport, queues, stacking), "
-	      "PCIe links, network interfaces.\n\n"
-	      "  --output-format=FMT  normal (default), json or csv\n"
-	      "  --show-serial        include device serial numbers (hidden "
-	      "by default)\n"
-	      "  --sysroot=DIR        read DIR/sys, DIR/proc, DIR/etc instead "
-	      "of / (also $IOCHAR_SYSROOT)\n",
-	      f);
-}
+static const struct arg_def rows[] = {
+	{ARG_ROW(struct inventory_args, format, "output-format", OPT_CUSTOM),
+	 .o.parse = cmd_arg_output_format, .o.def = "normal", .o.arg = "FMT",
+	 .o.help = "normal, json or csv"},
+	{ARG_ROW(struct inventory_args, show_serial, "show-serial", OPT_BOOL),
+	 .o.help = "include device serial numbers (hidden by default)"},
+	{ARG_STR(struct inventory_args, sysroot, "sysroot"), .o.arg = "DIR",
+	 .o.help = "read DIR/sys, DIR/proc, DIR/etc instead of / (also "
+		   "$IOCHAR_SYSROOT)"},
+};
 
-/* The value of --key=value or --key value; NULL (and *i unchanged) if
- * arg is not key. */
-static const char *opt_value(int argc, char **argv, int *i, const char *key)
-{
-	size_t n = strlen(key);
-	const char *arg = argv[*i] + 2;
+static const struct args_spec spec = {
+	.usage = "usage: iochar inventory [--output-format=normal|json|csv] "
+		 "[--show-serial]\n"
+		 "                        [--sysroot=DIR]\n",
+	.about = "The machine results are measured on: CPU, memory, kernel "
+		 "and distribution,\nblock devices (transport, queues, "
+		 "stacking), PCIe links, network interfaces.\n",
+	ARGS_TABLE(rows),
+	.flags = ARGS_HELP_FIRST,
+	.unknown = "inventory: unknown option '%s'; accepted: "
+		   "--output-format, --show-serial, --sysroot",
+	.extra = "inventory: unexpected argument '%s'",
+};
 
-	if (strncmp(arg, key, n) != 0)
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	if (arg[n] == '\0')
-		return "";
-	return NULL;
-}
-
+/* 0, ARGS_HELP, or -errno with a usage message. */
 static int parse_args(int argc, char **argv, struct inventory_args *a,
 		      struct ioc_err *err)
 {
-	const char *v;
+	int ret;
 
-	a->format = OUTPUT_NORMAL;
 	a->sysroot = getenv("IOCHAR_SYSROOT");
-	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--", 2) != 0)
-			return err_usage(err, EINVAL,
-					 "inventory: unexpected argument '%s'",
-					 argv[i]);
-		if (!strcmp(argv[i], "--show-serial") ||
-		    !strcmp(argv[i], "--show_serial")) {
-			a->show_serial = true;
-		} else if ((v = opt_value(argc, argv, &i, "output-format")) ||
-			   (v = opt_value(argc, argv, &i, "output_format"))) {
-			if (output_format_parse(v, &a->format))
-				return err_usage(
-				    err, EINVAL,
-				    "--output-format=%s: accepted: "
-				    "normal, json, csv",
-				    v);
-		} else if ((v = opt_value(argc, argv, &i, "sysroot"))) {
-			a->sysroot = v;
-		} else {
-			return err_usage(err, EINVAL,
-					 "inventory: unknown option '%s'; "
-					 "accepted: --output-format, "
-					 "--show-serial, --sysroot",
-					 argv[i]);
-		}
-	}
+	ret = args_parse(&spec, argc, argv, a, err);
+	if (ret)
+		return ret;
 	if (a->sysroot && a->sysroot[0]) {
 		struct stat st;
+
 		if (stat(a->sysroot, &st) != 0 || !S_ISDIR(st.st_mode))
 			return err_usage(err, ENOENT,
 					 "--sysroot=%s: not a directory",
@@ -127,12 +97,12 @@ int cmd_inventory(int argc, char **argv)
 	struct inventory inv;
 	int ret;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
-		}
-	if (parse_args(argc, argv, &a, &err)) {
+	ret = parse_args(argc, argv, &a, &err);
+	if (ret == ARGS_HELP) {
+		args_help(&spec, stdout);
+		return 0;
+	}
+	if (ret) {
 		fprintf(stderr, "iochar: %s\n", err.msg);
 		return EXIT_USAGE;
 	}

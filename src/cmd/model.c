@@ -19,24 +19,6 @@
 #include "model/predict.h"
 #include "util/atomic_file.h"
 
-static const char usage[] =
-	"usage: iochar model fit [--figures=CSV] [--results=DIR|FILE]... [--latency-limit=2ms] [-o FIT]\n"
-	"       iochar model predict FIT (--figures=CSV | --config=INI) [--output-format=normal|csv|json] [-o FILE]\n"
-	"       iochar model loo --figures=CSV [--latency-limit=2ms] [--output-format=normal|csv|json]\n"
-	"       iochar model explain DIR|FILE [--fit=FIT] [--output-format=normal|csv|json]\n"
-	"\n"
-	"fit      fits the I/O-path model (drives, controller, HBAs, links, host) on\n"
-	"         figures tables (the columns of the disk paper's train.csv) and on\n"
-	"         iochar results (single-drive runs, scaling steps), and writes it as JSON\n"
-	"predict  answers for every row of a figures table (adding predicted,\n"
-	"         predicted_latency_ms, bound_by, utilization, saturation_drives) or\n"
-	"         for each [workload] of a configuration INI (docs/model.md)\n"
-	"loo      fits on all configurations but one and predicts that one, for each:\n"
-	"         the model's error on configurations it has not seen\n"
-	"explain  a plan's results beside the model fitted on its own single-target\n"
-	"         and scaling steps (on top of FIT): each step predicted on each target\n"
-	"         set, where a scaling step stops growing and why\n";
-
 /* Where a command's output goes: -o FILE (written atomically) or stdout. */
 struct sink {
 	struct atomic_file af;
@@ -230,7 +212,7 @@ int cmd_model(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.help) {
-		fputs(usage, stdout);
+		model_args_help(stdout);
 		return 0;
 	}
 	if ((ret = sink_open(&s, a.output))) {

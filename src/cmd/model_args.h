@@ -3,6 +3,7 @@
 #define IOCHAR_CMD_MODEL_ARGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "util/err.h"
 
@@ -24,5 +25,8 @@ struct model_args {
 
 /* Parse argv (argv[0] "model"). 0 or -EINVAL with a usage message. */
 int model_args_parse(int argc, char **argv, struct model_args *a, struct ioc_err *err);
+
+/* The generated help: usage, what each subcommand does, the options. */
+void model_args_help(FILE *f);
 
 #endif

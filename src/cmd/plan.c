@@ -20,8 +20,9 @@
 #include "charz/plan_run.h"
 #include "model/explain_results.h"
 #include "charz/results.h"
+#include "cli/args.h"
 #include "cli/run_config.h"
-#include "cli/units.h"
+#include "base/units.h"
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
@@ -33,59 +34,112 @@ struct plan_args {
 	const char *resume;      /* --resume */
 	bool list, help, json;
 	uint64_t progress_interval_ns; /* --progress-interval */
+	struct disc_opt discipline;    /* --discipline */
 	const char **overrides;  /* "key=value", borrowed from argv */
 	unsigned nr_overrides;
 };
 
-/* "--key=value" or "--key value" or "--flag"; the command's own options
- * are taken, every other one becomes an override. */
+static int parse_format(void *obj, const struct option_def *o,
+			const char *v, struct ioc_err *err)
+{
+	if (strcmp(v, "json") && strcmp(v, "normal"))
+		return err_usage(err, EINVAL,
+				 "--output-format=%s: accepted: normal, json", v);
+	*(bool *)((char *)obj + o->off) = !strcmp(v, "json");
+	return 0;
+}
+
+static int parse_discipline(void *obj, const struct option_def *o,
+			    const char *v, struct ioc_err *err)
+{
+	return discipline_opt_parse(v, (struct disc_opt *)((char *)obj + o->off), err);
+}
+
+/* Every --key=value that is not the command's own is a plan or workload
+ * key for every step. */
+static int add_override(void *obj, const char *word, struct ioc_err *err)
+{
+	struct plan_args *a = obj;
+
+	(void)err;
+	a->overrides[a->nr_overrides++] = word + 2;
+	return 0;
+}
+
+#define PROW(F, nm, ty) ARG_ROW(struct plan_args, F, nm, ty)
+
+/* plan's rows; the one-step commands have all but the first two. */
+static const struct arg_def rows[] = {
+	{ARG_STR(struct plan_args, plan, "plan"), .flags = ARG_POS,
+	 .o.arg = "NAME|FILE",
+	 .o.help = "a built-in plan (--list) or a plan file"},
+	{PROW(list, "list", OPT_BOOL), .o.help = "list the built-in plans"},
+	{ARG_STR(struct plan_args, out, "out"), .letter = 'o', .o.arg = "DIR",
+	 .missing = "%s: needs a directory",
+	 .o.help = "where results go (plan: results/NAME-TIME)"},
+	{ARG_STR(struct plan_args, resume, "resume"), .o.arg = "DIR",
+	 .missing = "%s: needs a directory",
+	 .o.help = "continue the plan whose results are in DIR"},
+	{PROW(json, "output-format", OPT_CUSTOM), .o.parse = parse_format,
+	 .o.arg = "FMT", .o.def = "normal", .o.help = "normal or json"},
+	{PROW(progress_interval_ns, "progress-interval", OPT_TIME),
+	 .label = "progress-interval", .o.def = "10s",
+	 .o.help = "without a terminal, a progress line this often (0: none)"},
+	{PROW(discipline, "discipline", OPT_CUSTOM), .o.parse = parse_discipline,
+	 .o.arg = "auto|fixed|NAME", .o.def = "auto",
+	 .o.help = "submission discipline per target: auto probes io_uring's "
+		   "defer_taskrun, coop_taskrun, none (libaio: pass, fio_batch) "
+		   "1 s each and keeps the most IOPS; fixed: the job's own; "
+		   "NAME: that one (a job's ring_setup or iodepth_batch_* skip the probe)"},
+};
+
+static struct args_spec spec(const char *cmd, bool one_step)
+{
+	static char usage[256];
+
+	if (one_step)
+		snprintf(usage, sizeof(usage),
+			 "usage: iochar %s --key=value ... [--out DIR] "
+			 "[--output-format=json]\n"
+			 "                  [--progress-interval=10s]\n",
+			 cmd);
+	return (struct args_spec){
+		.usage = one_step ? usage
+				  : "usage: iochar plan NAME|FILE [--out DIR | "
+				    "--resume DIR] [--output-format=json]\n"
+				    "                  [--progress-interval=10s] "
+				    "[--key=value ...]\n"
+				    "       iochar plan --list\n",
+		.rows = one_step ? rows + 2 : rows,
+		.nr = sizeof(rows) / sizeof(rows[0]) - (one_step ? 2 : 0),
+		.unknown = "unexpected argument '%s'",
+		.extra = "unexpected argument '%s'",
+		.other = add_override,
+	};
+}
+
+/* The command's own options are taken, every other --key[=value] becomes
+ * an override. */
 static int parse_args(int argc, char **argv, bool one_step,
 		      struct plan_args *a, struct ioc_err *err)
 {
+	struct args_spec s = spec(argv[0], one_step);
+	int ret;
+
 	memset(a, 0, sizeof(*a));
-	a->progress_interval_ns = STATUS_LOG_EVERY_NS;
 	a->overrides = calloc((size_t)argc + 1, sizeof(char *));
 	if (!a->overrides)
 		return err_set(err, ENOMEM, "out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			a->help = true;
-		} else if (!strcmp(s, "--list") && !one_step) {
-			a->list = true;
-		} else if (!strncmp(s, "--out=", 6)) {
-			a->out = s + 6;
-		} else if (!strcmp(s, "--out") || !strcmp(s, "-o") || !strcmp(s, "--resume")) {
-			if (i + 1 >= argc)
-				return err_usage(err, EINVAL, "%s: needs a directory", s);
-			if (!strcmp(s, "--resume"))
-				a->resume = argv[++i];
-			else
-				a->out = argv[++i];
-		} else if (!strncmp(s, "--resume=", 9)) {
-			a->resume = s + 9;
-		} else if (!strncmp(s, "--output-format=", 16) || !strncmp(s, "--output_format=", 16)) {
-			if (strcmp(s + 16, "json") && strcmp(s + 16, "normal"))
-				return err_usage(err, EINVAL,
-						 "--output-format=%s: accepted: normal, json", s + 16);
-			a->json = !strcmp(s + 16, "json");
-		} else if (!strncmp(s, "--progress-interval=", 20) ||
-			   !strncmp(s, "--progress_interval=", 20)) {
-			int ret = units_parse_time("progress-interval", s + 20,
-						   &a->progress_interval_ns, err);
-			if (ret)
-				return ret;
-		} else if (!strncmp(s, "--", 2) && s[2]) {
-			a->overrides[a->nr_overrides++] = s + 2;
-		} else if (!one_step && !a->plan) {
-			a->plan = s;
-		} else {
-			return err_usage(err, EINVAL, "unexpected argument '%s'", s);
-		}
+	ret = args_parse(&s, argc, argv, a, err);
+	if (ret == ARGS_HELP) {
+		a->help = true;
+		return 0;
 	}
+	if (ret)
+		return ret;
 	if (a->out && a->resume)
 		return err_usage(err, EINVAL, "--out and --resume: give one (--resume DIR continues DIR)");
-	if (!one_step && !a->plan && !a->list && !a->help)
+	if (!one_step && !a->plan && !a->list)
 		return err_usage(err, EINVAL,
 				 "plan: give a plan file or a built-in plan name (iochar plan --list)");
 	return 0;
@@ -113,6 +167,7 @@ static int apply_scratch(struct plan *p, bool *used, struct ioc_err *err)
 		if (job_spec_set_files(j, RUN_SCRATCH_FILE))
 			return err_set(err, ENOMEM, "out of memory");
 		j->create_parent = true;
+		j->overwrite = true; /* the scratch file holds data, even for writes */
 		if (!j->size)
 			j->size = 1ull << 30;
 	}
@@ -132,24 +187,30 @@ static void default_out(char *buf, size_t len, const struct plan *p)
 
 static void print_help(const char *cmd)
 {
-	if (!strcmp(cmd, "plan"))
-		printf("usage: iochar plan NAME|FILE [--out DIR | --resume DIR] [--output-format=json]\n"
-		       "                  [--progress-interval=10s] [--key=value ...]\n"
-		       "       iochar plan --list\n\n"
-		       "Runs every step of a plan (INI like a fio job file; any workload key may\n"
-		       "take a list, and a step expands to the cross product) and writes\n"
-		       "results.json, results.csv and one file per step to DIR as each step ends.\n"
-		       "Plan keys: mode=fixed|search|curve|precondition, targets=each|parallel|scaling,\n"
-		       "latency_limit=2ms, latency_stat=mean|p99|p99.9, latency_scope=each|total,\n"
-		       "max_iodepth, max_numjobs, points=10,20,..., stop_latency=, fill_passes,\n"
-		       "max_rounds, round_time, precondition=off|auto. QD and jobs are per target.\n"
-		       "The rules and defaults: docs/characterize.md.\n"
-		       "--progress-interval: without a terminal, a progress line this often (0: none).\n");
-	else
-		printf("usage: iochar %s --key=value ... [--out DIR] [--output-format=json]\n"
-		       "                  [--progress-interval=10s]\n\n"
-		       "A one-step plan with mode=%s; keys as in plan files and `iochar run`.\n",
-		       cmd, cmd);
+	bool one_step = strcmp(cmd, "plan") != 0;
+	struct args_spec s = spec(cmd, one_step);
+	char about[256];
+
+	if (one_step) {
+		snprintf(about, sizeof(about),
+			 "A one-step plan with mode=%s; keys as in plan files "
+			 "and `iochar run`.\n",
+			 cmd);
+		s.about = about;
+	} else {
+		s.about =
+		    "Runs every step of a plan (INI like a fio job file; any workload key may\n"
+		    "take a list, and a step expands to the cross product) and writes\n"
+		    "results.json, results.csv and one file per step to DIR as each step ends.\n"
+		    "Plan keys are below; QD and jobs are per target.\n"
+		    "The rules and defaults: docs/characterize.md.\n";
+	}
+	args_help(&s, stdout);
+	size_t nr;
+	const struct option_def *keys = plan_key_rows(&nr);
+	options_print_rows(stdout,
+			   "Plan keys (in a plan file, or --key=value here)",
+			   keys, nr);
 }
 
 /* The plan as text (every step's key), equal on every rank that was given
@@ -204,6 +265,7 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 {
 	char out[4096];
 	struct status st;
+	struct eta eta; /* the plan's time left, for the status line */
 	bool root = dist_is_root(d);
 	int ret;
 
@@ -219,6 +281,7 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 	status_init(&st);
 	st.log_every_ns = a->progress_interval_ns;
 	st.next_log_ns = st.log_every_ns;
+	st.eta = &eta;
 	FILE *messages = root ? status_messages(&st) : NULL;
 	struct runner_hooks hooks = {
 		.tick = root ? status_tick : NULL,
@@ -234,13 +297,15 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 		.json = a->json && root ? stdout : NULL,
 		.progress = root ? (messages ? messages : stderr) : NULL,
 		.dist = d,
+		.eta = &eta,
+		.discipline = a->discipline,
 	};
 	ret = plan_run(p, &o, err);
 	status_done(&st);
 	/* why each scaling step stops growing, by the model (docs/model.md) */
 	if (!ret && dir && root && !a->json)
 		mdl_explain_scaling(dir, stdout);
-	if (dir && root)
+	if (dir && root && access(dir, F_OK) == 0) /* not for a plan refused before it */
 		fprintf(stderr, "iochar: results in %s/\n", dir);
 	return ret;
 }

@@ -15,17 +15,15 @@
 
 static const char usage[] =
 	"usage: iochar report DIR|FILE... -o OUT.html\n"
-	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n"
-	"\n"
+	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n";
+
+static const char about[] =
 	"One self-contained HTML page (inline CSS and SVG, no script, nothing\n"
 	"fetched) of plan results directories (iochar plan --out DIR) or run JSON\n"
 	"files (iochar run --output-format=json): summary table, charts, the\n"
 	"environment and every step's parameters; with several, a comparison\n"
 	"('--' between sides of repeated runs, as for 'iochar compare').\n"
-	"\n"
-	"  -o, --output=FILE   the page to write (required): a new file or one\n"
-	"                      iochar wrote, never one of the inputs\n"
-	"      --force         write it over any existing file\n";
+	"-o, the page to write, is required.\n";
 
 struct page {
 	const struct rs_set *sets;
@@ -60,14 +58,14 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.help) {
-		fputs(usage, stdout);
+		report_args_help(usage, about, stdout);
 		return 0;
 	}
 	if (!a.nr_inputs || !a.output || a.format) {
-		fprintf(stderr, "iochar report: %s\n%s",
+		fprintf(stderr, "iochar report: %s\n",
 			a.format ? "--output-format: the report is HTML; see 'iochar compare' for json and csv"
-			: !a.nr_inputs ? "no results given" : "-o OUT.html is required",
-			usage);
+			: !a.nr_inputs ? "no results given" : "-o OUT.html is required");
+		report_args_help(usage, about, stderr);
 		return EXIT_USAGE;
 	}
 	if (report_args_check_output(&a, &err) || report_args_load(&a, sets, &err)) {

@@ -7,38 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "output/results_file.h"
 #include "report/results_read.h"
 
-/* The value of "--name=V", "--name V" or "-o V" at argv[*i]; NULL if
- * argv[*i] is not that option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-			     const char *shortname, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *s = argv[*i];
-	*missing = false;
-	if (!strncmp(s, name, n) && s[n] == '=')
-		return s + n + 1;
-	if (!strcmp(s, name) || (shortname && !strcmp(s, shortname))) {
-		if (*i + 1 >= argc) {
-			*missing = true;
-			return NULL;
-		}
-		return argv[++*i];
-	}
-	return NULL;
-}
-
 /* A "--" closes the side being read; 0 or -EINVAL when it is empty. */
-static int close_side(struct report_args *a, unsigned *first, struct ioc_err *err)
+static int close_side(struct report_args *a, struct ioc_err *err)
 {
-	if (a->nr_inputs == *first)
+	if (a->nr_inputs == a->side_first)
 		return err_usage(err, EINVAL, "--: no result set %s it (a side of repeated "
 				 "runs needs at least one)", a->nr_sides ? "between it and the "
 				 "previous '--'" : "before");
-	a->side_runs[a->nr_sides++] = a->nr_inputs - *first;
-	*first = a->nr_inputs;
+	a->side_runs[a->nr_sides++] = a->nr_inputs - a->side_first;
+	a->side_first = a->nr_inputs;
 	return 0;
 }
 
@@ -55,57 +36,82 @@ static int check_sides(const struct report_args *a, struct ioc_err *err)
 	return 0;
 }
 
+/* Every positional: a result set, or "--" between sides. */
+static int add_input(void *obj, const struct option_def *o, const char *v,
+		     struct ioc_err *err)
+{
+	struct report_args *a = obj;
+
+	(void)o;
+	if (!strcmp(v, "--")) {
+		a->sides_given = true;
+		return close_side(a, err);
+	}
+	if (a->nr_inputs >= REPORT_MAX_SETS)
+		return err_usage(err, E2BIG, "%s: at most %d result sets", v,
+				 REPORT_MAX_SETS);
+	a->inputs[a->nr_inputs++] = v;
+	return 0;
+}
+
+#define RROW(F, nm, ty) ARG_ROW(struct report_args, F, nm, ty)
+
+static const struct arg_def rows[] = {
+	{.o.name = "input", .o.type = OPT_CUSTOM, .o.parse = add_input,
+	 .flags = ARG_POS | ARG_MANY, .o.arg = "DIR|FILE",
+	 .o.help = "a plan results directory or a run JSON file; '--' "
+		   "between sides of repeated runs"},
+	{ARG_STR(struct report_args, output, "output"), .letter = 'o',
+	 .label = "-o", .missing = "%s: needs a file name", .o.arg = "FILE",
+	 .o.help = "the file to write: a new file or one iochar wrote, never "
+		   "one of the inputs"},
+	{RROW(force, "force", OPT_BOOL),
+	 .o.help = "write it over any existing file"},
+	{ARG_STR(struct report_args, format, "output-format"),
+	 .missing = "%s: needs normal, json or csv", .o.arg = "FMT",
+	 .o.help = "compare: normal, json or csv (the report is HTML)"},
+};
+
+static struct args_spec spec(const char *usage, const char *about)
+{
+	return (struct args_spec){
+		.usage = usage,
+		.about = about,
+		ARGS_TABLE(rows),
+		.flags = ARGS_DASHDASH_WORD,
+		.unknown = "%s: unknown option; see '%s --help'",
+	};
+}
+
+void report_args_help(const char *usage, const char *about, FILE *f)
+{
+	struct args_spec s = spec(usage, about);
+
+	args_help(&s, f);
+}
+
 int report_args_parse(int argc, char **argv, struct report_args *a,
 		      struct ioc_err *err)
 {
-	unsigned first = 0; /* of the side being read */
+	struct args_spec s = spec("", NULL);
+	int ret;
+
 	memset(a, 0, sizeof(*a));
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		bool missing;
-		if (!strcmp(argv[i], "--")) {
-			a->sides_given = true;
-			int ret = close_side(a, &first, err);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			a->help = 1;
-			return 0;
-		}
-		if ((v = opt_value(argc, argv, &i, "--output", "-o", &missing)) || missing) {
-			if (missing)
-				return err_usage(err, EINVAL, "%s: needs a file name", argv[i]);
-			a->output = v;
-			continue;
-		}
-		if (!strcmp(argv[i], "--force")) {
-			a->force = true;
-			continue;
-		}
-		if ((v = opt_value(argc, argv, &i, "--output-format", NULL, &missing)) || missing) {
-			if (missing)
-				return err_usage(err, EINVAL, "%s: needs normal, json or csv", argv[i]);
-			a->format = v;
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			return err_usage(err, EINVAL, "%s: unknown option; see '%s --help'",
-					 argv[i], argv[0]);
-		if (a->nr_inputs >= REPORT_MAX_SETS)
-			return err_usage(err, E2BIG, "%s: at most %d result sets", argv[i],
-					 REPORT_MAX_SETS);
-		a->inputs[a->nr_inputs++] = argv[i];
+	ret = args_parse(&s, argc, argv, a, err);
+	if (ret == ARGS_HELP) {
+		a->help = 1;
+		return 0;
 	}
-	if (a->sides_given && a->nr_inputs == first)
+	if (ret)
+		return ret;
+	if (a->sides_given && a->nr_inputs == a->side_first)
 		return err_usage(err, EINVAL, "--: no result set after the last '--'");
 	if (!a->sides_given) {
 		for (unsigned k = 0; k < a->nr_inputs; k++)
 			a->side_runs[k] = 1;
 		a->nr_sides = a->nr_inputs;
 	} else {
-		a->side_runs[a->nr_sides++] = a->nr_inputs - first;
+		a->side_runs[a->nr_sides++] = a->nr_inputs - a->side_first;
 	}
 	return check_sides(a, err);
 }

@@ -24,6 +24,7 @@ struct report_args {
 	const char *format;         /* --output-format; NULL: none given */
 	bool force;                 /* --force: write -o over anything */
 	int help;
+	unsigned side_first;        /* parsing: the side being read's first */
 };
 
 /* Parse argv (argv[0] the command): inputs, options anywhere, "--"
@@ -31,6 +32,10 @@ struct report_args {
  * twice). 0 or -EINVAL with a usage message. */
 int report_args_parse(int argc, char **argv, struct report_args *a,
 		      struct ioc_err *err);
+
+/* The generated help: usage and about (the command's), then the options
+ * report and compare share. */
+void report_args_help(const char *usage, const char *about, FILE *f);
 
 /* Read every input into sets[0..a->nr_inputs) (zeroed first); on failure
  * all are freed. 0 or -errno with a message. */

@@ -23,10 +23,11 @@ static void print_help(void)
 {
 	printf("usage: iochar run [JOBFILE] [--option=value ...]\n\n"
 	       "Runs a storage workload and reports IOPS, bandwidth and latency.\n"
-	       "Options use fio's names and syntax; on the command line they apply\n"
-	       "to every job of JOBFILE. Without any filename, iochar uses a scratch\n"
-	       "file in ./iochar-data (1 GiB, 4k random reads, iodepth 32, direct,\n"
-	       "10 s) and says so.\n\n");
+	       "Options use fio's names and syntax, read as fio reads them: before\n"
+	       "the first --name they are global (JOBFILE's own values win), each\n"
+	       "--name starts a job. With no JOBFILE, no --name and no filename,\n"
+	       "iochar uses a scratch file in ./iochar-data (1 GiB, 4k random reads,\n"
+	       "iodepth 32, direct, 10 s) and says so; otherwise fio's defaults.\n\n");
 	options_print_help(stdout);
 }
 
@@ -137,6 +138,8 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 
 	if (ret == RUN_CONFIG_HELP)
 		return ret;
+	if (!ret && run_config_prints_only(cfg))
+		return RUN_CONFIG_HELP + 1; /* nothing to validate: no run */
 	if (!ret && (ret = jobs_text(cfg, &text)))
 		ret = err_set(&local, -ret, "the jobs as text: %s", strerror(-ret));
 	if (!ret)
@@ -148,12 +151,73 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 	return ret;
 }
 
+/* What the runner's hooks get: the live status (first: status_tick and
+ * status_fill take it as their arg) and where --status-interval's
+ * reports go. */
+struct run_hooks_arg {
+	struct status st;
+	enum output_format format;
+	FILE *out;
+};
+
+/* --status-interval: the run so far in the run's format(s), where the
+ * final report will go (fio writes them all to its output, in order). */
+static void status_report(void *arg, const struct run_result *so_far)
+{
+	struct run_hooks_arg *a = arg;
+	status_clear(&a->st);
+	if (output_write(so_far, a->format, a->out))
+		fprintf(stderr, "iochar: --status-interval: a report could not be written\n");
+}
+
+/* The live status as --eta and --progress-interval ask. */
+static void status_start(struct status *st, const struct run_config *cfg)
+{
+	status_init(st);
+	st->log_every_ns = cfg->progress_interval_ns;
+	if (cfg->eta != RUN_ETA_AUTO) /* --eta: as fio's */
+		st->tty = cfg->eta == RUN_ETA_ALWAYS;
+	if (cfg->eta == RUN_ETA_NEVER)
+		st->log_every_ns = 0;
+	st->next_log_ns = st->log_every_ns;
+}
+
+/* Run the jobs here or over many hosts, the live status and the
+ * --status-interval reports on the root. */
+static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hooks_arg *ha,
+		    atomic_bool *stop_requested, struct run_result *result,
+		    struct ioc_err *err)
+{
+	bool root = dist_is_root(d);
+	struct runner_hooks hooks = {
+		.tick = root ? status_tick : NULL,
+		.fill_progress = root ? status_fill : NULL,
+		.arg = ha,
+		.stop = stop_requested,
+		/* many hosts: each rank's runner sees only its own workers */
+		.status = root && !d ? status_report : NULL,
+		.status_every_ns = cfg->status_interval_ns,
+	};
+	if (d && root && cfg->status_interval_ns)
+		fprintf(stderr, "iochar: --status-interval: not over many hosts yet "
+				"(no periodic report; the final one is whole)\n");
+	if (!d)
+		return runner_run(cfg->jobs, cfg->nr_jobs, &hooks, result, err);
+	struct ioc_err eerr = {0};
+	int ret = dist_run(d, cfg->jobs, cfg->nr_jobs, &hooks, result, err);
+	/* each host's own environment into hosts[] (not a failure) */
+	if (dist_gather_env_run(d, result, &eerr) && root)
+		fprintf(stderr, "iochar: warning: %s\n", eerr.msg);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_config cfg = {0};
 	struct ioc_err err = {0};
 	struct run_result result;
-	struct status st;
+	struct run_hooks_arg ha = {0};
+	struct status *st = &ha.st;
 	struct dist *d = NULL;
 	struct results_file rf = {0};
 	int status = 0;
@@ -171,6 +235,12 @@ int cmd_run(int argc, char **argv)
 			print_help();
 		return dist_finish(d, 0);
 	}
+	if (ret == RUN_CONFIG_HELP + 1) {
+		if (root)
+			run_config_print(&cfg, stdout);
+		run_config_free(&cfg);
+		return dist_finish(d, 0);
+	}
 	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
 		ret = results_file_open(&rf, "--output", cfg.output,
 					output_forced(&cfg), &err);
@@ -185,25 +255,14 @@ int cmd_run(int argc, char **argv)
 				"(created and written if missing)\n",
 			cfg.jobs[0].files[0]);
 
-	status_init(&st);
-	st.log_every_ns = cfg.progress_interval_ns;
-	st.next_log_ns = st.log_every_ns;
+	if (root)
+		run_config_differences(&cfg, stderr);
+	status_start(st, &cfg);
+	ha.format = cfg.format;
+	ha.out = rf.f ? rf.f : stdout;
 	atomic_bool *stop_requested = signals_catch();
-	struct runner_hooks hooks = {
-		.tick = root ? status_tick : NULL,
-		.fill_progress = root ? status_fill : NULL,
-		.arg = &st,
-		.stop = stop_requested,
-	};
-	if (d) {
-		struct ioc_err eerr = {0};
-		ret = dist_run(d, cfg.jobs, cfg.nr_jobs, &hooks, &result, &err);
-		/* each host's own environment into hosts[] (not a failure) */
-		if (dist_gather_env_run(d, &result, &eerr) && root)
-			fprintf(stderr, "iochar: warning: %s\n", eerr.msg);
-	} else
-		ret = runner_run(cfg.jobs, cfg.nr_jobs, &hooks, &result, &err);
-	status_clear(&st);
+	ret = run_jobs(d, &cfg, &ha, stop_requested, &result, &err);
+	status_clear(st);
 	if (ret && root)
 		fprintf(stderr, "iochar: %s\n", err.msg);
 	if (result.nr_workers && root) /* also a partial result: what was measured */

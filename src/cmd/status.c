@@ -70,9 +70,38 @@ static void restart_if_new_run(struct status *s, uint64_t elapsed_ns,
 	s->next_log_ns = s->log_every_ns;
 }
 
+/* ns as a short duration: 42s, 3m05s, 2.5h. */
+static void fmt_dur(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = (ns + 999999999ull) / 1000000000ull;
+	if (s < 120)
+		snprintf(buf, len, "%llus", (unsigned long long)s);
+	else if (s < 7200)
+		snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%.1fh", (double)s / 3600);
+}
+
+/* ", step 2/4 point 3, step 1m20s left, plan 5m02s left" of a plan under
+ * way, else "". */
+static void plan_fields(const struct status *s, uint64_t run_left_ns,
+			char *buf, size_t len)
+{
+	const struct eta *e = s->eta;
+	char a[32], b[32];
+	buf[0] = 0;
+	if (!e || e->cur >= e->nr)
+		return;
+	fmt_dur(a, sizeof(a), eta_step_left_ns(e, run_left_ns));
+	fmt_dur(b, sizeof(b), eta_plan_left_ns(e, run_left_ns));
+	snprintf(buf, len, " | step %u/%u point %u, step %s left, plan %s left",
+		 e->cur + 1, e->nr, e->runs_started, a, b);
+}
+
 void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		 const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
-		 uint64_t lat_sum_ns)
+		 uint64_t lat_sum_ns, const struct hist *lat)
 {
 	struct status *s = arg;
 	uint64_t all_ios = ios[DIR_READ] + ios[DIR_WRITE];
@@ -98,15 +127,23 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	if (planned_ns > elapsed_ns)
 		snprintf(left, sizeof(left), ", %us left",
 			 (unsigned)((planned_ns - elapsed_ns + 999999999ull) / 1000000000ull));
+	/* p99 of the point so far: the histograms merge, nothing is sorted */
+	char p99[40] = "";
+	if (lat && lat->count)
+		snprintf(p99, sizeof(p99), ", p99 %.1f us",
+			 (double)hist_percentile(lat, 99.0) / 1e3);
+	char plan[128];
+	plan_fields(s, planned_ns > elapsed_ns ? planned_ns - elapsed_ns : 0, plan,
+		    sizeof(plan));
 	if (log_now) {
 		while (s->next_log_ns <= elapsed_ns)
 			s->next_log_ns += s->log_every_ns;
-		fprintf(stderr, "iochar: [%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us\n",
-			el, left, iops, mbs, lat_us);
+		fprintf(stderr, "iochar: [%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us%s%s\n",
+			el, left, iops, mbs, lat_us, p99, plan);
 		return;
 	}
-	fprintf(stderr, "\r\033[K[%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us", el,
-		left, iops, mbs, lat_us);
+	fprintf(stderr, "\r\033[K[%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us%s%s", el,
+		left, iops, mbs, lat_us, p99, plan);
 	s->line_shown = true;
 }
 

@@ -1,6 +1,7 @@
 /* status.h - what a person sees while a run goes on: on a terminal, one
- * live status line (elapsed/remaining, IOPS, MB/s, mean latency) redrawn
- * each second, with every other message printed on its own line above it;
+ * live status line (elapsed/remaining, IOPS, MB/s and mean latency since
+ * the last line, p99 latency of the point so far; in a plan, the step,
+ * the point and the step's and whole plan's time left) redrawn each second, with every other message printed on its own line above it;
  * without a terminal (logs, pipes), one progress line every log interval
  * (default STATUS_LOG_EVERY_NS, 0 = none), so a long step is seen to
  * advance. Also the progress of laying out files. */
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "charz/eta.h"
 #include "stats/stats.h"
 
 #include <stdio.h>
@@ -24,6 +26,10 @@ struct status {
 	uint64_t next_log_ns;  /* elapsed time of the next one */
 	unsigned fill_quarter; /* last quarter of a fill reported to a log */
 	FILE *messages;        /* status_messages(), or NULL */
+	/* a plan's estimate (charz/eta.h), set by the plan command: the
+	 * line adds the step, the point and the step's and plan's time
+	 * left. Borrowed; NULL for a single run. */
+	const struct eta *eta;
 };
 
 /* Start with nothing shown; log lines every STATUS_LOG_EVERY_NS. */
@@ -42,7 +48,7 @@ void status_done(struct status *s);
 /* runner_hooks.tick */
 void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		 const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
-		 uint64_t lat_sum_ns);
+		 uint64_t lat_sum_ns, const struct hist *lat);
 
 /* runner_hooks.fill_progress */
 void status_fill(void *arg, const char *path, uint64_t done, uint64_t total);

@@ -22,34 +22,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/run_config.h"
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "util/clock.h"
 #include "util/fmt.h"
 #include "vd/initmap.h"
 #include "vd/members.h"
 #include "vd/sync.h"
-
-const char *vd_cmd_take(int *argc, char **argv, const char *name)
-{
-	size_t n = strlen(name);
-	const char *v = NULL;
-	for (int i = 1; i < *argc; i++) {
-		int used = 0;
-		if (strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
-			v = argv[i] + n + 1, used = 1;
-		else if (strcmp(argv[i], name) == 0 && i + 1 < *argc)
-			v = argv[i + 1], used = 2;
-		if (!used)
-			continue;
-		memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof(char *));
-		*argc -= used;
-		i--;
-	}
-	return v;
-}
 
 struct init_run {
 	bool fast;
@@ -153,6 +135,26 @@ static int check(const struct job_spec *job, const char *mode, bool *fast,
 	return 0;
 }
 
+/* init's own option; the rest are `iochar run`'s. */
+struct init_args {
+	const char *mode;
+};
+
+static const struct arg_def init_rows[] = {
+	{ARG_STR(struct init_args, mode, "mode"), .o.arg = "full|fast",
+	 .o.help = "full (default): parity written for every row, timed; "
+		   "fast: every row marked uninitialized"},
+};
+
+static const struct args_spec init_spec = {
+	.usage = "usage: iochar vd init --vd=DEF [--mode=full|fast] "
+		 "[--size=SIZE] [--force] [--output-format=normal|json]\n",
+	.about = "Initializes a RAID virtual drive as a controller does "
+		 "before it is measured;\nmembers that do not exist are "
+		 "created with --size. docs/vd.md.\n",
+	ARGS_TABLE(init_rows),
+};
+
 int vd_init_cmd(int argc, char **argv)
 {
 	struct run_config cfg = {0};
@@ -163,10 +165,13 @@ int vd_init_cmd(int argc, char **argv)
 
 	if (!m)
 		return 1;
-	const char *mode = vd_cmd_take(&argc, argv, "--mode");
-	ret = run_config_parse(argc, argv, &cfg, &err);
+	struct init_args a = {0};
+	ret = args_take(&init_spec, &argc, argv, &a, &err);
+	const char *mode = a.mode;
+	if (!ret)
+		ret = run_config_parse(argc, argv, &cfg, &err);
 	if (ret == RUN_CONFIG_HELP) {
-		printf("usage: iochar vd init --vd=DEF [--mode=full|fast] [--size=SIZE] [--force] [--output-format=normal|json]\n");
+		args_help(&init_spec, stdout);
 		free(m);
 		return 0;
 	}
@@ -177,7 +182,7 @@ int vd_init_cmd(int argc, char **argv)
 	if (ret)
 		goto fail;
 	/* validated: from here on members are written */
-	struct target_fill_ctl ctl = {NULL, NULL, signals_catch()};
+	struct target_fill_ctl ctl = {NULL, NULL, signals_catch(), NULL};
 	if ((ret = vd_prepare(m, &ctl, &err)))
 		goto fail;
 	if (r.fast) {

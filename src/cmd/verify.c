@@ -25,11 +25,12 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "cli/units.h"
+#include "base/units.h"
 #include "cmd/cmd.h"
+#include "cmd/cmd_args.h"
 #include "cmd/verify_journal.h"
 #include "cmd/verify_vd.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "verify/report_csv.h"
 #include "output/output.h"
 #include "target/target.h"
@@ -60,41 +61,29 @@ struct target_result {
 	char msg[IOC_ERR_MAX];
 };
 
-static void print_help(void)
-{
-	printf(
-	    "usage: iochar verify --filename=PATH[:PATH] [--bs=4k] "
-	    "[--size=SIZE]\n"
-	    "                     [--offset=SIZE] [--verify_fatal]\n"
-	    "                     [--output-format=normal|json|csv]\n"
-	    "       iochar verify --journal=FILE [--filename=PATH[:PATH]]\n"
-	    "                     [--verify_fatal] "
-	    "[--output-format=normal|json|csv]\n"
-	    "       iochar verify --vd=DEF [--bs=4k] [--size=SIZE] "
-	    "[--offset=SIZE] | [--journal=FILE] ...\n\n"
-	    "Reads the region back (as `iochar run` with the same options\n"
-	    "lays it out) and checks every unit written by a run with\n"
-	    "verify=1: CRC32C and offset. Units without an iochar header\n"
-	    "are counted as unverified. A target that ends before the region\n"
-	    "its units were written for is a failure (kind=missing, with\n"
-	    "the range). Failures are listed on stderr.\n"
-	    "Units are 4096 bytes, or 512 when bs is not a multiple of 4096;\n"
-	    "a unit's header overrides that.\n\n"
-	    "With --journal (a run's journal=FILE), the targets, the region\n"
-	    "and what every block must hold come from the journal: blocks\n"
-	    "whose write completed must hold it, whole; blocks with a write\n"
-	    "in flight may hold the old or the new data, per 512-byte\n"
-	    "sector, never a sector mixing both. Lost, torn, corrupted and\n"
-	    "misplaced units are listed on stderr. --filename replaces the\n"
-	    "journal's paths (as many, in order).\n\n"
-	    "With --vd (the run's --vd definition, failed= included), the\n"
-	    "blocks are read through the virtual drive: lost members are\n"
-	    "rebuilt from parity or mirrors; a failure also names the member\n"
-	    "the block lives on. With --journal, --vd replaces the journal's\n"
-	    "VD (e.g. to add failed=).\n\n"
-	    "Exit status: 0 no failure, 1 failures or a read error,\n"
-	    "2 bad input.\n");
-}
+static const char about[] =
+	"Reads the region back (as `iochar run` with the same options\n"
+	"lays it out) and checks every unit written by a run with\n"
+	"verify=1: CRC32C and offset. Units without an iochar header\n"
+	"are counted as unverified. A target that ends before the region\n"
+	"its units were written for is a failure (kind=missing, with\n"
+	"the range). Failures are listed on stderr.\n"
+	"Units are 4096 bytes, or 512 when bs is not a multiple of 4096;\n"
+	"a unit's header overrides that.\n\n"
+	"With --journal (a run's journal=FILE), the targets, the region\n"
+	"and what every block must hold come from the journal: blocks\n"
+	"whose write completed must hold it, whole; blocks with a write\n"
+	"in flight may hold the old or the new data, per 512-byte\n"
+	"sector, never a sector mixing both. Lost, torn, corrupted and\n"
+	"misplaced units are listed on stderr. --filename replaces the\n"
+	"journal's paths (as many, in order).\n\n"
+	"With --vd (the run's --vd definition, failed= included), the\n"
+	"blocks are read through the virtual drive: lost members are\n"
+	"rebuilt from parity or mirrors; a failure also names the member\n"
+	"the block lives on. With --journal, --vd replaces the journal's\n"
+	"VD (e.g. to add failed=).\n\n"
+	"Exit status: 0 no failure, 1 failures or a read error,\n"
+	"2 bad input.\n";
 
 static bool is_region_key(const struct option_def *o)
 {
@@ -104,68 +93,115 @@ static bool is_region_key(const struct option_def *o)
 	return false;
 }
 
-/* One "--key[=value]" at argv[*i]. */
-static int parse_one(struct verify_args *a, int argc, char **argv, int *i,
-		     struct ioc_err *err)
+/* A region key: through `run`'s own row (the label is the key), so it
+ * parses, checks and counts as set exactly as it does there. */
+static int region_key(void *obj, const struct option_def *o, const char *v,
+		      struct ioc_err *err)
 {
-	const char *arg = argv[*i] + 2, *eq = strchr(arg, '=');
-	char key[64];
-
-	snprintf(key, sizeof(key), "%.*s",
-		 (int)(eq ? eq - arg : (long)strlen(arg)), arg);
-	const char *v = eq ? eq + 1 : NULL;
-	bool has_next = *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0;
-	if (strcmp(key, "verify_fatal") == 0 ||
-	    strcmp(key, "verify-fatal") == 0) {
-		a->fatal = true;
-		return v ? units_parse_bool("verify_fatal", v, &a->fatal, err)
-			 : 0;
-	}
-	if (!v && has_next)
-		v = argv[++*i];
-	if (strcmp(key, "journal") == 0) {
-		if (!v || !v[0])
-			return err_usage(err, EINVAL,
-					 "verify: --journal needs a file");
-		a->journal = v;
-		return 0;
-	}
-	if (strcmp(key, "output-format") == 0 ||
-	    strcmp(key, "output_format") == 0) {
-		if (v && output_format_parse(v, &a->format) == 0)
-			return 0;
-		return err_usage(err, EINVAL,
-				 "--output-format=%s: accepted: normal, json, csv",
-				 v ? v : "");
-	}
-	const struct option_def *o = options_find(key);
-	if (!o || !is_region_key(o))
-		return err_usage(
-		    err, EINVAL,
-		    "verify: unknown option '--%s'; accepted: --filename, "
-		    "--vd, --bs, --size, --offset, --journal, --verify_fatal, "
-		    "--output-format",
-		    key);
-	return options_apply(&a->spec, key, v, err);
+	return options_apply(&((struct verify_args *)obj)->spec, o->name, v,
+			     err);
 }
 
+static int journal_file(void *obj, const struct option_def *o, const char *v,
+			struct ioc_err *err)
+{
+	(void)o;
+	if (!v[0])
+		return err_usage(err, EINVAL, "verify: --journal needs a file");
+	((struct verify_args *)obj)->journal = v;
+	return 0;
+}
+
+/* An option no row names: a region key by another of `run`'s names
+ * ("--blocksize=4k"), or an error. */
+static int other_key(void *obj, const char *word, struct ioc_err *err)
+{
+	struct verify_args *a = obj;
+	const char *eq = strchr(word, '=');
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(word + 2, "="),
+		 word + 2);
+	const struct option_def *o = options_find(key);
+	if (o && is_region_key(o))
+		return options_apply(&a->spec, key, eq ? eq + 1 : NULL, err);
+	return err_usage(err, EINVAL,
+			 "verify: unknown option '--%s'; accepted: --filename, "
+			 "--vd, --bs, --size, --offset, --journal, "
+			 "--verify_fatal, --output-format",
+			 key);
+}
+
+#define REGION(nm, a, h)                                                  \
+	{.o.name = (nm), .label = (nm), .o.type = OPT_CUSTOM,             \
+	 .o.parse = region_key, .o.arg = (a), .o.help = (h)}
+
+/* The first rows are `run`'s (region_keys): they name the same region. */
+static const struct arg_def rows[] = {
+	REGION("filename", "PATH[:PATH]", "the targets, as `iochar run`'s"),
+	REGION("vd", "DEF", "a RAID virtual drive, as `iochar run --vd`"),
+	REGION("bs", "SIZE", "block size of the run (4k)"),
+	REGION("size", "SIZE", "bytes of the region (the target's)"),
+	REGION("offset", "SIZE", "where the region starts (0)"),
+	{ARG_ROW(struct verify_args, journal, "journal", OPT_CUSTOM),
+	 .o.parse = journal_file, .o.arg = "FILE",
+	 .missing = "verify: --journal needs a file",
+	 .o.help = "check against a run's crash journal (journal=FILE)"},
+	{ARG_ROW(struct verify_args, fatal, "verify_fatal", OPT_BOOL),
+	 .label = "verify_fatal", .o.help = "stop at the first failure"},
+	{ARG_ROW(struct verify_args, format, "output-format", OPT_CUSTOM),
+	 .o.parse = cmd_arg_output_format, .o.def = "normal", .o.arg = "FMT",
+	 .o.help = "normal, json or csv"},
+};
+
+static const struct args_spec spec = {
+	.usage = "usage: iochar verify --filename=PATH[:PATH] [--bs=4k] "
+		 "[--size=SIZE]\n"
+		 "                     [--offset=SIZE] [--verify_fatal]\n"
+		 "                     [--output-format=normal|json|csv]\n"
+		 "       iochar verify --journal=FILE [--filename=PATH[:PATH]]\n"
+		 "                     [--verify_fatal] "
+		 "[--output-format=normal|json|csv]\n"
+		 "       iochar verify --vd=DEF [--bs=4k] [--size=SIZE] "
+		 "[--offset=SIZE] | [--journal=FILE] ...\n",
+	.about = about,
+	ARGS_TABLE(rows),
+	.flags = ARGS_VALUE_NOT_OPTION | ARGS_HELP_FIRST,
+	.unknown = "verify: unexpected argument '%s' (options are --key=value; "
+		   "see 'iochar verify --help')",
+	.extra = "verify: unexpected argument '%s' (options are --key=value; "
+		 "see 'iochar verify --help')",
+	.other = other_key,
+};
+
+/* The region must be one `iochar run` could have written. */
+static int check_region(const struct verify_args *a, struct ioc_err *err)
+{
+	uint32_t unit = vblock_unit_len(a->spec.bs);
+
+	if (!unit)
+		return err_usage(err, EINVAL,
+				 "verify: bs=%llu: must be a multiple of 512",
+				 (unsigned long long)a->spec.bs);
+	if (a->spec.offset % VBLOCK_UNIT_SMALL)
+		return err_usage(
+		    err, EINVAL,
+		    "verify: offset=%llu: must be a multiple of 512",
+		    (unsigned long long)a->spec.offset);
+	return 0;
+}
+
+/* 0, ARGS_HELP, or -errno with a usage message. */
 static int parse_args(int argc, char **argv, struct verify_args *a,
 		      struct ioc_err *err)
 {
+	int ret;
+
 	job_spec_init(&a->spec);
 	options_set_defaults(&a->spec);
-	a->format = OUTPUT_NORMAL;
-	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--", 2) != 0 || !argv[i][2])
-			return err_usage(
-			    err, EINVAL,
-			    "verify: unexpected argument '%s' (options are "
-			    "--key=value; see 'iochar verify --help')",
-			    argv[i]);
-		int ret = parse_one(a, argc, argv, &i, err);
-		if (ret)
-			return ret;
-	}
+	ret = args_parse(&spec, argc, argv, a, err);
+	if (ret)
+		return ret;
 	if (a->spec.nr_files && a->spec.vd[0])
 		return err_usage(err, EINVAL,
 				 "verify: give either --filename or --vd, not "
@@ -184,17 +220,7 @@ static int parse_args(int argc, char **argv, struct verify_args *a,
 		return err_usage(err, EINVAL,
 				 "verify: --filename is required (or --vd, "
 				 "or --journal)");
-	uint32_t unit = vblock_unit_len(a->spec.bs);
-	if (!unit)
-		return err_usage(err, EINVAL,
-				 "verify: bs=%llu: must be a multiple of 512",
-				 (unsigned long long)a->spec.bs);
-	if (a->spec.offset % VBLOCK_UNIT_SMALL)
-		return err_usage(
-		    err, EINVAL,
-		    "verify: offset=%llu: must be a multiple of 512",
-		    (unsigned long long)a->spec.offset);
-	return 0;
+	return check_region(a, err);
 }
 
 /* The VD's range, as `iochar run` lays a VD job out (core/validate.c). */
@@ -402,12 +428,12 @@ int cmd_verify(int argc, char **argv)
 	struct verify_vd *vd = NULL;
 	int status = EXIT_USAGE;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			print_help();
-			return 0;
-		}
 	int ret = parse_args(argc, argv, &a, &err);
+	if (ret == ARGS_HELP) {
+		args_help(&spec, stdout);
+		job_spec_free(&a.spec);
+		return 0;
+	}
 	if (!ret && a.journal) {
 		status =
 		    verify_journal_main(a.journal, &a.spec, a.fatal, a.format);

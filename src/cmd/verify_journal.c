@@ -1,6 +1,7 @@
-/* verify_journal.c - `iochar verify --journal=FILE`: see verify_journal.h;
- * the rules are in verify/journal.h and docs/output.md ("Crash journal").
- */
+/* verify_journal.c - `iochar verify --journal=FILE`: see verify_journal.h.
+ * Which targets (the journal's, --filename's or --vd's) and the printing
+ * are here; the check itself is verify/journal_scan.c, the rules
+ * verify/journal.h and docs/output.md ("Crash journal"). */
 #include "cmd/verify_journal.h"
 
 #include <errno.h>
@@ -11,83 +12,13 @@
 
 #include "cmd/cmd.h"
 #include "cmd/verify_vd.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "verify/report_csv.h"
-#include "target/target.h"
 #include "verify/crc32c.h"
 #include "verify/journal.h"
+#include "verify/journal_scan.h"
 #include "verify/report.h"
-#include "verify/scan.h"
 
-struct jtarget {
-	const char *path;
-	uint64_t size; /* bytes it holds (a VD: its capacity) */
-	struct journal_counts c;
-	int error;
-	char msg[IOC_ERR_MAX];
-};
-
-/* What the scan's per-unit callback needs. */
-struct jscan {
-	const struct journal_replay *r;
-	unsigned file;
-	const char *path;
-	struct journal_counts *c;
-	uint64_t *printed;
-	bool fatal;
-	struct verify_vd *vd; /* the target is this VD; NULL: a file */
-};
-
-static int check_unit(void *arg, const uint8_t *unit, uint32_t len,
-		      uint64_t offset, struct ioc_err *err)
-{
-	struct jscan *js = arg;
-	struct journal_verdict v;
-
-	(void)len;
-	(void)err;
-	enum journal_kind k =
-	    journal_check_unit(js->r, js->file, offset, unit, &v);
-	journal_count(js->c, &v);
-	if (k == JK_OK || k == JK_UNVERIFIED)
-		return 0;
-	uint64_t n = (*js->printed)++;
-	if (n < VREPORT_MAX_LINES) {
-		journal_print_failure(stderr, js->path, &v);
-		if (js->vd)
-			verify_vd_where(js->vd, stderr, offset);
-	} else if (n == VREPORT_MAX_LINES)
-		vreport_print_cap(stderr, js->path);
-	return js->fatal ? 1 : 0;
-}
-
-/* The target must exist; its size is t->size. One shorter than the
- * journal's region lost data: scan_all reports what is missing. */
-static int check_target(struct jtarget *t, struct ioc_err *err)
-{
-	struct target_info ti;
-	int ret = target_inspect(t->path, &ti, err);
-
-	if (ret) {
-		err->usage = 1;
-		return ret;
-	}
-	if (!ti.exists)
-		return err_usage(err, ENOENT, "%s: does not exist", t->path);
-	t->size = ti.size;
-	return 0;
-}
-
-/* Bytes of the journal's region that target t holds, whole units. */
-static uint64_t held_len(const struct journal_info *info,
-			 const struct jtarget *t)
-{
-	uint64_t len = t->size > info->offset ? t->size - info->offset : 0;
-
-	if (len >= info->region)
-		return info->region;
-	return len - len % info->unit_len;
-}
 
 static void print_counts(const char *what, const struct journal_counts *c)
 {
@@ -104,7 +35,7 @@ static void print_counts(const char *what, const struct journal_counts *c)
 }
 
 static void emit_text(const char *journal, const struct journal_replay *r,
-		      const struct jtarget *t,
+		      const struct journal_target *t,
 		      const struct journal_counts *total)
 {
 	const struct journal_info *info = journal_replay_info(r);
@@ -172,7 +103,7 @@ static void kv_journal(struct jw *w, const char *journal,
 }
 
 static int emit_json(const char *journal, const struct journal_replay *r,
-		     const struct jtarget *t,
+		     const struct journal_target *t,
 		     const struct journal_counts *total)
 {
 	const struct journal_info *info = journal_replay_info(r);
@@ -206,7 +137,7 @@ static int emit_json(const char *journal, const struct journal_replay *r,
 }
 
 /* Header, a row per target, the total row (verify/report_csv.h). */
-static void emit_csv(const struct journal_replay *r, const struct jtarget *t,
+static void emit_csv(const struct journal_replay *r, const struct journal_target *t,
 		     const struct journal_counts *total)
 {
 	const struct journal_info *info = journal_replay_info(r);
@@ -224,64 +155,16 @@ static void emit_csv(const struct journal_replay *r, const struct jtarget *t,
 	vreport_journal_csv_row(stdout, &all, total);
 }
 
-/* Scan every target; a read error on one is recorded and the next still
- * checked. Returns true when any target could not be read. */
-static bool scan_all(const struct journal_replay *r, struct jtarget *t,
-		     bool fatal, struct verify_vd *vd,
-		     struct journal_counts *total)
+/* journal_reader's hook for a VD target. */
+static void vd_hook(void *arg, struct vscan *p)
 {
-	const struct journal_info *info = journal_replay_info(r);
-	uint64_t printed = 0;
-	bool io_error = false;
-
-	for (unsigned i = 0; i < info->nr_files; i++) {
-		struct ioc_err err = {0};
-		struct verify_counts ignored = {0};
-		struct jscan js = {
-		    .r = r,
-		    .file = i,
-		    .path = t[i].path,
-		    .c = &t[i].c,
-		    .printed = &printed,
-		    .fatal = fatal,
-		    .vd = vd,
-		};
-		struct vscan p = {
-		    .path = t[i].path,
-		    .start = info->offset,
-		    .len = held_len(info, &t[i]),
-		    .unit = info->unit_len,
-		    .check = check_unit,
-		    .check_arg = &js,
-		    .report = stderr,
-		    .printed = &printed,
-		};
-		if (vd) { /* reads only: failures go through check_unit */
-			verify_vd_hook(vd, &p);
-			p.where = NULL;
-		}
-		t[i].error = vscan_target(&p, &ignored, &err);
-		uint64_t n = vreport_missing(
-		    stderr, t[i].path, info->offset + p.len,
-		    info->offset + info->region, info->unit_len);
-		t[i].c.missing_units += n;
-		t[i].c.failures += n;
-		if (t[i].error) {
-			snprintf(t[i].msg, sizeof(t[i].msg), "%s", err.msg);
-			fprintf(stderr, "iochar: verify: %s\n", err.msg);
-			io_error = true;
-		}
-		journal_counts_add(total, &t[i].c);
-		if (fatal && total->failures)
-			break;
-	}
-	return io_error;
+	verify_vd_hook(arg, p);
 }
 
 /* The journal's target is a VD (the run's --vd): its definition, or
  * --vd's in its place. Opened into *vd. */
 static int pick_vd(const struct journal_info *info, const struct job_spec *spec,
-		   struct jtarget *t, struct verify_vd **vd, struct ioc_err *err)
+		   struct journal_target *t, struct verify_vd **vd, struct ioc_err *err)
 {
 	bool journal_vd = info->nr_files == 1 &&
 			  strncmp(info->files[0], VERIFY_VD_PREFIX,
@@ -313,7 +196,7 @@ static int pick_vd(const struct journal_info *info, const struct job_spec *spec,
 
 /* Which paths to read: the journal's, or filename's in their place. */
 static int pick_targets(const struct journal_info *info,
-			const struct job_spec *spec, struct jtarget *t,
+			const struct job_spec *spec, struct journal_target *t,
 			struct verify_vd **vd, struct ioc_err *err)
 {
 	if (spec->vd[0] || (info->nr_files == 1 &&
@@ -328,7 +211,7 @@ static int pick_targets(const struct journal_info *info,
 				 spec->nr_files, info->nr_files);
 	for (unsigned i = 0; i < info->nr_files; i++) {
 		t[i].path = spec->nr_files ? spec->files[i] : info->files[i];
-		int ret = check_target(&t[i], err);
+		int ret = journal_target_inspect(&t[i], err);
 		if (ret)
 			return ret;
 	}
@@ -339,7 +222,7 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 			bool fatal, enum output_format format)
 {
 	struct journal_replay *r = NULL;
-	struct jtarget *t = NULL;
+	struct journal_target *t = NULL;
 	struct verify_vd *vd = NULL;
 	struct journal_counts total = {0};
 	struct ioc_err err = {0};
@@ -363,7 +246,9 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 			" damaged records before its end were skipped; blocks "
 			"they named may be reported wrongly\n",
 			journal, st->bad_records);
-	bool io_error = scan_all(r, t, fatal, vd, &total);
+	struct journal_reader rd = {vd_hook, verify_vd_where, vd};
+	bool io_error =
+	    journal_scan_targets(r, t, fatal, vd ? &rd : NULL, &total);
 	if (format == OUTPUT_JSON)
 		ret = emit_json(journal, r, t, &total);
 	else if (format == OUTPUT_CSV)

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "output/output.h"
 
 /* Replay journal, read back its region of each target (the journal's own

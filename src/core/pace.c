@@ -11,28 +11,46 @@
 
 #include "util/clock.h"
 
-void pace_init(struct pace *p, const struct job_spec *j, uint64_t start_ns,
-	       uint64_t seed)
+void pace_init_rate(struct pace *p, uint64_t rate, bool poisson,
+		    uint64_t start_ns, uint64_t seed)
 {
 	*p = (struct pace){
-		.rate = j->rate_iops,
+		.rate = rate,
 		.start_ns = start_ns,
 		.next_ns = start_ns,
-		.poisson = j->rate_process == RATE_POISSON,
+		.poisson = poisson,
 	};
 	rng_seed(&p->rng, seed);
 }
 
+void pace_init(struct pace *p, const struct job_spec *j, uint64_t start_ns,
+	       uint64_t seed)
+{
+	pace_init_rate(p, j->rate_iops, j->rate_process == RATE_POISSON,
+		       start_ns, seed);
+}
+
 uint64_t pace_take(struct pace *p)
+{
+	return pace_take_n(p, 1);
+}
+
+void pace_shift(struct pace *p, uint64_t ns)
+{
+	p->start_ns += ns;
+	p->next_ns += ns;
+}
+
+uint64_t pace_take_n(struct pace *p, uint64_t n)
 {
 	uint64_t due = p->next_ns;
 
 	if (p->poisson) {
-		/* exponential with mean 1/rate: -ln(U) / rate, U in (0, 1] */
+		/* exponential with mean n/rate: -ln(U) * n / rate, U in (0, 1] */
 		double u = 1.0 - rng_unit(&p->rng);
-		p->next_ns += (uint64_t)(-log(u) * 1e9 / (double)p->rate);
+		p->next_ns += (uint64_t)(-log(u) * 1e9 * (double)n / (double)p->rate);
 	} else {
-		p->taken++;
+		p->taken += n;
 		p->next_ns = p->start_ns +
 			     (uint64_t)((unsigned __int128)p->taken * 1000000000u /
 					p->rate);
@@ -77,15 +95,41 @@ static inline void cpu_relax(void)
 #endif
 }
 
-uint64_t pace_wait_until(uint64_t t)
+/* The lead of this thread's sleeps (pace.h): each pacing thread learns
+ * its own, as each may run on a CPU of its own. */
+static _Thread_local uint64_t lead_ns = PACE_SPIN_NS;
+
+uint64_t pace_lead_ns(void)
+{
+	return lead_ns;
+}
+
+uint64_t pace_lead_next(uint64_t lead, uint64_t want, uint64_t woke)
+{
+	uint64_t late = woke > want ? woke - want : 0;
+
+	if (late > lead)
+		lead += PACE_LEAD_UP_NS;
+	else
+		lead = lead > 9 * PACE_LEAD_UP_NS ? lead - 9 * PACE_LEAD_UP_NS : 0;
+	if (lead < PACE_SPIN_NS)
+		lead = PACE_SPIN_NS;
+	return lead > PACE_LEAD_MAX_NS ? PACE_LEAD_MAX_NS : lead;
+}
+
+uint64_t pace_wait(uint64_t t, uint64_t sleep_min)
 {
 	uint64_t now = fast_ns();
+	uint64_t want = t > lead_ns ? t - lead_ns : 0;
 
-	if (t > now + PACE_SPIN_NS) {
-		clock_sleep_until(t - PACE_SPIN_NS);
+	if (want < sleep_min)
+		want = sleep_min;
+	if (want > now) {
+		clock_sleep_until(want);
 		now = fast_ns();
-		if (now + PACE_SPIN_NS < t)
+		if (now < want)
 			return now; /* a signal: the caller looks again */
+		lead_ns = pace_lead_next(lead_ns, want, now);
 	}
 	while (now < t) {
 		cpu_relax();

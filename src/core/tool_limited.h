@@ -12,7 +12,7 @@
 #ifndef IOCHAR_CORE_TOOL_LIMITED_H
 #define IOCHAR_CORE_TOOL_LIMITED_H
 
-#include "core/result.h"
+#include "stats/result.h"
 
 #define TOOL_LIMITED_PCT 10
 

@@ -12,18 +12,22 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "core/batch.h"
+#include "core/buf_fill.h"
+#include "core/flow.h"
+#include "core/lat_target.h"
 #include "core/generator.h"
-#include "core/job.h"
+#include "base/job.h"
 #include "engine/engine.h"
+#include "engine/io_hooks.h"
+#include "stats/fio_log.h"
 #include "stats/stats.h"
+#include "target/target_ops.h"
 #include "util/err.h"
-#include "verify/counts.h"
+#include "base/verify_counts.h"
 
-struct verify_session;
-struct vd;
-struct vd_stats;
-
-/* Where workers wait, set up, until the runner lets them all go at once. */
+/* Where a worker waits, set up, until the runner lets it go (each has its
+ * own: its turn comes by stonewall, wait_for and startdelay, core/schedule.h). */
 struct start_gate {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -36,15 +40,33 @@ struct start_gate {
  * at the current time. */
 void start_gate_open(struct start_gate *g, unsigned expected);
 
+struct replay;
+struct iolog_writer;
+
 struct worker {
 	/* in: set by the runner before the thread starts */
 	const struct job_spec *job;
 	unsigned job_index, clone;
+	unsigned thread_number;      /* 1-based over the run's workers (fio's log names) */
 	uint64_t region;             /* bytes per file the generator may use */
+	/* filesize=LOW-HIGH: each of the job's files' own region (the
+	 * layout's, core/layout.h; region is then their largest); else NULL */
+	const uint64_t *file_region;
 	const struct engine_ops *eops;
-	struct vd *vd;               /* shared: the VD job's drive, else NULL */
+	/* a job of another target kind (a RAID VD): the kind, and what its
+	 * workers share (kind->start); else NULL and the job's files */
+	const struct target_ops *kind;
+	void *shared;
+	const struct io_hooks *io;   /* per-I/O hooks (verification); may be NULL */
 	atomic_bool *stop;           /* shared: stop soon when true */
-	struct start_gate *gate;     /* shared: all workers start together */
+	/* this worker only: another's end stopped it (exitall); the runner
+	 * sets it, the worker ends as at its deadline */
+	atomic_bool exit_now;
+	unsigned ioprio;             /* its job's (job_ioprio): each I/O's, for the logs */
+	struct start_gate *gate;     /* its own; the runner opens it */
+	struct flow_member flow;     /* flow=: joined by the runner; left at the end */
+	unsigned nr_threads;         /* the run's workers (dedupe_global) */
+	atomic_bool ss_end;          /* its steady state is reached: end now */
 	pthread_t tid;
 
 	/* state, owned by the worker thread */
@@ -55,19 +77,38 @@ struct worker {
 	struct io_unit **free_units;
 	unsigned nr_free;
 	struct io_unit **staged; /* room for depth units (worker.c) */
+	struct batch batch;          /* fio's iodepth_batch_* and iodepth_low */
 	void *buffers;
 	struct generator gen;
-	struct verify_session *verify; /* NULL unless the job has verify=1 */
+	void *io_state;              /* io's, NULL when the job checks nothing */
+	bool flushing_end;           /* end_fsync's flushes: not counted */
+	bool refill;                 /* each write's buffer made by fill */
+	struct buf_fill fill;        /* fio's compress/dedupe contents */
+	bool lat_on;                 /* latency_target: its depth search */
+	struct lat_target lat;
+	enum lat_step lat_pending;   /* what the last completions asked */
 	/* rate-limited: by unit index, when its I/O left, when it would have
 	 * left from a tool with no overhead (the same device service times,
 	 * core/pace.h) and when that ideal slot is free again; else NULL */
 	struct paced_times { uint64_t issued_ns, ideal_ns, ideal_free_ns; } *paced;
+	/* fio's log files (stats/fio_log.h), NULL when the job writes none;
+	 * submitted_ns: by unit, when the submit call that took its I/O
+	 * returned, for fio's slat and clat; log_queued: the units queued
+	 * since the last commit (both NULL for ENGINE_SYNC engines) */
+	struct fio_logs *logs;
+	uint64_t *submitted_ns;
+	unsigned *log_queued, nr_log_queued;
+	/* fio's iologs (core/worker_iolog.h): the replay that is the op
+	 * source instead of gen (read_iolog), the log of what was issued
+	 * (write_iolog); NULL when the job has none */
+	struct replay *replay;
+	struct iolog_writer *iolog_out;
 
 	/* out: valid after the thread is joined */
 	struct worker_stats stats;
 	struct stats_live live;      /* readable while it runs */
 	struct verify_counts verify_counts; /* all zero without verify */
-	struct vd_stats *vd_stats;   /* VD jobs: member accounting; the runner frees it */
+	void *target_stats;          /* kind's accounting (take_stats); the runner frees it */
 	uint64_t measure_start_ns;   /* start + ramp */
 	uint64_t end_ns;             /* when its last I/O completed */
 	_Atomic int finished;

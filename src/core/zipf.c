@@ -31,6 +31,12 @@ void zipf_init(struct zipf *z, uint64_t n, double theta, uint64_t seed)
 		 (1.0 - zeta2 / z->zetan);
 	z->half_pow_theta = pow(0.5, theta);
 
+	zipf_init_perm(z, z->n, seed);
+}
+
+void zipf_init_perm(struct zipf *z, uint64_t n, uint64_t seed)
+{
+	z->n = n ? n : 1;
 	/* permutation: an affine map modulo the next power of two >= n, walked
 	 * until it lands below n (fewer than 2 steps on average) */
 	uint64_t mask = 1;

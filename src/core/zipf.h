@@ -25,6 +25,10 @@ struct zipf {
  * ZIPF_EXACT_TERMS additions; the rest of zeta(n) is integrated. */
 void zipf_init(struct zipf *z, uint64_t n, double theta, uint64_t seed);
 
+/* Only the permutation of [0, n) (zipf_permute), for the other skewed
+ * distributions (core/distribution.h). */
+void zipf_init_perm(struct zipf *z, uint64_t n, uint64_t seed);
+
 /* The rank drawn, before permutation: 0 .. n-1, 0 most frequent. */
 uint64_t zipf_rank(const struct zipf *z, struct rng *r);
 

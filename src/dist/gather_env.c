@@ -86,7 +86,8 @@ int dist_gather_env(struct dist *d, const struct environment *env, char ***out,
 int dist_gather_env_run(struct dist *d, struct run_result *r, struct ioc_err *err)
 {
 	char **all;
-	int ret = dist_gather_env(d, &r->env, &all, err);
+	static const struct environment none; /* a result without one */
+	int ret = dist_gather_env(d, r->env ? r->env : &none, &all, err);
 	if (ret || !all)
 		return ret;
 	for (unsigned i = 0; i < r->nr_hosts; i++) {

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/result.h"
+#include "stats/result.h"
 #include "util/err.h"
 
 #define DIST_HOST_MAX 64

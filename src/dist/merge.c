@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pace_opts.h"
 #include "dist/internal.h"
 
 static int copy_jobs(struct run_result *own, const struct job_spec *jobs,
@@ -18,7 +19,7 @@ static int copy_jobs(struct run_result *own, const struct job_spec *jobs,
 		if (job_spec_copy(&own->jobs[j], &jobs[j]))
 			return -ENOMEM;
 		own->nr_jobs++;
-		own->open_loop |= jobs[j].rate_iops != 0;
+		own->open_loop |= pace_job_paced(&jobs[j]);
 	}
 	return 0;
 }

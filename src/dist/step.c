@@ -357,10 +357,10 @@ static int finish_local(struct step *s, int ret, const struct ioc_err *err,
 
 static void tick_relay(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		       const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
-		       uint64_t lat_sum_ns)
+		       uint64_t lat_sum_ns, const struct hist *lat)
 {
 	const struct step *s = arg;
-	s->hooks->tick(s->hooks->arg, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns);
+	s->hooks->tick(s->hooks->arg, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
 }
 
 static void fill_relay(void *arg, const char *path, uint64_t done, uint64_t total)

@@ -1,6 +1,6 @@
 /* wire.c - one rank's result as bytes for rank 0: the run's header, then
  * per worker its counters, its histograms (latency, lag and service time
- * of both directions, every bucket: merging them is exact) and its
+ * of every direction (trims too), every bucket: merging them is exact) and its
  * per-second series.
  *
  * Every rank runs the same iochar on the same architecture (dist_agree
@@ -24,15 +24,19 @@ struct wire_head {
 	char tool_limited_reason[256];
 };
 
-/* The histograms of one direction: lat, lag, tool_lag, service. */
-#define WIRE_HISTS 4
+/* The histograms of one direction: lat, lag, tool_lag, service, and
+ * fio's slat and clat. */
+#define WIRE_HISTS 6
 
 struct wire_worker {
 	uint32_t job, clone;
+	uint32_t group;                 /* fio's groupid */
 	int32_t error;
 	uint32_t nr_iv;
 	uint64_t elapsed_ns;
-	uint64_t ios[DIR_COUNT], bytes[DIR_COUNT];
+	uint64_t start_ns, end_ns;      /* since the run's start */
+	uint64_t ios[DIR_ALL], bytes[DIR_ALL];
+	struct depth_dist depth;        /* fio's iodepth_level/submit/complete */
 	char error_msg[256];
 };
 
@@ -40,7 +44,7 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 {
 	size_t n = sizeof(struct wire_head);
 	for (unsigned i = 0; i < r->nr_workers; i++)
-		n += sizeof(struct wire_worker) + DIR_COUNT * WIRE_HISTS * sizeof(struct hist) +
+		n += sizeof(struct wire_worker) + DIR_ALL * WIRE_HISTS * sizeof(struct hist) +
 		     r->workers[i].stats.intervals.len * sizeof(struct interval);
 	char *b = calloc(1, n), *p = b;
 	if (!b)
@@ -61,18 +65,20 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 		struct wire_worker ww = {
 			.job = w->job, .clone = w->clone, .error = w->error,
 			.nr_iv = w->stats.intervals.len, .elapsed_ns = w->elapsed_ns,
+			.group = w->group, .start_ns = w->start_ns, .end_ns = w->end_ns,
+			.depth = w->stats.depth,
 		};
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			ww.ios[d] = w->stats.dir[d].ios;
 			ww.bytes[d] = w->stats.dir[d].bytes;
 		}
 		memcpy(ww.error_msg, w->error_msg, sizeof(ww.error_msg));
 		memcpy(p, &ww, sizeof(ww));
 		p += sizeof(ww);
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			const struct dir_stats *ds = &w->stats.dir[d];
 			const struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->tool_lag,
-							     &ds->service};
+							     &ds->service, &ds->slat, &ds->clat};
 			for (unsigned k = 0; k < WIRE_HISTS; k++) {
 				memcpy(p, hs[k], sizeof(struct hist));
 				p += sizeof(struct hist);
@@ -118,7 +124,7 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 	for (unsigned i = 0; i < h.nr_workers; i++) {
 		struct worker_result *w = &r->workers[i];
 		struct wire_worker ww;
-		if ((size_t)(end - p) < sizeof(ww) + DIR_COUNT * WIRE_HISTS * sizeof(struct hist))
+		if ((size_t)(end - p) < sizeof(ww) + DIR_ALL * WIRE_HISTS * sizeof(struct hist))
 			return -EPROTO;
 		memcpy(&ww, p, sizeof(ww));
 		p += sizeof(ww);
@@ -127,15 +133,19 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 		w->clone = ww.clone;
 		w->error = ww.error;
 		w->elapsed_ns = ww.elapsed_ns;
+		w->group = ww.group;
+		w->start_ns = ww.start_ns;
+		w->end_ns = ww.end_ns;
 		memcpy(w->error_msg, ww.error_msg, sizeof(w->error_msg));
 		w->error_msg[sizeof(w->error_msg) - 1] = '\0';
 		stats_init(&w->stats);
-		for (int d = 0; d < DIR_COUNT; d++) {
+		w->stats.depth = ww.depth;
+		for (int d = 0; d < DIR_ALL; d++) {
 			w->stats.dir[d].ios = ww.ios[d];
 			w->stats.dir[d].bytes = ww.bytes[d];
 			struct dir_stats *ds = &w->stats.dir[d];
 			struct hist *hs[WIRE_HISTS] = {&ds->lat, &ds->lag, &ds->tool_lag,
-						       &ds->service};
+						       &ds->service, &ds->slat, &ds->clat};
 			for (unsigned k = 0; k < WIRE_HISTS; k++) {
 				memcpy(hs[k], p, sizeof(struct hist));
 				p += sizeof(struct hist);

@@ -1,18 +1,42 @@
 /* engine.c - the one table of engines. Add a new engine here. */
 #include "engine/engine.h"
 
+#include <errno.h>
 #include <string.h>
 
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_sync;
+extern const struct engine_ops engine_vsync;
+extern const struct engine_ops engine_pvsync;
+extern const struct engine_ops engine_pvsync2;
+extern const struct engine_ops engine_mmap;
+extern const struct engine_ops engine_posixaio;
+/* fio's file-operation engines (issue 14, fileng) */
+extern const struct engine_ops engine_falloc;
+extern const struct engine_ops engine_ftruncate;
+extern const struct engine_ops engine_filecreate;
+extern const struct engine_ops engine_filestat;
+extern const struct engine_ops engine_filedelete;
 
 const struct engine_ops *const engine_table[] = {
 	&engine_io_uring,
 	&engine_libaio,
 	&engine_psync,
+	&engine_sync,
+	&engine_vsync,
+	&engine_pvsync,
+	&engine_pvsync2,
+	&engine_mmap,
+	&engine_posixaio,
 	&engine_null,
+	&engine_falloc,
+	&engine_ftruncate,
+	&engine_filecreate,
+	&engine_filestat,
+	&engine_filedelete,
 	NULL,
 };
 
@@ -26,5 +50,77 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-	return "io_uring, libaio, psync, null";
+	return "io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, mmap, "
+	       "posixaio, null, falloc, ftruncate, filecreate, filestat, "
+	       "filedelete";
+}
+
+int engine_init(const struct engine_ops *e, const struct engine_params *p,
+		const void *options, void **out, struct ioc_err *err)
+{
+	if (e->init_opts)
+		return e->init_opts(p, options, out, err);
+	return e->init(p, out, err);
+}
+
+const struct option_def *engine_option_find(const char *key,
+					    const struct engine_ops **owner)
+{
+	for (unsigned i = 0; engine_table[i]; i++)
+		for (const struct option_def *o = engine_table[i]->options;
+		     o && o->name; o++)
+			if (option_matches(o, key)) {
+				if (owner)
+					*owner = engine_table[i];
+				return o;
+			}
+	return NULL;
+}
+
+/* Engine e's row that key names, or NULL. */
+static const struct option_def *row_of(const struct engine_ops *e,
+				       const char *key)
+{
+	for (const struct option_def *o = e ? e->options : NULL; o && o->name;
+	     o++)
+		if (option_matches(o, key))
+			return o;
+	return NULL;
+}
+
+const struct option_def *engine_option_resolve(const char *key,
+					       const char *ioengine,
+					       const struct engine_ops **owner)
+{
+	const struct engine_ops *e = ioengine ? engine_find(ioengine) : NULL;
+	const struct option_def *o = row_of(e, key);
+
+	if (!o)
+		return engine_option_find(key, owner);
+	if (owner)
+		*owner = e;
+	return o;
+}
+
+/* The first of the options given (engine_opts_set) of engine e. */
+static const char *first_given(const struct engine_ops *e, uint32_t set)
+{
+	for (unsigned i = 0; e && e->options && e->options[i].name; i++)
+		if (set & (1u << i))
+			return e->options[i].name;
+	return "?";
+}
+
+int engine_check_job(const struct job_spec *job, struct ioc_err *err)
+{
+	const struct engine_ops *mine = engine_find(job->engine_opts_of);
+	const struct engine_ops *e = engine_find(job->ioengine);
+
+	if (job->engine_opts_of[0] && strcmp(job->engine_opts_of, job->ioengine))
+		return err_usage(err, EINVAL,
+				 "job %s: option '%s' is an option of "
+				 "ioengine=%s, not of ioengine=%s",
+				 job->name, first_given(mine, job->engine_opts_set),
+				 job->engine_opts_of, job->ioengine);
+	return e && e->check ? e->check(job, err) : 0;
 }

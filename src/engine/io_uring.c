@@ -7,7 +7,8 @@
  *   - DEFER_TASKRUN + SINGLE_ISSUER: completions are run by the worker when
  *     it waits, in a batch, with no IPI or task-work interruption;
  *   - registered files and buffers (no fget/fput and no page pinning per
- *     I/O), and a registered ring fd (no fd lookup per io_uring_enter);
+ *     I/O; fixedbufs=0, registerfiles=0 turn them off), and a registered
+ *     ring fd (no fd lookup per io_uring_enter);
  *   - completions are harvested straight from the CQ ring in one pass and
  *     released with a single cq_advance.
  * Each worker thread owns its engine instance: init() must run on the
@@ -27,8 +28,11 @@
 #include <liburing.h>
 
 #include "util/clock.h"
+#include "util/rng.h"
 
 #include "engine/engine.h"
+#include "engine/io_uring_opts.h"
+#include "engine/sync_io.h"
 
 /* Kernel ABI values, for headers older than the running kernel. */
 #ifndef IORING_SETUP_SUBMIT_ALL
@@ -47,9 +51,10 @@
 #define URING_DISABLED_PATH "/proc/sys/kernel/io_uring_disabled"
 
 /*
- * Ring setup flags, best first. A kernel that does not know a flag answers
- * -EINVAL, and we try the next set. SUBMIT_ALL keeps submitting past an SQE
- * that fails at submit time instead of leaving the rest in the ring.
+ * Ring setup flags, best first (ring_setup=auto). A kernel that does not
+ * know a flag answers -EINVAL, and we try the next set. SUBMIT_ALL keeps
+ * submitting past an SQE that fails at submit time instead of leaving the
+ * rest in the ring.
  */
 static const unsigned uring_setup_tiers[] = {
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
@@ -61,18 +66,37 @@ static const unsigned uring_setup_tiers[] = {
 	0,
 };
 
+/* The task-work discipline each ring_setup value names (enum
+ * uring_ring; AUTO: the tiers above); SUBMIT_ALL is added where the
+ * kernel has it. */
+static const unsigned uring_ring_flags[] = {
+	[URING_RING_DEFER] = IORING_SETUP_SINGLE_ISSUER |
+			     IORING_SETUP_DEFER_TASKRUN,
+	[URING_RING_COOP_SINGLE] = IORING_SETUP_SINGLE_ISSUER |
+				   IORING_SETUP_COOP_TASKRUN,
+	[URING_RING_COOP] = IORING_SETUP_COOP_TASKRUN,
+	[URING_RING_SINGLE] = IORING_SETUP_SINGLE_ISSUER,
+	[URING_RING_NONE] = 0,
+};
+
 struct uring_state {
 	struct io_uring ring;
 	const int *fds; /* owned by the caller, valid until cleanup */
 	unsigned nr_fds;
 	unsigned depth;
+	unsigned reap_max;     /* most per getevents (1..depth) */
 	unsigned inflight;     /* queued and not yet reaped */
 	unsigned nr_done;
 	unsigned nr_bufs;      /* registered buffers (0: unregistered path) */
 	bool fixed_files;      /* SQEs carry file indexes, not fds */
 	bool ring_live;
 	unsigned setup_flags;  /* the tier the kernel accepted */
+	struct uring_opts opts; /* the job's (engine_params.options) */
+	unsigned prepped;      /* SQEs since the last IOSQE_ASYNC (force_async) */
+	bool prio_on;          /* cmdprio: some I/Os carry their own priority */
+	struct rng prio_rng;
 	struct io_unit **done; /* completions of the last getevents, cap depth */
+	struct iovec *iov;     /* nonvectored=0: one iovec per unit */
 };
 
 /* kernel.io_uring_disabled (6.6+): 0 allowed, 1 only for io_uring_group
@@ -124,7 +148,25 @@ static void uring_cleanup(void *state)
 	if (s->ring_live)
 		io_uring_queue_exit(&s->ring);
 	free(s->done);
+	free(s->iov);
 	free(s);
+}
+
+/* The setup flags of tier i as the job's options ask: hipri polls
+ * completions (IOPOLL); sqthread_poll has a kernel thread submit, which
+ * DEFER_TASKRUN (completions run by the submitting task) cannot go with. */
+static unsigned uring_tier_flags(const struct uring_state *s, size_t i)
+{
+	unsigned f = uring_setup_tiers[i];
+
+	if (s->opts.ring != URING_RING_AUTO) /* the one asked, then without SUBMIT_ALL */
+		f = uring_ring_flags[s->opts.ring] | (i ? 0 : IORING_SETUP_SUBMIT_ALL);
+
+	if (s->opts.sqthread_poll)
+		f = (f & IORING_SETUP_SUBMIT_ALL) | IORING_SETUP_SQPOLL;
+	if (s->opts.hipri)
+		f |= IORING_SETUP_IOPOLL;
+	return f;
 }
 
 static int uring_setup(struct uring_state *s, unsigned depth,
@@ -132,19 +174,29 @@ static int uring_setup(struct uring_state *s, unsigned depth,
 {
 	struct io_uring_params p;
 	int ret = -EINVAL;
+	size_t tiers = s->opts.ring != URING_RING_AUTO ? 2 :
+		sizeof(uring_setup_tiers) / sizeof(uring_setup_tiers[0]);
 
-	for (size_t i = 0; i < sizeof(uring_setup_tiers) /
-				       sizeof(uring_setup_tiers[0]); i++) {
+	for (size_t i = 0; i < tiers; i++) {
 		memset(&p, 0, sizeof(p));
-		p.flags = uring_setup_tiers[i];
+		p.flags = uring_tier_flags(s, i);
+		if (s->opts.sqthread_poll && s->opts.sq_aff) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = s->opts.sq_cpu;
+		}
 		ret = io_uring_queue_init_params(depth, &s->ring, &p);
 		if (ret == 0) {
-			s->setup_flags = uring_setup_tiers[i];
+			s->setup_flags = p.flags;
 			return 0;
 		}
 		if (ret != -EINVAL)
 			break;
 	}
+	if (s->opts.ring != URING_RING_AUTO && ret == -EINVAL)
+		return err_set(err, -ret,
+			       "ioengine=io_uring: ring_setup=%s: this kernel refused "
+			       "that ring (%s); use ring_setup=auto",
+			       uring_ring_name(s->opts.ring), strerror(-ret));
 	return err_set(err, -ret,
 		       "ioengine=io_uring: cannot set up a ring of %u entries: %s%s",
 		       depth, strerror(-ret),
@@ -182,8 +234,8 @@ out:
 	free(iov);
 }
 
-static int uring_init(const struct engine_params *p, void **out,
-		      struct ioc_err *err)
+static int uring_init_opts(const struct engine_params *p, const void *options,
+			   void **out, struct ioc_err *err)
 {
 	struct uring_state *s;
 	int ret;
@@ -197,8 +249,18 @@ static int uring_init(const struct engine_params *p, void **out,
 	s->fds = p->fds;
 	s->nr_fds = p->fds ? p->nr_fds : 0;
 	s->depth = p->depth;
+	s->reap_max = p->reap_max && p->reap_max < p->depth ? p->reap_max
+							    : p->depth;
+	if (options)
+		memcpy(&s->opts, options, sizeof(s->opts));
+	if (cmdprio_on(&s->opts.prio)) {
+		s->prio_on = true;
+		rng_seed(&s->prio_rng, 0xc3d9a10ull ^ s->depth);
+	}
 	s->done = calloc(p->depth, sizeof(*s->done));
-	if (!s->done) {
+	if (s->opts.vectored == URING_VEC_VECTORED)
+		s->iov = calloc(p->depth, sizeof(*s->iov));
+	if (!s->done || (s->opts.vectored == URING_VEC_VECTORED && !s->iov)) {
 		ret = err_set(err, ENOMEM, "ioengine=io_uring: out of memory");
 		goto err;
 	}
@@ -210,16 +272,74 @@ static int uring_init(const struct engine_params *p, void **out,
 	/* The registrations below are optimisations: on failure the plain
 	 * path is used and nothing is reported. */
 	(void)io_uring_register_ring_fd(&s->ring);
-	if (s->nr_fds &&
+	if (s->nr_fds && !s->opts.no_registerfiles &&
 	    io_uring_register_files(&s->ring, s->fds, s->nr_fds) == 0)
 		s->fixed_files = true;
-	uring_register_buffers(s, p);
+	if (!s->opts.no_fixedbufs)
+		uring_register_buffers(s, p);
 
 	*out = s;
 	return 0;
 err:
 	uring_cleanup(s);
 	return ret;
+}
+
+static int uring_init(const struct engine_params *p, void **out,
+		   struct ioc_err *err)
+{
+	return uring_init_opts(p, NULL, out, err);
+}
+
+/* The SQE of u, as fio's io_uring prepares it: a flush is IORING_OP_FSYNC
+ * (with IORING_FSYNC_DATASYNC for fdatasync); registered
+ * buffers as READ_FIXED/WRITE_FIXED, else READ/WRITE or, nonvectored=0,
+ * READV/WRITEV with one iovec; RWF_NOWAIT (nowait), IOSQE_ASYNC on every
+ * force_async-th SQE. */
+static void uring_prep_rw(struct uring_state *s, struct io_uring_sqe *sqe,
+			  int fd, struct io_unit *u)
+{
+	bool rd = u->dir == DIR_READ;
+	unsigned len = (unsigned)u->len;
+
+	if (u->op != IO_OP_RW) { /* queued like the rest, as fio's */
+		io_uring_prep_fsync(sqe, fd,
+				    u->op == IO_OP_FDATASYNC ? IORING_FSYNC_DATASYNC
+							     : 0);
+		return;
+	}
+	if (u->index < s->nr_bufs) {
+		if (rd)
+			io_uring_prep_read_fixed(sqe, fd, u->buf, len, u->offset,
+						 (int)u->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, u->buf, len,
+						  u->offset, (int)u->index);
+	} else if (s->iov && u->index < s->depth) {
+		struct iovec *v = &s->iov[u->index];
+		v->iov_base = u->buf;
+		v->iov_len = len;
+		if (rd)
+			io_uring_prep_readv(sqe, fd, v, 1, u->offset);
+		else
+			io_uring_prep_writev(sqe, fd, v, 1, u->offset);
+	} else if (rd) {
+		io_uring_prep_read(sqe, fd, u->buf, len, u->offset);
+	} else {
+		io_uring_prep_write(sqe, fd, u->buf, len, u->offset);
+	}
+	if (s->opts.nowait)
+		sqe->rw_flags |= RWF_NOWAIT;
+	/* fio's cmdprio: the SQE's own priority, and the unit's, for logs */
+	int prio = s->prio_on ? cmdprio_pick(&s->opts.prio, u->dir, u->len, &s->prio_rng) : -1;
+	if (prio >= 0) {
+		sqe->ioprio = (uint16_t)prio;
+		u->ioprio = (unsigned)prio;
+	}
+	if (s->opts.force_async && ++s->prepped >= s->opts.force_async) {
+		s->prepped = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 }
 
 static enum engine_queue_ret uring_queue(void *state, struct io_unit *u)
@@ -235,27 +355,13 @@ static enum engine_queue_ret uring_queue(void *state, struct io_unit *u)
 		u->result = u->file >= s->nr_fds ? -EBADF : -EINVAL;
 		return ENGINE_COMPLETED;
 	}
+	if (u->op == IO_OP_TRIM) /* fio's FIO_ASYNCIO_SYNC_TRIM: done here */
+		return sync_io_trim(u, s->fds[u->file]);
 	sqe = io_uring_get_sqe(&s->ring);
 	if (!sqe)
 		return ENGINE_BUSY;
 	fd = s->fixed_files ? (int)u->file : s->fds[u->file];
-	if (u->index < s->nr_bufs) {
-		if (u->dir == DIR_READ)
-			io_uring_prep_read_fixed(sqe, fd, u->buf,
-						 (unsigned)u->len, u->offset,
-						 (int)u->index);
-		else
-			io_uring_prep_write_fixed(sqe, fd, u->buf,
-						  (unsigned)u->len, u->offset,
-						  (int)u->index);
-	} else {
-		if (u->dir == DIR_READ)
-			io_uring_prep_read(sqe, fd, u->buf, (unsigned)u->len,
-					   u->offset);
-		else
-			io_uring_prep_write(sqe, fd, u->buf, (unsigned)u->len,
-					    u->offset);
-	}
+	uring_prep_rw(s, sqe, fd, u);
 	if (s->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, u);
@@ -272,6 +378,18 @@ static int uring_commit(void *state)
 	return 0;
 }
 
+/* iodepth_batch_submit: the batch goes now, as fio's commit
+ * (io_uring_enter with to_submit and no wait). A kernel short of room
+ * (-EAGAIN/-EBUSY) leaves the rest in the ring for getevents. */
+static int uring_submit(void *state)
+{
+	struct uring_state *s = state;
+	int ret = io_uring_submit(&s->ring);
+
+	return ret >= 0 || ret == -EAGAIN || ret == -EBUSY || ret == -EINTR ? 0
+									     : ret;
+}
+
 /*
  * Take every CQE in the ring in one pass and release them with one
  * cq_advance. No overflow flush is needed (which io_uring_peek_batch_cqe
@@ -281,7 +399,10 @@ static int uring_commit(void *state)
 static unsigned uring_harvest(struct uring_state *s)
 {
 	struct io_uring_cqe *cqe;
-	unsigned head, n = 0, room = s->depth - s->nr_done;
+	unsigned head, n = 0;
+	/* fio's iodepth_batch_complete_max; the rest stay for the next call */
+	unsigned room = s->reap_max > s->nr_done ? s->reap_max - s->nr_done :
+			s->nr_done < s->depth ? 1 : 0;
 	struct io_unit **done = s->done + s->nr_done;
 
 	io_uring_for_each_cqe(&s->ring, head, cqe)
@@ -410,11 +531,15 @@ const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.help = "Linux io_uring (kernel 5.6+): lowest CPU per I/O",
 	.flags = 0,
+	.options = uring_options,
 	.probe = uring_probe,
+	.check = uring_check,
 	.init = uring_init,
+	.init_opts = uring_init_opts,
 	.cleanup = uring_cleanup,
 	.queue = uring_queue,
 	.commit = uring_commit,
+	.submit = uring_submit,
 	.getevents = uring_getevents,
 	.event = uring_event,
 	.getevents_until = uring_getevents_until,

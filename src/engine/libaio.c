@@ -10,12 +10,20 @@
  */
 #include <errno.h>
 #include <libaio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "engine/cmdprio.h"
 #include "engine/engine.h"
+#include "engine/sync_io.h"
 #include "util/clock.h"
+#include "util/rng.h"
+
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h, 5.0 */
+#endif
 
 struct aio_state {
 	io_context_t ctx;
@@ -23,6 +31,7 @@ struct aio_state {
 	const int *fds; /* owned by the caller, valid until cleanup */
 	unsigned nr_fds;
 	unsigned depth;
+	unsigned reap_max;       /* most per getevents (1..depth) */
 	struct iocb *iocbs;      /* one per unit slot, capacity depth */
 	struct iocb **pending;   /* prepared, not yet accepted by io_submit */
 	unsigned nr_pending;
@@ -32,7 +41,70 @@ struct aio_state {
 	struct io_event *events; /* io_getevents scratch, capacity depth */
 	struct io_unit **done;   /* completions of the last getevents */
 	unsigned nr_done;
+	bool user_reap;          /* userspace_reap=1 */
+	struct cmdprio_opts prio;    /* cmdprio: the I/Os' own priorities */
+	bool prio_on;
+	struct rng prio_rng;
 };
+
+/* The engine's own options, in the job's engine_opts (all zero: every
+ * default). */
+struct aio_opts {
+	bool userspace_reap;
+	struct cmdprio_opts prio; /* fix-opts: fio's cmdprio options */
+};
+
+_Static_assert(sizeof(struct aio_opts) <= JOB_ENGINE_OPTS_MAX,
+	       "libaio's options must fit the job's engine_opts");
+
+/* clang-format off */
+static const struct option_def aio_options[] = {
+	{
+		.name = "userspace_reap",
+		.type = OPT_BOOL, .scope = OPT_SCOPE_ENGINE,
+		.group = OPT_GROUP_ENGINE,
+		.off = offsetof(struct aio_opts, userspace_reap),
+		.size = sizeof(bool),
+		.def = "0",
+		.help = "poll for completions in the ring the kernel maps into "
+			"the process, without io_getevents (as fio)",
+	},
+	/* fix-opts (issue 14): fio's per-I/O priorities */
+	CMDPRIO_ROWS(struct aio_opts, prio),
+	{ .name = NULL },
+};
+/* clang-format on */
+
+/* The completion ring the kernel maps at the context's address (fs/aio.c;
+ * an ABI since 2.6): events are taken from head, the kernel adds at tail. */
+struct aio_ring {
+	unsigned id, nr, head, tail;
+	unsigned magic, compat_features, incompat_features, header_length;
+	struct io_event io_events[];
+};
+
+#define AIO_RING_MAGIC 0xa10a10a1
+
+/* Up to max completions straight from the ring, no system call, as fio's
+ * user_io_getevents; -ENOSYS when the ring is not the one we know. */
+static int aio_user_reap(struct aio_state *s, long max)
+{
+	struct aio_ring *ring = (struct aio_ring *)s->ctx;
+	int n = 0;
+
+	if (ring->magic != AIO_RING_MAGIC)
+		return -ENOSYS;
+	while (n < max) {
+		unsigned head = ring->head;
+
+		if (head == __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE))
+			break;
+		s->events[n++] = ring->io_events[head];
+		__atomic_store_n(&ring->head, (head + 1) % ring->nr,
+				 __ATOMIC_RELEASE);
+	}
+	return n;
+}
 
 static int aio_probe(struct ioc_err *err)
 {
@@ -67,8 +139,8 @@ static void aio_cleanup(void *state)
 	free(s);
 }
 
-static int aio_init(const struct engine_params *p, void **out,
-		    struct ioc_err *err)
+static int aio_init_opts(const struct engine_params *p, const void *options,
+			   void **out, struct ioc_err *err)
 {
 	struct aio_state *s;
 	unsigned d = p->depth;
@@ -83,6 +155,14 @@ static int aio_init(const struct engine_params *p, void **out,
 	s->fds = p->fds;
 	s->nr_fds = p->fds ? p->nr_fds : 0;
 	s->depth = d;
+	s->reap_max = p->reap_max && p->reap_max < d ? p->reap_max : d;
+	const struct aio_opts *o = options;
+	s->user_reap = o && o->userspace_reap;
+	if (o && cmdprio_on(&o->prio)) {
+		s->prio = o->prio;
+		s->prio_on = true;
+		rng_seed(&s->prio_rng, 0xc3d9a10ull ^ d);
+	}
 	s->iocbs = calloc(d, sizeof(*s->iocbs));
 	s->pending = calloc(d, sizeof(*s->pending));
 	s->failed = calloc(d, sizeof(*s->failed));
@@ -109,6 +189,12 @@ err:
 	return ret;
 }
 
+static int aio_init(const struct engine_params *p, void **out,
+		   struct ioc_err *err)
+{
+	return aio_init_opts(p, NULL, out, err);
+}
+
 static enum engine_queue_ret aio_queue(void *state, struct io_unit *u)
 {
 	struct aio_state *s = state;
@@ -120,6 +206,10 @@ static enum engine_queue_ret aio_queue(void *state, struct io_unit *u)
 		u->result = u->file >= s->nr_fds ? -EBADF : -EINVAL;
 		return ENGINE_COMPLETED;
 	}
+	if (u->op != IO_OP_RW) /* as fio's libaio: alone, in this thread */
+		return s->nr_pending + s->nr_inflight + s->nr_failed
+			       ? ENGINE_BUSY
+			       : sync_io_nodata(u, s->fds[u->file]);
 	io = &s->iocbs[u->index];
 	if (u->dir == DIR_READ)
 		io_prep_pread(io, s->fds[u->file], u->buf, u->len,
@@ -127,6 +217,14 @@ static enum engine_queue_ret aio_queue(void *state, struct io_unit *u)
 	else
 		io_prep_pwrite(io, s->fds[u->file], u->buf, u->len,
 			       (long long)u->offset);
+	/* fio's cmdprio: drawn per I/O, in the iocb (the prep cleared the
+	 * flags) and the unit, for the logs */
+	int prio = s->prio_on ? cmdprio_pick(&s->prio, u->dir, u->len, &s->prio_rng) : -1;
+	if (prio >= 0) {
+		u->ioprio = (unsigned)prio;
+		io->aio_reqprio = (short)prio;
+		io->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	io->data = u;
 	s->pending[s->nr_pending++] = io;
 	return ENGINE_QUEUED;
@@ -210,21 +308,26 @@ static const struct timespec *aio_timeout(unsigned want, uint64_t until_ns,
 	return ts;
 }
 
-/* Reap up to what is in flight, waiting for `want` of them (0 = poll),
- * until until_ns when it is not 0. Returns how many were reaped or
- * -errno. */
+/* Reap up to what is in flight (at most reap_max less what this
+ * getevents took already: fio's iodepth_batch_complete_max), waiting for
+ * `want` of them (0 = poll), until until_ns when it is not 0. Returns how
+ * many were reaped or -errno. */
 static int aio_reap(struct aio_state *s, unsigned want, uint64_t until_ns)
 {
 	struct timespec ts;
-	long max = (long)s->nr_inflight;
+	unsigned room = s->reap_max > s->nr_done ? s->reap_max - s->nr_done : 1;
+	long max = (long)(s->nr_inflight < room ? s->nr_inflight : room);
 	int ret;
 
-	if (want > s->nr_inflight)
-		want = s->nr_inflight;
-	do {
-		ret = io_getevents(s->ctx, (long)want, max, s->events,
-				   (struct timespec *)aio_timeout(want, until_ns, &ts));
-	} while (ret == -EINTR);
+	if (want > (unsigned long)max)
+		want = (unsigned)max;
+	ret = s->user_reap && !want ? aio_user_reap(s, max) : -ENOSYS;
+	if (ret == -ENOSYS) {
+		do {
+			ret = io_getevents(s->ctx, (long)want, max, s->events,
+					   (struct timespec *)aio_timeout(want, until_ns, &ts));
+		} while (ret == -EINTR);
+	}
 	if (ret < 0)
 		return ret;
 	for (int i = 0; i < ret; i++) {
@@ -297,8 +400,10 @@ const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.help = "Linux native AIO (io_submit); asynchronous only with direct=1",
 	.flags = 0,
+	.options = aio_options,
 	.probe = aio_probe,
 	.init = aio_init,
+	.init_opts = aio_init_opts,
 	.cleanup = aio_cleanup,
 	.queue = aio_queue,
 	.commit = aio_commit,

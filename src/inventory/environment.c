@@ -308,3 +308,22 @@ void environment_free(struct environment *env)
 	free(env->inv);
 	env->inv = NULL;
 }
+
+int environment_new(const char *const *paths, unsigned nr_paths,
+		    struct environment **out)
+{
+	struct environment *env = malloc(sizeof(*env));
+	*out = NULL;
+	if (!env || environment_collect(env, paths, nr_paths)) {
+		free(env);
+		return -ENOMEM;
+	}
+	*out = env;
+	return 0;
+}
+
+void environment_destroy(struct environment *env)
+{
+	environment_free(env);
+	free(env);
+}

@@ -54,4 +54,13 @@ void environment_refresh_targets(struct environment *env);
 /* Release env's memory; env may be NULL. */
 void environment_free(struct environment *env);
 
+/* environment_collect into a new environment: the runner's environment
+ * hook (core/seams.h). *out owned by the caller (environment_destroy).
+ * 0 or -ENOMEM. */
+int environment_new(const char *const *paths, unsigned nr_paths,
+		    struct environment **out);
+
+/* environment_free, then env itself; env may be NULL. */
+void environment_destroy(struct environment *env);
+
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 
 static void kv_str(struct jw *w, const char *key, const char *s, size_t len)
 {

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "cli/ini.h"
-#include "cli/units.h"
+#include "base/units.h"
 #include "model/config_ini.h"
 
 

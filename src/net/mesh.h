@@ -16,7 +16,7 @@
 #include "inventory/environment.h"
 #include "net/params.h"
 #include "net/result.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "util/err.h"
 
 #define NET_MESH_HOST_MAX 256

@@ -15,59 +15,57 @@ static const struct net_peer_stream *peer_stream(const struct net_exchange *pe,
 	return NULL;
 }
 
-int net_result_build(struct net_result *r, const struct net_stream *s,
-		     unsigned n, bool client, double user_s, double sys_s,
-		     const struct net_exchange *peer)
+/* One stream's figures: ours, its TCP_INFO while the socket is open, and
+ * what the peer reported for it (peer NULL: nothing). */
+static void stream_result(struct net_stream_result *sr,
+			  const struct net_stream *s, bool client,
+			  const struct net_exchange *peer)
 {
-	double secs = 0;
+	const struct net_peer_stream *ps = peer_stream(peer, s->id);
+	uint64_t end = s->end_ns ? s->end_ns : s->start_ns;
 
-	free(r->streams);
-	r->streams = calloc(n ? n : 1, sizeof(*r->streams));
-	if (!r->streams)
-		return -ENOMEM;
-	r->nr_streams = n;
-	memset(r->dir, 0, sizeof(r->dir));
-	for (int d = 0; d < 2; d++)
-		r->dir[d].retransmits = -1;
-	for (unsigned i = 0; i < n; i++) {
-		struct net_stream_result *sr = &r->streams[i];
-		const struct net_peer_stream *ps = peer_stream(peer, s[i].id);
-		uint64_t end = s[i].end_ns ? s[i].end_ns : s[i].start_ns;
-
-		sr->id = s[i].id;
-		sr->sender = s[i].sender;
-		sr->dir = (s[i].sender == client) ? NET_C2S : NET_S2C;
-		sr->bytes = net_stream_bytes(&s[i]);
-		sr->seconds = (double)(end - s[i].start_ns) / 1e9;
-		sr->err = s[i].err;
-		sr->retransmits = -1;
-		if (s[i].fd >= 0)
-			net_tcpinfo_sample(s[i].fd, &sr->tcp);
-		if (sr->sender && sr->tcp.valid)
-			sr->retransmits = sr->tcp.total_retrans;
-		if (ps) {
-			sr->peer_known = true;
-			sr->peer_bytes = ps->bytes;
-			if (!sr->sender)
-				sr->retransmits = ps->retransmits;
-		}
-		if (sr->seconds > secs)
-			secs = sr->seconds;
-
-		struct net_dir_total *t = &r->dir[sr->dir];
-		t->used = true;
-		t->streams++;
-		if (sr->sender) {
-			t->sender_bytes += sr->bytes;
-			t->receiver_bytes += sr->peer_bytes;
-		} else {
-			t->receiver_bytes += sr->bytes;
-			t->sender_bytes += sr->peer_bytes;
-		}
-		if (sr->retransmits >= 0)
-			t->retransmits = (t->retransmits < 0 ? 0 : t->retransmits) +
-					 sr->retransmits;
+	sr->id = s->id;
+	sr->sender = s->sender;
+	sr->dir = (s->sender == client) ? NET_C2S : NET_S2C;
+	sr->bytes = net_stream_bytes(s);
+	sr->seconds = (double)(end - s->start_ns) / 1e9;
+	sr->err = s->err;
+	sr->retransmits = -1;
+	if (s->fd >= 0)
+		net_tcpinfo_sample(s->fd, &sr->tcp);
+	if (sr->sender && sr->tcp.valid)
+		sr->retransmits = sr->tcp.total_retrans;
+	if (ps) {
+		sr->peer_known = true;
+		sr->peer_bytes = ps->bytes;
+		if (!sr->sender)
+			sr->retransmits = ps->retransmits;
 	}
+}
+
+/* Add one stream to its direction's totals; retransmits stay -1 (not
+ * known) until a stream knows them. */
+static void dir_add(struct net_dir_total *t, const struct net_stream_result *sr)
+{
+	t->used = true;
+	t->streams++;
+	if (sr->sender) {
+		t->sender_bytes += sr->bytes;
+		t->receiver_bytes += sr->peer_bytes;
+	} else {
+		t->receiver_bytes += sr->bytes;
+		t->sender_bytes += sr->peer_bytes;
+	}
+	if (sr->retransmits >= 0)
+		t->retransmits = (t->retransmits < 0 ? 0 : t->retransmits) +
+				 sr->retransmits;
+}
+
+/* Rates over the test's length secs (its longest stream), both ends' CPU
+ * use and the peer's congestion control. */
+static void result_rates(struct net_result *r, double secs, double user_s,
+			 double sys_s, const struct net_exchange *peer)
+{
 	r->seconds = secs;
 	for (int d = 0; d < 2; d++) {
 		struct net_dir_total *t = &r->dir[d];
@@ -95,6 +93,31 @@ int net_result_build(struct net_result *r, const struct net_stream *s,
 		memcpy(r->congestion_remote, peer->congestion_used,
 		       sizeof(r->congestion_remote));
 	}
+}
+
+int net_result_build(struct net_result *r, const struct net_stream *s,
+		     unsigned n, bool client, double user_s, double sys_s,
+		     const struct net_exchange *peer)
+{
+	double secs = 0;
+
+	free(r->streams);
+	r->streams = calloc(n ? n : 1, sizeof(*r->streams));
+	if (!r->streams)
+		return -ENOMEM;
+	r->nr_streams = n;
+	memset(r->dir, 0, sizeof(r->dir));
+	for (int d = 0; d < 2; d++)
+		r->dir[d].retransmits = -1;
+	for (unsigned i = 0; i < n; i++) {
+		struct net_stream_result *sr = &r->streams[i];
+
+		stream_result(sr, &s[i], client, peer);
+		if (sr->seconds > secs)
+			secs = sr->seconds;
+		dir_add(&r->dir[sr->dir], sr);
+	}
+	result_rates(r, secs, user_s, sys_s, peer);
 	return 0;
 }
 

@@ -19,7 +19,7 @@
 #include "net/params.h"
 #include "net/streams.h"
 #include "net/tcpinfo.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "util/err.h"
 
 enum { NET_C2S = 0, NET_S2C = 1 };

@@ -17,7 +17,7 @@
 #include "net/result_csv.h"
 #include "net/server_int.h"
 #include "net/streams.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "util/clock.h"
 
 struct test {

@@ -151,108 +151,170 @@ static void finish_block(struct net_stream *s, const char *sbuf, uint32_t len)
 	}
 }
 
+/* One worker thread's loop: its buffers, which of its streams are ready
+ * (epoll said so, or the last burst stopped short of EAGAIN) and which
+ * have ended. */
+struct wloop {
+	struct worker *w;
+	struct net_pool *p;
+	char *sbuf, *rbuf;
+	size_t rlen;
+	bool *ready, *ended;
+	unsigned zc_count, live;
+	int ep;
+};
+
+static struct net_stream *wloop_stream(const struct wloop *l, unsigned i)
+{
+	return &l->p->streams[l->w->idx[i]];
+}
+
+/* Buffers and the epoll set (the stop eventfd and every stream, all
+ * ready to start with). 0, or -1 with what was made left in l to free. */
+static int wloop_init(struct wloop *l, struct worker *w)
+{
+	struct net_pool *p = w->pool;
+
+	*l = (struct wloop){.w = w, .p = p, .live = w->n, .ep = -1};
+	l->rlen = (size_t)(net_pool_thread_bytes(p->o.len) - p->o.len);
+	l->ready = calloc(w->n, sizeof(bool));
+	l->ended = calloc(w->n, sizeof(bool));
+	if (!l->ready || !l->ended ||
+	    posix_memalign((void **)&l->sbuf, 4096, p->o.len) ||
+	    posix_memalign((void **)&l->rbuf, 4096, l->rlen))
+		return -1;
+	/* Not all zeros, so no link compresses it; same idea as iperf3. */
+	for (uint32_t i = 0; i < p->o.len; i++)
+		l->sbuf[i] = (char)(i * 2654435761u >> 24);
+	l->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (l->ep < 0)
+		return -1;
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = UINT64_MAX};
+	if (epoll_ctl(l->ep, EPOLL_CTL_ADD, p->stop_fd, &ev) < 0)
+		return -1;
+	for (unsigned i = 0; i < w->n; i++) {
+		struct net_stream *s = wloop_stream(l, i);
+		ev.events = EPOLLET | (s->sender ? EPOLLOUT : EPOLLIN);
+		ev.data.u64 = i;
+		if (epoll_ctl(l->ep, EPOLL_CTL_ADD, s->fd, &ev) < 0)
+			return -1;
+		l->ready[i] = true;
+	}
+	return 0;
+}
+
+static void wloop_end(struct wloop *l, unsigned i)
+{
+	l->ended[i] = true;
+	l->live--;
+}
+
+/* One burst on every ready stream; a sender past the agreed length ends
+ * on a whole block. Did any stream move data and may go on? */
+static bool wloop_pass(struct wloop *l)
+{
+	struct net_pool *p = l->p;
+	bool any = false;
+
+	for (unsigned i = 0; i < l->w->n; i++) {
+		struct net_stream *s = wloop_stream(l, i);
+		if (!l->ready[i] || l->ended[i])
+			continue;
+		if (s->sender && p->o.send_until_ns &&
+		    clock_ns() >= p->o.send_until_ns) {
+			s->end_ns = p->o.send_until_ns;
+			finish_block(s, l->sbuf, p->o.len);
+			wloop_end(l, i);
+			continue;
+		}
+		int r = stream_burst(p, s, l->sbuf, l->rbuf, l->rlen,
+				     &l->zc_count);
+		if (r < 0)
+			wloop_end(l, i);
+		l->ready[i] = r > 0;
+		any |= r > 0;
+	}
+	return any;
+}
+
+/* Sleep until a stream is ready, the pool stops or the agreed length is
+ * over; reap zero-copy completions the kernel reports as errors. */
+static void wloop_wait(struct wloop *l)
+{
+	struct net_pool *p = l->p;
+	struct epoll_event evs[64];
+	int tmo = -1;
+
+	if (p->o.send_until_ns) {
+		uint64_t now = clock_ns();
+		tmo = now >= p->o.send_until_ns
+			      ? 0
+			      : (int)((p->o.send_until_ns - now) / 1000000 + 1);
+	}
+	int ne = epoll_wait(l->ep, evs, 64, tmo);
+	for (int e = 0; e < ne; e++) {
+		if (evs[e].data.u64 == UINT64_MAX)
+			continue;
+		unsigned i = (unsigned)evs[e].data.u64;
+		l->ready[i] = true;
+		if ((evs[e].events & EPOLLERR) && p->o.zerocopy)
+			zc_reap(wloop_stream(l, i)->fd);
+	}
+}
+
+/* The pool stopped: streams still running end now (at the stop time),
+ * senders on a whole block, receivers drained when asked. */
+static void wloop_finish(struct wloop *l)
+{
+	struct net_pool *p = l->p;
+
+	for (unsigned i = 0; i < l->w->n; i++) {
+		struct net_stream *s = wloop_stream(l, i);
+		if (l->ended[i])
+			continue;
+		s->end_ns = p->stop_ns ? p->stop_ns : clock_ns();
+		if (s->sender)
+			finish_block(s, l->sbuf, p->o.len);
+		else if (p->drain)
+			drain(p, s, l->rbuf, l->rlen);
+	}
+}
+
+/* Setting up failed: every stream not yet ended ends with -ENOMEM. */
+static void wloop_fail(struct wloop *l)
+{
+	for (unsigned i = 0; i < l->w->n; i++)
+		if (!l->ended || !l->ended[i])
+			stream_end(l->p, wloop_stream(l, i), -ENOMEM);
+}
+
+static void wloop_free(struct wloop *l)
+{
+	if (l->ep >= 0)
+		close(l->ep);
+	free(l->sbuf);
+	free(l->rbuf);
+	free(l->ready);
+	free(l->ended);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct net_pool *p = w->pool;
-	size_t rlen = (size_t)(net_pool_thread_bytes(p->o.len) - p->o.len);
-	char *sbuf = NULL, *rbuf = NULL;
-	bool *ready = calloc(w->n, sizeof(bool));
-	bool *ended = calloc(w->n, sizeof(bool));
 	struct rusage r0, r1;
-	unsigned zc_count = 0, live = w->n;
-	int ep = -1;
+	struct wloop l;
 
 	getrusage(RUSAGE_THREAD, &r0);
-	if (!ready || !ended || posix_memalign((void **)&sbuf, 4096, p->o.len) ||
-	    posix_memalign((void **)&rbuf, 4096, rlen))
-		goto fail;
-	/* Not all zeros, so no link compresses it; same idea as iperf3. */
-	for (uint32_t i = 0; i < p->o.len; i++)
-		sbuf[i] = (char)(i * 2654435761u >> 24);
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	if (ep < 0)
-		goto fail;
-	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = UINT64_MAX};
-	if (epoll_ctl(ep, EPOLL_CTL_ADD, p->stop_fd, &ev) < 0)
-		goto fail;
-	for (unsigned i = 0; i < w->n; i++) {
-		struct net_stream *s = &p->streams[w->idx[i]];
-		ev.events = EPOLLET | (s->sender ? EPOLLOUT : EPOLLIN);
-		ev.data.u64 = i;
-		if (epoll_ctl(ep, EPOLL_CTL_ADD, s->fd, &ev) < 0)
-			goto fail;
-		ready[i] = true;
+	if (wloop_init(&l, w) < 0) {
+		wloop_fail(&l);
+	} else {
+		while (l.live && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
+			if (!wloop_pass(&l) && l.live)
+				wloop_wait(&l);
+		wloop_finish(&l);
 	}
-
-	while (live && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
-		bool any = false;
-
-		for (unsigned i = 0; i < w->n; i++) {
-			struct net_stream *s = &p->streams[w->idx[i]];
-			if (!ready[i] || ended[i])
-				continue;
-			if (s->sender && p->o.send_until_ns &&
-			    clock_ns() >= p->o.send_until_ns) {
-				/* the agreed length is over: end on a whole block */
-				s->end_ns = p->o.send_until_ns;
-				finish_block(s, sbuf, p->o.len);
-				ended[i] = true;
-				live--;
-				continue;
-			}
-			int r = stream_burst(p, s, sbuf, rbuf, rlen, &zc_count);
-			if (r < 0) {
-				ended[i] = true;
-				live--;
-			}
-			ready[i] = r > 0;
-			any |= r > 0;
-		}
-		if (any || !live)
-			continue;
-		struct epoll_event evs[64];
-		int tmo = -1;
-		if (p->o.send_until_ns) {
-			uint64_t now = clock_ns();
-			tmo = now >= p->o.send_until_ns
-				      ? 0
-				      : (int)((p->o.send_until_ns - now) / 1000000 + 1);
-		}
-		int ne = epoll_wait(ep, evs, 64, tmo);
-		for (int e = 0; e < ne; e++) {
-			if (evs[e].data.u64 == UINT64_MAX)
-				continue;
-			unsigned i = (unsigned)evs[e].data.u64;
-			ready[i] = true;
-			if ((evs[e].events & EPOLLERR) && p->o.zerocopy)
-				zc_reap(p->streams[w->idx[i]].fd);
-		}
-	}
-	for (unsigned i = 0; i < w->n; i++) {
-		struct net_stream *s = &p->streams[w->idx[i]];
-		if (ended[i])
-			continue;
-		s->end_ns = p->stop_ns ? p->stop_ns : clock_ns();
-		if (s->sender)
-			finish_block(s, sbuf, p->o.len);
-		else if (p->drain)
-			drain(p, s, rbuf, rlen);
-	}
-	goto out;
-fail:
-	for (unsigned i = 0; i < w->n; i++) {
-		struct net_stream *s = &p->streams[w->idx[i]];
-		if (!ended || !ended[i])
-			stream_end(p, s, -ENOMEM);
-	}
-out:
-	if (ep >= 0)
-		close(ep);
-	free(sbuf);
-	free(rbuf);
-	free(ready);
-	free(ended);
+	wloop_free(&l);
 	getrusage(RUSAGE_THREAD, &r1);
 	w->user_s = tv_s(r1.ru_utime) - tv_s(r0.ru_utime);
 	w->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime);

@@ -55,16 +55,19 @@ static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
 	putc('\n', f);
 }
 
-/* Three rows (read, write, total) sharing the prefix columns. */
+/* Three rows (read, write, total; trim before total when there were
+ * trims) sharing the prefix columns. */
 static void csv_rows(FILE *f, const char *scope, const char *job, size_t len,
 		     const char *clone, const struct stats_summary *s)
 {
-	for (int d = 0; d <= DIR_COUNT; d++) {
+	for (int d = 0; d <= DIR_ALL; d++) {
+		if (d == DIR_TRIM && !s->dir[d].ios)
+			continue;
 		fputs(scope, f);
 		putc(',', f);
 		csv_field_n(f, job, len);
 		fprintf(f, ",%s", clone);
-		if (d < DIR_COUNT)
+		if (d < DIR_ALL)
 			csv_figures(f, summary_dir_name(d), &s->dir[d]);
 		else
 			csv_figures(f, "total", &s->total);

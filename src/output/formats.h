@@ -8,11 +8,12 @@
 
 #include <stdio.h>
 
-#include "core/result.h"
+#include "stats/result.h"
 
 int output_text_write(const struct run_result *r, FILE *f);
 int output_json_write(const struct run_result *r, FILE *f);
 int output_json_plus_write(const struct run_result *r, FILE *f); /* json with fio's bins */
 int output_csv_write(const struct run_result *r, FILE *f);
+int output_terse_write(const struct run_result *r, FILE *f); /* fio's terse v3 */
 
 #endif

@@ -8,87 +8,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/fio_groups.h"
 #include "output/formats.h"
 #include "output/json_fio.h"
 #include "output/json_parts.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "output/summary.h"
 #include "output/vd_out.h"
+#include "base/job_options.h"
+#include "engine/engine.h"
 
 #define JSON_INDENT  2
-#define CPU_LIST_MAX 4096
 
-/* "0-3,8,10-11" for set; "" when it is empty. */
-static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
-{
-	size_t used = 0;
-	int cpu = 0;
-
-	buf[0] = '\0';
-	while (cpu < CPU_SETSIZE && used < len) {
-		if (!CPU_ISSET(cpu, set)) {
-			cpu++;
-			continue;
-		}
-		int last = cpu;
-		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-			last++;
-		int n = last == cpu
-			    ? snprintf(buf + used, len - used, "%s%d",
-				       used ? "," : "", cpu)
-			    : snprintf(buf + used, len - used, "%s%d-%d",
-				       used ? "," : "", cpu, last);
-		if (n < 0)
-			break;
-		used += (size_t)n;
-		cpu = last + 1;
-	}
-}
-
+/* The job's members from its rows (base/job_options.h), then its
+ * engine's own options where they differ from their defaults: a job that
+ * sets none writes what it always did. */
 void json_emit_job(struct jw *w, const struct job_spec *j)
 {
-	char buf[CPU_LIST_MAX];
+	const struct engine_ops *e = engine_find(j->ioengine);
 
 	jw_object_begin(w);
-	jw_key(w, "name");
-	jw_string_n(w, j->name, sizeof(j->name));
-	jw_kv_string(w, "filename", j->filename);
-	jw_key(w, "files");
-	jw_array_begin(w);
-	for (unsigned i = 0; i < j->nr_files && i < JOB_MAX_FILES; i++)
-		jw_string(w, j->files[i]);
-	jw_array_end(w);
-	if (j->vd[0]) /* only VD jobs: other runs' JSON stays as it was */
-		jw_kv_string(w, "vd", j->vd);
-	jw_kv_uint(w, "size", j->size);
-	jw_kv_uint(w, "offset", j->offset);
-	jw_kv_uint(w, "bs", j->bs);
-	jw_kv_string(w, "rw", rw_name(j->rw));
-	jw_kv_uint(w, "rwmixread", j->rwmixread);
-	jw_kv_uint(w, "iodepth", j->iodepth);
-	jw_kv_uint(w, "numjobs", j->numjobs);
-	jw_kv_uint(w, "runtime_ns", j->runtime_ns);
-	jw_kv_uint(w, "ramp_ns", j->ramp_ns);
-	jw_kv_bool(w, "time_based", j->time_based);
-	jw_key(w, "ioengine");
-	jw_string_n(w, j->ioengine, sizeof(j->ioengine));
-	jw_kv_bool(w, "direct", j->direct);
-	jw_kv_uint(w, "rate_iops", j->rate_iops);
-	jw_kv_string(w, "rate_process",
-		  j->rate_process == RATE_POISSON ? "poisson" : "linear");
-	if (j->dist == DIST_ZIPF)
-		snprintf(buf, sizeof(buf), "zipf:%g", j->zipf_theta);
-	else
-		snprintf(buf, sizeof(buf), "uniform");
-	jw_kv_string(w, "random_distribution", buf);
-	if (j->cpus_set)
-		cpu_list(&j->cpus_allowed, buf, sizeof(buf));
-	jw_kv_string(w, "cpus_allowed", j->cpus_set ? buf : NULL);
-	jw_kv_uint(w, "randseed", j->randseed);
-	jw_kv_bool(w, "verify", j->verify);
-	jw_kv_bool(w, "verify_fatal", j->verify_fatal);
-	jw_kv_string(w, "journal", j->journal[0] ? j->journal : NULL);
-	jw_kv_bool(w, "force", j->force);
+	job_options_emit_json(w, j);
+	for (const struct option_def *o = e ? e->options : NULL; o && o->name;
+	     o++)
+		if (option_differs_from_default(o, j->engine_opts))
+			option_emit_json(o, j->engine_opts, w);
 	jw_object_end(w);
 }
 
@@ -146,8 +90,11 @@ static int emit_stats(struct jw *w, const struct worker_stats *st,
 
 	if (ret)
 		return ret;
-	for (int d = 0; d < DIR_COUNT; d++)
-		json_emit_dir(w, summary_dir_name(d), &s.dir[d]);
+	/* trim only when there were trims: the files of runs without any
+	 * stay as they were */
+	for (int d = 0; d < DIR_ALL; d++)
+		if (d < DIR_COUNT || s.dir[d].ios)
+			json_emit_dir(w, summary_dir_name(d), &s.dir[d]);
 	json_emit_dir(w, "total", &s.total);
 	return 0;
 }
@@ -203,7 +150,8 @@ static void emit_interval(struct jw *w, const struct run_result *r,
 	jw_object_begin(w);
 	jw_kv_uint(w, "t_s", idx);
 	jw_kv_uint(w, "len_ns", len_ns);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	int dirs = r->total.dir[DIR_TRIM].ios ? DIR_ALL : DIR_COUNT;
+	for (int d = 0; d < dirs; d++) {
 		struct interval_summary s;
 
 		summary_interval(iv, d, len_ns, &s);
@@ -244,6 +192,10 @@ static int emit_worker(struct jw *w, const struct run_result *r,
 	else
 		jw_null(w);
 	jw_kv_uint(w, "elapsed_ns", wr->elapsed_ns);
+	/* when it ran, since the run's start: a reader can see the order */
+	jw_kv_uint(w, "groupid", wr->group);
+	jw_kv_uint(w, "start_ns", wr->start_ns);
+	jw_kv_uint(w, "end_ns", wr->end_ns);
 	jw_key(w, "error");
 	if (wr->error == 0)
 		jw_null(w);
@@ -337,6 +289,58 @@ static void emit_header(struct jw *w, const struct run_result *r)
 	}
 }
 
+/* One reporting group (fio's groupid): its jobs, when it ran, and its
+ * workers' figures merged, rates over its longest worker's time. */
+static int emit_group(struct jw *w, const struct run_result *r, unsigned g)
+{
+	struct worker_stats all;
+	uint64_t elapsed = 0, start = UINT64_MAX, end = 0;
+	unsigned n = 0, last_job = UINT32_MAX;
+	int ret = 0;
+
+	stats_init(&all);
+	jw_object_begin(w);
+	jw_kv_uint(w, "groupid", g);
+	jw_key(w, "jobs");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < r->nr_workers && !ret; i++) {
+		const struct worker_result *wr = &r->workers[i];
+		if (wr->group != g)
+			continue;
+		if (wr->job != last_job && wr->job < r->nr_jobs)
+			jw_string_n(w, r->jobs[wr->job].name, sizeof(r->jobs[wr->job].name));
+		last_job = wr->job;
+		n++;
+		elapsed = wr->elapsed_ns > elapsed ? wr->elapsed_ns : elapsed;
+		start = wr->start_ns < start ? wr->start_ns : start;
+		end = wr->end_ns > end ? wr->end_ns : end;
+		ret = stats_merge(&all, &wr->stats);
+	}
+	jw_array_end(w);
+	jw_kv_uint(w, "workers", n);
+	jw_kv_uint(w, "start_ns", n ? start : 0);
+	jw_kv_uint(w, "end_ns", end);
+	jw_kv_uint(w, "elapsed_ns", elapsed);
+	if (!ret)
+		ret = emit_stats(w, &all, elapsed);
+	jw_object_end(w);
+	stats_free(&all);
+	return ret;
+}
+
+static int emit_groups(struct jw *w, const struct run_result *r)
+{
+	unsigned groups = fio_group_count(r);
+	int ret = 0;
+
+	jw_key(w, "groups");
+	jw_array_begin(w);
+	for (unsigned g = 0; g < groups && !ret; g++)
+		ret = emit_group(w, r, g);
+	jw_array_end(w);
+	return ret;
+}
+
 static int json_write(const struct run_result *r, FILE *f, bool plus)
 {
 	struct jw w;
@@ -357,10 +361,13 @@ static int json_write(const struct run_result *r, FILE *f, bool plus)
 	emit_intervals(&w, r);
 	ret = emit_workers(&w, r);
 	if (!ret)
+		ret = emit_groups(&w, r);
+	if (!ret)
 		ret = json_emit_hosts(&w, r);
 	if (ret)
 		return ret;
-	json_emit_environment(&w, &r->env);
+	static const struct environment none; /* a result without one */
+	json_emit_environment(&w, r->env ? r->env : &none);
 	jw_object_end(&w);
 	return jw_finish(&w);
 }

@@ -1,20 +1,24 @@
 /* json_fio.c - fio's JSON layout inside iochar's run JSON, so the scripts
  * fio users have (jq '.jobs[0].read.iops', fio-plot, KDiskMark,
  * fio_jsonplus_clat2csv) read iochar's results unchanged: "fio version",
- * "timestamp", "timestamp_ms", "time", "jobs" (one entry per worker, as fio
- * without group_reporting) and "disk_util". With json+, each latency
+ * "timestamp", "timestamp_ms", "time", "jobs" (one entry per worker, or
+ * per group with group_reporting, as fio: fio_groups.h) and "disk_util". With json+, each latency
  * block carries "bins". What iochar does not measure the way fio does is
  * listed in docs/output.md ("fio's layout"). */
 #include "output/json_fio.h"
+
+#include "base/ss_opts.h"
+
+#include "output/fio_clients.h"
+#include "output/fio_disk.h"
+#include "output/fio_figures.h"
+#include "output/fio_groups.h"
+#include "base/units.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-/* fio 3.x's default percentile list (its "percentile_list"). */
-static const double fio_pcts[] = {1,  5,  10, 20, 30, 40, 50,    60,   70,
-				  80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
 /* "4k", "1m", "8g" as fio writes sizes, or the plain number. */
 static const char *size_str(char *buf, size_t len, uint64_t v)
@@ -40,6 +44,42 @@ static void kv_fmt(struct jw *w, const char *key, const char *fmt, unsigned long
 	jw_kv_string(w, key, buf);
 }
 
+/* The start-order options fio lists when given (fio leaves out the bare
+ * flags stonewall and new_group). */
+static void group_options(struct jw *w, const struct job_spec *j)
+{
+	char lo[32], hi[32], both[80];
+	if (j->loops > 1)
+		kv_fmt(w, "loops", "%llu", j->loops);
+	if (j->wait_for[0])
+		jw_kv_string(w, "wait_for", j->wait_for);
+	if (!j->startdelay_ns && !j->startdelay_max_ns)
+		return;
+	units_format_time(j->startdelay_ns, lo, sizeof(lo));
+	units_format_time(j->startdelay_max_ns, hi, sizeof(hi));
+	if (j->startdelay_max_ns > j->startdelay_ns)
+		snprintf(both, sizeof(both), "%s-%s", lo, hi);
+	else
+		snprintf(both, sizeof(both), "%s", lo);
+	jw_kv_string(w, "startdelay", both);
+}
+
+/* rw as fio echoes it, with its modifier: randread:8, write:4k, read:-8k. */
+static const char *rw_str(char *buf, size_t len, const struct job_spec *j)
+{
+	char hole[32];
+
+	if (j->rw_seq_nr)
+		snprintf(buf, len, "%s:%u", rw_name(j->rw), j->rw_seq_nr);
+	else if (j->rw_hole)
+		snprintf(buf, len, "%s:%s%s", rw_name(j->rw), j->rw_hole < 0 ? "-" : "",
+			 size_str(hole, sizeof(hole), j->rw_hole < 0 ? -(uint64_t)j->rw_hole
+								     : (uint64_t)j->rw_hole));
+	else
+		snprintf(buf, len, "%s", rw_name(j->rw));
+	return buf;
+}
+
 /* "job options": fio writes the options a job was given, as strings. */
 static void job_options(struct jw *w, const struct job_spec *j)
 {
@@ -47,13 +87,15 @@ static void job_options(struct jw *w, const struct job_spec *j)
 	jw_key(w, "job options");
 	jw_object_begin(w);
 	jw_kv_string(w, "name", j->name);
+	if (j->description[0])
+		jw_kv_string(w, "description", j->description);
 	if (j->filename)
 		jw_kv_string(w, "filename", j->filename);
 	if (j->size)
 		jw_kv_string(w, "size", size_str(buf, sizeof(buf), j->size));
 	if (j->offset)
 		jw_kv_string(w, "offset", size_str(buf, sizeof(buf), j->offset));
-	jw_kv_string(w, "rw", rw_name(j->rw));
+	jw_kv_string(w, "rw", rw_str(buf, sizeof(buf), j));
 	if (rw_is_mixed(j->rw))
 		kv_fmt(w, "rwmixread", "%llu", j->rwmixread);
 	jw_kv_string(w, "bs", size_str(buf, sizeof(buf), j->bs));
@@ -69,13 +111,17 @@ static void job_options(struct jw *w, const struct job_spec *j)
 		jw_kv_string(w, "time_based", "1");
 	if (j->rate_iops)
 		kv_fmt(w, "rate_iops", "%llu", (unsigned long long)j->rate_iops);
+	group_options(w, j);
 	jw_object_end(w);
 }
 
-/* A latency block: {min, max, mean, stddev, N[, percentile][, bins]}. */
+/* A latency block: {min, max, mean, stddev, N[, percentile][, bins]}:
+ * the npcts percentiles pcts (none: 0), and with them, for json+, the
+ * bins (fio writes both or neither). */
 static void lat_block(struct jw *w, const char *key, const struct hist *h,
-		      bool percentiles, bool bins)
+		      const double *pcts, unsigned npcts, bool plus)
 {
+	bool percentiles = npcts > 0, bins = plus && npcts;
 	char k[32];
 	jw_key(w, key);
 	jw_object_begin(w);
@@ -87,9 +133,9 @@ static void lat_block(struct jw *w, const char *key, const struct hist *h,
 	if (percentiles && h->count) {
 		jw_key(w, "percentile");
 		jw_object_begin(w);
-		for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++) {
-			snprintf(k, sizeof(k), "%f", fio_pcts[i]);
-			jw_kv_uint(w, k, hist_percentile(h, fio_pcts[i]));
+		for (unsigned i = 0; i < npcts; i++) {
+			snprintf(k, sizeof(k), "%f", pcts[i]);
+			jw_kv_uint(w, k, hist_percentile(h, pcts[i]));
 		}
 		jw_object_end(w);
 	}
@@ -109,36 +155,15 @@ static void lat_block(struct jw *w, const char *key, const struct hist *h,
 	jw_object_end(w);
 }
 
-/* min, max, mean and population deviation of one direction's per-second
- * samples of bytes (KiB/s, as fio's bw_*) or I/Os. */
-struct samples {
-	double min, max, mean, dev;
-	unsigned n;
-};
-
-static struct samples per_second(const struct interval_series *s, enum io_dir d, bool kib)
-{
-	struct samples r = {0};
-	double sum = 0, sq = 0;
-	for (unsigned i = 0; i < s->len; i++) {
-		double v = kib ? (double)s->v[i].bytes[d] / 1024 : (double)s->v[i].ios[d];
-		r.min = r.n ? fmin(r.min, v) : v;
-		r.max = fmax(r.max, v);
-		sum += v;
-		sq += v * v;
-		r.n++;
-	}
-	if (r.n) {
-		r.mean = sum / r.n;
-		r.dev = sqrt(fmax(0, sq / r.n - r.mean * r.mean));
-	}
-	return r;
-}
-
+/* gtod_reduce: fio takes no latency or bandwidth samples and reports
+ * them as 0 (N 0); iochar has them but writes what fio writes. */
 static void dir_block(struct jw *w, const char *key, const struct worker_result *wr,
-		      enum io_dir d, bool open_loop, bool plus)
+		      enum io_dir d, bool open_loop, bool plus, const struct job_spec *j)
 {
-	const struct dir_stats *ds = d < DIR_COUNT ? &wr->stats.dir[d] : NULL;
+	bool gtod_reduce = j->gtod_reduce;
+	const double *pl;
+	unsigned np = fio_plist(j, &pl);
+	const struct dir_stats *ds = d < DIR_ALL ? &wr->stats.dir[d] : NULL;
 	struct hist empty;
 	uint64_t ios = ds ? ds->ios : 0, bytes = ds ? ds->bytes : 0;
 	double secs = (double)wr->elapsed_ns / 1e9;
@@ -157,14 +182,19 @@ static void dir_block(struct jw *w, const char *key, const struct worker_result 
 	jw_kv_uint(w, "drop_ios", 0);
 	/* fio counts from submission: iochar's latency in closed loop, its
 	 * service time in rate-limited runs (where iochar's own latency is
-	 * the response time, from the schedule, in its own members). iochar
-	 * does not split slat off: clat and lat are one histogram. */
-	const struct hist *lat = !ds ? &empty : open_loop ? &ds->service : &ds->lat;
-	lat_block(w, "slat_ns", &empty, false, false);
-	lat_block(w, "clat_ns", lat, true, plus);
-	lat_block(w, "lat_ns", lat, false, false);
-	struct samples bw = ds ? per_second(&wr->stats.intervals, d, true) : (struct samples){0};
-	struct samples io = ds ? per_second(&wr->stats.intervals, d, false) : (struct samples){0};
+	 * the response time, from the schedule, in its own members); an
+	 * engine that queues splits it into slat and clat, as fio's */
+	bool none = !ds || gtod_reduce;
+	const struct hist *lat = none ? &empty : fio_dir_hist(wr, d, open_loop);
+	const struct hist *clat = none ? &empty : fio_dir_clat(wr, d, open_loop);
+	const struct hist *slat = none ? NULL : fio_dir_slat(wr, d);
+	if (gtod_reduce)
+		ds = NULL;
+	lat_block(w, "slat_ns", slat ? slat : &empty, pl, j->slat_percentiles ? np : 0, plus);
+	lat_block(w, "clat_ns", clat, pl, j->clat_percentiles ? np : 0, plus);
+	lat_block(w, "lat_ns", lat, pl, j->lat_percentiles ? np : 0, plus);
+	struct samples bw = ds ? fio_per_second(&wr->stats.intervals, d, true) : (struct samples){0};
+	struct samples io = ds ? fio_per_second(&wr->stats.intervals, d, false) : (struct samples){0};
 	jw_kv_uint(w, "bw_min", (uint64_t)bw.min);
 	jw_kv_uint(w, "bw_max", (uint64_t)bw.max);
 	jw_kv_double(w, "bw_agg", bw.n ? 100.0 : 0);
@@ -179,71 +209,168 @@ static void dir_block(struct jw *w, const char *key, const struct worker_result 
 	jw_object_end(w);
 }
 
+#define LAT_EDGES 32 /* 10 ns, 10 us, 12 ms groups */
+
 /* fio's latency_ns/us/ms: the % of I/Os (both directions) below each
  * edge and at or above the edge before it, in ns, then us, then ms; the
- * last, ">=2000" ms, holds the rest. */
-static void latency_buckets(struct jw *w, const struct worker_result *wr, bool open_loop)
+ * last, ">=2000" ms, holds the rest. The histogram's bucket lows ascend,
+ * so one pass over the buckets fills every range: each bucket falls in
+ * the first range whose edge is above its low. */
+static void latency_buckets(struct jw *w, const struct worker_result *wr, bool open_loop,
+			    bool gtod_reduce)
 {
 	static const unsigned edges[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
 	static const char *const names[] = {"latency_ns", "latency_us", "latency_ms"};
+	double hi[LAT_EDGES], scale = 1;
+	uint64_t in[LAT_EDGES] = {0};
+	unsigned nr = 0;
 	struct hist all;
 	char k[16];
-	double lo = 0, scale = 1;
 
 	hist_init(&all);
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL && !gtod_reduce; d++)
 		hist_merge(&all, open_loop ? &wr->stats.dir[d].service : &wr->stats.dir[d].lat);
-	for (int g = 0; g < 3; g++, scale *= 1000) {
+	for (int g = 0; g < 3; g++, scale *= 1000)
+		for (unsigned e = 0; e < (g == 2 ? 12u : 10u); e++)
+			hi[nr++] = e == 11 ? INFINITY : (e < 10 ? edges[e] : 2000) * scale;
+	for (unsigned i = 0, e = 0; i < HIST_BUCKETS && all.count; i++) {
+		if (!all.buckets[i])
+			continue;
+		while ((double)hist_bucket_low(i) >= hi[e])
+			e++; /* hi[LAT_EDGES - 1] is infinite: e stays in range */
+		in[e] += all.buckets[i];
+	}
+	nr = 0;
+	for (int g = 0; g < 3; g++) {
 		jw_key(w, names[g]);
 		jw_object_begin(w);
 		unsigned n = g == 2 ? 12 : 10; /* ms adds 2000 and >=2000 */
-		for (unsigned e = 0; e < n; e++) {
-			bool rest = e == 11;
-			double hi = rest ? INFINITY : (e < 10 ? edges[e] : 2000) * scale;
-			uint64_t in = 0;
-			for (unsigned i = 0; i < HIST_BUCKETS && all.count; i++) {
-				double v = (double)hist_bucket_low(i);
-				if (v >= lo && v < hi)
-					in += all.buckets[i];
-			}
-			snprintf(k, sizeof(k), rest ? ">=2000" : "%u", e < 10 ? edges[e] : 2000);
-			jw_kv_double(w, k, all.count ? 100.0 * (double)in / (double)all.count : 0);
-			lo = hi;
+		for (unsigned e = 0; e < n; e++, nr++) {
+			snprintf(k, sizeof(k), e == 11 ? ">=2000" : "%u", e < 10 ? edges[e] : 2000);
+			jw_kv_double(w, k, all.count ? 100.0 * (double)in[nr] / (double)all.count : 0);
 		}
 		jw_object_end(w);
 	}
 }
 
-static void job_entry(struct jw *w, const struct run_result *r, const struct worker_result *wr,
-		      bool plus)
+/* fio's ctx, majf, minf are a job thread's; iochar counts the process
+ * (RUSAGE_SELF over the measured phase), so each job shows its share, as
+ * usr_cpu and sys_cpu do. */
+static void process_counts(struct jw *w, const struct fio_job_counts *c)
 {
+	jw_kv_uint(w, "ctx", c->ctx);
+	jw_kv_uint(w, "majf", c->majf);
+	jw_kv_uint(w, "minf", c->minf);
+}
+
+/* iodepth_level, iodepth_submit, iodepth_complete: left out for a worker
+ * with no measured I/O (a lost rank's). */
+static void depth_maps(struct jw *w, const struct depth_dist *dd)
+{
+	static const char *const names[] = {"iodepth_level", "iodepth_submit",
+					    "iodepth_complete"};
+	const uint64_t *counts[] = {dd->level, dd->submit, dd->complete};
+	double pct[DEPTH_BUCKETS];
+
+	if (!fio_depth_shares(dd->level, pct))
+		return;
+	for (int m = 0; m < 3; m++) {
+		const char *const *keys = m ? fio_depth_batch_keys : fio_depth_level_keys;
+		fio_depth_shares(counts[m], pct);
+		jw_key(w, names[m]);
+		jw_object_begin(w);
+		for (int b = 0; b < DEPTH_BUCKETS; b++)
+			jw_kv_double(w, keys[b], pct[b]);
+		jw_object_end(w);
+	}
+}
+
+/* fio's "steadystate" member of a job with ss_dur: the rule, whether it
+ * was met, the last judgement and the window's samples, oldest first. */
+static void steadystate(struct jw *w, const struct steady_result *ss)
+{
+	char buf[96];
+	const char *pct = ss->rule.pct ? "%" : "";
+	jw_key(w, "steadystate");
+	jw_object_begin(w);
+	snprintf(buf, sizeof(buf), "%s:%f%s", ss_opts_kind_name(ss->rule.kind),
+		 ss->rule.limit, pct);
+	jw_kv_string(w, "ss", buf);
+	jw_kv_uint(w, "duration", ss->dur);
+	jw_kv_uint(w, "attained", ss->attained);
+	snprintf(buf, sizeof(buf), "%f%s", ss->criterion, pct);
+	jw_kv_string(w, "criterion", buf);
+	jw_kv_double(w, "max_deviation", ss->deviation);
+	jw_kv_double(w, "slope", ss->slope);
+	jw_key(w, "data");
+	jw_object_begin(w);
+	uint64_t bw = 0, iops = 0;
+	for (unsigned i = 0; i < ss->n; i++) {
+		bw += ss->bw[i];
+		iops += ss->iops[i];
+	}
+	/* fio's means divide by the window's length, full or not */
+	jw_kv_uint(w, "bw_mean", ss->dur ? bw / ss->dur : 0);
+	jw_kv_uint(w, "iops_mean", ss->dur ? iops / ss->dur : 0);
+	const uint64_t *arr[2] = {ss->iops, ss->bw};
+	static const char *const keys[2] = {"iops", "bw"};
+	for (int k = 0; k < 2; k++) {
+		jw_key(w, keys[k]);
+		jw_array_begin(w);
+		for (unsigned i = 0; i < ss->dur; i++) /* fio: dur entries, zeros unfilled */
+			jw_uint(w, i < ss->n ? arr[k][i] : 0);
+		jw_array_end(w);
+	}
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
+void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_entry *e,
+		    bool plus, const char *name, const char *hostname)
+{
+	const struct worker_result *wr = &e->wr;
 	const struct job_spec *j = &r->jobs[wr->job];
 	jw_object_begin(w);
-	jw_kv_string(w, "jobname", j->name);
-	jw_kv_uint(w, "groupid", 0);
+	jw_kv_string(w, "jobname", name ? name : j->name);
+	jw_kv_uint(w, "groupid", wr->group);
 	jw_kv_int(w, "error", wr->error < 0 ? -wr->error : wr->error);
 	jw_kv_uint(w, "eta", 0);
 	jw_kv_uint(w, "elapsed", (r->elapsed_ns + r->ramp_ns + 500000000ull) / 1000000000ull);
-	job_options(w, j);
-	dir_block(w, "read", wr, DIR_READ, r->open_loop, plus);
-	dir_block(w, "write", wr, DIR_WRITE, r->open_loop, plus);
-	dir_block(w, "trim", wr, DIR_COUNT, r->open_loop, plus); /* no trim yet */
+	/* fio's merged group shows the options of its last member's job
+	 * (stat.c keeps the last td's opt_list), under the first's name */
+	const struct worker_result *last = &r->workers[e->first + e->members - 1];
+	if (!name)
+		job_options(w, &r->jobs[last->job < r->nr_jobs ? last->job : wr->job]);
+	dir_block(w, "read", wr, DIR_READ, r->open_loop, plus, j);
+	dir_block(w, "write", wr, DIR_WRITE, r->open_loop, plus, j);
+	dir_block(w, "trim", wr, DIR_TRIM, r->open_loop, plus, j);
 	jw_key(w, "sync");
 	jw_object_begin(w);
-	jw_kv_uint(w, "total_ios", 0);
-	struct hist empty;
-	hist_init(&empty);
-	lat_block(w, "lat_ns", &empty, false, false);
+	jw_kv_uint(w, "total_ios", wr->stats.sync_ios);
+	lat_block(w, "lat_ns", &wr->stats.sync_lat, fio_pcts, FIO_NR_PCTS, false);
 	jw_object_end(w);
-	jw_kv_uint(w, "job_runtime", wr->elapsed_ns / 1000000);
-	/* CPU is measured for the whole process: each job shows its share */
-	jw_kv_double(w, "usr_cpu", r->cpu_usr_pct / (r->nr_workers ? r->nr_workers : 1));
-	jw_kv_double(w, "sys_cpu", r->cpu_sys_pct / (r->nr_workers ? r->nr_workers : 1));
-	latency_buckets(w, wr, r->open_loop);
-	jw_kv_uint(w, "latency_depth", j->iodepth);
-	jw_kv_uint(w, "latency_target", 0);
-	jw_kv_double(w, "latency_percentile", 100.0);
-	jw_kv_uint(w, "latency_window", 0);
+	jw_kv_uint(w, "job_runtime", e->runtime_sum_ns / 1000000);
+	/* CPU is measured for the whole process: each job shows its share,
+	 * a merged group its members' (fio sums their counts; its CPU % is
+	 * their summed time over their summed run time) */
+	struct fio_job_counts share = fio_job_share(r);
+	share.ctx *= e->members;
+	share.majf *= e->members;
+	share.minf *= e->members;
+	jw_kv_double(w, "usr_cpu", share.usr_cpu);
+	jw_kv_double(w, "sys_cpu", share.sys_cpu);
+	process_counts(w, &share);
+	depth_maps(w, &wr->stats.depth);
+	latency_buckets(w, wr, r->open_loop, j->gtod_reduce);
+	/* latency_target: the depth found, fio's target in ns, window in us */
+	jw_kv_uint(w, "latency_depth", wr->latency_depth ? wr->latency_depth : j->iodepth);
+	jw_kv_uint(w, "latency_target", j->latency_target_ns);
+	jw_kv_double(w, "latency_percentile", j->latency_target_ns ? j->latency_percentile : 100.0);
+	jw_kv_uint(w, "latency_window", j->latency_window_ns / 1000);
+	if (r->steady && r->steady[e->first].on && !name)
+		steadystate(w, &r->steady[e->first]);
+	if (hostname)
+		jw_kv_string(w, "hostname", hostname);
 	jw_object_end(w);
 }
 
@@ -261,10 +388,22 @@ void json_fio_emit(struct jw *w, const struct run_result *r, bool plus)
 	jw_kv_string(w, "time", when);
 	jw_key(w, "jobs");
 	jw_array_begin(w);
-	for (unsigned i = 0; i < r->nr_workers; i++)
-		job_entry(w, r, &r->workers[i], plus);
+	struct fio_entry *e;
+	unsigned n;
+	if (fio_entries_make(r, &e, &n) == 0) {
+		for (unsigned i = 0; i < n; i++)
+			json_fio_entry(w, r, &e[i], plus, NULL, NULL);
+		fio_entries_free(e, n);
+	} else { /* out of memory: each worker unmerged, still fio's layout */
+		for (unsigned i = 0; i < r->nr_workers; i++) {
+			struct fio_entry one = {
+				.wr = r->workers[i], .members = 1,
+				.runtime_sum_ns = r->workers[i].elapsed_ns, .first = i,
+			};
+			json_fio_entry(w, r, &one, plus, NULL, NULL);
+		}
+	}
 	jw_array_end(w);
-	jw_key(w, "disk_util"); /* not measured yet: an empty list, never made up */
-	jw_array_begin(w);
-	jw_array_end(w);
+	fio_clients_json(w, r, plus);
+	fio_disk_json(w, r);
 }

@@ -6,13 +6,21 @@
 
 #include <stdbool.h>
 
-#include "core/result.h"
-#include "output/json_writer.h"
+#include "output/fio_groups.h"
+#include "stats/result.h"
+#include "base/json_writer.h"
 
 /* Emit "fio version", "timestamp", "timestamp_ms", "time", "jobs" (one
  * per worker) and "disk_util" as members of the current object of w; with
  * plus (json+), every completion-latency block carries its "bins". r is
  * only read. */
 void json_fio_emit(struct jw *w, const struct run_result *r, bool plus);
+
+/* One entry of fio's jobs[] (or client_stats[]) for e, as an element of
+ * w's current array: name, when not NULL, replaces the job's and leaves
+ * its "job options" and "steadystate" out (fio's "All clients"); hostname,
+ * when not NULL, is added last (fio's client entries). */
+void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_entry *e,
+		    bool plus, const char *name, const char *hostname);
 
 #endif

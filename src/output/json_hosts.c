@@ -32,8 +32,9 @@ static int emit_host(struct jw *w, const struct host_result *h)
 	jw_kv_uint(w, "clock_error_ns", h->clock_error_ns);
 	jw_kv_uint(w, "cpu_usr_ns", h->cpu_usr_ns);
 	jw_kv_uint(w, "cpu_sys_ns", h->cpu_sys_ns);
-	for (int d = 0; d < DIR_COUNT; d++)
-		json_emit_dir(w, summary_dir_name(d), &s.dir[d]);
+	for (int d = 0; d < DIR_ALL; d++) /* trim: when there were trims */
+		if (d < DIR_COUNT || s.dir[d].ios)
+			json_emit_dir(w, summary_dir_name(d), &s.dir[d]);
 	json_emit_dir(w, "total", &s.total);
 	/* as the rank itself collected it; a lost rank sent none */
 	jw_key(w, "environment");

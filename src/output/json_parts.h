@@ -4,16 +4,13 @@
 #ifndef IOCHAR_OUTPUT_JSON_PARTS_H
 #define IOCHAR_OUTPUT_JSON_PARTS_H
 
-#include "core/job.h"
+#include "base/job.h"
 #include "inventory/environment.h"
-#include "core/result.h"
-#include "output/json_writer.h"
+#include "stats/result.h"
+#include "base/format.h"
+#include "base/json_writer.h"
 #include "output/summary.h"
 
-/* Version of the layout of the JSON documents iochar writes (run JSON,
- * results.json): readers refuse a newer one. Raise it when a member changes
- * meaning or disappears; adding members does not need it. docs/output.md. */
-#define IOCHAR_FORMAT_VERSION 1
 
 /* The effective parameters of one job, as an object (the "options" items). */
 void json_emit_job(struct jw *w, const struct job_spec *j);

@@ -1,6 +1,8 @@
 /* summary.c - see summary.h. */
 #include "output/summary.h"
 
+#include "inventory/environment.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +48,14 @@ void summary_dir(const struct dir_stats *ds, uint64_t elapsed_ns,
 
 /* Fill out from per-direction stats; the total is merged in a scratch
  * dir_stats (its histogram is too large for the stack). */
-static int summary_dirs(const struct dir_stats dirs[DIR_COUNT],
+static int summary_dirs(const struct dir_stats dirs[DIR_ALL],
 			uint64_t elapsed_ns, struct stats_summary *out)
 {
 	struct dir_stats *total = malloc(sizeof(*total));
 	if (!total)
 		return -ENOMEM;
 	dir_stats_init(total);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		summary_dir(&dirs[d], elapsed_ns, &out->dir[d]);
 		dir_stats_add(total, &dirs[d]);
 	}
@@ -71,19 +73,19 @@ int summary_stats(const struct worker_stats *st, uint64_t elapsed_ns,
 int summary_job(const struct run_result *r, unsigned job,
 		struct stats_summary *out)
 {
-	struct dir_stats *dirs = calloc(DIR_COUNT, sizeof(*dirs));
+	struct dir_stats *dirs = calloc(DIR_ALL, sizeof(*dirs));
 	uint64_t elapsed_ns = 0;
 	int ret;
 
 	if (!dirs)
 		return -ENOMEM;
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_init(&dirs[d]);
 	for (unsigned i = 0; i < r->nr_workers; i++) {
 		const struct worker_result *w = &r->workers[i];
 		if (w->job != job)
 			continue;
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			dir_stats_add(&dirs[d], &w->stats.dir[d]);
 		if (w->elapsed_ns > elapsed_ns)
 			elapsed_ns = w->elapsed_ns;
@@ -120,7 +122,7 @@ void summary_cpu(const struct run_result *r, struct cpu_summary *out)
 {
 	uint64_t ios = 0;
 
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		ios += r->total.dir[d].ios;
 	out->usr_pct = r->cpu_usr_pct;
 	out->sys_pct = r->cpu_sys_pct;
@@ -132,13 +134,13 @@ void summary_cpu(const struct run_result *r, struct cpu_summary *out)
 
 const char *summary_dir_name(enum io_dir d)
 {
-	return d == DIR_READ ? "read" : "write";
+	return io_dir_name(d);
 }
 
 const char *summary_version(const struct run_result *r)
 {
-	if (r->env.iochar_version[0])
-		return r->env.iochar_version;
+	if (r->env && r->env->iochar_version[0])
+		return r->env->iochar_version;
 #ifdef IOCHAR_VERSION
 	return IOCHAR_VERSION;
 #else

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/result.h"
+#include "stats/result.h"
 #include "stats/stats.h"
 
 #define SUMMARY_NR_PCT 6
@@ -48,9 +48,9 @@ struct dir_summary {
 	bool paced;                 /* lag and service were recorded (rate-limited) */
 };
 
-/* Read, write, and both merged. */
+/* Read, write, trim, and all merged. */
 struct stats_summary {
-	struct dir_summary dir[DIR_COUNT];
+	struct dir_summary dir[DIR_ALL];
 	struct dir_summary total;
 };
 

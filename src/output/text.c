@@ -1,8 +1,9 @@
 /* text.c - the normal, human-readable output, in the spirit of fio's.
  *
- * Per job: a header line, then for each direction that did I/O its rates,
- * latency moments and percentiles; then the run totals, the CPU cost and a
- * note when the run was cut short. Figures come from summary.h; this file
+ * Per job (with group_reporting, per group of jobs, as fio): a header
+ * line, then for each direction that did I/O its rates, latency moments
+ * and percentiles; fio's "Run status group N (all jobs):" lines; then the
+ * run totals, the CPU cost and a note when the run was cut short. Figures come from summary.h; this file
  * only chooses units.
  */
 #include <errno.h>
@@ -10,6 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/replay.h"
+#include "inventory/environment.h"
+#include "output/fio_disk.h"
+#include "output/fio_groups.h"
 #include "output/formats.h"
 #include "output/summary.h"
 #include "output/vd_out.h"
@@ -144,6 +149,21 @@ static void text_lat_lines(FILE *f, const char *what,
 	putc('\n', f);
 }
 
+/* A timed replay (read_iolog) that fell behind the log's schedule says
+ * so, and whose lateness it was: iochar's (tool lag) or the target's. */
+static void text_replay_note(FILE *f, const struct dir_summary *t)
+{
+	uint64_t lag = t->lag.pct[PCT_P99], tool = t->tool_lag.pct[PCT_P99];
+	if (lag <= REPLAY_BEHIND_NS) {
+		fprintf(f, "  replay: kept the iolog's schedule (p99 issue lag %.3f ms)\n",
+			(double)lag / 1e6);
+		return;
+	}
+	fprintf(f, "  replay: could not keep the iolog's schedule: p99 issue lag %.3f ms, "
+		"of it iochar's own (tool lag) p99 %.3f ms: %s\n", (double)lag / 1e6,
+		(double)tool / 1e6, 2 * tool > lag ? "iochar was the limit" : "the target was slower than when the log was taken");
+}
+
 static void text_job_header(FILE *f, const struct job_spec *j)
 {
 	char bs[NUM_MAX];
@@ -170,15 +190,69 @@ static void text_worker_errors(FILE *f, const struct run_result *r,
 	}
 }
 
+/* The group of job (its workers'), 0 when it has none. */
+static unsigned job_group(const struct run_result *r, unsigned job)
+{
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		if (r->workers[i].job == job)
+			return r->workers[i].group;
+	return 0;
+}
+
+/* The text merges a job's clones always; with group_reporting a job joins
+ * the block of the job before it when both are in one group (fio's rule,
+ * fio_groups.h, by job). */
+static bool joins_previous(const struct run_result *r, unsigned job)
+{
+	return job > 0 && r->jobs[job].group_reporting &&
+	       job_group(r, job) == job_group(r, job - 1);
+}
+
+/* The figures of jobs first..last merged, rates over the longest
+ * worker's time; *members counts the workers. 0 or -ENOMEM. */
+static int summary_jobs(const struct run_result *r, unsigned first,
+			unsigned last, struct stats_summary *s, unsigned *members)
+{
+	struct worker_stats all;
+	uint64_t elapsed = 0;
+	int ret = 0;
+
+	stats_init(&all);
+	*members = 0;
+	for (unsigned i = 0; i < r->nr_workers && !ret; i++) {
+		const struct worker_result *w = &r->workers[i];
+		if (w->job < first || w->job > last)
+			continue;
+		ret = stats_merge(&all, &w->stats);
+		elapsed = w->elapsed_ns > elapsed ? w->elapsed_ns : elapsed;
+		(*members)++;
+	}
+	if (!ret)
+		ret = summary_stats(&all, elapsed ? elapsed : r->elapsed_ns, s);
+	stats_free(&all);
+	return ret;
+}
+
 static int text_job(FILE *f, const struct run_result *r, unsigned job)
 {
 	struct stats_summary s;
-	int ret = summary_job(r, job, &s);
+	unsigned last = job, members = 0;
+
+	if (joins_previous(r, job))
+		return 0; /* in the block of the job before it */
+	while (last + 1 < r->nr_jobs && joins_previous(r, last + 1))
+		last++;
+	int ret = last > job ? summary_jobs(r, job, last, &s, &members)
+			     : summary_job(r, job, &s);
 
 	if (ret)
 		return ret;
 	text_job_header(f, &r->jobs[job]);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	if (last > job)
+		fprintf(f, "  (groupid=%u, jobs %.*s..%.*s, %u workers as one: group_reporting)\n",
+			job_group(r, job), (int)sizeof(r->jobs[job].name), r->jobs[job].name,
+			(int)sizeof(r->jobs[last].name), r->jobs[last].name, members);
+	for (int d = 0; d < DIR_ALL; d++) {
 		if (!s.dir[d].ios)
 			continue;
 		text_rate_line(f, summary_dir_name(d), &s.dir[d]);
@@ -191,6 +265,8 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 			text_lat_lines(f, "tool lag", &s.dir[d].tool_lag);
 		}
 	}
+	if (r->jobs[job].read_iolog[0] && s.total.paced)
+		text_replay_note(f, &s.total);
 	if (!s.total.ios)
 		fputs("  no I/O completed\n", f);
 	text_worker_errors(f, r, job);
@@ -226,7 +302,7 @@ static int text_totals(FILE *f, const struct run_result *r)
 		"msec ramp; latency from %s):\n",
 		r->elapsed_ns / 1000000, r->ramp_ns / 1000000,
 		r->open_loop ? "scheduled issue time" : "submission");
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		if (s.dir[d].ios)
 			text_rate_line(f, summary_dir_name(d), &s.dir[d]);
 	summary_cpu(r, &c);
@@ -241,7 +317,8 @@ static int text_totals(FILE *f, const struct run_result *r)
 
 static void text_environment(FILE *f, const struct run_result *r)
 {
-	const struct environment *e = &r->env;
+	static const struct environment none; /* a result without one */
+	const struct environment *e = r->env ? r->env : &none;
 	char mem[NUM_MAX];
 
 	fmt_bytes_bin(mem, sizeof(mem), (double)e->mem_bytes);
@@ -288,13 +365,51 @@ static const char *partial_reason(const struct run_result *r)
 	return "interrupted";
 }
 
+/* fio's group lines: "Run status group N (all jobs):", then per direction
+ * the group's aggregate bandwidth, its entries' range, bytes and run
+ * times (fio's show_group_stats, in iochar's units). */
+static void text_groups(FILE *f, const struct run_result *r,
+			const struct fio_entry *e, unsigned nr_e)
+{
+	static const char *const names[DIR_ALL] = {"   READ", "  WRITE", "   TRIM"};
+	unsigned groups = fio_group_count(r);
+	char a[NUM_MAX], ad[NUM_MAX], lo[NUM_MAX], hi[NUM_MAX], io[NUM_MAX];
+
+	for (unsigned g = 0; g < groups; g++) {
+		fprintf(f, "Run status group %u (all jobs):\n", g);
+		for (int d = 0; d < DIR_ALL; d++) {
+			struct fio_group_dir gd;
+			fio_group_figures(e, nr_e, g, d, &gd);
+			if (!gd.max_run_ms)
+				continue;
+			fmt_bytes_bin(a, sizeof(a), (double)gd.agg_bw);
+			fmt_bytes_dec(ad, sizeof(ad), (double)gd.agg_bw);
+			fmt_bytes_bin(lo, sizeof(lo), (double)gd.min_bw);
+			fmt_bytes_bin(hi, sizeof(hi), (double)gd.max_bw);
+			fmt_bytes_bin(io, sizeof(io), (double)gd.io_bytes);
+			fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s, io=%s, run=%" PRIu64
+				"-%" PRIu64 "msec\n", names[d], a, ad, lo, hi, io,
+				gd.min_run_ms, gd.max_run_ms);
+		}
+	}
+}
+
 int output_text_write(const struct run_result *r, FILE *f)
 {
-	int ret = 0;
+	struct fio_entry *e;
+	unsigned nr_e;
+	int ret = fio_entries_make(r, &e, &nr_e);
 
+	if (ret)
+		return ret;
 	text_environment(f, r);
 	for (unsigned j = 0; j < r->nr_jobs && !ret; j++)
 		ret = text_job(f, r, j);
+	if (!ret) {
+		text_groups(f, r, e, nr_e);
+		fio_disk_text(f, r); /* after the groups, as fio */
+	}
+	fio_entries_free(e, nr_e);
 	if (!ret)
 		ret = text_hosts(f, r);
 	if (!ret)

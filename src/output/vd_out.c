@@ -1,4 +1,5 @@
 /* vd_out.c - VD figures in the JSON and text output (see vd_out.h). */
+#define _GNU_SOURCE /* open_memstream */
 #include "output/vd_out.h"
 
 #include <errno.h>
@@ -38,7 +39,7 @@ static void emit_members(struct jw *w, const struct vd_def *def,
 static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 		    const struct vd_def *def)
 {
-	const struct vd_stats *s = r->vd[j];
+	const struct vd_stats *s = r->target_stats[j];
 	uint64_t host = s->host_ios[DIR_READ] + s->host_ios[DIR_WRITE];
 
 	jw_object_begin(w);
@@ -80,20 +81,23 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_object_end(w);
 }
 
-int json_emit_vds(struct jw *w, const struct run_result *r)
+static bool any_vd(const struct run_result *r)
 {
 	bool any = false;
-	for (unsigned j = 0; r->vd && j < r->nr_jobs; j++)
-		any |= r->vd[j] != NULL;
-	if (!any)
-		return 0;
+	for (unsigned j = 0; r->target_stats && j < r->nr_jobs; j++)
+		any |= r->target_stats[j] != NULL;
+	return any;
+}
+
+/* The "vd" array's value. */
+static int emit_vd_array(struct jw *w, const struct run_result *r)
+{
 	struct vd_def *def = malloc(sizeof(*def));
 	if (!def)
 		return -ENOMEM;
-	jw_key(w, "vd");
 	jw_array_begin(w);
 	for (unsigned j = 0; j < r->nr_jobs; j++) {
-		if (!r->vd[j] || vd_def_parse(r->jobs[j].vd, def, NULL))
+		if (!r->target_stats[j] || vd_def_parse(r->jobs[j].vd, def, NULL))
 			continue;
 		emit_vd(w, r, j, def);
 	}
@@ -102,13 +106,67 @@ int json_emit_vds(struct jw *w, const struct run_result *r)
 	return 0;
 }
 
+int json_emit_vds(struct jw *w, const struct run_result *r)
+{
+	if (!any_vd(r))
+		return 0;
+	jw_key(w, "vd");
+	return emit_vd_array(w, r);
+}
+
+int vd_out_strings(const struct run_result *r, char **json, char **text, double *amp,
+		   double *job_amp)
+{
+	size_t jlen = 0, tlen = 0;
+	uint64_t host = 0, member = 0;
+	int ret = 0;
+
+	*json = *text = NULL;
+	*amp = 0;
+	if (!any_vd(r))
+		return 0;
+	FILE *jf = open_memstream(json, &jlen), *tf = open_memstream(text, &tlen);
+	if (jf) {
+		struct jw w;
+		jw_init(&w, jf, 0);
+		ret = emit_vd_array(&w, r);
+		if (!ret)
+			ret = jw_finish(&w);
+	}
+	for (unsigned j = 0; tf && !ret && j < r->nr_jobs; j++)
+		ret = text_emit_vd(tf, r, j);
+	bool bad = ret || !jf || !tf;
+	if (jf && fclose(jf))
+		bad = true;
+	if (tf && fclose(tf))
+		bad = true;
+	if (bad) {
+		free(*json);
+		free(*text);
+		*json = *text = NULL;
+		return ret ? ret : -ENOMEM;
+	}
+	for (unsigned j = 0; j < r->nr_jobs; j++) {
+		const struct vd_stats *s = r->target_stats[j];
+		uint64_t h = s ? s->host_ios[DIR_READ] + s->host_ios[DIR_WRITE] : 0, m = 0;
+		for (unsigned i = 0; s && i < s->nr_members; i++)
+			m += s->member[i].dir[DIR_READ].ios + s->member[i].dir[DIR_WRITE].ios;
+		if (job_amp)
+			job_amp[j] = h ? (double)m / (double)h : 0;
+		host += h;
+		member += m;
+	}
+	*amp = host ? (double)member / (double)host : 0;
+	return 0;
+}
+
 /* "  vd raid5 strip=64KiB 4 members: 2.00 reads + 2.00 writes per host I/O"
  * then one line per member. */
 int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
 {
-	if (!r->vd || !r->vd[j])
+	if (!r->target_stats || !r->target_stats[j])
 		return 0;
-	const struct vd_stats *s = r->vd[j];
+	const struct vd_stats *s = r->target_stats[j];
 	struct vd_def *def = malloc(sizeof(*def));
 	if (!def)
 		return -ENOMEM;

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 #include "report/compare.h"
 #include "report/numfmt.h"
 #include "util/csv.h"
@@ -26,6 +26,16 @@ static bool any_rule(const struct cmp_table *t, enum cmp_rule a, enum cmp_rule b
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		for (unsigned i = 0; i < t->nr_sets; i++)
 			if (t->rows[r].v[i].rule == a || t->rows[r].v[i].rule == b)
+				return true;
+	return false;
+}
+
+/* Is any set fio's results (no per-second series)? */
+static bool any_fio(const struct cmp_table *t)
+{
+	for (unsigned i = 0; i < t->nr_sets; i++)
+		for (unsigned k = 0; k < t->sides[i].nr_runs; k++)
+			if (t->sides[i].sets[k].fio_version)
 				return true;
 	return false;
 }
@@ -62,6 +72,9 @@ static void text_header(const struct cmp_table *t, FILE *f)
 			   "measured (repeat the runs: A1 A2 A3 -- B1 B2 B3)",
 			COMPARE_SINGLE_RUN_FLOOR_PCT);
 	}
+	if (any_fio(t))
+		fputs("\nfio's results: fio's JSON has no per-second series, so a single fio run "
+		      "gives no noise estimate (verdict unknown); repeat the runs", f);
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		if (t->rows[r].host) {
 			fputs("\n@ HOST rows: one host's total, no series: single runs give the "

@@ -257,6 +257,13 @@ static int by_iodepth(const void *a, const void *b)
 	return ((*x)->iodepth > (*y)->iodepth) - ((*x)->iodepth < (*y)->iodepth);
 }
 
+/* How point p is drawn: as its test says (style), crossed when its run was
+ * tool-limited. */
+static int pt_style(const struct rs_point *p, enum chart_point_style style)
+{
+	return p->tool_limited ? (int)style | CHART_PT_TOOL_LIMITED : (int)style;
+}
+
 /* A search: one series per numjobs, its points joined in iodepth order
  * (the climb the search made); points over the limit hollow; each point
  * labelled QDxjobs where there is room. */
@@ -266,7 +273,7 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 	const struct rs_point **ps = calloc(n ? n : 1, sizeof(*ps));
 	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
 	char tip[300], lbl[32], name[CHART_MAX_LEGEND][32];
-	bool over = false;
+	bool over = false, tl = false;
 
 	for (unsigned i = 0; ps && xs && ys && i < n; i++) {
 		unsigned jobs = ts->points[i].numjobs, m = 0;
@@ -288,8 +295,9 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 			bool inside = ps[k]->inside && !ps[k]->partial;
 			over |= !inside;
 			point_tip(tip, sizeof(tip), st, ps[k], inside ? "inside the limit" : "over the limit");
+			tl |= ps[k]->tool_limited;
 			chart_point(c, series, false, xs[k], ys[k],
-				    inside ? CHART_PT_FILLED : CHART_PT_HOLLOW, tip);
+				    pt_style(ps[k], inside ? CHART_PT_FILLED : CHART_PT_HOLLOW), tip);
 		}
 		if (series < CHART_MAX_LEGEND - 2) {
 			snprintf(name[series], sizeof(name[series]), "%u job%s", jobs, jobs == 1 ? "" : "s");
@@ -304,6 +312,8 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 	}
 	if (over)
 		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "over the limit (hollow)");
+	if (tl)
+		chart_legend_add(c, 0, CHART_LEGEND_TOOL_LIMITED, CHART_TOOL_LIMITED_TEXT);
 	free(ps);
 	free(xs);
 	free(ys);
@@ -325,7 +335,7 @@ static void rate_curve_chart(struct chart *c, const struct rs_step *st,
 	const struct rs_curve_point **cp = calloc(n ? n : 1, sizeof(*cp));
 	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
 	char tip[300], what[64], lbl[16];
-	bool missed = false;
+	bool missed = false, tl = false;
 
 	if (cp && xs && ys) {
 		for (unsigned i = 0; i < n; i++)
@@ -341,15 +351,17 @@ static void rate_curve_chart(struct chart *c, const struct rs_step *st,
 			snprintf(what, sizeof(what), "%u %% of the maximum%s", cp[i]->pct,
 				 cp[i]->reached ? "" : ", not reached");
 			point_tip(tip, sizeof(tip), st, &cp[i]->p, what);
+			tl |= cp[i]->p.tool_limited;
 			chart_point(c, 0, false, xs[i], ys[i],
-				    cp[i]->reached ? CHART_PT_FILLED : CHART_PT_HOLLOW, tip);
+				    pt_style(&cp[i]->p, cp[i]->reached ? CHART_PT_FILLED : CHART_PT_HOLLOW), tip);
 		}
 		chart_legend_add(c, 0, CHART_LEGEND_LINE, "rate asked, % of the maximum");
 	}
 	if (ts->has_max) {
 		point_tip(tip, sizeof(tip), st, &ts->max, "closed-loop maximum");
+		tl |= ts->max.tool_limited;
 		chart_point(c, 1, false, thr(st, &ts->max), rs_point_latency(st, &ts->max),
-			    CHART_PT_SQUARE, tip);
+			    pt_style(&ts->max, CHART_PT_SQUARE), tip);
 		chart_legend_add(c, 1, CHART_LEGEND_SQUARE, "closed-loop maximum");
 	}
 	for (unsigned i = 0; cp && xs && i < n; i++) {
@@ -358,6 +370,8 @@ static void rate_curve_chart(struct chart *c, const struct rs_step *st,
 	}
 	if (missed)
 		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "not reached (hollow)");
+	if (tl)
+		chart_legend_add(c, 0, CHART_LEGEND_TOOL_LIMITED, CHART_TOOL_LIMITED_TEXT);
 	free(cp);
 	free(xs);
 	free(ys);

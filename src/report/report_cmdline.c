@@ -1,15 +1,22 @@
 /* report_cmdline.c - the `iochar run` command line that repeats one
  * measured point of a step: the step's job parameters as the results file
  * has them, with the point's iodepth, numjobs and rate, on its target set.
- * Options are those of `iochar run --help`; values are quoted for a POSIX
- * shell where needed. */
+ * The options are the job's rows that rs_job keeps (results_model.h), in
+ * the option table's order: those marked OPT_F_CMD_ALWAYS always, the
+ * others where they differ from what a default job's JSON says. Values
+ * are quoted for a POSIX shell where needed. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/job_options.h"
+#include "base/json_writer.h"
+#include "base/units.h"
 #include "report/report_parts.h"
+#include "report/results_parse.h"
 
 static void shell_word(FILE *f, const char *s)
 {
@@ -36,26 +43,6 @@ static void opt(FILE *f, const char *name, const char *value)
 	free(w);
 }
 
-static void opt_u(FILE *f, const char *name, uint64_t v)
-{
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	opt(f, name, buf);
-}
-
-/* A time in the largest unit that holds it exactly. */
-static void opt_time(FILE *f, const char *name, uint64_t ns)
-{
-	char buf[40];
-	if (ns % UINT64_C(1000000000) == 0)
-		snprintf(buf, sizeof(buf), "%" PRIu64 "s", ns / UINT64_C(1000000000));
-	else if (ns % UINT64_C(1000000) == 0)
-		snprintf(buf, sizeof(buf), "%" PRIu64 "ms", ns / UINT64_C(1000000));
-	else
-		snprintf(buf, sizeof(buf), "%" PRIu64 "us", ns / UINT64_C(1000));
-	opt(f, name, buf);
-}
-
 /* Targets joined by ':', a ':' inside a name escaped as iochar reads it. */
 static void opt_filename(FILE *f, const struct rs_tset *ts)
 {
@@ -78,51 +65,128 @@ static void opt_filename(FILE *f, const struct rs_tset *ts)
 	free(list);
 }
 
+/* The job a default job's JSON describes, read as the report reads a
+ * step's. 0 or -errno. */
+static int default_job(struct rs_job *d)
+{
+	struct ioc_err err = {0};
+	struct rj_ctx c = {.file = "defaults", .where = "", .err = &err};
+	struct job_spec spec;
+	char *text = NULL;
+	size_t len = 0;
+	struct jw w;
+	int ret = -ENOMEM;
+
+	job_spec_init(&spec);
+	job_options_set_defaults(&spec);
+	FILE *f = open_memstream(&text, &len);
+	if (f) {
+		jw_init(&w, f, 0);
+		jw_object_begin(&w);
+		job_options_emit_json(&w, &spec);
+		jw_object_end(&w);
+		ret = jw_finish(&w);
+		if (fclose(f) && !ret)
+			ret = -EIO;
+	}
+	json_object *o = ret ? NULL : json_tokener_parse(text);
+	ret = o ? results_parse_job(&c, o, d) : -EINVAL;
+	json_object_put(o);
+	free(text);
+	job_spec_free(&spec);
+	return ret;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Field f of j as its row's option (nothing when it is the default d has,
+ * unless the row says always, or when it is empty). */
+static void opt_field(FILE *f, const struct rs_job_field *fd,
+		      const struct rs_job *j, const struct rs_job *d)
+{
+	const struct option_def *o = rs_job_field_row(fd);
+	const void *v = (const char *)j + fd->off, *dv = (const char *)d + fd->off;
+	bool always = o && (o->flags & OPT_F_CMD_ALWAYS);
+	uint64_t n = 0;
+	char buf[40];
+
+	if (!o)
+		return;
+	switch (fd->kind) {
+	case RS_STR:
+	case RS_FILES:
+		if (*(char *const *)v && **(char *const *)v &&
+		    (always || !same_str(*(char *const *)v, *(char *const *)dv)))
+			opt(f, o->name, *(char *const *)v);
+		return;
+	case RS_BOOL:
+		if (always || *(const bool *)v != *(const bool *)dv) {
+			if (!always && *(const bool *)v)
+				fprintf(f, " --%s", o->name);
+			else
+				opt(f, o->name, *(const bool *)v ? "1" : "0");
+		}
+		return;
+	case RS_U64:
+		n = *(const uint64_t *)v;
+		if (!always && n == *(const uint64_t *)dv)
+			return;
+		break;
+	case RS_UINT:
+		n = *(const unsigned *)v;
+		if (!always && n == *(const unsigned *)dv)
+			return;
+		break;
+	}
+	if (o->type == OPT_TIME)
+		units_format_time(n, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%" PRIu64, n);
+	opt(f, o->name, buf);
+}
+
+/* The fields of j in the option table's order, targets from ts. */
+static void opt_job(FILE *f, const struct rs_job *j, const struct rs_job *d,
+		    const struct rs_tset *ts)
+{
+	size_t nr_rows, nr;
+	const struct option_def *rows = job_option_rows(&nr_rows);
+	const struct rs_job_field *fields = rs_job_fields(&nr);
+
+	for (size_t r = 0; r < nr_rows; r++)
+		for (size_t i = 0; i < nr; i++) {
+			if (rs_job_field_row(&fields[i]) != &rows[r])
+				continue;
+			if (fields[i].kind == RS_FILES && ts && ts->nr_targets)
+				opt_filename(f, ts);
+			else
+				opt_field(f, &fields[i], j, d);
+		}
+}
+
 char *report_run_cmdline(const struct rs_step *st, const struct rs_tset *ts,
 			 const struct rs_point *p)
 {
-	const struct rs_job *j = &st->job;
+	struct rs_job j = st->job, d = {0}; /* j: a view, owns nothing */
 	char *out = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	if (!f)
+	FILE *f = NULL;
+
+	if (default_job(&d) || !(f = open_memstream(&out, &len))) {
+		rs_job_free(&d);
 		return NULL;
-	fputs("iochar run", f);
-	if (j->name && *j->name)
-		opt(f, "name", j->name);
-	if (ts && ts->nr_targets)
-		opt_filename(f, ts);
-	else if (j->filename)
-		opt(f, "filename", j->filename);
-	if (j->size)
-		opt_u(f, "size", j->size);
-	if (j->offset)
-		opt_u(f, "offset", j->offset);
-	opt(f, "rw", j->rw ? j->rw : "read");
-	if (j->rw && (!strcmp(j->rw, "rw") || !strcmp(j->rw, "randrw")))
-		opt_u(f, "rwmixread", j->rwmixread);
-	opt_u(f, "bs", j->bs);
-	opt(f, "ioengine", j->ioengine ? j->ioengine : "io_uring");
-	opt_u(f, "iodepth", p ? p->iodepth : j->iodepth);
-	opt_u(f, "numjobs", p ? p->numjobs : j->numjobs);
-	opt_u(f, "direct", j->direct);
-	if (j->runtime_ns)
-		opt_time(f, "runtime", j->runtime_ns);
-	if (j->ramp_ns)
-		opt_time(f, "ramp_time", j->ramp_ns);
-	if (j->time_based)
-		fputs(" --time_based", f);
-	uint64_t rate = p ? p->rate_iops : j->rate_iops;
-	if (rate) {
-		opt_u(f, "rate_iops", rate);
-		if (j->rate_process)
-			opt(f, "rate_process", j->rate_process);
 	}
-	if (j->random_distribution && strcmp(j->random_distribution, "uniform"))
-		opt(f, "random_distribution", j->random_distribution);
-	if (j->cpus_allowed)
-		opt(f, "cpus_allowed", j->cpus_allowed);
-	opt_u(f, "randseed", j->randseed);
+	if (p) {
+		j.iodepth = p->iodepth;
+		j.numjobs = p->numjobs;
+		j.rate_iops = p->rate_iops;
+	}
+	fputs("iochar run", f);
+	opt_job(f, &j, &d, ts);
+	rs_job_free(&d);
 	if (fclose(f) != 0) {
 		free(out);
 		return NULL;

@@ -23,6 +23,7 @@ static const char style[] =
 	"span.none{color:#888}\n"
 	"div.env table{max-width:100%}div.env td{overflow-wrap:break-word}"
 	"table.env-group{font-size:.85em}table.env-group td:first-child{overflow-wrap:anywhere}"
+	"td.wrap{overflow-wrap:anywhere;max-width:36em}"
 	"div.env div.raw{overflow-x:auto}div.env table.kv th{white-space:normal}details summary{cursor:pointer;margin:.6em 0}\n"
 	"figure{margin:16px 0;break-inside:avoid;page-break-inside:avoid}\n"
 	"figcaption{font-size:.88em;color:#444;max-width:760px}\n"
@@ -40,7 +41,11 @@ static const char style[] =
 	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
 	"table{font-size:8pt}th,td{padding:1px 4px}"
 	"h2{break-after:avoid;page-break-after:avoid}pre{white-space:pre-wrap}"
-	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}}\n";
+	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}"
+	/* paper does not scroll: the environment's wide tables share the
+	 * page's width and wrap inside their cells */
+	"div.env table{table-layout:fixed;width:100%}"
+	"div.env th,div.env td{overflow-wrap:anywhere;white-space:normal}}\n";
 
 /* Only in reports of runs over many hosts, so others stay as they were. */
 static const char host_style[] =
@@ -74,13 +79,15 @@ static void sets_list(struct report_ctx *r)
 		html_escape(f, set->path);
 		fputs("</td><td>", f);
 		html_escape(f, set->net ? "(a network test)" : set->mesh ? "(a net mesh)"
+			       : set->fio_version ? "(fio's results)"
 			       : set->is_run ? "(a single run)" : set->plan);
 		if (set->net || set->mesh) /* a network test has no steps */
 			fputs("</td><td class=\"num\">\xe2\x80\x93</td><td>", f);
 		else
 			fprintf(f, "</td><td class=\"num\">%u of %u</td><td>", set->nr_steps,
 				set->nr_steps_planned);
-		html_escape(f, set->iochar_version);
+		/* whose figures these are: fio's data is named by fio's version */
+		html_escape(f, set->fio_version ? set->fio_version : set->iochar_version);
 		fprintf(f, "</td><td>%s</td></tr>\n", set->complete ? "yes" : "no: partial results");
 	}
 	fputs("</tbody></table>\n", f);
@@ -91,6 +98,8 @@ static const struct section sections[] = {
 	{"summary", "Summary", report_summary_table, false},
 	{"bars", "Best figure per workload", report_bar_charts, false},
 	{"hosts", "Per host", report_host_tables, false},
+	{"targets", "Per target and RAID virtual drive", report_target_tables, false},
+	{"rebuild", "RAID rebuild", report_rebuild_tables, false},
 	{"compare", "Comparison", report_compare_table, true},
 	{"network", "Network", report_network, false},
 	{"curves", "Latency versus throughput", report_curve_charts, false},
@@ -108,8 +117,12 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 {
 	if (s->draw == report_host_tables)
 		return !report_has_hosts(r);
+	if (s->draw == report_target_tables)
+		return !report_has_targets(r);
 	if (s->draw == report_model_section)
 		return !report_has_preds(r);
+	if (s->draw == report_rebuild_tables)
+		return !report_has_rebuilds(r);
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
 			if (r->sets[i].net || r->sets[i].mesh)

@@ -37,6 +37,29 @@ void report_parameters(struct report_ctx *r);
 void report_host_tables(struct report_ctx *r);
 bool report_has_hosts(const struct report_ctx *r);
 
+/* Calls fn for every target set's headline point of every step of every
+ * set of r (skipping sets without one), in order. report_tables.c. */
+typedef void (*report_headline_fn)(struct report_ctx *r, const struct rs_set *set,
+				   const struct rs_step *st, unsigned k,
+				   const struct rs_point *p, void *arg);
+void report_each_headline(struct report_ctx *r, report_headline_fn fn, void *arg);
+
+/* "SET / WORKLOAD" of target set k of st, HTML-escaped, to f. */
+void report_point_name(FILE *f, const struct rs_set *set, const struct rs_step *st,
+		       unsigned k);
+
+/* report_vd.c: every headline point on several targets or on RAID VDs:
+ * a row per target, each VD's amplification and a row per member;
+ * report_has_targets says whether there is any. */
+void report_target_tables(struct report_ctx *r);
+bool report_has_targets(const struct report_ctx *r);
+
+/* report_rebuild.c: every rebuild step's rates: rebuild speed and the
+ * foreground against the healthy VD; report_has_rebuilds says whether
+ * there is any. */
+void report_rebuild_tables(struct report_ctx *r);
+bool report_has_rebuilds(const struct report_ctx *r);
+
 /* report_model.c: predicted beside measured (report_preds.h);
  * report_has_preds: is there any prediction to show. */
 void report_model_section(struct report_ctx *r);

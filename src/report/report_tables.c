@@ -118,29 +118,60 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	fputs("</tr>\n", f);
 }
 
-/* Below the summary: each tool-limited headline point and why, in full
- * (the cell's tooltip does not print). */
-static void tool_limited_notes(struct report_ctx *r)
+void report_point_name(FILE *f, const struct rs_set *set, const struct rs_step *st,
+		       unsigned k)
 {
 	char wl[300];
+	html_escape(f, set->name);
+	fputs(" / ", f);
+	html_escape(f, report_workload_name(st, k, wl, sizeof(wl)));
+}
 
+void report_each_headline(struct report_ctx *r, report_headline_fn fn, void *arg)
+{
 	for (unsigned s = 0; s < r->nr_sets; s++)
 		for (unsigned i = 0; i < r->sets[s].nr_steps; i++) {
 			const struct rs_step *st = &r->sets[s].steps[i];
 			for (unsigned k = 0; k < st->nr_sets; k++) {
 				const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
-				if (!p || !p->tool_limited)
-					continue;
-				fputs("<p class=\"bad\">Tool-limited: ", r->f);
-				html_escape(r->f, r->sets[s].name);
-				fputs(" / ", r->f);
-				html_escape(r->f, report_workload_name(st, k, wl, sizeof(wl)));
-				fputs(": ", r->f);
-				html_escape(r->f, p->tool_limited_reason ? p->tool_limited_reason : "");
-				fputs(". Its latency is iochar's lateness as much as the "
-				      "device's.</p>\n", r->f);
+				if (p)
+					fn(r, &r->sets[s], st, k, p, arg);
 			}
 		}
+}
+
+/* Below the summary: a tool-limited headline point and why, in full
+ * (the cell's tooltip does not print). */
+static void tool_limited_note(struct report_ctx *r, const struct rs_set *set,
+			      const struct rs_step *st, unsigned k,
+			      const struct rs_point *p, void *arg)
+{
+	(void)arg;
+	if (!p->tool_limited)
+		return;
+	fputs("<p class=\"bad\">Tool-limited: ", r->f);
+	report_point_name(r->f, set, st, k);
+	fputs(": ", r->f);
+	html_escape(r->f, p->tool_limited_reason ? p->tool_limited_reason : "");
+	fputs(". Its latency is iochar's lateness as much as the "
+	      "device's.</p>\n", r->f);
+}
+
+/* Below the summary: the submission discipline each set ran with and
+ * why (a probe's figures: the device's best, not the tool's default). */
+static void discipline_note(struct report_ctx *r, const struct rs_set *set,
+			    const struct rs_step *st, unsigned k,
+			    const struct rs_point *p, void *arg)
+{
+	(void)arg;
+	(void)p;
+	if (!st->sets[k].discipline)
+		return;
+	fputs("<p>Submission discipline of ", r->f);
+	report_point_name(r->f, set, st, k);
+	fputs(": ", r->f);
+	html_escape(r->f, st->sets[k].discipline);
+	fputs(".</p>\n", r->f);
 }
 
 void report_summary_table(struct report_ctx *r)
@@ -156,7 +187,8 @@ void report_summary_table(struct report_ctx *r)
 			for (unsigned k = 0; k < r->sets[s].steps[i].nr_sets; k++)
 				summary_row(f, &r->sets[s], &r->sets[s].steps[i], k);
 	fputs("</tbody></table>\n", f);
-	tool_limited_notes(r);
+	report_each_headline(r, tool_limited_note, NULL);
+	report_each_headline(r, discipline_note, NULL);
 }
 
 /* The noise and verdict cells of value v (not the reference). */

@@ -1,9 +1,11 @@
 /* results_model.c - see results_model.h. */
 #include "report/results_model.h"
 #include "report/net_model.h"
+#include "base/job_options.h"
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,8 @@ const char *rs_mode_name(enum rs_mode m)
 		return "curve";
 	case RS_PRECONDITION:
 		return "precondition";
+	case RS_REBUILD:
+		return "rebuild";
 	case RS_FIXED:
 		break;
 	}
@@ -43,6 +47,8 @@ const struct rs_point *rs_tset_headline(const struct rs_step *st,
 			       : NULL;
 	case RS_CURVE:
 		return ts->has_max ? &ts->max : NULL;
+	case RS_REBUILD:
+		return ts->nr_points ? &ts->points[0] : NULL;
 	case RS_PRECONDITION:
 		break;
 	}
@@ -78,6 +84,7 @@ void rs_point_free(struct rs_point *p)
 	free(p->hosts);
 	p->hosts = NULL;
 	p->nr_hosts = 0;
+	rs_point_free_targets(p);
 }
 
 static void free_strv(char **v, unsigned n)
@@ -98,6 +105,47 @@ static void free_tset(struct rs_tset *ts)
 		rs_point_free(&ts->curve[i].p);
 	free(ts->curve);
 	free(ts->rounds_iops);
+	free_strv(ts->rebuild_rates, ts->nr_rebuild);
+	free(ts->rebuild_bw);
+	free(ts->discipline);
+}
+
+#define RS_JOB(row, f, kind) {row, offsetof(struct rs_job, f), kind}
+
+static const struct rs_job_field job_fields[] = {
+	RS_JOB("name", name, RS_STR),
+	RS_JOB("filename", filename, RS_FILES),
+	RS_JOB("size", size, RS_U64),
+	RS_JOB("offset", offset, RS_U64),
+	RS_JOB("bs", bs, RS_U64),
+	RS_JOB("rw", rw, RS_STR),
+	RS_JOB("rwmixread", rwmixread, RS_UINT),
+	RS_JOB("iodepth", iodepth, RS_UINT),
+	RS_JOB("numjobs", numjobs, RS_UINT),
+	RS_JOB("runtime", runtime_ns, RS_U64),
+	RS_JOB("ramp_time", ramp_ns, RS_U64),
+	RS_JOB("time_based", time_based, RS_BOOL),
+	RS_JOB("ioengine", ioengine, RS_STR),
+	RS_JOB("direct", direct, RS_BOOL),
+	RS_JOB("rate_iops", rate_iops, RS_U64),
+	RS_JOB("rate_process", rate_process, RS_STR),
+	RS_JOB("random_distribution", random_distribution, RS_STR),
+	RS_JOB("cpus_allowed", cpus_allowed, RS_STR),
+	RS_JOB("randseed", randseed, RS_U64),
+};
+
+const struct rs_job_field *rs_job_fields(size_t *nr)
+{
+	*nr = sizeof(job_fields) / sizeof(job_fields[0]);
+	return job_fields;
+}
+
+const struct option_def *rs_job_field_row(const struct rs_job_field *f)
+{
+	size_t nr;
+	const struct option_def *rows = job_option_rows(&nr);
+
+	return option_find_in(rows, nr, f->row);
 }
 
 void rs_job_free(struct rs_job *j)
@@ -137,6 +185,7 @@ void rs_set_free(struct rs_set *s)
 	free(s->path);
 	free(s->name);
 	free(s->iochar_version);
+	free(s->fio_version);
 	free(s->plan);
 	free(s->source);
 	if (s->environment)

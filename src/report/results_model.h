@@ -11,9 +11,11 @@
 #define IOCHAR_REPORT_RESULTS_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct json_object;
+struct option_def;
 struct rs_net;
 struct rs_mesh;
 
@@ -63,6 +65,41 @@ struct rs_host {
 	struct rs_dir read, write, total;
 };
 
+/* One target of a plan point run on several (a step point's
+ * "per_target"): a file, device or RAID VD (named by its definition). */
+struct rs_target {
+	char *target;
+	double amp;                /* a VD's member I/Os per host I/O; 0 otherwise */
+	struct rs_dir total;
+};
+
+/* One workload of a multi-workload plan point ("per_workload",
+ * charz/workloads.h): its figures and the latency its judge names. */
+struct rs_workload {
+	char *name, *rw, *judge;
+	bool judged;
+	double judged_mean_ns, judged_p99_ns;
+	struct rs_dir read, write, total;
+};
+
+/* One member of a RAID VD in a point ("vd"[].members[]). */
+struct rs_vd_member {
+	char *path;
+	bool failed;
+	struct rs_dir read, write;
+};
+
+/* One RAID VD of a point ("vd"[], docs/vd.md): as `iochar run` writes it. */
+struct rs_vd {
+	char *level;
+	uint64_t strip;
+	unsigned nr_members;
+	uint64_t host_ios;
+	double reads_per_host_io, writes_per_host_io, member_ios_per_host_io;
+	struct rs_vd_member *members;
+	unsigned nr_member_rows;
+};
+
 /* One measured run: the figures of a fixed step, a search probe, a curve
  * point. */
 struct rs_point {
@@ -78,6 +115,19 @@ struct rs_point {
 	struct rs_host *hosts;
 	unsigned nr_hosts;
 	uint64_t start_skew_ns;    /* latest host's start minus the earliest's */
+	/* fio's results: the jobs' usr_cpu and sys_cpu (%), summed */
+	bool has_cpu;
+	double usr_cpu, sys_cpu;
+	/* a plan point: each target's (or VD's) total; its VDs' figures and
+	 * their member I/Os per host I/O (0: no VD); absent: none */
+	struct rs_target *per_target;
+	unsigned nr_per_target;
+	struct rs_vd *vds;
+	unsigned nr_vds;
+	double member_ios_per_host_io;
+	/* a multi-workload step: each workload's figures; absent: none */
+	struct rs_workload *per_wl;
+	unsigned nr_per_wl;
 };
 
 struct rs_curve_point {
@@ -106,6 +156,16 @@ struct rs_tset {
 	double *rounds_iops;
 	unsigned nr_rounds;
 	bool steady;
+	/* rebuild: points[0] the baseline, points[1 + i] the foreground
+	 * during the pass at rebuild_rates[i], which rebuilt at
+	 * rebuild_bw[i] bytes/s; rows that disagreed afterwards */
+	char **rebuild_rates;
+	double *rebuild_bw;
+	unsigned nr_rebuild;
+	uint64_t rebuild_bad;
+	/* the discipline the set ran with, as its "discipline" object's
+	 * "summary" says it (issue 23); NULL in older files */
+	char *discipline;
 };
 
 /* The job parameters of a step (the "options" object). */
@@ -119,6 +179,31 @@ struct rs_job {
 	bool time_based, direct;
 };
 
+/* How rs_job keeps the job members it has: the field, and as what. The
+ * members' names, and whether older files may lack them, are those of the
+ * job's option rows (base/job_options.h): the reader (results_parse.c)
+ * and the repeat-this-run command line (report_cmdline.c) go by both. */
+enum rs_kind {
+	RS_STR,
+	RS_U64,
+	RS_UINT,
+	RS_BOOL,
+	RS_FILES, /* filename, then the "files" it names (the row writes both) */
+};
+
+struct rs_job_field {
+	const char *row; /* the option row's name */
+	size_t off;	 /* in struct rs_job */
+	enum rs_kind kind;
+};
+
+/* Every field of rs_job that holds a job member, in the order they are
+ * read; *nr gets their number. Static data. */
+const struct rs_job_field *rs_job_fields(size_t *nr);
+
+/* The option row of f (static; NULL only if the table lost it). */
+const struct option_def *rs_job_field_row(const struct rs_job_field *f);
+
 struct rs_scaling {
 	bool present;
 	bool metric_iops;          /* else bw_bytes */
@@ -129,7 +214,7 @@ struct rs_scaling {
 	char *message;
 };
 
-enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION };
+enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION, RS_REBUILD };
 
 struct rs_step {
 	unsigned index;
@@ -156,7 +241,9 @@ struct rs_set {
 	char *path;                /* as given */
 	char *name;                /* short name for tables: the last component */
 	bool is_run;               /* a single run file, not a plan directory */
-	char *iochar_version;
+	char *iochar_version;      /* "" for fio's results */
+	char *fio_version;         /* fio's results (report/results_fio.h): its
+				    * "fio version"; NULL: iochar's */
 	unsigned format_version;
 	char *plan, *source;       /* plan name and text ("" for a run) */
 	bool complete;
@@ -176,7 +263,7 @@ const char *rs_mode_name(enum rs_mode m);
 bool rs_step_is_random(const struct rs_step *st);
 
 /* The point a step's figures stand for on set ts: the fixed run, the
- * search's best, the curve's maximum; NULL if there is none (a search that
+ * search's best, the curve's maximum, a rebuild's baseline; NULL if there is none (a search that
  * found nothing inside its limit, a precondition step). */
 const struct rs_point *rs_tset_headline(const struct rs_step *st,
 					const struct rs_tset *ts);
@@ -190,6 +277,9 @@ double rs_dir_latency(const struct rs_step *st, const struct rs_dir *d);
 
 /* Release what p owns (series, hosts); p itself is not freed. */
 void rs_point_free(struct rs_point *p);
+/* Release p's per_target and vds (results_parse_vd.c); rs_point_free
+ * calls it. */
+void rs_point_free_targets(struct rs_point *p);
 
 /* Release the strings of j and zero it. */
 void rs_job_free(struct rs_job *j);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json_parts.h"
+#include "base/format.h"
+#include "base/option.h"
 #include "report/results_json.h"
 
 #define WHERE_MAX 256
@@ -107,7 +108,8 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
 	    (ret = results_parse_dir(c, o, "total", &p->total)) ||
 	    (ret = results_parse_tool_limited(c, o, p)) ||
-	    (ret = results_parse_hosts(c, o, false, p)))
+	    (ret = results_parse_hosts(c, o, false, p)) ||
+	    (ret = results_parse_point_targets(c, o, p)))
 		return ret;
 	return parse_step_intervals(c, o, p);
 }
@@ -266,6 +268,50 @@ static int parse_precond(const struct rj_ctx *pc, json_object *o, struct rs_tset
 	return 0;
 }
 
+/* A rebuild set: "points" (the baseline, then one per rate), "rates"
+ * (their labels and rebuild speeds, as many as the points after the
+ * baseline) and "rebuild.inconsistent_rows". */
+static int parse_rebuild(const struct rj_ctx *pc, json_object *o, struct rs_tset *ts)
+{
+	char buf[WHERE_MAX];
+	size_t n;
+	int ret = parse_point_array(pc, o, "points", true, &ts->points, &ts->nr_points);
+	json_object *a = ret ? NULL : rj_objects(pc, o, "rates", true, &n, &ret);
+	if (!a)
+		return ret;
+	if (n + 1 != ts->nr_points)
+		return rj_fail(pc, "rates", "not one per point after the baseline");
+	struct rj_ctx rc = rj_child(pc, "rebuild", -1, buf, sizeof(buf));
+	json_object *rb = rj_member(pc, o, "rebuild", json_type_object, true, &ret);
+	if (!rb || (ret = rj_u64(&rc, rb, "inconsistent_rows", true, &ts->rebuild_bad)))
+		return ret;
+	ts->rebuild_rates = rj_calloc(pc, n, sizeof(char *), &ret);
+	ts->rebuild_bw = ts->rebuild_rates ? rj_calloc(pc, n, sizeof(double), &ret) : NULL;
+	if (!ts->rebuild_bw)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rj_ctx c = rj_child(pc, "rates", (int)i, buf, sizeof(buf));
+		ts->nr_rebuild = (unsigned)i + 1;
+		if ((ret = rj_str(&c, e, "rate", true, &ts->rebuild_rates[i])) ||
+		    (ret = rj_double(&c, e, "bw_bytes", true, &ts->rebuild_bw[i])))
+			return ret;
+	}
+	return 0;
+}
+
+/* The set's "discipline" object, when there is one: its summary line. */
+static int parse_discipline(const struct rj_ctx *pc, json_object *o, struct rs_tset *ts)
+{
+	json_object *d;
+	char buf[256];
+
+	if (!json_object_object_get_ex(o, "discipline", &d))
+		return 0;
+	struct rj_ctx c = rj_child(pc, "discipline", -1, buf, sizeof(buf));
+	return rj_str(&c, d, "summary", true, &ts->discipline);
+}
+
 static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
 		      struct rs_tset *ts)
 {
@@ -276,7 +322,8 @@ static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
 	if (!json_object_is_type(o, json_type_object))
 		return rj_fail(c, NULL, "expected an object");
 	if ((ret = parse_strv(c, o, "targets", true, &ts->targets, &ts->nr_targets)) ||
-	    (ret = rj_bool(c, o, "done", true, &ts->done)))
+	    (ret = rj_bool(c, o, "done", true, &ts->done)) ||
+	    (ret = parse_discipline(c, o, ts)))
 		return ret;
 	switch (mode) {
 	case RS_FIXED:
@@ -293,42 +340,58 @@ static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
 		return parse_curve(c, o, ts);
 	case RS_PRECONDITION:
 		return parse_precond(c, o, ts);
+	case RS_REBUILD:
+		return ts->done ? parse_rebuild(c, o, ts) : 0;
+	}
+	return 0;
+}
+
+static int read_job_field(const struct rj_ctx *c, json_object *o,
+			  const struct rs_job_field *f, struct rs_job *j)
+{
+	const struct option_def *row = rs_job_field_row(f);
+	void *field = (char *)j + f->off;
+	int ret;
+
+	if (!row)
+		return rj_fail(c, f->row, "no such option (report's table)");
+	const char *key = row->json ? row->json : row->name;
+	bool required = !(row->flags & OPT_F_JSON_OPTIONAL);
+
+	switch (f->kind) {
+	case RS_STR:
+		return rj_str(c, o, key, required, field);
+	case RS_U64:
+		return rj_u64(c, o, key, required, field);
+	case RS_UINT:
+		return rj_uint(c, o, key, required, field);
+	case RS_BOOL:
+		return rj_bool(c, o, key, required, field);
+	case RS_FILES:
+		if ((ret = rj_str(c, o, key, required, field)))
+			return ret;
+		return parse_strv(c, o, "files", false, &j->files, &j->nr_files);
 	}
 	return 0;
 }
 
 int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j)
 {
-	int ret;
-	if ((ret = rj_str(c, o, "name", true, &j->name)) ||
-	    (ret = rj_str(c, o, "filename", false, &j->filename)) ||
-	    (ret = parse_strv(c, o, "files", false, &j->files, &j->nr_files)) ||
-	    (ret = rj_u64(c, o, "size", true, &j->size)) ||
-	    (ret = rj_u64(c, o, "offset", false, &j->offset)) ||
-	    (ret = rj_u64(c, o, "bs", true, &j->bs)) ||
-	    (ret = rj_str(c, o, "rw", true, &j->rw)) ||
-	    (ret = rj_uint(c, o, "rwmixread", true, &j->rwmixread)) ||
-	    (ret = rj_uint(c, o, "iodepth", true, &j->iodepth)) ||
-	    (ret = rj_uint(c, o, "numjobs", true, &j->numjobs)) ||
-	    (ret = rj_u64(c, o, "runtime_ns", true, &j->runtime_ns)) ||
-	    (ret = rj_u64(c, o, "ramp_ns", false, &j->ramp_ns)) ||
-	    (ret = rj_bool(c, o, "time_based", false, &j->time_based)) ||
-	    (ret = rj_str(c, o, "ioengine", true, &j->ioengine)) ||
-	    (ret = rj_bool(c, o, "direct", false, &j->direct)) ||
-	    (ret = rj_u64(c, o, "rate_iops", false, &j->rate_iops)) ||
-	    (ret = rj_str(c, o, "rate_process", false, &j->rate_process)) ||
-	    (ret = rj_str(c, o, "random_distribution", false, &j->random_distribution)) ||
-	    (ret = rj_str(c, o, "cpus_allowed", false, &j->cpus_allowed)) ||
-	    (ret = rj_u64(c, o, "randseed", false, &j->randseed)))
-		return ret;
-	return 0;
+	int ret = 0;
+
+	size_t nr;
+	const struct rs_job_field *f = rs_job_fields(&nr);
+
+	for (size_t i = 0; !ret && i < nr; i++)
+		ret = read_job_field(c, o, &f[i], j);
+	return ret;
 }
 
 static int parse_mode(const struct rj_ctx *c, json_object *o, enum rs_mode *m)
 {
 	static const struct { const char *name; enum rs_mode m; } modes[] = {
 		{"fixed", RS_FIXED}, {"search", RS_SEARCH},
-		{"curve", RS_CURVE}, {"precondition", RS_PRECONDITION},
+		{"curve", RS_CURVE}, {"precondition", RS_PRECONDITION}, {"rebuild", RS_REBUILD},
 	};
 	int ret;
 	json_object *v = rj_member(c, o, "mode", json_type_string, true, &ret);
@@ -339,7 +402,7 @@ static int parse_mode(const struct rj_ctx *c, json_object *o, enum rs_mode *m)
 			*m = modes[i].m;
 			return 0;
 		}
-	return rj_fail(c, "mode", "not fixed, search, curve or precondition");
+	return rj_fail(c, "mode", "not fixed, search, curve, precondition or rebuild");
 }
 
 static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scaling *sc)

@@ -38,6 +38,11 @@ int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
  * root or a plan point), both optional, into p. */
 int results_parse_tool_limited(const struct rj_ctx *c, json_object *o,
 			       struct rs_point *p);
+/* A plan point's "per_target", "member_ios_per_host_io" and "vd" (the
+ * run's VD array, docs/output.md), all optional, into p
+ * (results_parse_vd.c). */
+int results_parse_point_targets(const struct rj_ctx *c, json_object *o,
+				struct rs_point *p);
 int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j);
 
 /* results_parse_hosts.c: a run over many hosts. "start_skew_ns" and, with

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "report/net_parse.h"
+#include "report/results_fio.h"
 #include "report/results_parse.h"
 
 /* The whole of path, NUL-terminated, malloc'd into *text. */
@@ -82,12 +83,14 @@ static int set_names(struct rs_set *s, const char *path, struct ioc_err *err)
 	return 0;
 }
 
-/* A document: plan results (it has "steps") or a run. */
+/* A document: plan results (it has "steps"), a run, or fio's results. */
 static int parse_doc(json_object *root, const char *file, struct rs_set *s,
 		     struct ioc_err *err)
 {
 	if (results_is_net(root))
 		return results_parse_net(root, file, s, err);
+	if (results_is_fio(root))
+		return results_parse_fio(root, file, s, err);
 	if (json_object_is_type(root, json_type_object) &&
 	    json_object_object_get_ex(root, "steps", NULL))
 		return results_parse_plan(root, file, true, s, err);

@@ -420,26 +420,39 @@ void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	markers(c, s, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n, tips);
 }
 
+/* An X of half-width d at (px, py), in series s's colour: the mark of a
+ * tool-limited point, over its shape (not a data mark itself). */
+static void cross(FILE *f, unsigned s, double px, double py, double d)
+{
+	fprintf(f, "<path class=\"tl-cross\" d=\"M%.1f %.1fl%.1f %.1fM%.1f %.1fl%.1f %.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+		px - d, py - d, 2 * d, 2 * d, px - d, py + d, 2 * d, -2 * d, colour(s));
+}
+
 void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
-		 enum chart_point_style style, const char *tip)
+		 int style, const char *tip)
 {
 	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
 	if (!drawable(c->x, x) || !drawable(ya, y))
 		return;
+	bool tl = style & CHART_PT_TOOL_LIMITED;
+	const char *tlc = tl ? " tool-limited" : "", *dash = tl ? " stroke-dasharray=\"2 1.5\"" : "";
+	style &= ~CHART_PT_TOOL_LIMITED;
 	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
 	if (style == CHART_PT_SQUARE)
-		fprintf(c->f, "<rect class=\"dp pt square s%u\" x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\">",
-			s, px - 4.5, py - 4.5, colour(s));
+		fprintf(c->f, "<rect class=\"dp pt square%s s%u\" x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"%s>",
+			tlc, s, px - 4.5, py - 4.5, tl ? "#fff" : colour(s), dash);
 	else
-		fprintf(c->f, "<circle class=\"dp pt%s s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
-			style == CHART_PT_HOLLOW ? " hollow" : "", s, px, py,
-			style == CHART_PT_HOLLOW ? "#fff" : colour(s), colour(s));
+		fprintf(c->f, "<circle class=\"dp pt%s%s s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"%s>",
+			style == CHART_PT_HOLLOW ? " hollow" : "", tlc, s, px, py,
+			style == CHART_PT_HOLLOW || tl ? "#fff" : colour(s), colour(s), dash);
 	if (tip) {
 		fputs("<title>", c->f);
 		html_escape(c->f, tip);
 		fputs("</title>", c->f);
 	}
 	fputs(style == CHART_PT_SQUARE ? "</rect>" : "</circle>", c->f);
+	if (tl)
+		cross(c->f, s, px, py, 3);
 	c->points++;
 }
 
@@ -497,10 +510,12 @@ void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *lab
 		px, py);
 	bool right_half = px > (c->left + c->right) / 2;
 	double lx = px + (right_half ? -12 : 12), w = utf8_chars(label) * 7.2;
-	double b[4] = {right_half ? lx - w : lx, py - 24, right_half ? lx : lx + w, py - 6};
+	/* above the point, or below it when above would reach the title */
+	double base = py - 24 < c->top ? py + 22 : py - 10;
+	double b[4] = {right_half ? lx - w : lx, base - 14, right_half ? lx : lx + w, base + 4};
 	take(c, b); /* point labels keep clear of it */
 	fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-		lx, py - 10, right_half ? "end" : "start");
+		lx, base, right_half ? "end" : "start");
 	html_escape(c->f, label);
 	fputs("</text>", c->f);
 }
@@ -556,7 +571,11 @@ static void legend(struct chart *c, FILE *f)
 				x + 11, y - 4,
 				c->legend_style[i] == CHART_LEGEND_HOLLOW || c->halo ? "#fff" : colour(s),
 				colour(s));
-		else if (c->legend_style[i] == CHART_LEGEND_SQUARE)
+		else if (c->legend_style[i] == CHART_LEGEND_TOOL_LIMITED) {
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"2 1.5\"/>",
+				x + 11, y - 4, colour(s));
+			cross(f, s, x + 11, y - 4, 3);
+		} else if (c->legend_style[i] == CHART_LEGEND_SQUARE)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"/>",
 				x + 6.5, y - 8.5, colour(s));
 		else if (c->legend_style[i] == CHART_LEGEND_LINE)

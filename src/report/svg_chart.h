@@ -100,12 +100,17 @@ enum chart_point_style {
 	CHART_PT_FILLED, /* an ordinary point */
 	CHART_PT_HOLLOW, /* one that failed its test: over the limit, not reached */
 	CHART_PT_SQUARE, /* one of another kind: the closed-loop maximum */
+	/* or'd with one of the above: its run was tool-limited (iochar's own
+	 * lateness was a material share of the latency): the shape dashed,
+	 * crossed, its class gains "tool-limited" */
+	CHART_PT_TOOL_LIMITED = 0x10,
 };
 
-/* One data point of series s at (x, y), drawn in style, with tooltip tip
- * (may be NULL); it counts as a data mark. */
+/* One data point of series s at (x, y), drawn in style (may carry
+ * CHART_PT_TOOL_LIMITED), with tooltip tip (may be NULL); it counts as a
+ * data mark. */
 void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
-		 enum chart_point_style style, const char *tip);
+		 int style, const char *tip);
 
 /* A small label for the point at (x, y): put beside it where it overlaps
  * no label placed before and stays inside the plot, else left out (the
@@ -123,7 +128,12 @@ enum chart_legend_style {
 	CHART_LEGEND_POINT = 2,  /* a marker alone (chart_points) */
 	CHART_LEGEND_HOLLOW = 3, /* CHART_PT_HOLLOW */
 	CHART_LEGEND_SQUARE = 4, /* CHART_PT_SQUARE */
+	CHART_LEGEND_TOOL_LIMITED = 5, /* CHART_PT_TOOL_LIMITED */
 };
+
+/* The legend's words for CHART_PT_TOOL_LIMITED. */
+#define CHART_TOOL_LIMITED_TEXT "tool-limited: iochar's own lateness is a material share of the latency"
+
 
 /* Add a legend entry for series s, drawn in style (enum chart_legend_style);
  * name is copied (cut at CHART_LEGEND_TEXT - 1 bytes). */

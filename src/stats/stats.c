@@ -1,7 +1,10 @@
 /* stats.c - see stats.h. */
 #include "stats/stats.h"
 
+#include "util/clock.h"
+
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +15,8 @@ void dir_stats_init(struct dir_stats *ds)
 	hist_init(&ds->lag);
 	hist_init(&ds->tool_lag);
 	hist_init(&ds->service);
+	hist_init(&ds->slat);
+	hist_init(&ds->clat);
 }
 
 void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
@@ -22,13 +27,16 @@ void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
 	hist_merge(&dst->lag, &src->lag);
 	hist_merge(&dst->tool_lag, &src->tool_lag);
 	hist_merge(&dst->service, &src->service);
+	hist_merge(&dst->slat, &src->slat);
+	hist_merge(&dst->clat, &src->clat);
 }
 
 void stats_init(struct worker_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_init(&st->dir[d]);
+	hist_init(&st->sync_lat);
 }
 
 void stats_free(struct worker_stats *st)
@@ -75,17 +83,30 @@ int stats_grow_intervals(struct worker_stats *st, unsigned idx)
 
 int stats_merge(struct worker_stats *dst, const struct worker_stats *src)
 {
-	for (int d = 0; d < DIR_COUNT; d++)
+	return stats_merge_at(dst, src, 0);
+}
+
+int stats_merge_at(struct worker_stats *dst, const struct worker_stats *src,
+		   unsigned shift)
+{
+	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_add(&dst->dir[d], &src->dir[d]);
-	if (src->intervals.len > dst->intervals.len) {
-		int ret = stats_grow_intervals(dst, src->intervals.len - 1);
+	dst->sync_ios += src->sync_ios;
+	hist_merge(&dst->sync_lat, &src->sync_lat);
+	for (int b = 0; b < DEPTH_BUCKETS; b++) {
+		dst->depth.level[b] += src->depth.level[b];
+		dst->depth.submit[b] += src->depth.submit[b];
+		dst->depth.complete[b] += src->depth.complete[b];
+	}
+	if (src->intervals.len && src->intervals.len + shift > dst->intervals.len) {
+		int ret = stats_grow_intervals(dst, src->intervals.len + shift - 1);
 		if (ret)
 			return ret;
 	}
 	for (unsigned i = 0; i < src->intervals.len; i++) {
-		struct interval *a = &dst->intervals.v[i];
+		struct interval *a = &dst->intervals.v[i + shift];
 		const struct interval *b = &src->intervals.v[i];
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			a->ios[d] += b->ios[d];
 			a->bytes[d] += b->bytes[d];
 			a->lat_sum[d] += b->lat_sum[d];
@@ -99,6 +120,73 @@ int stats_merge(struct worker_stats *dst, const struct worker_stats *src)
 void stats_total(const struct worker_stats *st, struct dir_stats *out)
 {
 	dir_stats_init(out);
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_add(out, &st->dir[d]);
+}
+
+void stats_copy_into(struct worker_stats *dst, const struct worker_stats *src)
+{
+	struct interval_series keep = dst->intervals;
+	*dst = *src;
+	keep.len = src->intervals.len < keep.cap ? src->intervals.len : keep.cap;
+	if (keep.len)
+		memcpy(keep.v, src->intervals.v, keep.len * sizeof(*keep.v));
+	dst->intervals = keep;
+}
+
+void stats_live_ask_full(struct stats_live *l, struct worker_stats *full)
+{
+	l->full = full; /* published by the release below */
+	atomic_store_explicit(&l->full_state, LIVE_SNAP_WANTED, memory_order_release);
+}
+
+bool stats_live_full_settle(struct stats_live *l)
+{
+	int want = LIVE_SNAP_WANTED;
+	if (atomic_compare_exchange_strong_explicit(&l->full_state, &want, LIVE_SNAP_IDLE,
+						    memory_order_acq_rel, memory_order_acquire))
+		return false; /* withdrawn before the worker began */
+	while (atomic_load_explicit(&l->full_state, memory_order_acquire) == LIVE_SNAP_BUSY)
+		sched_yield();
+	bool fresh = atomic_load_explicit(&l->full_state, memory_order_acquire) == LIVE_SNAP_READY;
+	atomic_store_explicit(&l->full_state, LIVE_SNAP_IDLE, memory_order_relaxed);
+	return fresh;
+}
+
+bool stats_live_full_answered(const struct stats_live *l)
+{
+	return atomic_load_explicit(&l->full_state, memory_order_acquire) == LIVE_SNAP_READY;
+}
+
+void stats_live_answer(struct stats_live *l, const struct worker_stats *st)
+{
+	int want = LIVE_SNAP_WANTED;
+	/* one load when not asked; the exchange so the reader can withdraw */
+	if (atomic_load_explicit(&l->full_state, memory_order_relaxed) == LIVE_SNAP_WANTED &&
+	    atomic_compare_exchange_strong_explicit(&l->full_state, &want, LIVE_SNAP_BUSY,
+						    memory_order_acquire, memory_order_relaxed)) {
+		stats_copy_into(l->full, st);
+		l->full_at_ns = fast_ns(); /* only when asked: no cost otherwise */
+		atomic_store_explicit(&l->full_state, LIVE_SNAP_READY, memory_order_release);
+	}
+	if (atomic_load_explicit(&l->snap_state, memory_order_acquire) != LIVE_SNAP_WANTED)
+		return;
+	*l->snap = st->dir[0].lat;
+	for (int d = 1; d < DIR_ALL; d++)
+		hist_merge(l->snap, &st->dir[d].lat);
+	atomic_store_explicit(&l->snap_state, LIVE_SNAP_READY, memory_order_release);
+}
+
+void stats_live_ask(struct stats_live *l, struct hist *snap)
+{
+	l->snap = snap; /* published by the release below */
+	atomic_store_explicit(&l->snap_state, LIVE_SNAP_WANTED, memory_order_release);
+}
+
+bool stats_live_take(const struct stats_live *l, struct hist *seen)
+{
+	if (atomic_load_explicit(&l->snap_state, memory_order_acquire) != LIVE_SNAP_READY)
+		return false;
+	*seen = *l->snap;
+	return true;
 }

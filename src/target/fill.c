@@ -96,10 +96,43 @@ static int fill_range(int fd, const char *path, uint64_t from, uint64_t end,
 	return 0;
 }
 
+/* Space for [0, end) before any data, as fio's fallocate= modes. When
+ * data follows, the size is left alone (KEEP_SIZE; no truncate): the
+ * file's length must say how far data was written, so that a layout cut
+ * short is resumed, never read as if done. The layout ends the same. */
+static int fill_allocate(int fd, const char *path, uint64_t end,
+			 enum fallocate_mode mode, bool data, struct ioc_err *err)
+{
+	int r = 0;
+
+	if (data && mode != FALLOC_NONE)
+		mode = mode == FALLOC_TRUNCATE ? FALLOC_NONE : FALLOC_KEEP;
+	switch (mode) {
+	case FALLOC_NONE:
+		return 0;
+	case FALLOC_NATIVE:
+		r = fallocate(fd, 0, 0, (off_t)end) ? errno : 0;
+		break;
+	case FALLOC_POSIX:
+		r = posix_fallocate(fd, 0, (off_t)end);
+		break;
+	case FALLOC_KEEP:
+		r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)end) ? errno : 0;
+		break;
+	case FALLOC_TRUNCATE:
+		r = ftruncate(fd, (off_t)end) ? errno : 0;
+		break;
+	}
+	if (r == 0 || r == EOPNOTSUPP || r == ENOSYS)
+		return 0; /* fio goes on without the space */
+	return err_set(err, r, "%s: fallocate to %llu bytes: %s", path,
+		       (unsigned long long)end, strerror(r));
+}
+
 int target_fill(const char *path, uint64_t end, target_progress_fn progress,
 		void *arg, struct ioc_err *err)
 {
-	struct target_fill_ctl c = {progress, arg, NULL};
+	struct target_fill_ctl c = {progress, arg, NULL, NULL};
 	return target_fill_ctl(path, end, &c, err);
 }
 
@@ -120,6 +153,11 @@ int target_fill_ctl(const char *path, uint64_t end,
 		goto out;
 	}
 	if ((uint64_t)st.st_size >= end)
+		goto out;
+	if (c->how && (ret = fill_allocate(fd, path, end, c->how->fallocate,
+					   c->how->data, err)))
+		goto out;
+	if (c->how && !c->how->data)
 		goto out;
 	if (posix_memalign(&buf, 4096, FILL_CHUNK)) {
 		ret = err_set(err, ENOMEM, "%s: out of memory", path);

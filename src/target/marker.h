@@ -2,7 +2,7 @@
  *
  * A file iochar creates carries the extended attribute user.iochar =
  * "created", so a later run can tell its own scratch data from a user's
- * file (the destructive-write guard, verify/guard.h, reads it). The mark is
+ * file (the destructive-write guard, target/guard.h, reads it). The mark is
  * metadata only: the file's bytes are not touched, and no sidecar file is
  * made. Filesystems without user xattrs cannot carry it.
  *

@@ -72,6 +72,18 @@ static void inspect_parent(const char *path, struct target_info *info)
 	free(copy);
 }
 
+uint64_t target_fd_size(int fd)
+{
+	struct stat st;
+	uint64_t size = 0;
+
+	if (fstat(fd, &st) < 0)
+		return 0;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, &size) < 0 ? 0 : size;
+	return st.st_size > 0 ? (uint64_t)st.st_size : 0;
+}
+
 static int inspect_block(const char *path, struct target_info *info,
 			 struct ioc_err *err)
 {
@@ -132,7 +144,13 @@ int target_inspect(const char *path, struct target_info *info,
 int target_open(const char *path, bool write, bool direct, int *fd,
 		struct ioc_err *err)
 {
-	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	return target_open_flags(path, write, direct, 0, fd, err);
+}
+
+int target_open_flags(const char *path, bool write, bool direct, int extra,
+		      int *fd, struct ioc_err *err)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | extra;
 	if (direct)
 		flags |= O_DIRECT;
 	*fd = open(path, flags);

@@ -10,7 +10,7 @@
 
 #include <stdarg.h>
 
-#define IOC_ERR_MAX 512
+#define IOC_ERR_MAX 2048 /* room for a job file's every bad line */
 
 struct ioc_err {
 	char msg[IOC_ERR_MAX]; /* "" when no message was set */

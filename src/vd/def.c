@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/units.h"
+#include "base/units.h"
 
 static const char *const level_names[] = {
 	[VD_RAID0] = "raid0", [VD_RAID1] = "raid1", [VD_RAID5] = "raid5",

@@ -216,6 +216,11 @@ static enum engine_queue_ret vd_queue(void *state, struct io_unit *u)
 	struct vd_io *io = state;
 	struct vd_op *op = &io->ops[u->index];
 
+	if (u->op != IO_OP_RW) { /* fsync: the cache destages, members flush */
+		int ret = vd_engine_flush(io);
+		u->result = ret < 0 ? ret : 0;
+		return ENGINE_COMPLETED;
+	}
 	op->kind = OP_HOST;
 	op->host = u;
 	op->dir = u->dir;
@@ -243,6 +248,47 @@ static int vd_commit(void *state)
 	return inner_commit(io);
 }
 
+/* fio's iodepth_batch_submit through the VD: what the host queued goes
+ * to the members now (the member engine's submit: io_uring's commit alone
+ * would leave it in the ring until the next wait). */
+static int vd_submit(void *state)
+{
+	struct vd_io *io = state;
+	pump(io);
+	if (!io->pending)
+		return 0;
+	io->pending = 0;
+	return io->inner->submit ? io->inner->submit(io->inner_state)
+				 : io->inner->commit(io->inner_state);
+}
+
+/* The member completions to wait for when the host waits for min: as
+ * many as host I/Os are still missing (iodepth_batch_complete_min; each
+ * needs one at least), at most what is in flight; 0 polls. */
+static unsigned inner_min(const struct vd_io *io, unsigned min)
+{
+	unsigned need = min > io->nr_done ? min - io->nr_done : 1;
+	if (!min)
+		return 0;
+	return need < io->inflight ? need : io->inflight;
+}
+
+/* Hand the host at most reap_max of the done ops (the rest wait for the
+ * next getevents, as an engine's own iodepth_batch_complete_max). */
+static void take_events(struct vd_io *io)
+{
+	struct io_unit **t = io->events;
+	io->events = io->done;
+	io->done = t;
+	io->nr_events = io->nr_done;
+	io->nr_done = 0;
+	if (io->reap_max && io->nr_events > io->reap_max) {
+		io->nr_done = io->nr_events - io->reap_max;
+		memcpy(io->done, io->events + io->reap_max, io->nr_done * sizeof(*io->done));
+		io->nr_events = io->reap_max;
+	}
+}
+
 static int reap_inner(struct vd_io *io, unsigned min)
 {
 	int n = io->inner->getevents(io->inner_state, min);
@@ -267,7 +313,7 @@ static int vd_getevents(void *state, unsigned min)
 		if (io->nr_done && io->nr_done >= min)
 			break;
 		if (io->inflight) {
-			if ((ret = reap_inner(io, min ? 1 : 0)) < 0)
+			if ((ret = reap_inner(io, inner_min(io, min))) < 0)
 				return ret;
 			if (!min && !ret)
 				break;
@@ -279,11 +325,7 @@ static int vd_getevents(void *state, unsigned min)
 			break;
 		}
 	}
-	struct io_unit **t = io->events;
-	io->events = io->done;
-	io->done = t;
-	io->nr_events = io->nr_done;
-	io->nr_done = 0;
+	take_events(io);
 	return (int)io->nr_events;
 }
 
@@ -418,6 +460,7 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
 	io->inner = inner;
 	io->n = vd->def.nr_members;
 	io->depth = p->depth;
+	io->reap_max = p->reap_max;
 	/* every member once per row, plus room for rows of large I/Os */
 	io->nr_munits = p->depth * (io->n + 2);
 	io->munits = calloc(io->nr_munits, sizeof(*io->munits));
@@ -456,11 +499,16 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
 	}
 	/* buf NULL: the member engine registers no buffers, so each member
 	 * I/O may point anywhere (engine.h) */
+	/* the host's reap limit (iodepth_batch_complete_max) holds for the
+	 * members too: a RAID 0 small I/O is one member I/O, reaped as fio
+	 * reaps the members directly; getevents loops until the host's min */
 	struct engine_params ip = {
 		.fds = io->fds, .nr_fds = io->n, .units = io->munits,
 		.depth = io->nr_munits,
+		.reap_max = p->reap_max && p->reap_max < io->depth ? p->reap_max : 0,
 	};
-	if ((ret = inner->init(&ip, &io->inner_state, err))) {
+	if ((ret = engine_init(inner, &ip, job->engine_opts, &io->inner_state,
+			       err))) {
 		vd_cleanup(io);
 		return ret;
 	}
@@ -507,6 +555,7 @@ const struct engine_ops vd_engine_ops = {
 	.flags = 0,
 	.queue = vd_queue,
 	.commit = vd_commit,
+	.submit = vd_submit,
 	.getevents = vd_getevents,
 	.event = vd_event,
 	.cleanup = vd_cleanup,

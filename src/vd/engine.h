@@ -15,7 +15,7 @@
 #ifndef IOCHAR_VD_ENGINE_H
 #define IOCHAR_VD_ENGINE_H
 
-#include "core/job.h"
+#include "base/job.h"
 #include "engine/engine.h"
 #include "vd/stats.h"
 #include "vd/vd.h"

@@ -31,6 +31,7 @@ struct vd_io {
 	struct io_unit **mfree;
 	unsigned nr_munits, nr_mfree;
 	unsigned inflight, pending; /* in the member engine */
+	unsigned reap_max;         /* host completions per getevents (engine_params); 0: all */
 
 	struct vd_op *ops;         /* by host unit index */
 	unsigned depth;

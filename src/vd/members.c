@@ -13,7 +13,7 @@
 
 #include "target/target.h"
 #include "util/fmt.h"
-#include "verify/guard.h"
+#include "target/guard.h"
 #include "vd/bbu.h"
 #include "vd/initmap.h"
 #include "vd/sync.h"

@@ -42,7 +42,7 @@ struct vd_members_params {
  * usage line: a member listed twice (also through a symlink or another
  * name of the same file), a member that is missing without size=, a
  * block device smaller than size= needs, a strip smaller than a member's
- * logical block, a write refused by the guard (verify/guard.h), access=ro
+ * logical block, a write refused by the guard (target/guard.h), access=ro
  * with a writing job, access=blocked (unless p->maintenance), an
  * initialization map of another geometry, require_init=1 with rows left
  * uninitialized. */

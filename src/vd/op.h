@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "vd/vd.h"
 
 /* A member I/O. After vd_op_merge, a run of pieces (op->pieces

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/units.h"
+#include "base/units.h"
 #include "util/clock.h"
 #include "vd/geom.h"
 #include "vd/op.h"

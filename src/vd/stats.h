@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "stats/stats.h"
 
 struct vd_member_stats {

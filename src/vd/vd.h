@@ -1,8 +1,9 @@
 /* vd.h - a virtual drive while a run uses it: its definition and geometry,
  * and what the workers that drive it share (the stripe locks).
  *
- * The runner makes one struct vd per VD job (vd_create) before the
- * workers start and destroys it after they are joined. Each worker then
+ * One struct vd per VD job is made (vd_create) before the workers start
+ * and destroyed after they are joined: the VD target kind's start and
+ * stop (vd/target.h), which the runner calls. Each worker then
  * drives it through its own engine instance (vd/engine.h), which opens
  * the members itself. Everything in struct vd but the lock table is
  * read-only while workers run.

@@ -7,10 +7,12 @@
 #include <sys/stat.h>
 
 #include "verify/block.h"
+#include "verify/fio_session.h"
+#include "verify/fio_state.h"
 #include "verify/journal.h"
 #include "vd/def.h"
 
-static int check_one(const struct verify_job *vj, struct ioc_err *err)
+static int check_one(const struct io_hooks_job *vj, struct ioc_err *err)
 {
 	const struct job_spec *j = vj->job;
 	uint32_t unit = vblock_unit_len(j->bs);
@@ -55,8 +57,8 @@ static bool same_file(const char *a, const char *b)
 }
 
 /* Do the regions of v (verifying) and w (writing) meet on a shared file? */
-static const char *shared_region(const struct verify_job *v,
-				 const struct verify_job *w)
+static const char *shared_region(const struct io_hooks_job *v,
+				 const struct io_hooks_job *w)
 {
 	uint64_t v0 = v->job->offset, v1 = v0 + v->region;
 	uint64_t w0 = w->job->offset, w1 = w0 + w->region;
@@ -94,7 +96,7 @@ static bool vd_member(const struct job_spec *o, const char *path)
 /* journal=: on a verifying job, one per job, never one of the run's
  * targets (VD members included), and never over a file that is not an
  * iochar journal. */
-static int check_journal(const struct verify_job *jobs, unsigned nr, unsigned a,
+static int check_journal(const struct io_hooks_job *jobs, unsigned nr, unsigned a,
 			 struct ioc_err *err)
 {
 	const struct job_spec *j = jobs[a].job;
@@ -102,9 +104,10 @@ static int check_journal(const struct verify_job *jobs, unsigned nr, unsigned a,
 
 	if (!j->journal[0])
 		return 0;
-	if (!j->verify)
+	if (!j->verify || j->verify_type)
 		return err_usage(err, EINVAL,
-				 "job %s: journal=%s needs verify=1", j->name,
+				 "job %s: journal=%s needs verify=1 (iochar's "
+				 "own blocks, not a fio method)", j->name,
 				 j->journal);
 	for (unsigned b = 0; b < nr; b++) {
 		const struct job_spec *o = jobs[b].job;
@@ -132,16 +135,78 @@ static int check_journal(const struct verify_job *jobs, unsigned nr, unsigned a,
 	return journal_probe(what, j->journal, err);
 }
 
-int verify_check_jobs(const struct verify_job *jobs, unsigned nr,
+/* fio's verify options iochar cannot honour, on any job. */
+static int check_fio_refusals(const struct job_spec *j, struct ioc_err *err)
+{
+	if (j->experimental_verify)
+		return err_usage(err, EINVAL,
+				 "job %s: experimental_verify=1 is not supported "
+				 "(fio's regenerated-offset verify); leave it 0",
+				 j->name);
+	if (j->verify_state_load && j->verify && !j->verify_type)
+		return err_usage(err, EINVAL,
+				 "job %s: verify_state_load=1 needs a fio verify "
+				 "method (verify=md5, crc32c, ...); iochar's own "
+				 "verify=1 keeps its record in journal= (iochar "
+				 "verify --journal)",
+				 j->name);
+	if (j->verify && !j->verify_type && j->verify_backlog)
+		return err_usage(err, EINVAL,
+				 "job %s: verify_backlog=%u needs a fio verify "
+				 "method (verify=md5, crc32c, ...); iochar's own "
+				 "verify=1 checks its journal's blocks at the end",
+				 j->name, j->verify_backlog);
+	if (j->verify_only && !j->verify_type)
+		return err_usage(err, EINVAL,
+				 "job %s: verify_only=1 needs a fio verify method "
+				 "(verify=md5, crc32c, ...)",
+				 j->name);
+	return 0;
+}
+
+/* verify_state_load=1 on a job that checks reads: each clone's state
+ * file (index: its worker's, fio's thread_number - 1) must load, before
+ * anything is written. */
+static int check_state_files(const struct job_spec *j, unsigned first,
+			     struct ioc_err *err)
+{
+	if (!j->verify_state_load || !j->verify_type ||
+	    (rw_writes(j->rw) && !j->verify_only))
+		return 0;
+	for (unsigned c = 0; c < (j->numjobs ? j->numjobs : 1); c++) {
+		struct fio_vstate st;
+		int ret = fio_vstate_load(j->name, first + c, &st, err);
+		fio_vstate_free(&st);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int verify_check_jobs(const struct io_hooks_job *jobs, unsigned nr,
 		      struct ioc_err *err)
 {
-	for (unsigned a = 0; a < nr; a++) {
+	for (unsigned a = 0, first = 0; a < nr; a++) {
 		int ret = check_journal(jobs, nr, a, err);
+		if (!ret)
+			ret = check_fio_refusals(jobs[a].job, err);
+		if (!ret && jobs[a].job->verify)
+			ret = check_state_files(jobs[a].job, first, err);
+		first += jobs[a].job->numjobs ? jobs[a].job->numjobs : 1;
 		if (ret)
 			return ret;
 		if (!jobs[a].job->verify)
 			continue;
-		ret = check_one(&jobs[a], err);
+		if (jobs[a].job->verify_type && !jobs[a].moves_data)
+			/* fio pretends to verify here; nothing is read to check */
+			return err_usage(err, EINVAL,
+					 "job %s: verify= needs an engine that "
+					 "moves data (ioengine=%s reads and writes "
+					 "nothing)",
+					 jobs[a].job->name, jobs[a].job->ioengine);
+		ret = jobs[a].job->verify_type
+			  ? fio_vsession_check_job(jobs[a].job, err)
+			  : check_one(&jobs[a], err);
 		if (ret)
 			return ret;
 		for (unsigned b = 0; b < nr; b++) {
@@ -149,6 +214,10 @@ int verify_check_jobs(const struct verify_job *jobs, unsigned nr,
 
 			if (b == a || !jobs[b].moves_data ||
 			    !rw_writes(jobs[b].job->rw))
+				continue;
+			/* fio's verify methods: a job that only reads checks
+			 * what another wrote (fill_device's surface scan) */
+			if (jobs[a].job->verify_type && !rw_writes(jobs[a].job->rw))
 				continue;
 			path = shared_region(&jobs[a], &jobs[b]);
 			if (path)

@@ -13,22 +13,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/job.h"
+#include "base/job.h"
+#include "engine/io_hooks.h"
 #include "util/err.h"
-
-/* A job as laid out on its targets. */
-struct verify_job {
-	const struct job_spec *job;
-	uint64_t region; /* bytes per file from job->offset */
-	bool moves_data; /* its engine opens targets (null does not) */
-};
 
 /* Check jobs[0..nr) for verify: each verifying job on its own, then every
  * verifying job against every writing job on a shared file (same path, or
  * same inode when both exist), and every journal=. Returns 0, or -errno
  * with a usage message naming the job and the option to change. Only
- * reads (stat, and the first bytes of an existing journal file). */
-int verify_check_jobs(const struct verify_job *jobs, unsigned nr,
+ * reads (stat, and the first bytes of an existing journal file). The
+ * verification hooks' check_jobs (hooks.h). */
+int verify_check_jobs(const struct io_hooks_job *jobs, unsigned nr,
 		      struct ioc_err *err);
 
 #endif

@@ -60,7 +60,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "util/err.h"
 
 #define JOURNAL_MAGIC	    0x316c6e726a636f69ull /* "iocjrnl1" */

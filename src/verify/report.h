@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "verify/block.h"
-#include "verify/counts.h"
+#include "base/verify_counts.h"
 
 /* Failure lines a worker or a verify pass prints before it only counts;
  * a device that returns garbage must not bury the terminal. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "verify/counts.h"
+#include "base/verify_counts.h"
 #include "verify/journal.h"
 
 /* One row's target: path NULL for the total row. error NULL or "" when

@@ -20,7 +20,7 @@
 
 #include "util/err.h"
 #include "verify/block.h"
-#include "verify/counts.h"
+#include "base/verify_counts.h"
 
 /* Fill exp for the unit at offset of the target (exp->offset is set
  * already). Returns 0 or -errno (with a message in err). */

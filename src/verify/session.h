@@ -24,10 +24,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/job.h"
+#include "base/job.h"
 #include "engine/engine.h"
 #include "util/err.h"
-#include "verify/counts.h"
+#include "base/verify_counts.h"
 
 struct verify_session;
 

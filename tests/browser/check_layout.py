@@ -3,6 +3,10 @@
 
     check_layout.py CHROMIUM REPORT.html OUTDIR WIDTH [WIDTH ...]
 
+A WIDTH of the form print:N checks the page as it prints: the report's
+@media print rules are applied on screen (headless Chromium's --dump-dom
+cannot emulate print media) at N px, the width a printed page gives
+(A4 portrait less 1 cm margins is 718 px at 96 dpi).
 For each width, loads a copy of the report with layout_probe.js appended
 (the report itself has no script and must stay so) in headless Chromium,
 and reads what the probe measured from the dumped DOM: no two text boxes
@@ -50,7 +54,7 @@ def probe(chrome, html_text, out, tag, width):
 
 def main():
     chrome, report, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    widths = [int(w) for w in sys.argv[4:]]
+    widths = [w if w.startswith("print:") else int(w) for w in sys.argv[4:]]
     os.makedirs(out, exist_ok=True)
     out = os.path.abspath(out)  # file:// URLs need absolute paths
     c = probe(chrome, CANARY, out, "canary", 800)
@@ -59,10 +63,18 @@ def main():
         return 2
     html = open(report, encoding="utf-8").read()
     bad = 0
-    for w in widths:
-        r = probe(chrome, html, out, "report", w)
-        print("%d px: %d charts, %d labels, %d overlapping pairs, %d outside, %d too wide"
-              % (w, r["charts"], r["texts"], len(r["overlaps"]), len(r["outside"]),
+    for arg in widths:
+        page, tag, w = html, "report", arg
+        if isinstance(arg, str):  # print:N
+            w = int(arg.split(":", 1)[1])
+            page = html.replace("@media print{", "@media all{")
+            if page == html:
+                print("check_layout: the report has no @media print rules to apply")
+                return 2
+            tag = "print"
+        r = probe(chrome, page, out, tag, w)
+        print("%s%d px: %d charts, %d labels, %d overlapping pairs, %d outside, %d too wide"
+              % ("print, " if tag == "print" else "", w, r["charts"], r["texts"], len(r["overlaps"]), len(r["outside"]),
                  len(r["wide"])))
         for o in r["overlaps"]:
             print("  overlap in %s: '%s' / '%s'" % (o["chart"], o["a"], o["b"]))

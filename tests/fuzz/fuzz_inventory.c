@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "inventory/inventory.h"
-#include "output/json_writer.h"
+#include "base/json_writer.h"
 
 #include "fuzz.h"
 

@@ -39,9 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret) {
 		CHECK(ret < 0);
 		CHECK(err.msg[0] != '\0');
-		/* no control byte of the input is echoed */
+		/* no control byte of the input is echoed; several bad lines
+		 * are one message line each, joined by '\n' (none empty) */
 		for (const char *c = err.msg; *c; c++)
-			CHECK(((unsigned char)*c >= 0x20 || *c == '\t') && *c != 0x7f);
+			CHECK((((unsigned char)*c >= 0x20 || *c == '\t') && *c != 0x7f) ||
+			      (*c == '\n' && c > err.msg && c[-1] != '\n' && c[1]));
 		CHECK(jobs == sentinel && nr == 77777);
 	} else {
 		CHECK(jobs != sentinel && jobs != NULL);

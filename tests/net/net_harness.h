@@ -83,6 +83,25 @@ static inline bool nh_wait_listen(unsigned port, unsigned ms)
 	return false;
 }
 
+enum nh_listen { NH_LISTENING, NH_EXITED, NH_TIMED_OUT };
+
+/* Wait up to ms for pid to listen on port, watching that it has not
+ * exited (then reaped, its status in *status). */
+static inline enum nh_listen nh_await_listen(pid_t pid, unsigned port,
+					     unsigned ms, int *status)
+{
+	uint64_t end = nh_now_ms() + ms;
+
+	while (nh_now_ms() < end) {
+		if (nh_listening(port))
+			return NH_LISTENING;
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return NH_EXITED;
+		usleep(20000);
+	}
+	return NH_TIMED_OUT;
+}
+
 /* Start argv (argv[0] a path or a name on PATH) with stdout and stderr
  * into the files out and err (NULL = /dev/null). Returns the PID. */
 static inline pid_t nh_spawn(const char *const *argv, const char *out,
@@ -151,6 +170,103 @@ static inline char *nh_slurp(const char *path)
 	fclose(f);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* Start the server argv, one of whose words is the buffer ports, on a
+ * free port (into *port and ports) and wait until it listens. A port
+ * picked free can be taken before the server binds it (another process's
+ * connection, a bind race): a server that exits before listening is told
+ * on stdout with its errors and started again on another port, three
+ * times at most. Returns its PID; fails the test if it never listens. */
+static inline pid_t nh_serve(const char *const *argv, char ports[16],
+			     unsigned *port, const char *out, const char *err)
+{
+	for (int attempt = 0; attempt < 3; attempt++) {
+		int st = 0;
+		*port = nh_free_port();
+		snprintf(ports, 16, "%u", *port);
+		pid_t pid = nh_spawn(argv, out, err);
+		switch (nh_await_listen(pid, *port, 10000, &st)) {
+		case NH_LISTENING:
+			return pid;
+		case NH_EXITED: {
+			/* iperf3 -J writes its error to stdout */
+			char *o = out ? nh_slurp(out) : strdup("");
+			char *e = err ? nh_slurp(err) : strdup("");
+			printf("%s exited (status %d) before listening on "
+			       "port %u: %s%s; trying another port\n",
+			       argv[0], st, *port, o, e);
+			free(o);
+			free(e);
+			break;
+		}
+		case NH_TIMED_OUT:
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			fail_msg("%s did not listen on port %u within 10 s",
+				 argv[0], *port);
+		}
+	}
+	fail_msg("%s exited before listening on three ports", argv[0]);
+	return -1;
+}
+
+/* An `iochar net server` under test: its scratch directory, its log
+ * (stderr) and output, a client's output and errors there, its port and
+ * PID. */
+struct nh_srv {
+	char dir[64];
+	char log[96], out[96], cli_out[96], cli_err[96];
+	unsigned port;
+	char ports[16];
+	pid_t pid;
+};
+
+/* Make s->dir from the mkdtemp template tmpl and name the files in it;
+ * false if mkdtemp failed. */
+static inline bool nh_srv_files(struct nh_srv *s, const char *tmpl)
+{
+	snprintf(s->dir, sizeof(s->dir), "%s", tmpl);
+	if (!mkdtemp(s->dir))
+		return false;
+	snprintf(s->log, sizeof(s->log), "%s/server.log", s->dir);
+	snprintf(s->out, sizeof(s->out), "%s/server.out", s->dir);
+	snprintf(s->cli_out, sizeof(s->cli_out), "%s/client.out", s->dir);
+	snprintf(s->cli_err, sizeof(s->cli_err), "%s/client.err", s->dir);
+	return true;
+}
+
+/* Start `iochar net server -p PORT opts... extra...` (either NULL) on a
+ * free port, into s->pid, and wait until it listens (nh_serve). */
+static inline void nh_srv_spawn(struct nh_srv *s, const char *const *opts,
+				const char *const *extra)
+{
+	const char *argv[48] = {iochar_path(), "net", "server", "-p"};
+	int n = 4;
+
+	argv[n++] = s->ports;
+	for (const char *const *o = opts; o && *o; o++)
+		argv[n++] = *o;
+	for (const char *const *e = extra; e && *e; e++)
+		argv[n++] = *e;
+	argv[n] = NULL;
+	s->pid = nh_serve(argv, s->ports, &s->port, s->out, s->log);
+}
+
+/* Run `iochar net client 127.0.0.1 -p PORT -J --timeout timeout_ms
+ * extra...` against s, its output into s->cli_out and s->cli_err; its
+ * exit status (-1 if killed after run_ms). */
+static inline int nh_client(const struct nh_srv *s, const char *timeout_ms,
+			    const char *const *extra, unsigned run_ms)
+{
+	const char *argv[32] = {iochar_path(), "net", "client", "127.0.0.1",
+				"-p", s->ports, "-J", "--timeout", timeout_ms};
+	int n = 9;
+
+	for (const char *const *e = extra; e && *e; e++)
+		argv[n++] = *e;
+	argv[n] = NULL;
+	return nh_wait(nh_spawn(argv, s->cli_out, s->cli_err), run_ms);
 }
 
 /* Number of times needle occurs in s. */

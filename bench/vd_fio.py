@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""vd_fio.py - a RAID 0 virtual drive against fio on its member devices
+(issue 23: the VD must not lose IOPS the members could give).
+
+fio has no RAID, so the VD's RAID 0 (64k strips: a 4k read is one member
+I/O) is compared with fio running the same I/O on the member devices
+directly, as bench/vd.py part 1 does against iochar itself:
+
+  1 job:  the VD at iodepth Q  vs  fio one job, filename=m0:m1:m2:m3, iodepth Q
+  4 jobs: the VD, 4 jobs each on its quarter at iodepth Q/4
+          vs  fio 4 jobs, one per member, iodepth Q/4
+
+Direct 4k random reads, io_uring and libaio, both tools from job files
+(so iochar takes fio's batching: submit 1, reap what there is; --batch
+pass gives both tools iodepth_batch_submit and _complete_max = the depth). The
+members are loop devices over /dev/shm files this script creates and
+removes (root), never any other device. Rounds alternate which tool runs
+first; medians of the paired VD/fio ratios are printed with the load
+average, raw runs saved to bench/out/vd-fio-<time>.json.
+
+  sudo python3 bench/vd_fio.py [--rounds 5] [--runtime 3] [--qd 32] [--size 256m]
+                               [--batch fio|pass]
+                               [--iochar build/iochar]
+"""
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def sh(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def run_json(args):
+    p = sh(args)
+    if p.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(args), p.stderr))
+    return json.loads(p.stdout[p.stdout.index("{"):])
+
+
+def read_iops(j, fio):
+    if fio:
+        return sum(job["read"]["iops"] for job in j["jobs"])
+    return j["read"]["iops"]
+
+
+def jobfile(path, glob, jobs):
+    with open(path, "w") as f:
+        f.write("[global]\n" + "".join("%s=%s\n" % kv for kv in glob))
+        for i, kv in enumerate(jobs):
+            f.write("[j%d]\n" % i + "".join("%s=%s\n" % x for x in kv))
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--runtime", default="3")
+    ap.add_argument("--qd", type=int, default=32, help="total depth (4 jobs: a quarter each)")
+    ap.add_argument("--size", default="256m", help="per member")
+    ap.add_argument("--batch", choices=["fio", "pass"], default="fio",
+                    help="fio: fio's defaults (submit 1); pass: both submit and reap a whole depth")
+    ap.add_argument("--iochar", default=os.path.join(ROOT, "build/iochar"), help="the binary")
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("vd_fio.py: needs root (loop devices)")
+    iochar = a.iochar
+    size_b = int(a.size[:-1]) * {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[a.size[-1]]
+    tmp = tempfile.mkdtemp(prefix="iochar-vdfio-", dir="/dev/shm")
+    backs, devs = [], []
+    out = {"started": time.time(), "runs": []}
+    try:
+        for i in range(4):
+            b = os.path.join(tmp, "m%d" % i)
+            with open(b, "wb") as f:
+                f.truncate(size_b)
+            backs.append(b)
+            p = sh(["losetup", "--find", "--show", b])
+            if p.returncode != 0:
+                sys.exit("losetup: " + p.stderr)
+            devs.append(p.stdout.strip())
+        vd = "raid0,strip=64k,members=" + ":".join(devs)
+        rows = {}
+        for rnd in range(a.rounds):
+            for eng in ("io_uring", "libaio"):
+                for nj in (1, 4):
+                    qd = a.qd // nj
+                    g = [("ioengine", eng), ("rw", "randread"), ("bs", "4k"), ("direct", 1),
+                         ("iodepth", qd), ("runtime", a.runtime), ("time_based", 1),
+                         ("ramp_time", 1), ("norandommap", 1), ("group_reporting", 1)]
+                    if a.batch == "pass":
+                        g += [("iodepth_batch_submit", qd), ("iodepth_batch_complete_max", qd)]
+                    if nj == 1:
+                        fj = [[("filename", ":".join(devs)), ("size", 4 * size_b)]]
+                        vj = [[("size", 4 * size_b)]]
+                    else:
+                        fj = [[("filename", d), ("size", size_b)] for d in devs]
+                        vj = [[("offset", i * size_b), ("size", size_b)] for i in range(4)]
+                    ff = jobfile(os.path.join(tmp, "fio.fio"), g, fj)
+                    vf = jobfile(os.path.join(tmp, "vd.fio"), g + [("vd", vd)], vj)
+                    order = ("vd", "fio") if rnd % 2 == 0 else ("fio", "vd")
+                    res = {}
+                    for tool in order:
+                        if tool == "fio":
+                            j = run_json(["fio", "--output-format=json", ff])
+                        else:
+                            j = run_json([iochar, "run", "--output-format=json", vf])
+                        res[tool] = read_iops(j, tool == "fio")
+                    load = os.getloadavg()[0]
+                    name = "%s %d job%s qd %d" % (eng, nj, "s" if nj > 1 else "", qd)
+                    rows.setdefault(name, []).append((res["vd"], res["fio"], load))
+                    out["runs"].append({"case": name, "batch": a.batch, "round": rnd, "first": order[0],
+                                        "vd_iops": res["vd"], "fio_iops": res["fio"],
+                                        "loadavg_1m": load})
+                    print("round %d %-26s vd %8.0f  fio %8.0f  %.2fx  load %.1f" % (
+                        rnd, name, res["vd"], res["fio"], res["vd"] / res["fio"], load), flush=True)
+        print("\nmedians over %d rounds (VD RAID 0 vs fio on the 4 members)" % a.rounds)
+        print("%-26s %10s %10s %8s %12s" % ("case", "VD IOPS", "fio IOPS", "VD/fio", "load"))
+        for name, v in rows.items():
+            print("%-26s %10.0f %10.0f %7.2fx %5.1f-%4.1f" % (
+                name, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
+                statistics.median(x[0] / x[1] for x in v), min(x[2] for x in v),
+                max(x[2] for x in v)))
+        os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
+        path = os.path.join(ROOT, "bench/out/vd-fio-%s.json" % time.strftime("%Y%m%d-%H%M%S"))
+        with open(path, "w") as f:
+            json.dump(out, f, indent=1)
+        print("raw: " + path)
+    finally:
+        for d in devs:
+            sh(["losetup", "-d", d])
+        for b in backs:
+            os.unlink(b)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,481 @@
+/* iolog.c - fio's iolog (versions 2 and 3) read into plain data
+ * (base/iolog.h). fio's reader (iolog.c read_iolog) warns about a bad line
+ * and goes on; iochar refuses the log, naming every bad line. */
+#include "base/iolog.h"
+#include "base/blktrace.h"
+#include "base/json_writer.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define IOLOG_LINE_MAX 4096
+#define IOLOG_NAME_MAX 256 /* fio's sscanf reads %256s */
+#define IOLOG_BAD_MAX 20   /* bad lines named before the rest are counted */
+
+struct iolog_parse {
+	struct iolog *log;
+	const struct iolog_replay_opts *o;
+	const char *path;
+	unsigned line;
+	uint64_t last_ttime, due_ns;
+	struct ioc_err *err;
+	unsigned nr_bad;
+};
+
+/* A decimal field: digits only (sscanf would take "-1"), no overflow. */
+static bool number(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return true;
+}
+
+struct iolog_replay_opts iolog_opts_of(const struct job_spec *job)
+{
+	struct iolog_replay_opts o = {
+		.redirect = job->replay_redirect, .scale = job->replay_scale,
+		.align = job->replay_align, .time_scale = job->replay_time_scale,
+		.no_stall = job->replay_no_stall,
+	};
+	if (!o.time_scale)
+		o.time_scale = 100;
+	return o;
+}
+
+int iolog_opts_check(const struct job_spec *job, struct ioc_err *err)
+{
+	uint64_t a = job->replay_align;
+	if (a & (a - 1))
+		return err_usage(err, EINVAL, "job %s: replay_align=%llu is not a power of 2",
+				 job->name, (unsigned long long)a);
+	struct stat st;
+	if (job->write_iolog[0] && !stat(job->write_iolog, &st) && S_ISBLK(st.st_mode))
+		return err_usage(err, EINVAL, "job %s: write_iolog=%s is a block device: "
+				 "the log is appended to a file", job->name, job->write_iolog);
+	if (job->read_iolog[0] && (job->verify || job->verify_type))
+		return err_usage(err, EINVAL, "job %s: read_iolog= with verify=: iochar does not "
+				 "verify a replay yet (its reads would check blocks it did not write)",
+				 job->name);
+	if (job->read_iolog[0] && job->vd[0])
+		return err_usage(err, EINVAL, "job %s: read_iolog= replays onto the log's files, "
+				 "not a vd=", job->name);
+	return 0;
+}
+
+int iolog_parse_time_scale(void *obj, const struct option_def *o, const char *v,
+			   struct ioc_err *err)
+{
+	uint64_t x;
+	if (!number(v, &x) || x < 1 || x > 1000000)
+		return err_usage(err, EINVAL, "%s=%s: out of range; accepted: 1 to 1000000 "
+				 "(%% of the log's speed)", o->name, v);
+	*(unsigned *)((char *)obj + o->off) = (unsigned)x;
+	return 0;
+}
+
+/* 0 (a job made without parsing) is the default, 100. */
+static unsigned time_scale_of(const void *obj, const struct option_def *o)
+{
+	unsigned v = *(const unsigned *)((const char *)obj + o->off);
+	return v ? v : 100;
+}
+
+int iolog_show_time_scale(const void *obj, const struct option_def *o, FILE *f)
+{
+	return fprintf(f, "%u", time_scale_of(obj, o)) < 0 ? -EIO : 0;
+}
+
+void iolog_emit_time_scale(const void *obj, const struct option_def *o, struct jw *w)
+{
+	jw_kv_uint(w, o->json ? o->json : o->name, time_scale_of(obj, o));
+}
+
+void iolog_free(struct iolog *log)
+{
+	if (!log)
+		return;
+	for (unsigned i = 0; i < log->nr_files; i++)
+		free(log->files[i]);
+	free(log->files);
+	free(log->extent);
+	free(log->e);
+	memset(log, 0, sizeof(*log));
+}
+
+/* Keep the message of a bad line and go on: every culprit at once. */
+static void bad(struct iolog_parse *p, const char *fmt, const char *what)
+{
+	char *msg = p->err->msg;
+	size_t len = strlen(msg);
+	if (p->nr_bad++ < IOLOG_BAD_MAX) {
+		int n = snprintf(msg + len, sizeof(p->err->msg) - len, "%s%s:%u: ",
+				 len ? "\n" : "", p->path, p->line);
+		if (n > 0 && (size_t)n < sizeof(p->err->msg) - len) {
+			char *at = msg + len + n;
+			snprintf(at, sizeof(p->err->msg) - len - n, fmt, what);
+			for (; *at; at++) /* no control byte of the log is echoed */
+				if ((unsigned char)*at < 0x20 || *at == 0x7f)
+					*at = '?';
+		}
+	}
+	p->err->usage = 1;
+}
+
+static int file_index(const struct iolog *log, const char *name)
+{
+	for (unsigned i = 0; i < log->nr_files; i++)
+		if (!strcmp(log->files[i], name))
+			return (int)i;
+	return -1;
+}
+
+static int add_file(struct iolog_parse *p, const char *name)
+{
+	struct iolog *log = p->log;
+	if (file_index(log, name) >= 0)
+		return 0; /* fio: a re-add (under replay_redirect) is ignored */
+	if (log->nr_files == JOB_MAX_FILES) {
+		bad(p, "more than %s files", "256");
+		return 0;
+	}
+	return iolog_add_file(log, name) < 0 ? -ENOMEM : 0;
+}
+
+int iolog_add_file(struct iolog *log, const char *name)
+{
+	int at = file_index(log, name);
+	if (at >= 0)
+		return at;
+	if (log->nr_files == JOB_MAX_FILES)
+		return -E2BIG;
+	char **f = realloc(log->files, (log->nr_files + 1) * sizeof(*f));
+	if (f)
+		log->files = f;
+	uint64_t *x = f ? realloc(log->extent, (log->nr_files + 1) * sizeof(*x)) : NULL;
+	if (x)
+		log->extent = x;
+	char *copy = x ? strdup(name) : NULL;
+	if (!copy)
+		return -ENOMEM;
+	log->extent[log->nr_files] = 0;
+	log->files[log->nr_files++] = copy;
+	return (int)log->nr_files - 1;
+}
+
+static int push(struct iolog_parse *p, const struct iolog_entry *e)
+{
+	return iolog_push(p->log, e);
+}
+
+int iolog_push(struct iolog *log, const struct iolog_entry *e)
+{
+	if (log->nr == log->cap) {
+		size_t cap = log->cap ? 2 * log->cap : 256;
+		struct iolog_entry *g = realloc(log->e, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		log->e = g;
+		log->cap = cap;
+	}
+	log->e[log->nr++] = *e;
+	if (e->due_ns)
+		log->timed = true;
+	if (e->offset + e->len > log->extent[e->file])
+		log->extent[e->file] = e->offset + e->len;
+	return 0;
+}
+
+uint64_t iolog_due_add(uint64_t due_ns, uint64_t gap_us, unsigned time_scale)
+{
+	double d = (double)gap_us * 1000.0 * 100.0 / (double)(time_scale ? time_scale : 100);
+	double room = due_ns < IOLOG_DUE_MAX ? (double)(IOLOG_DUE_MAX - due_ns) : 0;
+	return d >= room ? IOLOG_DUE_MAX : due_ns + (uint64_t)d;
+}
+
+/* fio's delay_since_ttime, in ns, added to the schedule. */
+static void advance(struct iolog_parse *p, uint64_t ttime)
+{
+	uint64_t last = p->last_ttime;
+	p->last_ttime = ttime;
+	if (!last || p->o->no_stall || ttime < last)
+		return;
+	p->due_ns = iolog_due_add(p->due_ns, ttime - last, p->o->time_scale);
+}
+
+static bool op_of(const char *act, enum iolog_op *op)
+{
+	static const char *const names[] = {"read", "write", "trim", "sync", "datasync"};
+	for (unsigned i = 0; i < 5; i++)
+		if (!strcmp(act, names[i])) {
+			*op = (enum iolog_op)i;
+			return true;
+		}
+	return false;
+}
+
+/* One I/O line's action on file name. Returns 0 or -ENOMEM. */
+static int io_line(struct iolog_parse *p, const char *name, const char *act,
+		   uint64_t off, uint64_t len)
+{
+	struct iolog_entry e = {.len = len, .due_ns = p->due_ns};
+	if (!strcmp(act, "wait")) { /* v2: until MSEC after the start */
+		if (p->log->version == 3 || p->o->no_stall)
+			return 0; /* fio ignores it in v3, skips it without stalls */
+		if (off > UINT64_MAX / 4000000) {
+			bad(p, "wait of %s: too long", "MSEC");
+			return 0;
+		}
+		uint64_t at = off * 1000000 < IOLOG_DUE_MAX ? off * 1000000 : IOLOG_DUE_MAX;
+		if (at > p->due_ns)
+			p->due_ns = at;
+		return 0;
+	}
+	if (!op_of(act, &e.op)) {
+		bad(p, "bad action '%s' (read, write, trim, sync, datasync, wait)", act);
+		return 0;
+	}
+	int f = file_index(p->log, p->o->redirect && p->o->redirect[0] ? p->o->redirect : name);
+	if (f < 0) {
+		bad(p, "file %s was not added before its I/O", name);
+		return 0;
+	}
+	if (e.op >= IOLOG_SYNC)
+		e.len = off = 0;
+	else if (!len) {
+		bad(p, "%s of 0 bytes", act);
+		return 0;
+	}
+	e.file = (unsigned)f;
+	e.offset = p->o->scale > 1 ? off / p->o->scale : off;
+	if (p->o->align)
+		e.offset &= ~(p->o->align - 1);
+	if (e.offset > UINT64_MAX / 2 || len > UINT64_MAX / 2) {
+		bad(p, "%s past the largest offset", act);
+		return 0;
+	}
+	return push(p, &e);
+}
+
+static int file_line(struct iolog_parse *p, const char *name, const char *act)
+{
+	const char *target = p->o->redirect && p->o->redirect[0] ? p->o->redirect : name;
+	if (!strcmp(act, "add"))
+		return add_file(p, target);
+	if (strcmp(act, "open") && strcmp(act, "close"))
+		bad(p, "bad file action '%s' (add, open, close)", act);
+	else if (file_index(p->log, target) < 0)
+		bad(p, "file %s was not added before it was opened or closed", name);
+	return 0; /* iochar keeps every file open for the whole job */
+}
+
+/* One line after the version line: fio's fields, all checked. */
+static int parse_line(struct iolog_parse *p, char *s)
+{
+	char *tok[6], *save = NULL;
+	unsigned n = 0, first = p->log->version == 3;
+	for (char *t = strtok_r(s, " \t\r\n", &save); t && n < 6;
+	     t = strtok_r(NULL, " \t\r\n", &save))
+		tok[n++] = t;
+	uint64_t ttime = 0, off = 0, len = 0;
+	unsigned fields = n >= first ? n - first : 0;
+	if (fields != 2 && fields != 4) {
+		bad(p, "%s", fields > 4 ? "too many fields" : first ?
+		    "expected 'USEC FILE ACTION [OFFSET LENGTH]'" :
+		    "expected 'FILE ACTION [OFFSET LENGTH]'");
+		return 0;
+	}
+	if (first && !number(tok[0], &ttime)) {
+		bad(p, "time '%s' is not a number of microseconds", tok[0]);
+		return 0;
+	}
+	if (fields == 4 && (!number(tok[first + 2], &off) || !number(tok[first + 3], &len))) {
+		bad(p, "%s", "offset and length must be numbers of bytes");
+		return 0;
+	}
+	if (strlen(tok[first]) > IOLOG_NAME_MAX || strlen(tok[first + 1]) > IOLOG_NAME_MAX) {
+		bad(p, "%s", "name longer than 256 bytes");
+		return 0;
+	}
+	if (first)
+		advance(p, ttime);
+	return fields == 2 ? file_line(p, tok[first], tok[first + 1])
+			   : io_line(p, tok[first], tok[first + 1], off, len);
+}
+
+static int read_version(struct iolog_parse *p, FILE *f, char *buf)
+{
+	p->line = 1;
+	if (!fgets(buf, IOLOG_LINE_MAX, f)) {
+		bad(p, "%s", "empty: not an iolog");
+		return 0;
+	}
+	if (!strncmp(buf, "fio version 2 iolog", 19))
+		p->log->version = 2;
+	else if (!strncmp(buf, "fio version 3 iolog", 19))
+		p->log->version = 3;
+	else
+		bad(p, "%s", "not a fio iolog of version 2 or 3 (the first line is 'fio version 3 iolog')");
+	return 0;
+}
+
+static int parse_stream(struct iolog_parse *p, FILE *f)
+{
+	char *buf = malloc(IOLOG_LINE_MAX);
+	if (!buf)
+		return -ENOMEM;
+	int ret = read_version(p, f, buf);
+	while (!ret && p->log->version && fgets(buf, IOLOG_LINE_MAX, f)) {
+		p->line++;
+		size_t n = strlen(buf);
+		if (n && buf[n - 1] != '\n' && !feof(f)) {
+			bad(p, "%s", "line longer than 4095 bytes");
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		/* another writer's (or run's) log appended to this one, as
+		 * write_iolog appends: its version line again */
+		if (!strncmp(buf, p->log->version == 3 ? "fio version 3 iolog" :
+			     "fio version 2 iolog", 19) && strspn(buf + 19, " \t\r\n") == n - 19)
+			continue;
+		ret = parse_line(p, buf);
+	}
+	free(buf);
+	return ret;
+}
+
+static void count_left_out(struct iolog_parse *p)
+{
+	if (p->nr_bad <= IOLOG_BAD_MAX)
+		return;
+	char *msg = p->err->msg;
+	size_t len = strlen(msg);
+	snprintf(msg + len, sizeof(p->err->msg) - len, "\n%s: %u more bad lines",
+		 p->path, p->nr_bad - IOLOG_BAD_MAX);
+}
+
+int iolog_read(struct iolog *log, FILE *f, const char *path,
+	       const struct iolog_replay_opts *o, struct ioc_err *err)
+{
+	struct ioc_err local = {{0}, 0};
+	struct iolog_parse p = {.log = log, .o = o, .path = path, .err = &local};
+	memset(log, 0, sizeof(*log));
+	int ret = parse_stream(&p, f);
+	if (!ret && ferror(f))
+		ret = err_set(err, EIO, "read_iolog=%s: read error", path);
+	if (!ret && !p.nr_bad && !log->nr)
+		bad(&p, "%s", "no I/O to replay");
+	if (ret == -ENOMEM)
+		err_set(err, ENOMEM, "read_iolog=%s: out of memory", path);
+	else if (!ret && p.nr_bad) {
+		count_left_out(&p);
+		ret = err_usage(err, EINVAL, "%s", local.msg);
+	}
+	if (ret)
+		iolog_free(log);
+	return ret;
+}
+
+int iolog_load(struct iolog *log, const char *path,
+	       const struct iolog_replay_opts *o, struct ioc_err *err)
+{
+	memset(log, 0, sizeof(*log));
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return err_usage(err, errno, "read_iolog=%s: %s", path, strerror(errno));
+	bool swap;
+	int ret = blktrace_is(f, &swap) ? blktrace_read(log, f, path, o, swap, err)
+					: iolog_read(log, f, path, o, err);
+	fclose(f);
+	return ret;
+}
+
+int iolog_apply_files(struct job_spec *job, bool iodepth_set, struct ioc_err *err)
+{
+	struct iolog log;
+	struct iolog_replay_opts o = iolog_opts_of(job);
+	int ret = iolog_load(&log, job->read_iolog, &o, err);
+	if (ret)
+		return ret;
+	bool reads = false, writes = false, trims = false;
+	uint64_t extent = 0, max_len[DIR_COUNT + 1] = {0, 0, 0};
+	for (size_t i = 0; i < log.nr; i++) {
+		const struct iolog_entry *e = &log.e[i];
+		int d = e->op == IOLOG_READ ? DIR_READ : e->op == IOLOG_TRIM ? DIR_TRIM : DIR_WRITE;
+		reads |= e->op == IOLOG_READ;
+		writes |= e->op == IOLOG_WRITE;
+		trims |= e->op == IOLOG_TRIM;
+		if (e->len > max_len[d])
+			max_len[d] = e->len;
+	}
+	/* fio: max_bs grows to the largest logged I/O; the units' buffers
+	 * are made from the job's block sizes */
+	for (int d = 0; d < DIR_COUNT; d++) {
+		job->bs_dir[d] = max_len[d] ? max_len[d] : max_len[!d];
+		job->bs_range[d][0] = job->bs_range[d][1] = 0;
+		job->bssplit[d].nr = 0;
+	}
+	if (!job->bs_dir[DIR_READ]) /* syncs only */
+		job->bs_dir[DIR_READ] = job->bs_dir[DIR_WRITE] = 4096;
+	job->bs = job->bs_dir[DIR_READ];
+	job->bs_trim = max_len[DIR_TRIM];
+	/* the job's filename list (':'-separated, a name's ':' as "\:") */
+	size_t room = 1;
+	for (unsigned i = 0; i < log.nr_files; i++)
+		room += 2 * strlen(log.files[i]) + 1;
+	char *list = malloc(room), *at = list;
+	for (unsigned i = 0; list && i < log.nr_files; i++) {
+		if (log.extent[i] > extent)
+			extent = log.extent[i];
+		if (i)
+			*at++ = ':';
+		for (const char *c = log.files[i]; *c; c++) {
+			if (*c == ':')
+				*at++ = '\\';
+			*at++ = *c;
+		}
+	}
+	if (list)
+		*at = '\0';
+	int ret2 = list ? job_spec_set_files(job, list) : -ENOMEM;
+	free(list);
+	if (ret2) {
+		iolog_free(&log);
+		return err_set(err, -ret2, "read_iolog=%s: out of memory", job->read_iolog);
+	}
+	job->files_per_clone = 0;
+	/* fio's td_ddir from what the log holds: files opened to write (and
+	 * guarded) when it writes or trims; iochar has no read+write+trim mode:
+	 * rw=rw stands for any mix */
+	job->rw = trims && !reads && !writes ? RW_TRIM : (reads && (writes || trims)) ||
+		  (writes && trims) ? RW_RW : writes ? RW_WRITE : RW_READ;
+	/* the layout keeps whole blocks of the largest size */
+	uint64_t unit = job->bs_dir[DIR_READ] > job->bs_dir[DIR_WRITE] ?
+				job->bs_dir[DIR_READ] : job->bs_dir[DIR_WRITE];
+	extent = (extent + unit - 1) / unit * unit;
+	/* the files hold every logged I/O (fio sizes the job from the log,
+	 * whatever size= said) */
+	if (job->filesize < extent) {
+		job->filesize = extent;
+		job->filesize_high = 0; /* each file as large as its log's */
+	}
+	if (job->size < job->filesize * log.nr_files)
+		job->size = job->filesize * log.nr_files;
+	job->size_pct = 0;
+	if (log.depth && !iodepth_set)
+		job->iodepth = log.depth;
+	iolog_free(&log);
+	return 0;
+}

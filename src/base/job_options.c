@@ -1,0 +1,138 @@
+/* job_options.c - what the job's rows drive below cli/: the checks of a
+ * job's values and its JSON members. See job_options.h. */
+#include "base/job_options.h"
+#include "base/iolog.h"
+
+#include <errno.h>
+
+#include "base/buffer_opts.h"
+#include "base/json_writer.h"
+#include "base/pace_opts.h"
+#include "base/units.h"
+
+bool job_option_stored(const struct option_def *o)
+{
+	return o->scope == OPT_SCOPE_JOB && o->type != OPT_IGNORED &&
+	       (!(o->flags & OPT_F_INVERT) || (o->flags & OPT_F_OWN_FIELD));
+}
+
+void job_options_set_defaults(struct job_spec *spec)
+{
+	size_t nr;
+	const struct option_def *rows = job_option_rows(&nr);
+
+	option_set_defaults(rows, nr, OPT_SCOPE_JOB, spec);
+}
+
+static int check_time_based(const struct job_spec *job, struct ioc_err *err)
+{
+	if (job->time_based && job->runtime_ns == 0)
+		return err_usage(err, EINVAL,
+				 "job %s: time_based needs runtime= (e.g. "
+				 "runtime=30s)",
+				 job->name);
+	return 0;
+}
+
+static int check_size_bs(const struct job_spec *job, struct ioc_err *err)
+{
+	char a[32], b[32];
+
+	if (job->size && job->size < job->bs)
+		return err_usage(err, EINVAL,
+				 "job '%s': size=%s is smaller than bs=%s",
+				 job->name, units_format_size(job->size, a, 32),
+				 units_format_size(job->bs, b, 32));
+	/* ramp_time comes before runtime, as in fio: no ordering to check */
+	return 0;
+}
+
+/* zonemode and zonesize go together, as fio 3.33 checks them */
+static int check_zones(const struct job_spec *job, struct ioc_err *err)
+{
+	if (job->zonemode == ZONE_MODE_NONE && job->zonesize)
+		return err_usage(err, EINVAL,
+				 "job %s: zonesize= needs zonemode=strided (fio: "
+				 "zonemode=none and zonesize are not compatible)",
+				 job->name);
+	if (job->zonemode == ZONE_MODE_STRIDED && !job->zonesize)
+		return err_usage(err, EINVAL,
+				 "job %s: zonemode=strided needs zonesize=",
+				 job->name);
+	return 0;
+}
+
+/* The checks between options of one job, after each row's own; parse:
+ * one a parsed command line must pass already. */
+static const struct {
+	int (*fn)(const struct job_spec *, struct ioc_err *);
+	bool parse;
+} job_checks[] = {
+	{check_size_bs, true},
+	{check_time_based, false},
+	{pace_opts_check, true},
+	{check_zones, true},
+	{buffer_opts_check, true},
+	{iolog_opts_check, true},
+};
+
+int job_options_check(const struct job_spec *job, enum job_check_when when,
+		      struct ioc_err *err)
+{
+	size_t nr;
+	const struct option_def *rows = job_option_rows(&nr);
+	int ret = 0;
+
+	/* parsed values were range-checked as they were parsed */
+	for (size_t i = 0; i < nr && !ret && when == JOB_CHECK_RUN; i++)
+		if (job_option_stored(&rows[i]) &&
+		    (ret = option_check(&rows[i], job, err)))
+			err_prefix(err, "job %s", job->name);
+	for (size_t i = 0; !ret && i < sizeof(job_checks) / sizeof(job_checks[0]);
+	     i++)
+		if (when == JOB_CHECK_RUN || job_checks[i].parse)
+			ret = job_checks[i].fn(job, err);
+	return ret;
+}
+
+/* The row whose json_seq is seq, or NULL. */
+static const struct option_def *row_at(const struct option_def *rows,
+				       size_t nr, unsigned seq)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (rows[i].json_seq == seq && job_option_stored(&rows[i]))
+			return &rows[i];
+	return NULL;
+}
+
+void job_options_emit_json(struct jw *w, const struct job_spec *job)
+{
+	size_t nr;
+	const struct option_def *rows = job_option_rows(&nr);
+	const struct option_def *o;
+
+	for (unsigned seq = 1; (o = row_at(rows, nr, seq)); seq++)
+		option_emit_json(o, job, w);
+	for (size_t i = 0; i < nr; i++)
+		if (rows[i].json_seq == 0 && job_option_stored(&rows[i]))
+			option_emit_json(&rows[i], job, w);
+}
+
+/* Was row name set explicitly in j (its set_mask bit)? */
+static bool row_set(const struct job_spec *j, const char *name)
+{
+	size_t nr;
+	const struct option_def *rows = job_option_rows(&nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (option_matches(&rows[i], name))
+			return (j->set_mask[i / 64] >> (i % 64)) & 1;
+	return false;
+}
+
+unsigned job_ioprio(const struct job_spec *j)
+{
+	if (!row_set(j, "prio") && !row_set(j, "prioclass"))
+		return 0;
+	return (j->prioclass ? j->prioclass : 2u) << 13 | j->prio;
+}

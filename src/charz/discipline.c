@@ -1,0 +1,262 @@
+/* discipline.c - the probe that picks a target's submission discipline
+ * (see discipline.h). */
+#include "charz/discipline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "engine/io_uring_opts.h"
+
+/* Candidates in probe order; a tie keeps the earlier. io_uring: the ring
+ * setups bench/ab.py found best somewhere (defer first: ring_setup=auto's
+ * pick); libaio: iochar's pass batching, then fio's. */
+static const struct discipline table[] = {
+	{"defer_taskrun", "io_uring", "defer_taskrun", NULL, NULL},
+	{"coop_taskrun", "io_uring", "coop_taskrun", NULL, NULL},
+	{"none", "io_uring", "none", NULL, NULL},
+	{"pass", "libaio", NULL, "0", "65536"},
+	{"fio_batch", "libaio", NULL, "1", "0"},
+};
+#define NR_TABLE (sizeof(table) / sizeof(table[0]))
+
+int discipline_opt_parse(const char *s, struct disc_opt *out, struct ioc_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!strcmp(s, "auto"))
+		return 0;
+	if (!strcmp(s, "fixed")) {
+		out->mode = DISC_FIXED;
+		return 0;
+	}
+	for (unsigned i = 0; i < NR_TABLE; i++)
+		if (!strcmp(s, table[i].name)) {
+			out->mode = DISC_NAMED;
+			out->named = &table[i];
+			return 0;
+		}
+	return err_usage(err, EINVAL,
+			 "--discipline=%s: accepted: auto, fixed, defer_taskrun, "
+			 "coop_taskrun, none (io_uring), pass, fio_batch (libaio)", s);
+}
+
+int discipline_opt_check(const struct disc_opt *o, const struct job_spec *job,
+			 struct ioc_err *err)
+{
+	if (o->mode != DISC_NAMED || !strcmp(o->named->engine, job->ioengine))
+		return 0;
+	return err_usage(err, EINVAL, "--discipline=%s is for ioengine=%s, not ioengine=%s",
+			 o->named->name, o->named->engine, job->ioengine);
+}
+
+bool discipline_user_fixed(const struct job_spec *job)
+{
+	static const char *const keys[] = {
+		"iodepth_batch_submit", "iodepth_batch_complete_min",
+		"iodepth_batch_complete_max", "iodepth_low",
+	};
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (options_is_set(job, keys[i]))
+			return true;
+	return !strcmp(job->ioengine, "io_uring") && options_is_set(job, "ring_setup");
+}
+
+unsigned discipline_candidates(const struct job_spec *job)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < NR_TABLE; i++)
+		n += !strcmp(table[i].engine, job->ioengine);
+	return n;
+}
+
+static int apply_one(const struct discipline *d, struct job_spec *job,
+		     struct ioc_err *err)
+{
+	int ret = 0;
+	if (d->ring)
+		ret = options_apply(job, "ring_setup", d->ring, err);
+	if (!ret && d->submit)
+		ret = options_apply(job, "iodepth_batch_submit", d->submit, err);
+	if (!ret && d->cmax)
+		ret = options_apply(job, "iodepth_batch_complete_max", d->cmax, err);
+	return ret;
+}
+
+int discipline_apply(const struct disc_choice *c, struct job_spec *job,
+		     struct ioc_err *err)
+{
+	return c->d ? apply_one(c->d, job, err) : 0;
+}
+
+/* Run candidate d on a copy of job shaped for the probe into *t. */
+static int probe_one(const struct discipline *d, const struct job_spec *job,
+		     measure_fn measure, void *arg, struct disc_tried *t,
+		     struct ioc_err *err)
+{
+	struct job_spec j;
+	struct point p;
+	int ret;
+
+	if (job_spec_copy(&j, job))
+		return err_set(err, ENOMEM, "out of memory");
+	j.runtime_ns = DISC_PROBE_NS;
+	j.ramp_ns = DISC_PROBE_RAMP_NS;
+	j.time_based = true;
+	j.rate_iops = 0;
+	ret = apply_one(d, &j, err);
+	if (!ret)
+		ret = measure(arg, &j, &p, err);
+	job_spec_free(&j);
+	if (ret)
+		return ret;
+	*t = (struct disc_tried){.d = d, .iops = p.s.total.iops,
+				 .lat_mean_ns = p.s.total.lat.mean,
+				 .tool_limited = p.tool_limited};
+	return 0;
+}
+
+static int probe(const struct job_spec *job, measure_fn measure, void *arg,
+		 struct disc_choice *out, struct ioc_err *err)
+{
+	double best = -1;
+
+	out->how = DISC_HOW_PROBED;
+	out->probe_iodepth = job->iodepth;
+	out->probe_numjobs = job->numjobs ? job->numjobs : 1;
+	for (unsigned i = 0; i < NR_TABLE && out->nr_tried < DISC_MAX_TRIED; i++) {
+		if (strcmp(table[i].engine, job->ioengine))
+			continue;
+		struct disc_tried *t = &out->tried[out->nr_tried];
+		int ret = probe_one(&table[i], job, measure, arg, t, err);
+		if (ret) {
+			err_prefix(err, "discipline probe (%s)", table[i].name);
+			return ret;
+		}
+		out->nr_tried++;
+		if (t->iops > best) { /* strictly more: a tie keeps the earlier */
+			best = t->iops;
+			out->d = t->d;
+		}
+	}
+	return 0;
+}
+
+int discipline_choose(const struct disc_opt *o, const struct job_spec *job,
+		      measure_fn measure, void *arg, struct disc_choice *out,
+		      struct ioc_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (o->mode == DISC_NAMED) {
+		out->how = DISC_HOW_NAMED;
+		out->d = o->named;
+		return 0;
+	}
+	if (o->mode == DISC_FIXED) {
+		out->how = DISC_HOW_FIXED;
+		return 0;
+	}
+	if (discipline_user_fixed(job)) {
+		out->how = DISC_HOW_USER;
+		return 0;
+	}
+	if (discipline_candidates(job) < 2)
+		return 0;
+	return probe(job, measure, arg, out, err);
+}
+
+void discipline_record(struct disc_choice *c, const struct job_spec *job)
+{
+	snprintf(c->engine, sizeof(c->engine), "%s", job->ioengine);
+	c->ring[0] = '\0';
+	if (!strcmp(job->ioengine, "io_uring") &&
+	    (!job->engine_opts_of[0] || !strcmp(job->engine_opts_of, "io_uring"))) {
+		const struct uring_opts *u = (const void *)job->engine_opts;
+		snprintf(c->ring, sizeof(c->ring), "%s", uring_ring_name(u->ring));
+	}
+	c->submit = job->iodepth_batch_submit;
+	c->cmax = job->iodepth_batch_complete_max;
+}
+
+static const char *how_name(enum disc_how how)
+{
+	switch (how) {
+	case DISC_HOW_NONE:
+		return "only";
+	case DISC_HOW_PROBED:
+		return "probed";
+	case DISC_HOW_USER:
+		return "job";
+	case DISC_HOW_FIXED:
+		return "fixed";
+	case DISC_HOW_NAMED:
+		return "named";
+	}
+	return "?";
+}
+
+void discipline_json(const struct disc_choice *c, struct jw *w)
+{
+	char line[512];
+
+	jw_object_begin(w);
+	jw_kv_string(w, "how", how_name(c->how));
+	jw_kv_string(w, "name", c->d ? c->d->name : "job");
+	jw_kv_string(w, "ioengine", c->engine);
+	if (c->ring[0])
+		jw_kv_string(w, "ring_setup", c->ring);
+	jw_kv_uint(w, "iodepth_batch_submit", c->submit);
+	jw_kv_uint(w, "iodepth_batch_complete_max", c->cmax);
+	if (c->how == DISC_HOW_PROBED) {
+		jw_kv_bool(w, "reused", c->reused);
+		jw_kv_uint(w, "probe_iodepth", c->probe_iodepth);
+		jw_kv_uint(w, "probe_numjobs", c->probe_numjobs);
+		jw_kv_uint(w, "probe_runtime_ns", DISC_PROBE_NS);
+		jw_key(w, "probe");
+		jw_array_begin(w);
+		for (unsigned i = 0; i < c->nr_tried; i++) {
+			jw_object_begin(w);
+			jw_kv_string(w, "name", c->tried[i].d->name);
+			jw_kv_double(w, "iops", c->tried[i].iops);
+			jw_kv_double(w, "lat_mean_ns", c->tried[i].lat_mean_ns);
+			jw_kv_bool(w, "tool_limited", c->tried[i].tool_limited);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+	}
+	discipline_describe(c, line, sizeof(line));
+	jw_kv_string(w, "summary", line);
+	jw_object_end(w);
+}
+
+/* ", probed at iodepth N: a 1.2k, b 3.4k IOPS" into buf at *at. */
+static void describe_probe(const struct disc_choice *c, char *buf, size_t len,
+			   size_t at)
+{
+	if (at < len)
+		at += (size_t)snprintf(buf + at, len - at, " (%s at iodepth %u numjobs %u:",
+				       c->reused ? "probed in an earlier step" : "probed",
+				       c->probe_iodepth, c->probe_numjobs);
+	for (unsigned i = 0; i < c->nr_tried && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %s %.1fk", i ? "," : "",
+				       c->tried[i].d->name, c->tried[i].iops / 1000);
+	if (at < len)
+		snprintf(buf + at, len - at, " IOPS)");
+}
+
+void discipline_describe(const struct disc_choice *c, char *buf, size_t len)
+{
+	static const char *const why[] = {
+		[DISC_HOW_NONE] = " (the engine's only one)",
+		[DISC_HOW_PROBED] = "",
+		[DISC_HOW_USER] = " (set by the job: not probed)",
+		[DISC_HOW_FIXED] = " (--discipline=fixed: not probed)",
+		[DISC_HOW_NAMED] = " (--discipline: not probed)",
+	};
+	size_t at = (size_t)snprintf(buf, len, "%s%s%s, iodepth_batch_submit=%u "
+				     "iodepth_batch_complete_max=%u%s",
+				     c->engine, c->ring[0] ? " ring_setup=" : "", c->ring,
+				     c->submit, c->cmax, why[c->how]);
+	if (c->how == DISC_HOW_PROBED)
+		describe_probe(c, buf, len, at);
+}

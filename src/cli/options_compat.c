@@ -1,0 +1,169 @@
+/* options_compat.c - docs/fio-compat.md, written from the option rows
+ * (their fio status, enum opt_compat) and fio's own option list
+ * (fio_names.c, generated from fio's source): `iochar run --fio-compat`.
+ * tests/test_fio_parse.c checks the committed page equals this output.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/fio_names.h"
+#include "cli/options.h"
+#include "engine/engine.h"
+
+/* Differences of the command line and job files themselves (no row has
+ * them); run start announces those a run meets (run_config_differences). */
+static const char *const general_differences[] = {
+	"`iochar run` with no job file, no `--name` and no target runs a "
+	"scratch file (iochar-data/scratch.dat, 4k random reads, direct, "
+	"iodepth 32, 10 s); fio runs nothing without a job.",
+	"Without a job file or `--name`, the command line's options make one "
+	"job, `job0` (fio: \"No job(s) defined\").",
+	"An unknown or unsupported option refuses the whole run, every culprit "
+	"of the file named at once as FILE:LINE; fio names those of the first "
+	"bad job and stops there.",
+	"`$pagesize`, `$mb_memory`, `$ncpus` arithmetic is computed by iochar "
+	"(integers, as bc at scale 0) instead of running bc.",
+	"An include loop is refused; fio recurses until it fails.",
+	"At most one job file per run.",
+	"A job renamed with `name=` has every `numjobs` clone so named; fio "
+	"names the clones after the first by the section.",
+	"Parenthesized arithmetic in values (`size=(64k*2)`) is refused, as "
+	"Debian's fio 3.33 (built without CONFIG_ARITHMETIC) refuses it.",
+	"`ioengine`'s default is psync, as fio's, for a job file or a "
+	"fio-style command line; io_uring for the scratch run and for "
+	"iochar's own commands (plan, search, curve, precondition).",
+	"`iodepth_batch_submit` and `iodepth_batch_complete_max` default "
+	"to fio's 1 and 0 (one I/O per submission, one per reap) for a job "
+	"file or a fio-style command line; to 0 and 65536 (what a loop "
+	"pass queued in one submission, every completion there is) for the "
+	"scratch run, iochar's own commands and any job with iochar's "
+	"`journal=` (whose intents are made durable once per pass: one I/O "
+	"per pass would be one fdatasync per write) (issue 23, "
+	"bench/README.md).",
+	"`--readonly` refuses a job that writes, or a read that would create "
+	"or extend its file, before anything runs; fio refuses the first at "
+	"start too, the second when it lays the file out.",
+	/* issue 14, fileng */
+	"fio's file-operation engines `filecreate`, `filestat`, `filedelete`: "
+	"when a file takes more than one I/O (filesize > bs), fio's latency "
+	"figures sample only each file's operation, iochar's every I/O (the "
+	"file's other I/Os, fio's fakes, at about zero); the I/O counts are "
+	"fio's. Announced at run start. `ioengine=ftruncate` with a reading "
+	"rw is refused before the run (fio fails its first read with EINVAL). "
+	"`--readonly` refuses `filedelete` and `falloc` (they change their "
+	"files whatever rw says); fio runs them.",
+	/* issue 14, trim */
+	"`rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`: `bs=R,W,T`'s T "
+	"sizes the trims of `trim`/`randtrim` (as fio fills it in: W, or 4k "
+	"after `R,W,`); `trimwrite` with a T other than W is refused (fio trims "
+	"and writes from two positions that part); `bsrange`, `bssplit`, "
+	"`blockalign` give trims the write's. `rate`/`rate_iops` pace trims "
+	"with W (`R,W,T`'s T is accepted, not used). fio 3.33's `randtrimwrite` with an offset writes "
+	"each block at offset + the trim's offset, past the region, and ends "
+	"after one trim; iochar writes the block it trimmed (announced at run "
+	"start). Trims are refused "
+	"with verify and on a RAID VD (`--vd`); the live status line counts "
+	"reads and writes only.",
+	NULL,
+};
+
+/* The iochar row fio option n is, or NULL. */
+static const struct option_def *row_of(const struct fio_name *n)
+{
+	const struct option_def *o = options_find(n->name);
+
+	if (!o && n->alias[0])
+		o = options_find(n->alias);
+	return o;
+}
+
+static void write_fio_row(FILE *f, const struct fio_name *n)
+{
+	const struct option_def *o = row_of(n);
+	const char *status = "refused", *how = "";
+
+	if (o && o->fio == OPT_COMPAT_DIFFERENT) {
+		status = "different";
+		how = o->compat ? o->compat : "";
+	} else if (o && o->type == OPT_IGNORED) {
+		status = "accepted, ignored";
+		how = o->help;
+	} else if (o) {
+		status = "supported";
+		how = o->help ? o->help : "";
+	}
+	fprintf(f, "| `%s` | %s%s%s | %s | %s | %s |\n", n->name,
+		n->alias[0] ? "`" : "", n->alias, n->alias[0] ? "`" : "",
+		n->where[0] ? n->where : "job", status, how);
+}
+
+static void write_iochar_only(FILE *f)
+{
+	const struct option_def *o;
+
+	fprintf(f, "\n## iochar's own job options\n\n"
+		   "Options fio does not have.\n\n| option | what |\n|---|---|\n");
+	for (size_t i = 0; (o = options_row(i)); i++)
+		if (o->scope == OPT_SCOPE_JOB && !fio_name_find(o->name))
+			fprintf(f, "| `%s` | %s |\n", o->name, o->help);
+}
+
+/* Engine options fio's engines do not have (io_uring's ring_setup). */
+static void write_iochar_engine_rows(FILE *f)
+{
+	fprintf(f, "\n## iochar's own engine options\n\n"
+		   "| option | of | what |\n|---|---|---|\n");
+	for (size_t e = 0; engine_table[e]; e++)
+		for (const struct option_def *o = engine_table[e]->options;
+		     o && o->name; o++)
+			if (o->fio == OPT_COMPAT_IOCHAR && !fio_name_find(o->name))
+				fprintf(f, "| `%s` | ioengine=%s | %s |\n", o->name,
+					engine_table[e]->name, o->help);
+}
+
+/* The command line's own options: fio's (same meaning) or iochar's. */
+static void write_cli_rows(FILE *f)
+{
+	size_t nr;
+	const struct option_def *rows = options_cli_rows(&nr);
+
+	fprintf(f, "\n## The command line's own options\n\n"
+		   "| option | | what |\n|---|---|---|\n");
+	for (size_t i = 0; i < nr; i++)
+		fprintf(f, "| `--%s` | %s | %s |\n", rows[i].name,
+			rows[i].fio == OPT_COMPAT_IOCHAR ? "iochar's"
+							 : "fio's",
+			rows[i].help);
+}
+
+void options_write_compat(FILE *f)
+{
+	unsigned nr = 0, refused = 0;
+
+	fprintf(f, "# iochar and fio %s: every option\n\n"
+		   "<!-- Generated by `iochar run --fio-compat` from the option "
+		   "rows and fio's option list (src/cli/fio_names.c, made by "
+		   "scripts/gen_fio_options.sh from fio's source); do not edit: "
+		   "regenerate. -->\n\n",
+		fio_names_version + 4);
+	fprintf(f, "## General differences\n\n");
+	for (size_t i = 0; general_differences[i]; i++)
+		fprintf(f, "- %s\n", general_differences[i]);
+	fprintf(f, "\n## fio's options\n\n"
+		   "*supported*: as fio; *different*: accepted, with the "
+		   "difference said; *accepted, ignored*: changes nothing in "
+		   "iochar; *refused*: a job file or command line naming it is "
+		   "refused before anything runs (exit 2).\n\n"
+		   "| fio option | alias | of | iochar | how |\n"
+		   "|---|---|---|---|---|\n");
+	for (const struct fio_name *n = fio_names; n->name; n++) {
+		write_fio_row(f, n);
+		nr++;
+		refused += !row_of(n);
+	}
+	fprintf(f, "\n%u fio options: %u accepted, %u refused.\n", nr,
+		nr - refused, refused);
+	write_cli_rows(f);
+	write_iochar_only(f);
+	write_iochar_engine_rows(f);
+}

@@ -1,0 +1,58 @@
+/* fio_side.h - running one job through the real fio and through iochar
+ * side by side (each in its own directory of a test's tmpdir) and reading
+ * what they leave: JSON documents, fio log files, directory listings. */
+#ifndef IOCHAR_TESTS_FIO_SIDE_H
+#define IOCHAR_TESTS_FIO_SIDE_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Is the program on PATH? */
+bool side_have(const char *prog);
+
+/* Run the job options opts (fio's --key=value words) with "fio" or
+ * iochar ("iochar": iochar_path() run) in dir/sub (made), JSON to
+ * dir/sub/out.json, stderr to dir/sub/err.txt. Returns the exit status
+ * (-1: did not run). Bounded: each run is given `timeout 60`. */
+int side_run(const char *tool, const char *dir, const char *sub,
+	     const char *opts);
+
+/* side_run of opts with fio in dir/fio and iochar in dir/iochar at the
+ * same time (a paced or tiny job leaves the CPUs to the other): their
+ * exit statuses in *rf and *ri. */
+void side_run_both(const char *dir, const char *opts, int *rf, int *ri);
+
+/* side_run_both of opts that both must run (exit 0, else the test fails
+ * naming their err.txt), their documents in *f and *i (the caller puts
+ * them). */
+void side_run_both_json(const char *dir, const char *opts, json_object **f,
+			json_object **i);
+
+/* SKIP the test (with the reason) when fio is not installed. */
+void side_need_fio(void);
+
+/* The JSON document at dir/sub/out.json (the caller puts it), NULL with a
+ * message when it does not parse. */
+json_object *side_json(const char *dir, const char *sub);
+
+/* Sum over jobs[] of the number at "DIR.KEY" (e.g. "write.bw_bytes"). */
+double side_jobs_sum(json_object *doc, const char *dir, const char *key);
+
+/* A fio log file: its lines as numbers (at most 6 columns). */
+struct side_log {
+	size_t n;
+	uint64_t (*v)[6];
+	unsigned cols;	/* columns of every line; 0: none, or lines differ */
+};
+
+/* Read path into l (false when it cannot be opened). side_log_free. */
+bool side_log_read(const char *path, struct side_log *l);
+void side_log_free(struct side_log *l);
+
+/* The names in dir ending in suffix ("" for all), sorted, one per line;
+ * malloc'd. */
+char *side_listing(const char *dir, const char *suffix);
+
+#endif

@@ -1,0 +1,373 @@
+/* test_blktrace.c - read_iolog of blktrace binary files (base/blktrace.h):
+ * the test builds traces of known content (queue events among merges,
+ * completions, notifications with payloads and a flush; either byte
+ * order), and fio 3.33 and iochar replay each onto a file
+ * (replay_redirect; iodepth=1: fio notes the probed depth on stdout) in the same test: the same I/Os in order (fio's
+ * side: its latency log with log_offset=1; iochar's: its write_iolog),
+ * the same changes from replay_scale and replay_align, the same time
+ * taken from the trace's times and none with replay_no_stall. Bad traces
+ * are refused naming the record and its byte, before anything is made;
+ * discards are trims in both (falloc: punched holes).
+ * SKIP without fio.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/blktrace.h"
+#include "fio_side.h"
+#include "harness.h"
+
+#define DEV ((8u << 20) | 16u) /* 8:16, an sdb: never opened (redirected) */
+#define R BLKTRACE_ACT(BLKTRACE_TC_READ)
+#define W BLKTRACE_ACT(BLKTRACE_TC_WRITE)
+#define QUEUE (BLKTRACE_TA_QUEUE | BLKTRACE_ACT(BLKTRACE_TC_QUEUE))
+#define COMPLETE (BLKTRACE_TA_COMPLETE | BLKTRACE_ACT(BLKTRACE_TC_COMPLETE))
+#define MERGE (BLKTRACE_TA_BACKMERGE | BLKTRACE_ACT(BLKTRACE_TC_QUEUE))
+#define NOTIFY BLKTRACE_ACT(BLKTRACE_TC_NOTIFY)
+
+struct trace {
+	FILE *f;
+	bool swap;
+	uint32_t seq;
+};
+
+static void put(struct trace *t, uint64_t ns, uint64_t sector, uint32_t bytes,
+		uint32_t action, const char *pdu)
+{
+	struct blktrace_rec r = {
+		.magic = BLKTRACE_MAGIC | BLKTRACE_VERSION, .sequence = t->seq++,
+		.time = ns, .sector = sector, .bytes = bytes, .action = action,
+		.pid = 4242, .device = DEV, .cpu = 1,
+		.pdu_len = pdu ? (uint16_t)strlen(pdu) : 0,
+	};
+	unsigned char b[BLKTRACE_RECORD];
+	blktrace_encode(&r, t->swap, b);
+	assert_int_equal(fwrite(b, 1, sizeof(b), t->f), sizeof(b));
+	if (pdu)
+		fputs(pdu, t->f);
+}
+
+/* 150 queued I/Os of 4k..64k, reads and writes, each with its completion
+ * (some merged first), a notification with a payload, one flush; gap_ns
+ * apart. */
+static void mixed_trace(const char *path, bool swap, uint64_t gap_ns, unsigned n)
+{
+	struct trace t = {fopen(path, "wb"), swap, 0};
+	assert_non_null(t.f);
+	put(&t, 5, 0, 0, NOTIFY, "iochar-test process");
+	uint64_t x = 12345;
+	for (unsigned k = 0; k < n; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t dir = (x >> 33) % 3 ? R : W;
+		uint32_t bytes = 4096u << ((x >> 40) % 5);
+		uint64_t sector = ((x >> 20) % 2048) * 8 + 1; /* odd: align moves it */
+		uint64_t ns = 1000000 + k * gap_ns;
+		put(&t, ns, sector, bytes, QUEUE | dir, NULL);
+		if (k % 7 == 3)
+			put(&t, ns + 10, sector + bytes / 512, 4096, MERGE | dir, NULL);
+		put(&t, ns + 100, sector, bytes, COMPLETE | dir, NULL);
+		if (k == n / 2)
+			put(&t, ns + 200, 0, 0, QUEUE | BLKTRACE_ACT(BLKTRACE_TC_FLUSH) | W, NULL);
+	}
+	fclose(t.f);
+}
+
+struct op {
+	int dir;
+	uint64_t off, len;
+	char file[256];
+};
+
+struct ops {
+	size_t n;
+	struct op v[1024];
+};
+
+static void iolog_ops(const char *path, struct ops *o)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: missing", path);
+	char line[1024], name[256], act[32];
+	unsigned long long t, off, len;
+	o->n = 0;
+	while (fgets(line, sizeof(line), f) && o->n < 1024)
+		if (sscanf(line, "%llu %255s %31s %llu %llu", &t, name, act, &off, &len) == 5 &&
+		    len) {
+			struct op *p = &o->v[o->n++];
+			p->dir = !strcmp(act, "trim") ? 2 : !strcmp(act, "write");
+			p->off = off;
+			p->len = len;
+			const char *b = strrchr(name, '/');
+			snprintf(p->file, sizeof(p->file), "%s", b ? b + 1 : name);
+		}
+	fclose(f);
+}
+
+static void lat_ops(const char *path, struct ops *o)
+{
+	struct side_log l;
+	if (!side_log_read(path, &l))
+		fail_msg("%s: missing", path);
+	o->n = 0;
+	for (size_t i = 0; i < l.n && o->n < 1024; i++) {
+		struct op *p = &o->v[o->n++];
+		p->dir = (int)l.v[i][2];
+		p->len = l.v[i][3];
+		p->off = l.v[i][4];
+		p->file[0] = '\0';
+	}
+	side_log_free(&l);
+}
+
+static void same_ops(const struct ops *a, const struct ops *b, const char *what)
+{
+	if (a->n != b->n)
+		fail_msg("%s: %zu I/Os against %zu", what, a->n, b->n);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].dir != b->v[i].dir || a->v[i].off != b->v[i].off ||
+		    a->v[i].len != b->v[i].len)
+			fail_msg("%s: I/O %zu: %d %" PRIu64 " %" PRIu64 " against %d %" PRIu64
+				 " %" PRIu64, what, i, a->v[i].dir, a->v[i].off, a->v[i].len,
+				 b->v[i].dir, b->v[i].off, b->v[i].len);
+}
+
+/* Both tools replay trace (in dir/sub/{fio,iochar}) onto "tgt" with
+ * extra options; their I/Os in *f and *i, their documents put. */
+static void replay_both(const char *dir, const char *sub, const char *trace,
+			const char *extra, struct ops *f, struct ops *i,
+			double *fio_ms, double *iochar_ms)
+{
+	char d[4200], p[4300], opts[8192];
+	snprintf(d, sizeof(d), "%s/%s", dir, sub);
+	mkdir(d, 0755);
+	snprintf(p, sizeof(p), "%s/fio", d);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/fio/tgt", d);
+	make_file(p, 64 << 20);
+	snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s --replay_redirect=tgt "
+		 "--ioengine=psync --iodepth=1 --write_lat_log=x --log_offset=1 --write_iolog=w.log %s",
+		 trace, extra);
+	json_object *fj, *ij;
+
+	side_run_both_json(d, opts, &fj, &ij);
+	json_object *jobs = jget(fj, "jobs");
+	*fio_ms = jget_double(json_object_array_get_idx(jobs, 0), "job_runtime");
+	jobs = jget(ij, "jobs");
+	*iochar_ms = jget_double(json_object_array_get_idx(jobs, 0), "job_runtime");
+	json_object_put(fj);
+	json_object_put(ij);
+	snprintf(p, sizeof(p), "%s/fio/x_lat.1.log", d);
+	lat_ops(p, f);
+	snprintf(p, sizeof(p), "%s/iochar/w.log", d);
+	iolog_ops(p, i);
+	for (size_t k = 0; k < i->n; k++)
+		assert_string_equal(i->v[k].file, "tgt");
+}
+
+static struct ops fo, io, io2;
+
+/* The queued I/Os of a trace, in order, from both tools; the same from
+ * the trace in the other byte order. */
+static void test_trace_replayed_as_fio(void **state)
+{
+	const char *dir = *state;
+	char trace[4200], swapped[4200];
+	double fm, im;
+	side_need_fio();
+	snprintf(trace, sizeof(trace), "%s/mixed.bin", dir);
+	snprintf(swapped, sizeof(swapped), "%s/swapped.bin", dir);
+	mixed_trace(trace, false, 1000, 150);
+	mixed_trace(swapped, true, 1000, 150);
+	replay_both(dir, "a", trace, "--replay_no_stall=1", &fo, &io, &fm, &im);
+	assert_int_equal(io.n, 150);
+	same_ops(&fo, &io, "a block trace replayed by fio and iochar");
+	replay_both(dir, "b", swapped, "--replay_no_stall=1", &fo, &io2, &fm, &im);
+	same_ops(&fo, &io2, "the swapped trace, by fio and iochar");
+	same_ops(&io, &io2, "the trace in either byte order");
+}
+
+/* replay_scale divides offsets, replay_align aligns them down and the
+ * lengths up, alike in both tools. */
+static void test_trace_scale_align_as_fio(void **state)
+{
+	const char *dir = *state;
+	char trace[4200];
+	double fm, im;
+	side_need_fio();
+	snprintf(trace, sizeof(trace), "%s/mixed.bin", dir);
+	mixed_trace(trace, false, 1000, 100);
+	replay_both(dir, "a", trace, "--replay_no_stall=1 --replay_scale=2 --replay_align=8k",
+		    &fo, &io, &fm, &im);
+	same_ops(&fo, &io, "scale and align, by fio and iochar");
+	for (size_t k = 0; k < io.n; k++) {
+		assert_int_equal(io.v[k].off % 8192, 0);
+		assert_int_equal(io.v[k].len % 8192, 0);
+	}
+}
+
+/* The trace's times: 21 I/Os 10 ms apart take 200 ms in both tools,
+ * with replay_no_stall next to nothing. */
+static void test_trace_timing_as_fio(void **state)
+{
+	const char *dir = *state;
+	char trace[4200];
+	double fm, im;
+	side_need_fio();
+	snprintf(trace, sizeof(trace), "%s/slow.bin", dir);
+	mixed_trace(trace, false, 10000000, 21);
+	replay_both(dir, "a", trace, "", &fo, &io, &fm, &im);
+	print_message("timed: fio %.0f ms, iochar %.0f ms\n", fm, im);
+	same_ops(&fo, &io, "a timed trace");
+	assert_true(fm >= 185 && fm < 600);
+	assert_true(im >= 185 && im < 600);
+	replay_both(dir, "b", trace, "--replay_no_stall=1", &fo, &io, &fm, &im);
+	print_message("no_stall: fio %.0f ms, iochar %.0f ms\n", fm, im);
+	assert_true(fm < 120 && im < 120);
+}
+
+static char *slurp(const char *dir, const char *sub, const char *name)
+{
+	char p[4300];
+	snprintf(p, sizeof(p), "%s/%s/%s", dir, sub, name);
+	char *buf = file_slurp(p, NULL);
+	if (!buf)
+		fail_msg("%s: missing", p);
+	return buf;
+}
+
+/* Without iodepth, the job's depth is the trace's deepest queue (its
+ * flush is never completed: 2 writes deep): at psync both tools say they
+ * cap it at 1 (fio on stdout, iochar on stderr); at depth 1 neither. */
+static void test_trace_depth_as_fio(void **state)
+{
+	const char *dir = *state;
+	char trace[4200], p[4300], opts[4400];
+	side_need_fio();
+	snprintf(trace, sizeof(trace), "%s/mixed.bin", dir);
+	mixed_trace(trace, false, 1000, 40);
+	const char *note = "both iodepth >= 1 and synchronous I/O engine are selected";
+	for (int set = 0; set < 2; set++) {
+		const char *sub = set ? "fio1" : "fio";
+		const char *isub = set ? "iochar1" : "iochar";
+		snprintf(p, sizeof(p), "%s/%s", dir, sub);
+		mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/%s/tgt", dir, sub);
+		make_file(p, 64 << 20);
+		snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s --replay_redirect=tgt "
+			 "--replay_no_stall=1 --ioengine=psync%s", trace, set ? " --iodepth=1" : "");
+		side_run("fio", dir, sub, opts);
+		side_run("iochar", dir, isub, opts);
+		char *fo_ = slurp(dir, sub, "out.json"), *ie = slurp(dir, isub, "err.txt");
+		assert_int_equal(strstr(fo_, note) != NULL, !set);
+		assert_int_equal(strstr(ie, note) != NULL, !set);
+		free(fo_);
+		free(ie);
+	}
+}
+
+static void refused(const char *dir, const char *trace, const char *redirect,
+		    const char *want)
+{
+	char arg[4300], red[4400], target[4300];
+	snprintf(arg, sizeof(arg), "--read_iolog=%s", trace);
+	snprintf(target, sizeof(target), "%s/never", dir);
+	snprintf(red, sizeof(red), "--replay_redirect=%s", target);
+	const char *args[] = {"run", "--name=b", arg, "--ioengine=psync",
+			      redirect ? red : NULL, NULL};
+	struct proc_out po;
+	run_iochar(&po, dir, 0, args);
+	expect_exit(&po, 2);
+	expect_has(po.err, trace);
+	expect_has(po.err, want);
+	assert_false(file_exists(target));
+	proc_out_free(&po);
+}
+
+/* Discards replayed as trims by both tools (falloc: holes punched). */
+static void test_trace_discards_as_fio(void **state)
+{
+	const char *dir = *state;
+	char trace[4200], p[4300], opts[4400];
+	side_need_fio();
+	snprintf(trace, sizeof(trace), "%s/discard.bin", dir);
+	struct trace t = {fopen(trace, "wb"), false, 0};
+	uint32_t D = BLKTRACE_ACT(BLKTRACE_TC_DISCARD);
+	put(&t, 1000, 0, 65536, QUEUE | W, NULL);
+	put(&t, 2000, 8, 8192, QUEUE | D | W, NULL);
+	put(&t, 3000, 128, 4096, QUEUE | W, NULL);
+	put(&t, 4000, 0, 4096, QUEUE | D, NULL);
+	put(&t, 5000, 16, 4096, QUEUE | R, NULL);
+	fclose(t.f);
+	snprintf(p, sizeof(p), "%s/fio", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/fio/tgt", dir);
+	make_file(p, 1 << 20);
+	snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s --replay_redirect=tgt "
+		 "--ioengine=falloc --iodepth=1 --write_lat_log=x --log_offset=1 "
+		 "--write_iolog=w.log", trace);
+	assert_int_equal(side_run("fio", dir, "fio", opts), 0);
+	assert_int_equal(side_run("iochar", dir, "iochar", opts), 0);
+	snprintf(p, sizeof(p), "%s/fio/x_lat.1.log", dir);
+	lat_ops(p, &fo);
+	snprintf(p, sizeof(p), "%s/iochar/w.log", dir);
+	iolog_ops(p, &io);
+	assert_int_equal(io.n, 5);
+	assert_int_equal(io.v[1].dir, 2);
+	same_ops(&fo, &io, "discards by fio and iochar");
+}
+
+/* Bad records and an unknown device without redirect. */
+static void test_bad_traces_refused(void **state)
+{
+	const char *dir = *state;
+	char p[4200];
+	snprintf(p, sizeof(p), "%s/bad.bin", dir);
+	struct trace t = {fopen(p, "wb"), false, 0};
+	put(&t, 1000, 8, 4096, QUEUE | R, NULL);
+	put(&t, 2000, 16, 4096, QUEUE | R, NULL);
+	fputs("this is no record of a block trace, but 48 bytes", t.f);
+	fclose(t.f);
+	refused(dir, p, "", "record 2 (byte 96): bad magic");
+	t.f = fopen(p, "wb");
+	put(&t, 1000, 8, 4096, QUEUE | R, NULL);
+	fputs("short", t.f);
+	fclose(t.f);
+	refused(dir, p, "", "record 1 (byte 48): truncated record");
+	t.f = fopen(p, "wb");
+	put(&t, 1000, 8, 4096, QUEUE | R, "a payload longer than what follows");
+	fclose(t.f);
+	assert_int_equal(truncate(p, BLKTRACE_RECORD + 5), 0);
+	refused(dir, p, "", "record 0 (byte 0): truncated payload");
+	/* 8:16 may exist here; a device of major 511 does not */
+	t.f = fopen(p, "wb");
+	struct blktrace_rec r = {.magic = BLKTRACE_MAGIC | BLKTRACE_VERSION,
+				 .time = 1000, .sector = 8, .bytes = 4096,
+				 .action = QUEUE | R, .device = (511u << 20) | 7};
+	unsigned char b[BLKTRACE_RECORD];
+	blktrace_encode(&r, false, b);
+	fwrite(b, 1, sizeof(b), t.f);
+	fclose(t.f);
+	refused(dir, p, NULL, "device 511:7 is no block device here");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_trace_replayed_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_trace_scale_align_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_trace_timing_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_trace_depth_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_trace_discards_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_traces_refused, tmpdir_setup, tmpdir_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
