@@ -93,7 +93,10 @@ static void counts_match(json_object *doc, const char *dev, const char *who, boo
 		/* fio's tail: a paced run of about 1 s loses at most 250 ms */
 		assert_true(exact ? disk >= ios : disk >= ios / 2);
 	}
-	assert_true(jget_double(e, "util") > 0 && jget_double(e, "util") <= 100);
+	/* Not > 0: the kernel adds to io_ticks only for a jiffy an I/O was in
+	 * flight at, so a loop device's microsecond I/Os leave it near 0 (fio
+	 * 3.33 printed util 0 here on kernel 6.18, iochar 0.2). */
+	assert_true(jget_double(e, "util") >= 0 && jget_double(e, "util") <= 100);
 }
 
 /* A loop device: fio and iochar, one after the other (their counts would
