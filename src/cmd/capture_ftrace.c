@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -40,11 +41,25 @@ static int put(const char *path, const char *v)
 	return n == (ssize_t)strlen(v) ? 0 : -(e ? e : EIO);
 }
 
+/* tracefs mounted at TRACEFS, as trace-cmd does when it is not: a fresh
+ * system (or a container's /sys) has the directory but nothing on it. */
+static void mount_tracefs(void)
+{
+	struct stat st;
+
+	if (!stat(TRACEFS "/current_tracer", &st) || stat(TRACEFS, &st))
+		return;
+	if (!mount("tracefs", TRACEFS, "tracefs", 0, NULL))
+		fprintf(stderr, "capture: mounted tracefs at " TRACEFS "\n");
+}
+
 static int setup(struct ft *t, struct ioc_err *err)
 {
 	char cur[64] = "";
-	FILE *f = fopen(TRACEFS "/current_tracer", "r");
+	FILE *f;
 
+	mount_tracefs();
+	f = fopen(TRACEFS "/current_tracer", "r");
 	if (!f)
 		return err_set(err, ENODEV, "capture: no tracefs at " TRACEFS);
 	if (!fgets(cur, sizeof(cur), f))

@@ -15,8 +15,9 @@
 #include "util/err.h"
 
 /* Trace devs[0..nr) (block device paths, checked) for time_ns, or until
- * *stop, into dir. Needs tracefs at /sys/kernel/tracing with no other
- * tracer running; the tracer, its bin option and the devices' trace/enable
+ * *stop, into dir. Needs tracefs at /sys/kernel/tracing (mounted there
+ * when the directory is bare, as trace-cmd does) with no other tracer
+ * running; the tracer, its bin option and the devices' trace/enable
  * are put back as found, also on failure. 0, or -errno with the reason. */
 int capture_ftrace(const char *dir, const char *const *devs, unsigned nr,
 		   uint64_t time_ns, atomic_bool *stop, struct ioc_err *err);
