@@ -28,30 +28,6 @@
 #define RATE 3000
 #define STATED_ERROR 0.15
 
-struct shm_dir {
-	char path[256];
-};
-
-static int shm_setup(void **state)
-{
-	struct shm_dir *d = calloc(1, sizeof(*d));
-	snprintf(d->path, sizeof(d->path), "/dev/shm/iochar-mcmp-%d", (int)getpid());
-	if (mkdir(d->path, 0700))
-		return -1;
-	*state = d;
-	return 0;
-}
-
-static int shm_teardown(void **state)
-{
-	struct shm_dir *d = *state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->path);
-	int rc = system(cmd);
-	free(d);
-	return rc == 0 ? 0 : -1;
-}
-
 static const char *const bounds[] = {"drives", "drive-link", "controller", "parity",
 				     "hba", "pcie-link", "cpu"};
 
@@ -90,16 +66,16 @@ static json_object *compare_json(const char *cwd, const char *const *args)
  * two null-engine targets) beside the model fitted on itself. */
 static void test_compare_predicted(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	struct proc_out po;
 
-	fixture_plan(d->path, "a");
+	fixture_plan(dir, "a");
 	/* one set is enough with --predicted, not without */
-	run_iochar(&po, d->path, 0, ARGS("compare", "a"));
+	run_iochar(&po, dir, 0, ARGS("compare", "a"));
 	expect_exit(&po, 2);
 	proc_out_free(&po);
 
-	run_iochar(&po, d->path, 0, ARGS("compare", "a", "--predicted"));
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "--predicted"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "model: predicted by the model fitted on each set's own "
 			   "single-target and scaling steps");
@@ -107,7 +83,7 @@ static void test_compare_predicted(void **state)
 	expect_has(po.out, "bound_by");
 	proc_out_free(&po);
 
-	json_object *j = compare_json(d->path, ARGS("compare", "a", "--predicted",
+	json_object *j = compare_json(dir, ARGS("compare", "a", "--predicted",
 						    "--output-format=json"));
 	assert_true(json_object_is_type(jget(j, "model"), json_type_object));
 	json_object *fv = NULL;
@@ -121,25 +97,52 @@ static void test_compare_predicted(void **state)
 		assert_true(jget_double(e, "predicted") > 0);
 		assert_in_range((int64_t)(jget_double(e, "utilization") * 1000), 0, 1000);
 	}
-	/* the single-target figure is what the self-fit's drive is made of */
+	/* the measured side is compare's own value; the error is of the two */
 	json_object *one = model_row(j, "seq (1 target)");
 	assert_string_equal(json_object_get_string(jget(one, "metric")), "bw_bytes");
-	if (jget_double(one, "error_pct") > 1)
-		fail_msg("seq (1 target): self-fit error %.2f %%", jget_double(one, "error_pct"));
 	double measured = jget_double(one, "measured");
+	double predicted = jget_double(one, "predicted");
+	json_object *v0 = json_object_array_get_idx(jget(compare_workload(j, "seq (1 target)"),
+							  "values"), 0);
+	assert_true(fabs(jget_double(v0, "value") - measured) <= 1e-6 * measured);
+	assert_true(fabs(jget_double(one, "error_pct") -
+			 fabs(predicted - measured) / measured * 100) < 0.01);
+	/* the same self-fit as `iochar model explain`: the same prediction and bound
+	 * (explain in MB/s) */
+	run_iochar(&po, dir, 0, ARGS("model", "explain", "a", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *x = json_tokener_parse(po.out); /* an array of steps */
+	proc_out_free(&po);
+	assert_true(json_object_is_type(x, json_type_array));
+	bool seen = false;
+	for (size_t i = 0; i < json_object_array_length(x); i++) {
+		json_object *st = json_object_array_get_idx(x, i);
+		if (strcmp(json_object_get_string(jget(st, "label")), "seq"))
+			continue;
+		json_object *set0 = json_object_array_get_idx(jget(st, "sets"), 0);
+		assert_int_equal(jget_u64(set0, "targets"), 1);
+		if (fabs(jget_double(set0, "predicted") * 1e6 - predicted) > 1e-6 * predicted)
+			fail_msg("compare predicts %.0f B/s, explain %.3f MB/s", predicted,
+				 jget_double(set0, "predicted"));
+		assert_string_equal(json_object_get_string(jget(set0, "bound_by")),
+				    json_object_get_string(jget(one, "bound_by")));
+		seen = true;
+	}
+	assert_true(seen);
+	json_object_put(x);
 	json_object_put(j);
 
 	/* without --predicted, no model side in any format */
-	j = compare_json(d->path, ARGS("compare", "a", "a/results.json", "--output-format=json"));
+	j = compare_json(dir, ARGS("compare", "a", "a/results.json", "--output-format=json"));
 	assert_false(json_object_object_get_ex(j, "model", NULL));
 	json_object_put(j);
-	run_iochar(&po, d->path, 0, ARGS("compare", "a", "a/results.json", "--output-format=csv"));
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "a/results.json", "--output-format=csv"));
 	expect_exit(&po, 0);
 	assert_null(strstr(po.out, "predicted"));
 	proc_out_free(&po);
 
 	/* CSV: four more columns on every row, the model's figures filled in */
-	run_iochar(&po, d->path, 0, ARGS("compare", "a", "--predicted", "--output-format=csv"));
+	run_iochar(&po, dir, 0, ARGS("compare", "a", "--predicted", "--output-format=csv"));
 	expect_exit(&po, 0);
 	expect_has(po.out, ",verdict,predicted,predicted_error_pct,bound_by,utilization\n");
 	char *line = strstr(po.out, "\nseq (1 target),");
@@ -152,6 +155,9 @@ static void test_compare_predicted(void **state)
 	assert_int_equal(commas, 21); /* 18 columns, then the model's 4 */
 	double value = atof(strchr(strchr(strchr(row, ',') + 1, ',') + 1, ',') + 1);
 	assert_true(fabs(value - measured) < 1e-3 * measured);
+	const char *verdict = strstr(row, ",reference,");
+	assert_non_null(verdict);
+	assert_true(fabs(atof(verdict + 11) - predicted) < 1e-3 * predicted);
 	const char *last = strrchr(row, ',');
 	assert_in_range((int64_t)(atof(last + 1) * 1000), 0, 1000);
 	proc_out_free(&po);
@@ -175,58 +181,74 @@ static void halve_rates(json_object *fit)
 				       json_object_new_double(json_object_get_double(cpu) * 2));
 }
 
+/* Every model row's prediction in compare JSON, in order, into out. */
+static unsigned predictions(json_object *j, double *out, unsigned max)
+{
+	json_object *a = jget(j, "model.workloads");
+	unsigned n = (unsigned)json_object_array_length(a);
+	assert_true(n > 0 && n <= max);
+	for (unsigned i = 0; i < n; i++)
+		out[i] = jget_double(json_object_array_get_idx(a, i), "predicted");
+	return n;
+}
+
 /* --fit: the given model instead of the self-fit. A fit of the set's own
- * results predicts it as the self-fit does; the same fit with every rate
- * halved predicts half of it, so compare and report show that model. */
+ * results predicts what the self-fit does; the same fit with every rate
+ * halved predicts half of that, so compare and report use that model. */
 static void test_compare_fit(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	char fit[512], half[512], arg[600];
+	double self[64], own[64], halved[64];
 	struct proc_out po;
 
-	fixture_plan(d->path, "a");
-	snprintf(fit, sizeof(fit), "%s/fit.json", d->path);
-	snprintf(arg, sizeof(arg), "--results=%s/a", d->path);
-	run_iochar(&po, d->path, 0, ARGS("model", "fit", arg, "-o", fit));
+	fixture_plan(dir, "a");
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
+	snprintf(arg, sizeof(arg), "--results=%s/a", dir);
+	run_iochar(&po, dir, 0, ARGS("model", "fit", arg, "-o", fit));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 
+	json_object *j = compare_json(dir, ARGS("compare", "a", "--predicted", "--output-format=json"));
+	unsigned n = predictions(j, self, 64);
+	json_object_put(j);
 	snprintf(arg, sizeof(arg), "--fit=%s", fit);
-	json_object *j = compare_json(d->path, ARGS("compare", "a", arg, "--output-format=json"));
+	j = compare_json(dir, ARGS("compare", "a", arg, "--output-format=json"));
 	assert_string_equal(json_object_get_string(jget(j, "model.fit")), fit);
-	json_object *one = model_row(j, "seq (1 target)");
-	if (jget_double(one, "error_pct") > 1)
-		fail_msg("--fit of its own results: error %.2f %%", jget_double(one, "error_pct"));
+	assert_int_equal(predictions(j, own, 64), n);
+	for (unsigned i = 0; i < n; i++)
+		if (fabs(own[i] - self[i]) > 1e-6 * self[i])
+			fail_msg("row %u: --fit of its own results %.1f, self-fit %.1f", i, own[i], self[i]);
 	json_object_put(j);
 
 	json_object *f = json_object_from_file(fit);
 	assert_non_null(f);
 	halve_rates(f);
-	snprintf(half, sizeof(half), "%s/half.json", d->path);
+	snprintf(half, sizeof(half), "%s/half.json", dir);
 	assert_int_equal(json_object_to_file(half, f), 0);
 	json_object_put(f);
 	snprintf(arg, sizeof(arg), "--fit=%s", half);
-	j = compare_json(d->path, ARGS("compare", "a", arg, "--output-format=json"));
-	one = model_row(j, "seq (1 target)");
-	double ratio = jget_double(one, "predicted") / jget_double(one, "measured");
-	if (fabs(ratio - 0.5) > 0.01)
-		fail_msg("--fit with halved rates: predicted/measured %.3f, want 0.5", ratio);
-	assert_true(fabs(jget_double(one, "error_pct") - 50) < 1);
+	j = compare_json(dir, ARGS("compare", "a", arg, "--output-format=json"));
+	assert_int_equal(predictions(j, halved, 64), n);
+	for (unsigned i = 0; i < n; i++)
+		if (fabs(halved[i] / self[i] - 0.5) > 0.01)
+			fail_msg("row %u: --fit with halved rates %.1f, self-fit %.1f", i, halved[i],
+				 self[i]);
 	json_object_put(j);
 
-	run_iochar(&po, d->path, 0, ARGS("compare", "a", arg));
+	run_iochar(&po, dir, 0, ARGS("compare", "a", arg));
 	expect_exit(&po, 0);
 	expect_has(po.out, "model: predicted by the model in ");
 	expect_has(po.out, half);
 	proc_out_free(&po);
 
 	/* the report's predicted beside measured says which model */
-	char *html = fixture_report_html(d->path, "r.html", ARGS("a", arg));
+	char *html = fixture_report_html(dir, "r.html", ARGS("a", arg));
 	expect_has(html, "<section id=\"model\"><h2>Predicted beside measured</h2>");
 	expect_has(html, ": predicted by the model in ");
 	expect_has(html, half);
 	free(html);
-	html = fixture_report(d->path, "a");
+	html = fixture_report(dir, "a");
 	expect_has(html, ": predicted by the model fitted on its own single-target and scaling steps");
 	free(html);
 }
@@ -234,43 +256,43 @@ static void test_compare_fit(void **state)
 /* A missing or bad model file: exit 2, one line naming it, nothing written. */
 static void test_bad_fit(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	char bad[512], notjson[512], arg[600], out[600];
 	struct proc_out po;
 
-	fixture_synthetic(d->path, "s", (const struct synth_workload[]){{"w", 1000, 0.01, 5}}, 1);
-	snprintf(bad, sizeof(bad), "%s/bad.json", d->path);
+	fixture_synthetic(dir, "s", (const struct synth_workload[]){{"w", 1000, 0.01, 5}}, 1);
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
 	fixture_write(bad, "{\"hello\": 1}\n", 13);
-	snprintf(notjson, sizeof(notjson), "%s/notjson.json", d->path);
+	snprintf(notjson, sizeof(notjson), "%s/notjson.json", dir);
 	fixture_write(notjson, "drives,1\n", 9);
 	const char *files[] = {bad, notjson, "/dev/shm/no-such-iochar-fit.json"};
 	for (unsigned i = 0; i < 3; i++) {
 		snprintf(arg, sizeof(arg), "--fit=%s", files[i]);
-		snprintf(out, sizeof(out), "%s/out-%u", d->path, i);
-		run_iochar(&po, d->path, 0, ARGS("compare", "s", arg, "-o", out));
+		snprintf(out, sizeof(out), "%s/out-%u", dir, i);
+		run_iochar(&po, dir, 0, ARGS("compare", "s", arg, "-o", out));
 		expect_exit(&po, 2);
 		assert_int_equal(count_lines(po.err), 1);
 		expect_has(po.err, files[i]);
 		proc_out_free(&po);
 		assert_false(file_exists(out));
-		run_iochar(&po, d->path, 0, ARGS("report", "s", arg, "-o", out));
+		run_iochar(&po, dir, 0, ARGS("report", "s", arg, "-o", out));
 		expect_exit(&po, 2);
 		assert_int_equal(count_lines(po.err), 1);
 		expect_has(po.err, files[i]);
 		proc_out_free(&po);
 		assert_false(file_exists(out));
 	}
-	run_iochar(&po, d->path, 0, ARGS("compare", "s", "--fit"));
+	run_iochar(&po, dir, 0, ARGS("compare", "s", "--fit"));
 	expect_exit(&po, 2);
 	expect_has(po.err, "--fit: needs a model file");
 	proc_out_free(&po);
 	/* the report always has its predictions */
-	run_iochar(&po, d->path, 0, ARGS("report", "s", "--predicted", "-o", "r.html"));
+	run_iochar(&po, dir, 0, ARGS("report", "s", "--predicted", "-o", "r.html"));
 	expect_exit(&po, 2);
 	expect_has(po.err, "--predicted");
 	proc_out_free(&po);
 	/* an older file, no model member anywhere: the model side still works */
-	run_iochar(&po, d->path, 0, ARGS("compare", "s", "--predicted"));
+	run_iochar(&po, dir, 0, ARGS("compare", "s", "--predicted"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "model: predicted by");
 	proc_out_free(&po);
@@ -285,7 +307,7 @@ static json_object *step_of(json_object *results, unsigned i)
  * figures hold on a loaded machine: a scaling step and a fixed one. */
 static void test_plan_model_member(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	char plan[2048], path[512], res[600], step[600];
 	struct proc_out po;
 
@@ -293,15 +315,15 @@ static void test_plan_model_member(void **state)
 		 "[global]\nioengine=psync\ndirect=0\nsize=4m\ntime_based\nruntime=1s\n"
 		 "rate_iops=%d\n[rand]\nrw=randread\nbs=4k\ntargets=scaling\nfilename=%s/t0:%s/t1\n"
 		 "[one]\nrw=randread\nbs=4k\nruntime=300ms\nfilename=%s/t0\n",
-		 RATE, d->path, d->path, d->path);
-	snprintf(path, sizeof(path), "%s/p.ini", d->path);
+		 RATE, dir, dir, dir);
+	snprintf(path, sizeof(path), "%s/p.ini", dir);
 	fixture_write(path, plan, strlen(plan));
-	run_iochar(&po, d->path, 0, ARGS("plan", path, "--out", "out"));
+	run_iochar(&po, dir, 0, ARGS("plan", path, "--out", "out"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "model: rand: bound by ");
 	proc_out_free(&po);
 
-	snprintf(res, sizeof(res), "%s/out/results.json", d->path);
+	snprintf(res, sizeof(res), "%s/out/results.json", dir);
 	char *text = fixture_slurp(res, NULL);
 	/* still iochar's layout: a later plan --out may write over it */
 	assert_int_equal(strncmp(text, "{\n  \"iochar_version\": ", 22), 0);
@@ -327,14 +349,14 @@ static void test_plan_model_member(void **state)
 	/* only scaling steps carry it, and only results.json */
 	assert_false(json_object_object_get_ex(step_of(r, 1), "model", NULL));
 	json_object_put(r);
-	snprintf(step, sizeof(step), "%s/out/steps/000.json", d->path);
+	snprintf(step, sizeof(step), "%s/out/steps/000.json", dir);
 	r = json_object_from_file(step);
 	assert_non_null(r);
 	assert_false(json_object_object_get_ex(r, "model", NULL));
 	json_object_put(r);
 
 	/* the reader takes it (results.json read as a file has its steps) */
-	run_iochar(&po, d->path, 0, ARGS("compare", "out/results.json", "out", "--predicted"));
+	run_iochar(&po, dir, 0, ARGS("compare", "out/results.json", "out", "--predicted"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "rand (2 targets)");
 	proc_out_free(&po);
@@ -342,21 +364,21 @@ static void test_plan_model_member(void **state)
 	r = json_object_from_file(res);
 	json_object_object_add(jget(step_of(r, 0), "model"), "targets",
 			       json_object_new_string("two"));
-	snprintf(path, sizeof(path), "%s/broken.json", d->path);
+	snprintf(path, sizeof(path), "%s/broken.json", dir);
 	assert_int_equal(json_object_to_file(path, r), 0);
 	json_object_put(r);
-	run_iochar(&po, d->path, 0, ARGS("compare", "broken.json", "--predicted"));
+	run_iochar(&po, dir, 0, ARGS("compare", "broken.json", "--predicted"));
 	expect_exit(&po, 2);
 	assert_int_equal(count_lines(po.err), 1);
 	expect_has(po.err, "model.targets");
 	proc_out_free(&po);
 
 	/* JSON output: the member is written, no model lines in the JSON */
-	run_iochar(&po, d->path, 0, ARGS("plan", "p.ini", "--out", "out2", "--output-format=json"));
+	run_iochar(&po, dir, 0, ARGS("plan", "p.ini", "--out", "out2", "--output-format=json"));
 	expect_exit(&po, 0);
 	assert_null(strstr(po.out, "model: rand"));
 	proc_out_free(&po);
-	snprintf(res, sizeof(res), "%s/out2/results.json", d->path);
+	snprintf(res, sizeof(res), "%s/out2/results.json", dir);
 	r = json_object_from_file(res);
 	assert_non_null(r);
 	assert_true(json_object_object_get_ex(step_of(r, 0), "model", NULL));
@@ -366,10 +388,10 @@ static void test_plan_model_member(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_compare_predicted, shm_setup, shm_teardown),
-		cmocka_unit_test_setup_teardown(test_compare_fit, shm_setup, shm_teardown),
-		cmocka_unit_test_setup_teardown(test_bad_fit, shm_setup, shm_teardown),
-		cmocka_unit_test_setup_teardown(test_plan_model_member, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_compare_predicted, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_compare_fit, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_fit, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_model_member, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,6 +88,16 @@ static const struct cmp_pred *pred_at(const struct cmp_table *t, unsigned row, u
 	return &t->preds[(size_t)row * t->nr_sets + side];
 }
 
+/* The values with a prediction, in row then side order: *i from 0 (the
+ * index into t->preds); false past the last. */
+static bool next_pred(const struct cmp_table *t, size_t *i)
+{
+	for (size_t n = (size_t)t->nr_rows * t->nr_sets; *i < n; ++*i)
+		if (t->preds[*i].present)
+			return true;
+	return false;
+}
+
 static char *value_str(char *buf, bool iops, double v)
 {
 	char t[NUMFMT_MAX];
@@ -113,22 +123,19 @@ void compare_pred_write_text(const struct cmp_table *t, FILE *f)
 	fprintf(f, "%-34s %-16s %15s %15s %7s  %-10s %s\n", "workload", "set", "measured",
 		"predicted", "error", "bound_by", "util");
 	unsigned shown = 0;
-	for (unsigned r = 0; r < t->nr_rows; r++)
-		for (unsigned s = 0; s < t->nr_sets; s++) {
-			const struct cmp_pred *p = pred_at(t, r, s);
-			const struct cmp_row *row = &t->rows[r];
-			if (!p->present)
-				continue;
-			fprintf(f, "%-34.34s %-16.16s %15s %15s ", row->key, t->sides[s].name,
-				value_str(a, row->iops, row->v[s].value),
-				value_str(b, row->iops, p->predicted));
-			if (isfinite(p->error_pct))
-				fprintf(f, "%6.1f%%", p->error_pct);
-			else
-				fprintf(f, "%7s", "-");
-			fprintf(f, "  %-10s %.0f %%\n", p->bound, p->utilization * 100);
-			shown++;
-		}
+	for (size_t i = 0; next_pred(t, &i); i++) {
+		const struct cmp_pred *p = &t->preds[i];
+		const struct cmp_row *row = &t->rows[i / t->nr_sets];
+		unsigned s = (unsigned)(i % t->nr_sets);
+		fprintf(f, "%-34.34s %-16.16s %15s %15s ", row->key, t->sides[s].name,
+			value_str(a, row->iops, row->v[s].value), value_str(b, row->iops, p->predicted));
+		if (isfinite(p->error_pct))
+			fprintf(f, "%6.1f%%", p->error_pct);
+		else
+			fprintf(f, "%7s", "-");
+		fprintf(f, "  %-10s %.0f %%\n", p->bound, p->utilization * 100);
+		shown++;
+	}
 	if (!shown)
 		fputs("(no workload the model can predict: it knows randread, randwrite, randrw, "
 		      "read, write and rw)\n", f);
@@ -147,23 +154,21 @@ void compare_pred_write_json(const struct cmp_table *t, struct jw *w)
 		jw_null(w); /* each set's own self-fit */
 	jw_key(w, "workloads");
 	jw_array_begin(w);
-	for (unsigned r = 0; r < t->nr_rows; r++)
-		for (unsigned s = 0; s < t->nr_sets; s++) {
-			const struct cmp_pred *p = pred_at(t, r, s);
-			const struct cmp_row *row = &t->rows[r];
-			if (!p->present)
-				continue;
-			jw_object_begin(w);
-			jw_kv_string(w, "workload", row->key);
-			jw_kv_string(w, "set", t->sides[s].name);
-			jw_kv_string(w, "metric", row->iops ? "iops" : "bw_bytes");
-			jw_kv_double(w, "measured", row->v[s].value);
-			jw_kv_double(w, "predicted", p->predicted);
-			jw_kv_double(w, "error_pct", p->error_pct);
-			jw_kv_string(w, "bound_by", p->bound);
-			jw_kv_double(w, "utilization", p->utilization);
-			jw_object_end(w);
-		}
+	for (size_t i = 0; next_pred(t, &i); i++) {
+		const struct cmp_pred *p = &t->preds[i];
+		const struct cmp_row *row = &t->rows[i / t->nr_sets];
+		unsigned s = (unsigned)(i % t->nr_sets);
+		jw_object_begin(w);
+		jw_kv_string(w, "workload", row->key);
+		jw_kv_string(w, "set", t->sides[s].name);
+		jw_kv_string(w, "metric", row->iops ? "iops" : "bw_bytes");
+		jw_kv_double(w, "measured", row->v[s].value);
+		jw_kv_double(w, "predicted", p->predicted);
+		jw_kv_double(w, "error_pct", p->error_pct);
+		jw_kv_string(w, "bound_by", p->bound);
+		jw_kv_double(w, "utilization", p->utilization);
+		jw_object_end(w);
+	}
 	jw_array_end(w);
 	jw_object_end(w);
 }
