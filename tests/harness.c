@@ -202,13 +202,22 @@ char *tmpdir_make(void)
 	return d;
 }
 
+char *shmdir_make(void)
+{
+	char *d = strdup("/dev/shm/iochar-test-XXXXXX");
+	assert_non_null(d);
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
 void tmpdir_remove(char *dir)
 {
 	char cmd[4200];
 	if (!dir)
 		return;
 	/* only ever our own mkdtemp directory */
-	if (strncmp(dir, "/var/tmp/iochar-test-", 21) == 0) {
+	if (strncmp(dir, "/var/tmp/iochar-test-", 21) == 0 ||
+	    strncmp(dir, "/dev/shm/iochar-test-", 21) == 0) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		if (system(cmd) != 0)
 			fprintf(stderr, "warning: could not remove %s\n", dir);
@@ -225,6 +234,12 @@ int tmpdir_setup(void **state)
 int tmpdir_teardown(void **state)
 {
 	tmpdir_remove(*state);
+	return 0;
+}
+
+int shmdir_setup(void **state)
+{
+	*state = shmdir_make();
 	return 0;
 }
 

@@ -62,6 +62,11 @@ void tmpdir_remove(char *dir);
 int tmpdir_setup(void **state);
 int tmpdir_teardown(void **state);
 
+/* The same on /dev/shm (tmpfs: fast, no disk), removed by tmpdir_remove
+ * and tmpdir_teardown too: shmdir_setup with tmpdir_teardown. */
+char *shmdir_make(void);
+int shmdir_setup(void **state);
+
 /* A NULL-terminated argv for run_iochar and friends: ARGS("run", "-x"). */
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 

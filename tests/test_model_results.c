@@ -28,30 +28,6 @@
 #define RATE 3000
 #define STATED_ERROR 0.15
 
-struct shm_dir {
-	char path[256];
-};
-
-static int shm_setup(void **state)
-{
-	struct shm_dir *d = calloc(1, sizeof(*d));
-	snprintf(d->path, sizeof(d->path), "/dev/shm/iochar-model-%d", (int)getpid());
-	if (mkdir(d->path, 0700))
-		return -1;
-	*state = d;
-	return 0;
-}
-
-static int shm_teardown(void **state)
-{
-	struct shm_dir *d = *state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->path);
-	int rc = system(cmd);
-	free(d);
-	return rc == 0 ? 0 : -1;
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -93,25 +69,25 @@ static json_object *load(const char *path)
 
 static void test_predict_then_measure(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	char fitted[512], fit_out[512], cfg[512], arg[600];
 	struct proc_out po;
 
 	/* fit on a scaling run over 2 targets */
-	snprintf(fitted, sizeof(fitted), "%s/two", d->path);
-	scaling_run(d->path, 2, fitted);
-	snprintf(fit_out, sizeof(fit_out), "%s/fit.json", d->path);
+	snprintf(fitted, sizeof(fitted), "%s/two", dir);
+	scaling_run(dir, 2, fitted);
+	snprintf(fit_out, sizeof(fit_out), "%s/fit.json", dir);
 	snprintf(arg, sizeof(arg), "--results=%s", fitted);
-	run_iochar(&po, d->path, 0, ARGS("model", "fit", arg, "-o", fit_out));
+	run_iochar(&po, dir, 0, ARGS("model", "fit", arg, "-o", fit_out));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 
 	/* predict 4 targets, a configuration not measured yet */
-	snprintf(cfg, sizeof(cfg), "%s/four.ini", d->path);
+	snprintf(cfg, sizeof(cfg), "%s/four.ini", dir);
 	write_file(cfg, "[config]\ndrive_type = measured\ndrives = 4\npath = direct\n"
 			"[workload rand]\nrw = randread\nbs = 4k\n");
 	snprintf(arg, sizeof(arg), "--config=%s", cfg);
-	run_iochar(&po, d->path, 0,
+	run_iochar(&po, dir, 0,
 		   ARGS("model", "predict", fit_out, arg, "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *pred = json_tokener_parse(po.out);
@@ -129,8 +105,8 @@ static void test_predict_then_measure(void **state)
 
 	/* then measure 4 targets */
 	char measured[512], res[600];
-	snprintf(measured, sizeof(measured), "%s/four", d->path);
-	scaling_run(d->path, 4, measured);
+	snprintf(measured, sizeof(measured), "%s/four", dir);
+	scaling_run(dir, 4, measured);
 	snprintf(res, sizeof(res), "%s/results.json", measured);
 	json_object *r = load(res);
 	json_object *pts = jget(json_object_array_get_idx(jget(r, "steps"), 0), "scaling.points");
@@ -143,7 +119,7 @@ static void test_predict_then_measure(void **state)
 	json_object_put(pred);
 
 	/* explain: the measured run beside the model fitted on itself */
-	run_iochar(&po, d->path, 0, ARGS("model", "explain", measured, "--output-format=json"));
+	run_iochar(&po, dir, 0, ARGS("model", "explain", measured, "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *x = json_tokener_parse(po.out);
 	assert_non_null(x);
@@ -162,8 +138,8 @@ static void test_predict_then_measure(void **state)
 
 	/* the HTML report shows the same beside the measurements */
 	char html[600];
-	snprintf(html, sizeof(html), "%s/report.html", d->path);
-	run_iochar(&po, d->path, 0, ARGS("report", measured, "-o", html));
+	snprintf(html, sizeof(html), "%s/report.html", dir);
+	run_iochar(&po, dir, 0, ARGS("report", measured, "-o", html));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 	FILE *f = fopen(html, "r");
@@ -192,18 +168,18 @@ static void set_iops(json_object *step, unsigned k, double iops)
  * IOPS and a host ceiling of 2500 on the one worker thread. */
 static void test_fit_synthetic_results(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	char plan[2048], path[512], out[512], step[600], fit[512], arg[600];
 	struct proc_out po;
 
 	snprintf(plan, sizeof(plan),
 		 "[global]\nioengine=null\nsize=1m\ntime_based\nruntime=200ms\n[rand]\n"
 		 "rw=randread\nbs=4k\ntargets=scaling\nfilename=%s/a:%s/b:%s/c:%s/d\n",
-		 d->path, d->path, d->path, d->path);
-	snprintf(path, sizeof(path), "%s/p.ini", d->path);
+		 dir, dir, dir, dir);
+	snprintf(path, sizeof(path), "%s/p.ini", dir);
 	write_file(path, plan);
-	snprintf(out, sizeof(out), "%s/out", d->path);
-	run_iochar(&po, d->path, 0, ARGS("plan", path, "--out", out));
+	snprintf(out, sizeof(out), "%s/out", dir);
+	run_iochar(&po, dir, 0, ARGS("plan", path, "--out", out));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 	snprintf(step, sizeof(step), "%s/steps/000.json", out);
@@ -215,9 +191,9 @@ static void test_fit_synthetic_results(void **state)
 	assert_int_equal(json_object_to_file(step, st), 0);
 	json_object_put(st);
 
-	snprintf(fit, sizeof(fit), "%s/fit.json", d->path);
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
 	snprintf(arg, sizeof(arg), "--results=%s", out);
-	run_iochar(&po, d->path, 0, ARGS("model", "fit", arg, "-o", fit));
+	run_iochar(&po, dir, 0, ARGS("model", "fit", arg, "-o", fit));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
 	json_object *f = load(fit);
@@ -235,9 +211,9 @@ static void test_fit_synthetic_results(void **state)
 /* A results path that is not iochar's: exit 2, one line naming it. */
 static void test_bad_results(void **state)
 {
-	struct shm_dir *d = *state;
+	const char *dir = *state;
 	char path[512], arg[600];
-	snprintf(path, sizeof(path), "%s/not.json", d->path);
+	snprintf(path, sizeof(path), "%s/not.json", dir);
 	write_file(path, "{\"hello\": 1}\n");
 	snprintf(arg, sizeof(arg), "--results=%s", path);
 	struct proc_out po;
@@ -251,9 +227,9 @@ static void test_bad_results(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_predict_then_measure, shm_setup, shm_teardown),
-		cmocka_unit_test_setup_teardown(test_fit_synthetic_results, shm_setup, shm_teardown),
-		cmocka_unit_test_setup_teardown(test_bad_results, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_predict_then_measure, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fit_synthetic_results, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_results, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,12 +18,12 @@
 
 #include "charz/plan.h"
 #include "charz/plan_run.h"
-#include "model/explain_results.h"
 #include "charz/results.h"
 #include "cli/args.h"
 #include "cli/run_config.h"
 #include "base/units.h"
 #include "cmd/cmd.h"
+#include "cmd/plan_model.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
 #include "dist/dist.h"
@@ -302,9 +302,10 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 	};
 	ret = plan_run(p, &o, err);
 	status_done(&st);
-	/* why each scaling step stops growing, by the model (docs/model.md) */
-	if (!ret && dir && root && !a->json)
-		mdl_explain_scaling(dir, stdout);
+	/* each scaling step's prediction into results.json, and in the text
+	 * why it stops growing, by the model (docs/model.md) */
+	if (!ret && dir && root)
+		ret = plan_model_write(dir, a->json ? NULL : stdout, err);
 	if (dir && root && access(dir, F_OK) == 0) /* not for a plan refused before it */
 		fprintf(stderr, "iochar: results in %s/\n", dir);
 	return ret;

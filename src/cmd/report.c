@@ -10,11 +10,12 @@
 
 #include "cmd/cmd.h"
 #include "cmd/report_args.h"
+#include "model/fit_file.h"
 #include "model/report_preds.h"
 #include "report/report.h"
 
 static const char usage[] =
-	"usage: iochar report DIR|FILE... -o OUT.html\n"
+	"usage: iochar report DIR|FILE... -o OUT.html [--fit=FIT]\n"
 	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n";
 
 static const char about[] =
@@ -23,22 +24,26 @@ static const char about[] =
 	"files (iochar run --output-format=json): summary table, charts, the\n"
 	"environment and every step's parameters; with several, a comparison\n"
 	"('--' between sides of repeated runs, as for 'iochar compare').\n"
-	"-o, the page to write, is required.\n";
+	"-o, the page to write, is required. Its \"Predicted beside measured\" uses\n"
+	"the model fitted on each set's own single-target and scaling steps, or\n"
+	"the model file --fit gives (iochar model fit -o FIT).\n";
 
 struct page {
 	const struct rs_set *sets;
 	const struct report_args *a;
+	const struct mdl_fit *fit; /* --fit; NULL: each set's self-fit */
 };
 
 static int write_page(const void *arg, FILE *f)
 {
 	const struct page *p = arg;
 	unsigned n = p->a->nr_inputs;
-	/* the model fitted on each set's own steps, beside its measurements */
+	/* the model (fitted on each set's own steps, or --fit's) beside its
+	 * measurements */
 	struct report_preds *preds = calloc(n ? n : 1, sizeof(*preds));
 	int ret = preds ? 0 : -ENOMEM;
 	for (unsigned i = 0; !ret && i < n; i++)
-		ret = mdl_report_preds(&p->sets[i], &preds[i]);
+		ret = mdl_report_preds(&p->sets[i], p->fit, p->a->fit, &preds[i]);
 	if (!ret)
 		ret = report_write_html_all(p->sets, n, p->a->side_runs, p->a->nr_sides, preds, f);
 	for (unsigned i = 0; preds && i < n; i++)
@@ -61,18 +66,27 @@ int cmd_report(int argc, char **argv)
 		report_args_help(usage, about, stdout);
 		return 0;
 	}
-	if (!a.nr_inputs || !a.output || a.format) {
+	if (!a.nr_inputs || !a.output || a.format || a.predicted) {
 		fprintf(stderr, "iochar report: %s\n",
 			a.format ? "--output-format: the report is HTML; see 'iochar compare' for json and csv"
+			: a.predicted ? "--predicted: the report always shows the predictions (--fit=FIT: another model's)"
 			: !a.nr_inputs ? "no results given" : "-o OUT.html is required");
 		report_args_help(usage, about, stderr);
 		return EXIT_USAGE;
 	}
-	if (report_args_check_output(&a, &err) || report_args_load(&a, sets, &err)) {
+	struct mdl_fit *fit = a.fit ? malloc(sizeof(*fit)) : NULL;
+	if (a.fit && !fit) {
+		fprintf(stderr, "iochar report: out of memory\n");
+		return 1;
+	}
+	/* the fit is read with the results: a bad one writes nothing */
+	if (report_args_check_output(&a, &err) || (fit && mdl_fit_load(a.fit, fit, &err)) ||
+	    report_args_load(&a, sets, &err)) {
 		fprintf(stderr, "iochar report: %s\n", err.msg);
+		free(fit);
 		return err.usage ? EXIT_USAGE : 1;
 	}
-	struct page page = {sets, &a};
+	struct page page = {sets, &a, fit};
 	int status = 0;
 	if (report_args_write(&a, write_page, &page, &err)) {
 		fprintf(stderr, "iochar report: %s\n", err.msg);
@@ -81,5 +95,6 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "iochar: report in %s\n", a.output);
 	}
 	report_args_free_sets(sets, a.nr_inputs);
+	free(fit);
 	return status;
 }

@@ -67,6 +67,13 @@ static const struct arg_def rows[] = {
 		   "one of the inputs"},
 	{RROW(force, "force", OPT_BOOL),
 	 .o.help = "write it over any existing file"},
+	{RROW(predicted, "predicted", OPT_BOOL),
+	 .o.help = "compare: add the model's side, each workload measured beside "
+		   "predicted (error, bound, utilization)"},
+	{ARG_STR(struct report_args, fit, "fit"), .o.arg = "FIT",
+	 .missing = "%s: needs a model file (iochar model fit -o FIT)",
+	 .o.help = "predict with this model file instead of the model fitted on "
+		   "each set's own single-target and scaling steps"},
 	{ARG_STR(struct report_args, format, "output-format"),
 	 .missing = "%s: needs normal, json or csv", .o.arg = "FMT",
 	 .o.help = "compare: normal, json or csv (the report is HTML)"},

@@ -23,6 +23,9 @@ struct report_args {
 	const char *output;         /* -o / --output; NULL: none given */
 	const char *format;         /* --output-format; NULL: none given */
 	bool force;                 /* --force: write -o over anything */
+	bool predicted;             /* compare --predicted: add the model side */
+	const char *fit;            /* --fit: a model file (iochar model fit);
+				     * NULL: each set's own self-fit */
 	int help;
 	unsigned side_first;        /* parsing: the side being read's first */
 };

@@ -162,36 +162,3 @@ out:
 	free(f);
 	return ret;
 }
-
-void mdl_explain_scaling(const char *path, FILE *out)
-{
-	struct mdl_fit *f = calloc(1, sizeof(*f));
-	struct ioc_err err = {0};
-	struct rs_set s;
-
-	if (!f)
-		return;
-	if (!results_read(path, &s, &err)) {
-		mdl_fit_result_set(f, &s);
-		for (unsigned i = 0; i < s.nr_steps; i++) {
-			const struct rs_step *st = &s.steps[i];
-			struct mdl_config c;
-			struct mdl_workload w;
-			struct mdl_answer a;
-			char why[256];
-			unsigned most = 1;
-			if (st->error || !st->scaling.present)
-				continue;
-			for (unsigned k = 0; k < st->nr_sets; k++)
-				if (st->sets[k].nr_targets > most)
-					most = st->sets[k].nr_targets;
-			if (!mdl_step_model(f, st, most, &c, &w))
-				continue;
-			mdl_eval(&c, &w, &a);
-			fprintf(out, "model: %s: %s\n", st->label ? st->label : "",
-				mdl_explain(&c, &w, &a, why, sizeof(why)));
-		}
-	}
-	rs_set_free(&s);
-	free(f);
-}

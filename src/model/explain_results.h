@@ -18,12 +18,6 @@
 int mdl_explain_results(const char *path, const struct mdl_fit *base,
 			const char *format, FILE *out, struct ioc_err *err);
 
-/* For a plan's scaling steps only: one line each, "model: LABEL: WHY",
- * by the model fitted on the results at path (a plan's own steps), to
- * out. Quiet when the results cannot be read or have no scaling step:
- * this is commentary on a run that has already been reported. */
-void mdl_explain_scaling(const char *path, FILE *out);
-
 struct rs_step;
 
 /* Step st of a result set as the model sees it on n targets: the measured

@@ -26,13 +26,15 @@ static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 	ps->nr_sets = st->nr_sets;
 	ps->predicted = calloc(st->nr_sets ? st->nr_sets : 1, sizeof(*ps->predicted));
 	ps->bound = calloc(st->nr_sets ? st->nr_sets : 1, sizeof(*ps->bound));
-	if (!ps->predicted || !ps->bound)
+	ps->util = calloc(st->nr_sets ? st->nr_sets : 1, sizeof(*ps->util));
+	if (!ps->predicted || !ps->bound || !ps->util)
 		return -ENOMEM;
 	for (unsigned k = 0; k < st->nr_sets; k++) {
 		mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
 		mdl_eval(&c, &w, &a);
 		ps->predicted[k] = value(&w, &a);
 		snprintf(ps->bound[k], sizeof(ps->bound[k]), "%s", mdl_bound_name(a.bound));
+		ps->util[k] = a.utilization;
 		if (st->sets[k].nr_targets > most)
 			most = st->sets[k].nr_targets;
 	}
@@ -41,6 +43,12 @@ static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 	mdl_eval(&c, &w, &a);
 	mdl_explain(&c, &w, &a, ps->why, sizeof(ps->why));
 	ps->knee = a.saturation_drives && a.saturation_drives <= most ? a.saturation_drives : 0;
+	ps->saturation = a.saturation_drives;
+	if (ps->saturation) { /* what binds from the knee on */
+		mdl_step_model(f, st, ps->saturation, &c, &w);
+		mdl_eval(&c, &w, &a);
+		snprintf(ps->knee_cause, sizeof(ps->knee_cause), "%s", mdl_bound_name(a.bound));
+	}
 	if (!st->scaling.present)
 		return 0;
 	if (!(ps->curve = calloc(most, sizeof(*ps->curve))))
@@ -54,7 +62,8 @@ static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 	return 0;
 }
 
-int mdl_report_preds(const struct rs_set *s, struct report_preds *p)
+int mdl_report_preds(const struct rs_set *s, const struct mdl_fit *fit,
+		     const char *fit_name, struct report_preds *p)
 {
 	struct mdl_fit *f = calloc(1, sizeof(*f));
 	struct mdl_config c;
@@ -64,7 +73,12 @@ int mdl_report_preds(const struct rs_set *s, struct report_preds *p)
 	memset(p, 0, sizeof(*p));
 	if (!f)
 		return -ENOMEM;
-	mdl_fit_result_set(f, s);
+	if (fit) {
+		*f = *fit;
+		snprintf(p->fit, sizeof(p->fit), "%s", fit_name ? fit_name : "the given fit");
+	} else {
+		mdl_fit_result_set(f, s);
+	}
 	p->steps = calloc(s->nr_steps ? s->nr_steps : 1, sizeof(*p->steps));
 	if (!p->steps)
 		ret = -ENOMEM;
@@ -81,6 +95,7 @@ int mdl_report_preds(const struct rs_set *s, struct report_preds *p)
 		if (!ret && !any) {
 			free(ps->predicted);
 			free(ps->bound);
+			free(ps->util);
 			free(ps->curve);
 			memset(ps, 0, sizeof(*ps));
 			p->nr_steps--;

@@ -381,5 +381,6 @@ void compare_free(struct cmp_table *t)
 	}
 	free(t->rows);
 	free(t->sides);
+	free(t->preds);
 	memset(t, 0, sizeof(*t));
 }

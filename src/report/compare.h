@@ -153,11 +153,24 @@ struct cmp_side {
 	char name[64];             /* the first set's name, "+N" when repeated */
 };
 
+/* The model's side of one value (compare --predicted, compare_pred.c). */
+struct cmp_pred {
+	bool present;              /* the model predicted this workload */
+	double predicted;          /* IOPS or bytes/s, as the value */
+	double error_pct;          /* |predicted - value| / value * 100; NaN: none */
+	double utilization;        /* of the bound component, 0..1 */
+	char bound[16];            /* "drives", "controller", "cpu", ... */
+};
+
 struct cmp_table {
 	struct cmp_side *sides;    /* owned */
 	unsigned nr_sets;          /* sides */
 	struct cmp_row *rows;
 	unsigned nr_rows;
+	/* compare --predicted: preds[row * nr_sets + side], owned; NULL: no
+	 * model side */
+	struct cmp_pred *preds;
+	char model_fit[512];       /* the model file; "": each set's self-fit */
 };
 
 /* Match the workloads of sets[0..n), each set its own side (single runs),
@@ -168,6 +181,18 @@ int compare_build(const struct rs_set *sets, unsigned n, struct cmp_table *t);
  * of side i - 1 (every count >= 1, their sum the number of sets). */
 int compare_build_sides(const struct rs_set *sets, const unsigned *run_counts,
 			unsigned nr_sides, struct cmp_table *t);
+
+struct report_preds;
+
+/* Add the model's side (report_preds.h): preds[k] are the predictions for
+ * the k-th of the sets compare_build_sides was given (a side's first run
+ * stands for the side: its repeats ran the same configuration). Each disk
+ * workload of each side is matched to the step and target set its headline
+ * point came from, and its predicted value set beside the side's (mean)
+ * value. Host and network rows have no prediction. The writers then add
+ * the model (docs/report.md): text a table after the comparison, JSON a
+ * "model" member, CSV four columns. 0 or -ENOMEM. */
+int compare_add_predictions(struct cmp_table *t, const struct report_preds *preds);
 
 /* Release what t owns (not the sets). t may be NULL. */
 void compare_free(struct cmp_table *t);
@@ -205,6 +230,14 @@ double compare_t975(double df);
  * bs 4K vs 8K"), "" when nothing does or either has no parameters. */
 void compare_params_differ(const struct cmp_params *a, const struct cmp_params *b,
 			   char *buf, size_t n);
+
+/* compare_pred.c: the model side in each format (nothing without
+ * t->preds). The CSV header's extra columns, one row's extra fields. */
+void compare_pred_write_text(const struct cmp_table *t, FILE *f);
+struct jw;
+void compare_pred_write_json(const struct cmp_table *t, struct jw *w);
+void compare_pred_csv_header(const struct cmp_table *t, FILE *f);
+void compare_pred_csv_fields(const struct cmp_table *t, unsigned row, unsigned side, FILE *f);
 
 /* Judge every value of row against the first side that has it (the rules
  * above); values must be filled. Used by compare_build. */

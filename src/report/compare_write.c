@@ -163,6 +163,7 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 		}
 	}
 	text_footer(t, f);
+	compare_pred_write_text(t, f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -277,6 +278,7 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
+	compare_pred_write_json(t, &w);
 	jw_object_end(&w);
 	return jw_finish(&w);
 }
@@ -289,9 +291,9 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
-static void csv_value(FILE *f, const struct cmp_table *t, const struct cmp_row *row,
-		      unsigned i, bool net)
+static void csv_value(FILE *f, const struct cmp_table *t, unsigned r, unsigned i, bool net)
 {
+	const struct cmp_row *row = &t->rows[r];
 	const struct cmp_value *v = &row->v[i];
 	bool m = v->verdict == CMP_MISSING;
 	csv_field(f, row->key);
@@ -326,6 +328,7 @@ static void csv_value(FILE *f, const struct cmp_table *t, const struct cmp_row *
 		fputc(',', f);
 	if (row->net && !m && v->retransmits >= 0)
 		fprintf(f, "%lld", (long long)v->retransmits);
+	compare_pred_csv_fields(t, r, i, f);
 	fputc('\n', f);
 }
 
@@ -338,9 +341,12 @@ int compare_write_csv(const struct cmp_table *t, FILE *f)
 		net |= t->rows[r].net;
 	fputs("workload,set,metric,value,latency_stat,latency_ns,p99_ns,iodepth,numjobs,"
 	      "intervals,diff_pct,noise_pct,runs,run_stdev,floor_pct,rule,note,verdict", f);
-	fputs(net ? ",retransmits\n" : "\n", f);
+	if (net)
+		fputs(",retransmits", f);
+	compare_pred_csv_header(t, f); /* --predicted: the model's columns last */
+	fputc('\n', f);
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		for (unsigned i = 0; i < t->nr_sets; i++)
-			csv_value(f, t, &t->rows[r], i, net);
+			csv_value(f, t, r, i, net);
 	return ferror(f) ? -EIO : 0;
 }

@@ -29,13 +29,9 @@ int report_write_html(const struct rs_set *sets, unsigned n, FILE *f);
  * those of side i - 1); every set still has its own tables and charts. */
 int report_write_html_sides(const struct rs_set *sets, unsigned n,
 			    const unsigned *run_counts, unsigned nr_sides, FILE *f);
-/* The same with a "Predicted beside measured" section: preds[0..n), one
- * per set (nr_steps 0: none for it), or NULL (no section). Not kept. */
-int report_write_html_preds(const struct rs_set *sets, unsigned n,
-			    const struct report_preds *preds, FILE *f);
-
-/* Both: sides of repeated runs and predictions (either may be trivial:
- * run_counts all 1, preds NULL). */
+/* The same with a "Predicted beside measured" section too: preds[0..n),
+ * one per set (nr_steps 0: none for it), or NULL (no section); not kept.
+ * Either may be trivial: run_counts all 1, preds NULL. */
 int report_write_html_all(const struct rs_set *sets, unsigned n, const unsigned *run_counts,
 			  unsigned nr_sides, const struct report_preds *preds, FILE *f);
 

@@ -17,6 +17,7 @@ void report_preds_free(struct report_preds *p)
 	for (unsigned i = 0; i < p->nr_steps; i++) {
 		free(p->steps[i].predicted);
 		free(p->steps[i].bound);
+		free(p->steps[i].util);
 		free(p->steps[i].curve);
 	}
 	free(p->steps);
@@ -129,6 +130,14 @@ void report_model_section(struct report_ctx *r)
 {
 	for (unsigned s = 0; r->preds && s < r->nr_sets; s++) {
 		const struct rs_set *set = &r->sets[s];
+		if (r->preds[s].nr_steps) {
+			fputs("<p class=\"fit\">", r->f);
+			html_escape(r->f, set->name);
+			fputs(r->preds[s].fit[0] ? ": predicted by the model in " :
+			      ": predicted by the model fitted on its own single-target and scaling steps", r->f);
+			html_escape(r->f, r->preds[s].fit);
+			fputs("</p>\n", r->f);
+		}
 		for (unsigned i = 0; i < r->preds[s].nr_steps; i++) {
 			const struct report_pred_step *ps = &r->preds[s].steps[i];
 			if (ps->step >= set->nr_steps)

@@ -163,15 +163,6 @@ int report_write_html_sides(const struct rs_set *sets, unsigned n,
 	return report_write_html_all(sets, n, run_counts, nr_sides, NULL, f);
 }
 
-int report_write_html_preds(const struct rs_set *sets, unsigned n,
-			    const struct report_preds *preds, FILE *f)
-{
-	unsigned ones[n ? n : 1];
-	for (unsigned i = 0; i < n; i++)
-		ones[i] = 1;
-	return report_write_html_all(sets, n, ones, n, preds, f);
-}
-
 int report_write_html_all(const struct rs_set *sets, unsigned n, const unsigned *run_counts,
 			  unsigned nr_sides, const struct report_preds *preds, FILE *f)
 {

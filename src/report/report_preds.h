@@ -1,6 +1,7 @@
-/* report_preds.h - predictions the report draws beside a result set's
- * measurements: the "Predicted beside measured" section (report_model.c).
- * Plain data made by the caller (cmd/report.c with the I/O-path model,
+/* report_preds.h - predictions beside a result set's measurements: the
+ * HTML report's "Predicted beside measured" section (report_model.c) and
+ * compare's model side (compare_pred.c). Plain data made by the caller
+ * (cmd/report.c, cmd/compare.c and cmd/plan.c with the I/O-path model,
  * src/model/): the report draws them and knows nothing of how they were
  * made. Everything is malloc'd and owned; report_preds_free releases it. */
 #ifndef IOCHAR_REPORT_REPORT_PREDS_H
@@ -10,6 +11,7 @@
 
 #define REPORT_PRED_BOUND_MAX 16
 #define REPORT_PRED_WHY_MAX 256
+#define REPORT_PRED_FIT_MAX 512
 
 struct report_pred_step {
 	unsigned step;              /* index into the set's steps */
@@ -17,15 +19,23 @@ struct report_pred_step {
 	unsigned nr_sets;           /* the step's target sets, in order */
 	double *predicted;          /* nr_sets: at each set's target count */
 	char (*bound)[REPORT_PRED_BOUND_MAX]; /* nr_sets: what binds there */
+	double *util;               /* nr_sets: the bound's utilization, 0..1 */
 	double *curve;              /* predicted at 1..nr_curve targets */
 	unsigned nr_curve;
 	unsigned knee;              /* targets from which it stops growing; 0 none */
+	/* the first target count the targets do not bind, measured or not
+	 * (the model's saturation count); 0: they bind up to 256 */
+	unsigned saturation;
+	char knee_cause[REPORT_PRED_BOUND_MAX]; /* what binds there; "" none */
 	char why[REPORT_PRED_WHY_MAX];
 };
 
 struct report_preds {
 	struct report_pred_step *steps;
 	unsigned nr_steps;
+	/* the model file the predictions came from; "": the model fitted on
+	 * the set's own single-target and scaling steps */
+	char fit[REPORT_PRED_FIT_MAX];
 };
 
 /* Release what p owns and zero it; p may be NULL. */

@@ -176,6 +176,9 @@ static void free_step(struct rs_step *st)
 	free(st->scaling.iops);
 	free(st->scaling.bw_bytes);
 	free(st->scaling.message);
+	free(st->model.bound_by);
+	free(st->model.knee_cause);
+	free(st->model.why);
 }
 
 void rs_set_free(struct rs_set *s)

@@ -214,6 +214,21 @@ struct rs_scaling {
 	char *message;
 };
 
+/* A scaling step's "model" member in results.json (docs/output.md):
+ * what the model fitted on the plan's own steps predicted once the plan
+ * finished. Absent from older files and from steps/NNN.json. */
+struct rs_step_model {
+	bool present;
+	bool metric_iops;          /* else bw_bytes */
+	unsigned targets;          /* the step's largest target count */
+	double predicted;          /* there, IOPS or bytes/s */
+	double utilization;        /* of what binds there, 0..1 */
+	char *bound_by;
+	unsigned knee_targets;     /* where the targets stop binding; 0 none */
+	char *knee_cause;          /* what binds from there; NULL: none */
+	char *why;
+};
+
 enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION, RS_REBUILD };
 
 struct rs_step {
@@ -227,6 +242,7 @@ struct rs_step {
 	struct rs_tset *sets;
 	unsigned nr_sets;
 	struct rs_scaling scaling;
+	struct rs_step_model model;
 };
 
 /* One host's environment in a run over many hosts: a run JSON's

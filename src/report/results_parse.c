@@ -451,6 +451,34 @@ static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scal
 	return 0;
 }
 
+/* The optional "model" member plan_model.c adds to a scaling step. */
+static int parse_step_model(const struct rj_ctx *pc, json_object *o, struct rs_step_model *m)
+{
+	char buf[WHERE_MAX], *metric = NULL;
+	int ret;
+	json_object *mo = rj_member(pc, o, "model", json_type_object, false, &ret);
+	if (!mo)
+		return ret;
+	struct rj_ctx c = rj_child(pc, "model", -1, buf, sizeof(buf));
+	if ((ret = rj_str(&c, mo, "metric", true, &metric)))
+		return ret;
+	m->metric_iops = !strcmp(metric, "iops");
+	bool known = m->metric_iops || !strcmp(metric, "bw_bytes");
+	free(metric);
+	if (!known)
+		return rj_fail(&c, "metric", "not iops or bw_bytes");
+	if ((ret = rj_uint(&c, mo, "targets", true, &m->targets)) ||
+	    (ret = rj_double(&c, mo, "predicted", true, &m->predicted)) ||
+	    (ret = rj_double(&c, mo, "utilization", false, &m->utilization)) ||
+	    (ret = rj_str(&c, mo, "bound_by", true, &m->bound_by)) ||
+	    (ret = rj_uint(&c, mo, "knee_targets", false, &m->knee_targets)) ||
+	    (ret = rj_str(&c, mo, "knee_cause", false, &m->knee_cause)) ||
+	    (ret = rj_str(&c, mo, "why", false, &m->why)))
+		return ret;
+	m->present = true;
+	return 0;
+}
+
 int results_parse_step(json_object *o, const char *file, const char *where,
 		       struct rs_step *st, struct ioc_err *err)
 {
@@ -492,7 +520,9 @@ int results_parse_step(json_object *o, const char *file, const char *where,
 		if (ret)
 			return ret;
 	}
-	return parse_scaling(&c, o, &st->scaling);
+	if ((ret = parse_scaling(&c, o, &st->scaling)))
+		return ret;
+	return parse_step_model(&c, o, &st->model);
 }
 
 /* The members every iochar document starts with; anything without them

@@ -5,7 +5,8 @@
  * run JSON, or a network result ("kind": "net"). Besides the sanitizers,
  * the target checks the reader's contract: a refusal is a usage error with a one-line message naming the
  * file; an accepted set renders as a whole HTML page, and compares with
- * itself in every format, whatever numbers it holds (NaN, huge, zero).
+ * itself in every format, model side included, whatever numbers it holds
+ * (NaN, huge, zero).
  *
  *     make fuzz && build-fuzz/fuzz_results tests/fuzz/corpus/results
  */
@@ -18,19 +19,63 @@
 
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/report_preds.h"
 #include "report/results_read.h"
 
 #include "fuzz.h"
 
+/* Predictions for every step and target set of s, as cmd/ makes them
+ * with the model (here: 1.5 x the headline, whatever it holds), so the
+ * model side's matching and writers see every shape the reader takes.
+ * 0 or -ENOMEM; p is freed by report_preds_free in every case. */
+static int fake_preds(const struct rs_set *s, struct report_preds *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!(p->steps = calloc(s->nr_steps ? s->nr_steps : 1, sizeof(*p->steps))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct rs_step *st = &s->steps[i];
+		struct report_pred_step *ps = &p->steps[p->nr_steps++];
+		unsigned n = st->nr_sets ? st->nr_sets : 1;
+		ps->step = i;
+		ps->iops = rs_step_is_random(st);
+		ps->nr_sets = st->nr_sets;
+		ps->predicted = calloc(n, sizeof(*ps->predicted));
+		ps->bound = calloc(n, sizeof(*ps->bound));
+		ps->util = calloc(n, sizeof(*ps->util));
+		if (!ps->predicted || !ps->bound || !ps->util)
+			return -ENOMEM;
+		for (unsigned k = 0; k < st->nr_sets; k++) {
+			const struct rs_point *h = rs_tset_headline(st, &st->sets[k]);
+			ps->predicted[k] = h ? 1.5 * (ps->iops ? h->total.iops : h->total.bw_bytes) : 0;
+			snprintf(ps->bound[k], sizeof(ps->bound[k]), "drives");
+			ps->util[k] = 0.5;
+		}
+	}
+	return 0;
+}
+
 /* Two sides of copies of one set: every output writes, nothing differs
- * beyond its noise, nothing is not comparable. */
+ * beyond its noise, nothing is not comparable; with the model's side too. */
 static void compare_check(const struct rs_set *sets, const unsigned *runs)
 {
 	struct cmp_table t;
+	struct report_preds preds[3];
 	char *buf = NULL;
 	size_t len = 0;
 	if (compare_build_sides(sets, runs, 2, &t))
 		return;
+	int ret = 0;
+	for (unsigned i = 0; i < 3; i++)
+		ret |= fake_preds(&sets[0], &preds[i]);
+	if (!ret)
+		ret = compare_add_predictions(&t, preds);
+	for (unsigned i = 0; i < 3; i++)
+		report_preds_free(&preds[i]);
+	if (ret) {
+		compare_free(&t);
+		return;
+	}
 	FILE *f = open_memstream(&buf, &len);
 	CHECK(f);
 	CHECK(compare_write_text(&t, f) == 0);
