@@ -291,7 +291,7 @@ static void test_replay_behind_says_so(void **state)
 	struct proc_out po;
 	run_iochar(&po, dir, 0, args);
 	expect_exit(&po, 0);
-	expect_has(po.out, "replay: could not keep the iolog's schedule");
+	expect_has(po.out, "replay: behind: could not keep up with the log's schedule");
 	proc_out_free(&po);
 	const char *jargs[] = {"run", "--name=b", arg, "--ioengine=psync",
 			       "--output-format=json", NULL};
