@@ -20,10 +20,19 @@ struct cursor {
 	struct blktrace_rec t;     /* the next record, its time merged */
 };
 
+/* Whole scalars exactly as fio's time * scalar / 100; never past
+ * UINT64_MAX (a wild time stays the latest). */
 static uint64_t scaled(const struct cursor *c, uint64_t t)
 {
-	/* whole scalars exactly as fio's time * scalar / 100 */
-	return (uint64_t)((unsigned __int128)t * c->scale_milli / 100000);
+	unsigned __int128 v = (unsigned __int128)t * c->scale_milli / 100000;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+static uint64_t repeat_time(const struct cursor *c, uint64_t t)
+{
+	unsigned __int128 v = (unsigned __int128)scaled(c, t) +
+			      (unsigned __int128)c->iter * c->length;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
 static int bad(const struct cursor *c, const char *why, struct ioc_err *err)
@@ -73,7 +82,7 @@ static int next_record(struct cursor *c, struct ioc_err *err)
 			c->end = t.time;
 		if (!kept(&t))
 			continue;
-		t.time = scaled(c, t.time) + c->iter * c->length;
+		t.time = repeat_time(c, t.time);
 		t.pdu_len = 0;
 		c->t = t;
 		c->kept++;

@@ -139,12 +139,14 @@ bool replay_figures_of(const struct run_result *r, unsigned j, struct replay_fig
 		return false;
 	hist_init(&f->lag);
 	hist_init(&f->tool_lag);
+	hist_init(&f->lat);
 	for (unsigned i = 0; i < r->nr_workers; i++) {
 		if (r->workers[i].job != j)
 			continue;
 		for (int d = 0; d < DIR_ALL; d++) {
 			hist_merge(&f->lag, &r->workers[i].stats.dir[d].lag);
 			hist_merge(&f->tool_lag, &r->workers[i].stats.dir[d].tool_lag);
+			hist_merge(&f->lat, &r->workers[i].stats.dir[d].lat);
 		}
 	}
 	f->timed = f->lag.count > 0;

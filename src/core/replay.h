@@ -52,12 +52,12 @@ bool replay_next(struct replay *r, struct gen_op *op, enum io_op *flush,
 /* The replay figures of job j of r (its workers' together): timed when
  * its I/Os kept a schedule (their issue lag was recorded), the I/Os
  * timed and how many of them were issued more than REPLAY_BEHIND_NS
- * late, the issue-lag and tool-lag histograms, the verdict
+ * late, the issue-lag, tool-lag and latency histograms, the verdict
  * (replay_verdict). false when job j replays nothing. */
 struct replay_figures {
 	bool timed;
 	uint64_t ios, behind;
-	struct hist lag, tool_lag;
+	struct hist lag, tool_lag, lat; /* lat: the job's latency, beside */
 	const char *verdict; /* NULL: not timed */
 };
 bool replay_figures_of(const struct run_result *r, unsigned j, struct replay_figures *f);

@@ -275,8 +275,8 @@ void json_emit_environment_value(struct jw *w, const struct environment *e)
 }
 
 /* "replay": one object a read_iolog job (absent without one): timed or
- * not, how many I/Os were issued behind schedule, the issue lag and the
- * verdict (replay_verdict). */
+ * not, how many I/Os were issued behind schedule, the issue lag beside
+ * the job's latency, and the verdict (replay_verdict). */
 static void emit_replay(struct jw *w, const struct run_result *r)
 {
 	struct replay_figures *g = malloc(sizeof(*g));
@@ -304,6 +304,8 @@ static void emit_replay(struct jw *w, const struct run_result *r)
 		json_emit_lat_as(w, "lag", &l);
 		summary_lat(&g->tool_lag, &l);
 		json_emit_lat_as(w, "tool_lag", &l);
+		summary_lat(&g->lat, &l);
+		json_emit_lat_as(w, "lat_ns", &l);
 		jw_key(w, "verdict");
 		if (g->verdict)
 			jw_string(w, g->verdict);
