@@ -78,7 +78,10 @@ static int next_record(struct cursor *c, struct ioc_err *err)
 				return bad(c, "truncated payload", err);
 		}
 		c->record++;
-		if (!c->iter && !(t.action & BLKTRACE_ACT(BLKTRACE_TC_NOTIFY)) && t.time > c->end)
+		/* the trace ends at its last record's time (a notification's
+		 * is no I/O's: left out, unless it is also a kept queue event) */
+		if (!c->iter && (kept(&t) || !(t.action & BLKTRACE_ACT(BLKTRACE_TC_NOTIFY))) &&
+		    t.time > c->end)
 			c->end = t.time;
 		if (!kept(&t))
 			continue;

@@ -7,8 +7,8 @@
  * their payloads, in host byte order. Each trace's times are scaled by
  * its merge_blktrace_scalars % and the trace repeated
  * merge_blktrace_iters times, each repeat starting where the scaled trace
- * ended (its last record's scaled time; fio adds the unscaled end before
- * scaling again). The next record written is always the earliest of the
+ * ended (its latest record's scaled time, notifications left out; fio
+ * adds the unscaled end before scaling again). The next record written is always the earliest of the
  * traces' next ones, ties as fio breaks them. Unlike fio, a bad record
  * (magic, version, truncation) refuses the merge naming the trace, record
  * and byte, and nothing is written: the output appears whole or not.
