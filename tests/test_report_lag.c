@@ -190,9 +190,30 @@ static void test_replay_read_back_and_shown(void **state)
 				   : "<span class=\"good\">kept up</span>: 0 of 11 I/Os");
 		free(html);
 	}
+	/* a plan's replay step: its point carries the member, the report the section */
+	struct proc_out po;
+	snprintf(p, sizeof(p), "%s/replay.ini", dir);
+	FILE *pf = fopen(p, "w");
+	assert_non_null(pf);
+	fprintf(pf, "[replay]\nmode=fixed\nread_iolog=%s/ok.log\nioengine=psync\n", dir);
+	fclose(pf);
+	run_iochar(&po, dir, 0, ARGS("plan", "replay.ini", "--out=pout"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/pout/results.json", dir);
+	char *rj = fixture_slurp(p, NULL);
+	expect_has(rj, "\"verdict\": \"kept up\"");
+	free(rj);
+	run_iochar(&po, dir, 0, ARGS("report", "pout", "-o", "plan.html"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/plan.html", dir);
+	char *ph = fixture_slurp(p, NULL);
+	expect_has(ph, "<h2>Replay lag beside latency</h2>");
+	expect_has(ph, "<span class=\"good\">kept up</span>: 0 of 11 I/Os");
+	free(ph);
 	/* no replay, no section */
 	run_to(dir, "plain.json", "--rate_iops=0");
-	struct proc_out po;
 	run_iochar(&po, dir, 0, ARGS("report", "plain.json", "-o", "p.html"));
 	expect_exit(&po, 0);
 	proc_out_free(&po);

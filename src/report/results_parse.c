@@ -108,6 +108,7 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
 	    (ret = results_parse_dir(c, o, "total", &p->total)) ||
 	    (ret = results_parse_tool_limited(c, o, p)) ||
+	    (ret = results_parse_replay(c, o, p)) ||
 	    (ret = results_parse_hosts(c, o, false, p)) ||
 	    (ret = results_parse_point_targets(c, o, p)))
 		return ret;
