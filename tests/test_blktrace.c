@@ -214,8 +214,8 @@ static void test_trace_scale_align_as_fio(void **state)
 	}
 }
 
-/* The trace's times: 21 I/Os 10 ms apart take 200 ms in both tools,
- * with replay_no_stall next to nothing. */
+/* The trace's times: 21 I/Os 10 ms apart take 200 ms in both tools;
+ * with replay_no_stall iochar takes next to nothing and fio less. */
 static void test_trace_timing_as_fio(void **state)
 {
 	const char *dir = *state;
@@ -229,9 +229,13 @@ static void test_trace_timing_as_fio(void **state)
 	same_ops(&fo, &io, "a timed trace");
 	assert_true(fm >= 185 && fm < 600);
 	assert_true(im >= 185 && im < 600);
+	double fm_timed = fm;
 	replay_both(dir, "b", trace, "--replay_no_stall=1", &fo, &io, &fm, &im);
 	print_message("no_stall: fio %.0f ms, iochar %.0f ms\n", fm, im);
-	assert_true(fm < 120 && im < 120);
+	/* fio's own runtime here grows with the machine's load (165-231 ms
+	 * seen on a busy 2-CPU VM): it is only held to beat its timed run */
+	assert_true(im < 120);
+	assert_true(fm < fm_timed);
 }
 
 static char *slurp(const char *dir, const char *sub, const char *name)

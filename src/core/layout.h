@@ -1,6 +1,6 @@
 /* layout.h - how a validated job sits on its targets: the bytes of each
  * file it may use, and which files must be written before the run.
- * Internal to the runner (validate.c computes it, runner.c uses it). */
+ * Internal to the runner (validate.c computes it, runner*.c use it). */
 #ifndef IOCHAR_CORE_LAYOUT_H
 #define IOCHAR_CORE_LAYOUT_H
 

@@ -76,7 +76,7 @@ struct worker {
 	struct io_unit *units;
 	struct io_unit **free_units;
 	unsigned nr_free;
-	struct io_unit **staged; /* room for depth units (worker.c) */
+	struct io_unit **staged; /* room for depth units (worker_setup.c) */
 	struct batch batch;          /* fio's iodepth_batch_* and iodepth_low */
 	void *buffers;
 	struct generator gen;

@@ -1,0 +1,164 @@
+/* worker_complete.c - the booking of each finished I/O: the hooks'
+ * check, errors and fill_device's end, latency and the per-second series,
+ * fio's slat/clat split and logs, the paced run's lag and service times,
+ * flushes' sync figures; and the live totals the runner reads
+ * (core/worker_int.h). */
+#define _GNU_SOURCE
+#include "core/worker_pace.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* A failure the hooks call fatal (verify_fatal) stops every worker of the
+ * run, as does any I/O error. */
+static bool hooks_complete(struct worker *w, struct io_unit *u)
+{
+	int ret = w->io->complete(w->io_state, u, &w->err);
+
+	if (!ret)
+		return true;
+	w->error = ret;
+	atomic_store(w->stop, true);
+	return false;
+}
+
+/* Book a finished flush: fio's "sync" figures, except for the flushes at
+ * the end (end_fsync), which fio does not count either. Returns false
+ * when the worker must stop (error). */
+static bool flush_complete(struct worker *w, struct io_unit *u, uint64_t now)
+{
+	const char *what = u->op == IO_OP_FDATASYNC ? "fdatasync" : "fsync";
+
+	u->op = IO_OP_RW; /* the unit moves data again when reused */
+	if (u->result < 0) {
+		w->error = err_set(&w->err, (int)-u->result, "job %s: %s of %s: %s",
+				   w->job->name, what,
+				   w->kind ? w->kind->name : w->nr_fds ? w->job->files[u->file] : "(null)",
+				   strerror((int)-u->result));
+		return false;
+	}
+	if (now >= w->measure_start_ns && !w->flushing_end) {
+		w->stats.sync_ios++;
+		hist_record(&w->stats.sync_lat, now > u->start_ns ? now - u->start_ns : 0);
+	}
+	return true;
+}
+
+/* fio's logs, in fio's terms as the fio layout of the JSON: lat from the
+ * I/O's start, which in a paced run is when it was issued (fio starts an
+ * I/O after its rate wait; iochar's own figures count from the due time),
+ * clat from the submit call's return for async engines (sync engines do
+ * the I/O inside the call: no slat, as in fio), slat between the two. */
+static void log_io(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	uint64_t start = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
+	uint64_t sub = start, slat = UINT64_MAX;
+	if (!(w->eops->flags & ENGINE_SYNC)) {
+		sub = w->submitted_ns[u->index];
+		slat = sub > start ? sub - start : 0;
+	}
+	fio_logs_io(w->logs, now - w->measure_start_ns, u->dir, u->len, u->offset,
+		    now > start ? now - start : 0, now > sub ? now - sub : 0, slat,
+		    u->ioprio);
+}
+
+/* fill_device: a write that found the file system (or device) full
+ * (ENOSPC, EDQUOT, or short: the space ran out inside it) ends the job
+ * as fio's, without an error; the partial write is not counted. */
+static bool filled_up(const struct worker *w, const struct io_unit *u)
+{
+	return w->job->fill_device && u->dir == DIR_WRITE &&
+	       (u->result >= 0 || u->result == -ENOSPC || u->result == -EDQUOT);
+}
+
+/* Book a finished I/O. Returns false when the worker must stop (error). */
+bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
+{
+	w->free_units[w->nr_free++] = u;
+	if (u->op != IO_OP_RW && u->op != IO_OP_TRIM)
+		return flush_complete(w, u, now);
+	if (w->io_state && !hooks_complete(w, u))
+		return false;
+	if (u->result != (int64_t)u->len && filled_up(w, u)) {
+		/* fio's end of fill_device, not an error: it counts the
+		 * write that failed as an I/O, none of its bytes */
+		if (now >= w->measure_start_ns)
+			(void)stats_record(&w->stats, u->dir, 0,
+					   now > u->start_ns ? now - u->start_ns : 0,
+					   now - w->measure_start_ns);
+		atomic_store(&w->exit_now, true); /* no more issues */
+		return false;
+	}
+	if (u->result != (int64_t)u->len) {
+		int e = u->result < 0 ? (int)-u->result : EIO;
+		/* fio counts the failed trim (total_ios 1, no bytes): a job on
+		 * a file that cannot discard shows it */
+		if (u->dir == DIR_TRIM && now >= w->measure_start_ns)
+			(void)stats_record(&w->stats, u->dir, 0,
+					   now > u->start_ns ? now - u->start_ns : 0,
+					   now - w->measure_start_ns);
+		const char *what = u->result < 0 ? strerror(e) : "short transfer";
+		char member[IOC_ERR_MAX / 2];
+		/* a kind (a VD) names the member that failed, with its own error */
+		if (w->kind && w->kind->io_error &&
+		    w->kind->io_error(w->engine_state, member, sizeof(member)))
+			what = member;
+		w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
+				   w->job->name, io_dir_name(u->dir),
+				   (unsigned long long)u->len, (unsigned long long)u->offset,
+				   w->kind ? w->kind->name : w->nr_fds ? w->job->files[first_file(w) + u->file] : "(null)",
+				   what);
+		return false;
+	}
+	if (w->paced)
+		paced_done(w, u, now);
+	if (w->lat_on) {
+		enum lat_step st = lat_target_io(&w->lat, now > u->start_ns ?
+						 now - u->start_ns : 0, now);
+		if (st > w->lat_pending)
+			w->lat_pending = st;
+	}
+	if (now < w->measure_start_ns)
+		return true; /* ramp: not measured */
+	uint64_t lat = now > u->start_ns ? now - u->start_ns : 0;
+	/* I/Os issued before the deadline but reaped after it belong to the
+	 * last second, not to a sliver of an interval of their own */
+	uint64_t since = now - w->measure_start_ns;
+	if (w->job->runtime_ns && since >= w->job->runtime_ns)
+		since = w->job->runtime_ns - 1;
+	if (stats_record(&w->stats, u->dir, u->len, lat, since)) {
+		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
+		return false;
+	}
+	if (w->submitted_ns) { /* fio's slat and clat, as log_io's */
+		uint64_t start = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
+		uint64_t sub = w->submitted_ns[u->index];
+		stats_record_split(&w->stats, u->dir, sub > start ? sub - start : 0,
+				   now > sub ? now - sub : 0);
+	}
+	if (w->logs)
+		log_io(w, u, now);
+	if (w->paced) {
+		const struct paced_times *t = &w->paced[u->index];
+		uint64_t sub = t->issued_ns;
+		stats_record_paced(&w->stats, u->dir,
+				   sub > u->start_ns ? sub - u->start_ns : 0,
+				   sub > t->ideal_ns ? sub - t->ideal_ns : 0,
+				   now > sub ? now - sub : 0);
+	}
+	return true;
+}
+
+void worker_publish_live(struct worker *w)
+{
+	uint64_t lat = 0;
+	for (int d = 0; d < DIR_ALL; d++) {
+		atomic_store_explicit(&w->live.ios[d], w->stats.dir[d].ios,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->live.bytes[d], w->stats.dir[d].bytes,
+				      memory_order_relaxed);
+		lat += w->stats.dir[d].lat.sum;
+	}
+	atomic_store_explicit(&w->live.lat_sum, lat, memory_order_relaxed);
+	stats_live_answer(&w->live, &w->stats);
+}
