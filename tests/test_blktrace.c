@@ -363,6 +363,224 @@ static void test_bad_traces_refused(void **state)
 	refused(dir, p, NULL, "device 511:7 is no block device here");
 }
 
+/* replay_skip leaves the skipped kinds out of both tools' replays. */
+static void test_trace_skip_as_fio(void **state)
+{
+	const char *dir = *state;
+	char trace[4200];
+	double fm, im;
+	side_need_fio();
+	snprintf(trace, sizeof(trace), "%s/mixed.bin", dir);
+	mixed_trace(trace, false, 1000, 120);
+	replay_both(dir, "a", trace, "--replay_no_stall=1 --replay_skip=write", &fo, &io, &fm, &im);
+	same_ops(&fo, &io, "replay_skip=write by fio and iochar");
+	assert_true(io.n > 40 && io.n < 120);
+	for (size_t k = 0; k < io.n; k++)
+		assert_int_equal(io.v[k].dir, 0);
+	replay_both(dir, "b", trace, "--replay_no_stall=1 --replay_skip=read,sync", &fo, &io2,
+		    &fm, &im);
+	same_ops(&fo, &io2, "replay_skip=read,sync by fio and iochar");
+	assert_int_equal(io.n + io2.n, 120);
+	for (size_t k = 0; k < io2.n; k++)
+		assert_int_equal(io2.v[k].dir, 1);
+	char p[4300];
+	snprintf(p, sizeof(p), "%s/b/iochar/w.log", dir);
+	char *log = file_slurp(p, NULL);
+	assert_null(strstr(log, " sync ")); /* the flush was skipped too */
+	free(log);
+}
+
+/* Two traces of known content for a merge: A (8:16) 30 reads 20 us
+ * apart with completions, a notification with a payload and a bare
+ * flush (which the merge drops: it neither reads nor writes); B (8:32,
+ * the other byte order) 20 writes 30 us apart. No two kept times alike. */
+#define DEV_B ((8u << 20) | 32u)
+static void merge_traces(const char *a, const char *b)
+{
+	struct trace t = {fopen(a, "wb"), false, 0};
+	assert_non_null(t.f);
+	put(&t, 5, 0, 0, NOTIFY, "iochar-test process");
+	for (unsigned k = 0; k < 30; k++) {
+		put(&t, 1000000 + k * 20000, k * 8, 4096, QUEUE | R, NULL);
+		put(&t, 1000000 + k * 20000 + 100, k * 8, 4096, COMPLETE | R, NULL);
+		if (k == 10)
+			put(&t, 1000000 + k * 20000 + 50, 0, 0,
+			    QUEUE | BLKTRACE_ACT(BLKTRACE_TC_FLUSH), NULL);
+	}
+	fclose(t.f);
+	t = (struct trace){fopen(b, "wb"), true, 0};
+	assert_non_null(t.f);
+	for (unsigned k = 0; k < 20; k++) {
+		struct blktrace_rec r = {
+			.magic = BLKTRACE_MAGIC | BLKTRACE_VERSION, .sequence = k,
+			.time = 1005000 + k * 30000, .sector = 100000 + k * 16, .bytes = 8192,
+			.action = QUEUE | W, .pid = 7, .device = DEV_B, .cpu = 0,
+		};
+		unsigned char buf[BLKTRACE_RECORD];
+		blktrace_encode(&r, true, buf);
+		assert_int_equal(fwrite(buf, 1, sizeof(buf), t.f), sizeof(buf));
+	}
+	fclose(t.f);
+}
+
+struct rec_list {
+	size_t n;
+	struct blktrace_rec v[256];
+};
+
+static int by_time(const void *x, const void *y)
+{
+	const struct blktrace_rec *a = x, *b = y;
+	return a->time < b->time ? -1 : a->time > b->time;
+}
+
+/* What the merge must hold, worked out here on its own: A's reads at
+ * scalar_a % over iters_a passes, each pass after the scaled end of A
+ * (its last completion), B's writes as recorded, sorted by time. */
+static void expected_merge(struct rec_list *l, unsigned scalar_a, unsigned iters_a)
+{
+	uint64_t end = (1000000ull + 29 * 20000 + 100) * scalar_a / 100;
+	l->n = 0;
+	for (unsigned it = 0; it < iters_a; it++)
+		for (unsigned k = 0; k < 30; k++)
+			l->v[l->n++] = (struct blktrace_rec){
+				.time = (1000000ull + k * 20000) * scalar_a / 100 + it * end,
+				.sector = k * 8, .bytes = 4096, .action = QUEUE | R, .device = DEV};
+	for (unsigned k = 0; k < 20; k++)
+		l->v[l->n++] = (struct blktrace_rec){
+			.time = 1005000 + k * 30000, .sector = 100000 + k * 16, .bytes = 8192,
+			.action = QUEUE | W, .device = DEV_B};
+	qsort(l->v, l->n, sizeof(l->v[0]), by_time);
+}
+
+static void read_merged(const char *path, struct rec_list *l)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("%s: missing", path);
+	unsigned char b[BLKTRACE_RECORD];
+	l->n = 0;
+	while (l->n < 256 && fread(b, 1, sizeof(b), f) == sizeof(b))
+		blktrace_decode(b, false, &l->v[l->n++]);
+	fclose(f);
+}
+
+static void same_records(const struct rec_list *want, const struct rec_list *got)
+{
+	if (want->n != got->n)
+		fail_msg("merged: %zu records, expected %zu", got->n, want->n);
+	for (size_t i = 0; i < got->n; i++) {
+		const struct blktrace_rec *w = &want->v[i], *g = &got->v[i];
+		if (w->time != g->time || w->sector != g->sector || w->bytes != g->bytes ||
+		    w->action != g->action || w->device != g->device || g->pdu_len ||
+		    (g->magic & 0xffffff00u) != BLKTRACE_MAGIC)
+			fail_msg("merged record %zu: t=%" PRIu64 " sector %" PRIu64 " %u bytes "
+				 "action %x dev %x; expected t=%" PRIu64 " sector %" PRIu64
+				 " %u bytes action %x dev %x", i, g->time, g->sector, g->bytes,
+				 g->action, g->device, w->time, w->sector, w->bytes, w->action,
+				 w->device);
+	}
+}
+
+/* merge_blktrace_file: the two traces merged by time into the file,
+ * which is what the job replays: fio 3.33 (whose own merge fails)
+ * replays the merged file with the same I/Os. */
+static void test_merge_as_fio(void **state)
+{
+	const char *dir = *state;
+	char a[4200], b[4200], m[4200], p[4300], opts[13000];
+	double fm, im;
+	side_need_fio();
+	snprintf(a, sizeof(a), "%s/a.bin", dir);
+	snprintf(b, sizeof(b), "%s/b.bin", dir);
+	snprintf(m, sizeof(m), "%s/merged.bin", dir);
+	merge_traces(a, b);
+	snprintf(p, sizeof(p), "%s/iochar", dir);
+	mkdir(p, 0755);
+	snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s:%s --merge_blktrace_file=%s "
+		 "--replay_redirect=tgt --replay_no_stall=1 --ioengine=psync --iodepth=1 "
+		 "--write_iolog=w.log", a, b, m);
+	int rc = side_run("iochar", dir, "iochar", opts);
+	if (rc)
+		fail_msg("iochar exit %d (see %s/iochar/err.txt)", rc, dir);
+	struct rec_list *want = calloc(1, sizeof(*want)), *got = calloc(1, sizeof(*got));
+	expected_merge(want, 100, 1);
+	read_merged(m, got);
+	same_records(want, got);
+	struct ops *merged_run = calloc(1, sizeof(*merged_run));
+	snprintf(p, sizeof(p), "%s/iochar/w.log", dir);
+	iolog_ops(p, merged_run);
+	assert_int_equal(merged_run->n, 50);
+	/* the job's replay is the merged file's, as fio replays it */
+	replay_both(dir, "m", m, "--replay_no_stall=1", &fo, &io, &fm, &im);
+	same_ops(&fo, &io, "the merged trace by fio and iochar");
+	same_ops(merged_run, &io, "the merging job's replay and the merged file's");
+	for (size_t k = 1; k < io.n; k++) /* interleaved, not one trace then the other */
+		if (io.v[k].dir != io.v[k - 1].dir)
+			break;
+		else if (k == io.n - 1)
+			fail_msg("the merged replay is not interleaved");
+	/* scalars and iterations: A at half time, twice, the repeat after A's scaled end */
+	snprintf(p, sizeof(p), "%s/iochar2", dir);
+	mkdir(p, 0755);
+	snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s:%s --merge_blktrace_file=%s "
+		 "--merge_blktrace_scalars=50:100 --merge_blktrace_iters=2:1 "
+		 "--replay_redirect=tgt --replay_no_stall=1 --ioengine=psync --iodepth=1", a, b, m);
+	rc = side_run("iochar", dir, "iochar2", opts);
+	if (rc)
+		fail_msg("iochar exit %d (see %s/iochar2/err.txt)", rc, dir);
+	expected_merge(want, 50, 2);
+	read_merged(m, got);
+	same_records(want, got);
+	replay_both(dir, "m2", m, "--replay_no_stall=1", &fo, &io, &fm, &im);
+	same_ops(&fo, &io, "the scaled, repeated merge by fio and iochar");
+	assert_int_equal(io.n, 80);
+	free(want);
+	free(got);
+	free(merged_run);
+}
+
+static void merge_refused(const char *dir, const char *list, const char *extra,
+			  const char *want)
+{
+	char arg[4300], out[4300], mf[4400];
+	snprintf(arg, sizeof(arg), "--read_iolog=%s", list);
+	snprintf(out, sizeof(out), "%s/out.bin", dir);
+	snprintf(mf, sizeof(mf), "--merge_blktrace_file=%s", out);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("run", "--name=b", arg, mf, "--replay_redirect=never",
+				     "--ioengine=psync", extra));
+	expect_exit(&po, 2);
+	expect_has(po.err, want);
+	assert_false(file_exists(out));
+	assert_false(file_exists("never"));
+	proc_out_free(&po);
+}
+
+/* A bad merge is refused, naming its culprit, and writes nothing. */
+static void test_merge_refused(void **state)
+{
+	const char *dir = *state;
+	char a[4200], b[4200], list[8500], p[4200];
+	snprintf(a, sizeof(a), "%s/a.bin", dir);
+	snprintf(b, sizeof(b), "%s/b.bin", dir);
+	merge_traces(a, b);
+	snprintf(p, sizeof(p), "%s/text.log", dir);
+	FILE *f = fopen(p, "w");
+	fputs("fio version 3 iolog\n1 t add\n", f);
+	fclose(f);
+	snprintf(list, sizeof(list), "%s:%s", a, p);
+	merge_refused(dir, list, "--merge_blktrace_iters=1:1", "text.log is not a blktrace file");
+	snprintf(list, sizeof(list), "%s:%s", a, b);
+	merge_refused(dir, list, "--merge_blktrace_scalars=50",
+		      "merge_blktrace_scalars has 1 values for 2 traces");
+	merge_refused(dir, list, "--merge_blktrace_iters=0:1", "merge_blktrace_iters=0:1");
+	/* B cut in its last record: the merge names B, record 19, byte 912 */
+	assert_int_equal(truncate(b, 19 * BLKTRACE_RECORD + 20), 0);
+	merge_refused(dir, list, "--replay_no_stall=1",
+		      "b.bin: record 19 (byte 912): truncated record");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +590,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trace_depth_as_fio, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_trace_discards_as_fio, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_traces_refused, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_trace_skip_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_merge_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_merge_refused, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@
 #include "fio_side.h"
 #include "harness.h"
 
-#define MAX_OPS 4096
+#define MAX_OPS 8192
 
 struct op {
 	char file[256];
@@ -291,7 +291,7 @@ static void test_replay_behind_says_so(void **state)
 	struct proc_out po;
 	run_iochar(&po, dir, 0, args);
 	expect_exit(&po, 0);
-	expect_has(po.out, "replay: could not keep the iolog's schedule");
+	expect_has(po.out, "replay: behind: could not keep up with the log's schedule");
 	proc_out_free(&po);
 	const char *jargs[] = {"run", "--name=b", arg, "--ioengine=psync",
 			       "--output-format=json", NULL};
@@ -300,6 +300,14 @@ static void test_replay_behind_says_so(void **state)
 	expect_has(po.err, "the replay fell behind read_iolog="); /* whatever the format */
 	json_object *j = parse_json(&po);
 	assert_true(jget_u64(j, "read.lag.p99") > 1000000);
+	/* the replay member: timed, behind, how many late */
+	json_object *rp = json_object_array_get_idx(jget(j, "replay"), 0);
+	assert_non_null(rp);
+	assert_string_equal(json_object_get_string(jget(rp, "verdict")), "behind");
+	assert_true(json_object_get_boolean(jget(rp, "timed")));
+	assert_int_equal(jget_u64(rp, "ios_timed"), 12);
+	assert_true(jget_u64(rp, "ios_behind") >= 6);
+	assert_true(jget_u64(rp, "lag.p99") > 1000000);
 	json_object_put(j);
 	proc_out_free(&po);
 }
@@ -513,6 +521,158 @@ static void test_v2_log_as_fio(void **state)
 	free(io.v);
 }
 
+/* replay_skip on a text log: iochar leaves out the lines fio 3.34 and
+ * later skip (fio commit ff6131af); fio 3.33 skips only in block traces,
+ * so its side is its whole replay less the skipped kinds. */
+static void test_replay_skip_as_fio(void **state)
+{
+	const char *dir = *state;
+	char p[4200];
+	side_need_fio();
+	run_ok("fio", dir, "src", "--name=a --filename=d1 --size=1M --rw=randrw --fsync=9 "
+	       "--bsrange=4k-16k --number_ios=200 --ioengine=psync --write_iolog=w.log");
+	static const char *const skips[] = {"read", "write,sync", "trim,read"};
+	for (int k = 0; k < 3; k++) {
+		char sub[16], isub[16], opts[512];
+		snprintf(sub, sizeof(sub), "fio%d", k);
+		snprintf(isub, sizeof(isub), "iochar%d", k);
+		sub_dir(p, sizeof(p), dir, sub);
+		snprintf(p, sizeof(p), "%s/%s/d1", dir, sub);
+		make_file(p, 1 << 20);
+		snprintf(opts, sizeof(opts), "--name=b --read_iolog=../src/w.log "
+			 "--replay_no_stall=1 --replay_skip=%s --ioengine=psync "
+			 "--write_lat_log=x --log_offset=1", skips[k]);
+		run_ok("fio", dir, sub, opts);
+		strcat(opts, " --write_iolog=w.log");
+		run_ok("iochar", dir, isub, opts);
+		struct ops f, i;
+		snprintf(p, sizeof(p), "%s/%s/x_lat.1.log", dir, sub);
+		lat_ops(p, &f);
+		snprintf(p, sizeof(p), "%s/%s/w.log", dir, isub);
+		iolog_ops(p, &i);
+		int kept = k == 1 ? 0 : 1; /* the direction left */
+		size_t left = 0;
+		for (size_t n = 0; n < f.n; n++)
+			if (f.v[n].dir == kept)
+				f.v[left++] = f.v[n];
+		assert_true(left < f.n);
+		f.n = left;
+		char *log = file_slurp(p, NULL);
+		assert_int_equal(strstr(log, " sync ") != NULL, k != 1);
+		free(log);
+		left = 0; /* fio's latency log has no syncs */
+		for (size_t n = 0; n < i.n; n++)
+			if (i.v[n].len)
+				i.v[left++] = i.v[n];
+		i.n = left;
+		same_ops(&f, &i, false, skips[k]);
+		assert_true(i.n >= 40);
+		for (size_t n = 0; n < i.n; n++)
+			assert_int_equal(i.v[n].dir, kept);
+		free(f.v);
+		free(i.v);
+	}
+}
+
+/* A log of n I/Os over three files, 20 us apart. */
+static void big_log(const char *path, unsigned n, const char *last_line)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("fio version 3 iolog\n", f);
+	for (int k = 0; k < 3; k++)
+		fprintf(f, "1 f%d add\n2 f%d open\n", k, k);
+	uint64_t x = 99;
+	for (unsigned k = 0; k < n; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		static const char *const acts[] = {"read", "write", "read", "write", "sync"};
+		const char *act = acts[(x >> 33) % 5];
+		unsigned file = (unsigned)((x >> 40) % 3);
+		if (!strcmp(act, "sync"))
+			fprintf(f, "%u f%u sync 0 0\n", 10 + 20 * k, file);
+		else
+			fprintf(f, "%u f%u %s %llu %u\n", 10 + 20 * k, file, act,
+				(unsigned long long)((x >> 20) % 512) * 4096, 4096u << ((x >> 50) % 3));
+	}
+	fputs(last_line, f);
+	fclose(f);
+}
+
+/* read_iolog_chunked: a log of 5000 I/Os (five chunks) replays I/O by I/O
+ * as when read whole, and as fio's chunked replay; timed, it keeps the
+ * log's schedule across chunks (100 ms). A bad last line is refused
+ * before any file is made, chunked or not. */
+static void test_chunked_as_whole(void **state)
+{
+	const char *dir = *state;
+	char p[4200], opts[4400];
+	side_need_fio();
+	snprintf(p, sizeof(p), "%s/big.log", dir);
+	big_log(p, 5000, "");
+	struct ops w, c, f;
+	for (int chunked = 0; chunked < 2; chunked++) {
+		snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s/big.log --replay_no_stall=1 "
+			 "--ioengine=psync --read_iolog_chunked=%d --write_iolog=w.log", dir, chunked);
+		run_ok("iochar", dir, chunked ? "chunked" : "whole", opts);
+	}
+	snprintf(p, sizeof(p), "%s/whole/w.log", dir);
+	iolog_ops(p, &w);
+	snprintf(p, sizeof(p), "%s/chunked/w.log", dir);
+	iolog_ops(p, &c);
+	assert_true(w.n > 3000);
+	same_ops(&w, &c, true, "a 5000-I/O log whole and chunked");
+	sub_dir(p, sizeof(p), dir, "fio");
+	for (int k = 0; k < 3; k++) {
+		snprintf(p, sizeof(p), "%s/fio/f%d", dir, k);
+		make_file(p, 4 << 20);
+	}
+	snprintf(opts, sizeof(opts), "--name=b --read_iolog=%s/big.log --replay_no_stall=1 "
+		 "--ioengine=psync --read_iolog_chunked=1 --write_lat_log=x --log_offset=1", dir);
+	run_ok("fio", dir, "fio", opts);
+	snprintf(p, sizeof(p), "%s/fio/x_lat.1.log", dir);
+	lat_ops(p, &f);
+	size_t data = 0; /* fio's latency log has no syncs */
+	for (size_t k = 0; k < c.n; k++)
+		if (c.v[k].len)
+			c.v[data++] = c.v[k];
+	c.n = data;
+	same_ops(&f, &c, false, "fio's chunked replay and iochar's");
+	free(w.v);
+	free(c.v);
+	free(f.v);
+	/* timed: 5000 I/Os 20 us apart are 100 ms of log */
+	struct proc_out po;
+	char arg[4300];
+	snprintf(arg, sizeof(arg), "--read_iolog=%s/big.log", dir);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=b", arg, "--ioengine=null",
+				     "--read_iolog_chunked=1", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *j = parse_json(&po);
+	double ms = (double)jget_u64(j, "elapsed_ns") / 1e6;
+	print_message("chunked timed replay: %.1f ms\n", ms);
+	assert_true(ms >= 99 && ms < 1000);
+	json_object *rp = json_object_array_get_idx(jget(j, "replay"), 0);
+	assert_true(json_object_get_boolean(jget(rp, "timed")));
+	json_object_put(j);
+	proc_out_free(&po);
+	/* a bad line after the last chunk: refused before anything is made */
+	snprintf(p, sizeof(p), "%s/bad.log", dir);
+	big_log(p, 4100, "9999999 f1 write 4096\n");
+	snprintf(arg, sizeof(arg), "--read_iolog=%s/bad.log", dir);
+	sub_dir(p, sizeof(p), dir, "bad");
+	snprintf(p, sizeof(p), "%s/bad", dir);
+	for (int chunked = 0; chunked < 2; chunked++) {
+		run_iochar(&po, p, 0, ARGS("run", "--name=b", arg, "--ioengine=psync",
+					   chunked ? "--read_iolog_chunked=1" : "--replay_no_stall=1"));
+		expect_exit(&po, 2);
+		expect_has(po.err, "bad.log:4108: expected 'USEC FILE ACTION [OFFSET LENGTH]'");
+		proc_out_free(&po);
+		char f0[4400];
+		snprintf(f0, sizeof(f0), "%s/f0", p);
+		assert_false(file_exists(f0));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +686,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replay_behind_says_so, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_lines_refused, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_v2_log_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_replay_skip_as_fio, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_chunked_as_whole, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -469,6 +469,9 @@ static const struct {
 	{"latency_percentile", {"99.9", "50"}},
 	/* fio's iologs (issue 16) */
 	{"replay_time_scale", {"50", "200"}},
+	{"replay_skip", {"read", "write,trim"}},
+	{"merge_blktrace_scalars", {"50:100", "100"}},
+	{"merge_blktrace_iters", {"2:1", "1"}},
 	{"percentile_list", {"99.9:50", "1:99"}},
 	/* placement (issue 20): libnuma checks the nodes against this machine */
 	{"numa_cpu_nodes", {"0", "all"}},

@@ -3,6 +3,8 @@
 #include "base/blktrace.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,10 @@ struct bt_read {
 	uint32_t cache_dev;        /* the last device looked up ... */
 	int cache_file;            /* ... and its file; -1: none */
 	int depth, this_depth[2];
-	struct ioc_err *err;
+	struct ioc_err *err;       /* = &own: a chunk's failure, kept */
+	struct ioc_err own;
+	int failed;                /* its -errno; 0: none */
+	unsigned char pdu[65536];  /* a payload, skipped */
 };
 
 static uint32_t swap32(uint32_t v)
@@ -25,7 +30,7 @@ static uint32_t swap32(uint32_t v)
 	return __builtin_bswap32(v);
 }
 
-static void decode(const unsigned char *b, bool swap, struct blktrace_rec *r)
+void blktrace_decode(const unsigned char *b, bool swap, struct blktrace_rec *r)
 {
 	memcpy(&r->magic, b, 4);
 	memcpy(&r->sequence, b + 4, 4);
@@ -60,7 +65,7 @@ void blktrace_encode(const struct blktrace_rec *rec, bool swap,
 	if (swap) { /* decode's swap is its own inverse */
 		unsigned char tmp[BLKTRACE_RECORD];
 		blktrace_encode(rec, false, tmp);
-		decode(tmp, true, &r);
+		blktrace_decode(tmp, true, &r);
 	}
 	memcpy(out, &r.magic, 4);
 	memcpy(out + 4, &r.sequence, 4);
@@ -171,20 +176,20 @@ static int queue_event(struct bt_read *r, struct blktrace_rec *t)
 	uint64_t bytes = align ? (t->bytes + align - 1) & ~(align - 1) : t->bytes;
 	bool discard = t->action & BLKTRACE_ACT(BLKTRACE_TC_DISCARD);
 	bool flush = !discard && (t->action & BLKTRACE_ACT(BLKTRACE_TC_FLUSH));
+	enum iolog_op op = flush ? IOLOG_SYNC : discard ? IOLOG_TRIM :
+			   t->action & BLKTRACE_ACT(BLKTRACE_TC_WRITE) ? IOLOG_WRITE : IOLOG_READ;
+	if (r->o->skip & (1u << op))
+		return 0; /* replay_skip (fio's, before the zero-byte check) */
 	if (!flush && !bytes)
 		return 0; /* fio: a zero-byte trace is ignored */
-	struct iolog_entry e = {.due_ns = r->due_ns};
+	struct iolog_entry e = {.due_ns = r->due_ns, .op = op};
 	int file = 0, ret = device_file(r, t->device, &file);
 	if (ret)
 		return ret;
 	e.file = (unsigned)file;
-	if (flush) {
-		e.op = IOLOG_SYNC;
-	} else {
+	if (!flush) {
 		if (t->sector > UINT64_MAX / 1024)
 			return bad(r, "sector past the largest offset");
-		e.op = discard ? IOLOG_TRIM : t->action & BLKTRACE_ACT(BLKTRACE_TC_WRITE) ?
-			IOLOG_WRITE : IOLOG_READ;
 		e.offset = t->sector * 512;
 		if (r->o->scale > 1)
 			e.offset /= r->o->scale;
@@ -206,7 +211,7 @@ static int read_record(struct bt_read *r, FILE *f, unsigned char *pdu)
 	if (n != sizeof(b))
 		return ferror(f) ? err_set(r->err, EIO, "%s: read error", r->path)
 				 : bad(r, "truncated record");
-	decode(b, r->swap, &t);
+	blktrace_decode(b, r->swap, &t);
 	if ((t.magic & 0xffffff00u) != BLKTRACE_MAGIC)
 		return bad(r, "bad magic: not a blktrace record");
 	if ((t.magic & 0xff) != BLKTRACE_VERSION)
@@ -219,29 +224,69 @@ static int read_record(struct bt_read *r, FILE *f, unsigned char *pdu)
 	return (t.action & 0xffff) == BLKTRACE_TA_QUEUE ? queue_event(r, &t) : 0;
 }
 
+struct bt_read *blktrace_begin(struct iolog *log, const char *path,
+			       const struct iolog_replay_opts *o, bool swap)
+{
+	struct bt_read *r = malloc(sizeof(*r));
+	if (!r)
+		return NULL;
+	memset(r, 0, offsetof(struct bt_read, pdu));
+	r->log = log;
+	r->o = o;
+	r->path = path;
+	r->swap = swap;
+	r->cache_file = -1;
+	r->err = &r->own;
+	return r;
+}
+
+int blktrace_more(struct bt_read *r, FILE *f, size_t max)
+{
+	int ret = r->failed;
+	while (!ret && r->log->nr < max) {
+		long pos = ftell(f);
+		r->at = pos > 0 ? (uint64_t)pos : 0;
+		ret = read_record(r, f, r->pdu);
+		r->record++;
+	}
+	if (ret < 0)
+		r->failed = ret;
+	return ret;
+}
+
+int blktrace_error(const struct bt_read *r, struct ioc_err *err)
+{
+	if (err)
+		*err = r->own;
+	return r->failed;
+}
+
+int blktrace_end(struct bt_read *r, size_t total, struct ioc_err *err)
+{
+	if (!total)
+		return err_usage(err, EINVAL, "%s: no I/O in the block trace", r->path);
+	r->log->version = 0;
+	r->log->depth = r->depth > 1024 ? 1024 : r->depth ? (unsigned)r->depth : 1;
+	return 0;
+}
+
+void blktrace_done(struct bt_read *r)
+{
+	free(r);
+}
+
 int blktrace_read(struct iolog *log, FILE *f, const char *path,
 		  const struct iolog_replay_opts *o, bool swap, struct ioc_err *err)
 {
-	struct bt_read r = {.log = log, .o = o, .path = path, .swap = swap,
-			    .cache_file = -1, .err = err};
 	memset(log, 0, sizeof(*log));
-	unsigned char *pdu = malloc(65536);
-	int ret = pdu ? 0 : err_set(err, ENOMEM, "out of memory");
-	while (!ret) {
-		long pos = ftell(f);
-		r.at = pos > 0 ? (uint64_t)pos : 0;
-		ret = read_record(&r, f, pdu);
-		r.record++;
-	}
-	free(pdu);
-	if (ret == 1 && !log->nr)
-		ret = err_usage(err, EINVAL, "%s: no I/O in the block trace", path);
-	if (ret == 1) {
-		ret = 0;
-		log->version = 0;
-		log->depth = r.depth > 1024 ? 1024 : r.depth ? (unsigned)r.depth : 1;
-	}
+	struct bt_read *r = blktrace_begin(log, path, o, swap);
+	int ret = r ? blktrace_more(r, f, SIZE_MAX) : err_set(err, ENOMEM, "out of memory");
+	if (ret < 0 && r)
+		blktrace_error(r, err);
+	if (ret == 1)
+		ret = blktrace_end(r, log->nr, err);
+	blktrace_done(r);
 	if (ret)
 		iolog_free(log);
-	return ret < 0 ? ret : 0;
+	return ret;
 }

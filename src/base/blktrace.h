@@ -7,7 +7,8 @@
  * A device is /dev's block device of its major:minor, or replay_redirect.
  * Offsets are sectors x 512, divided by replay_scale and aligned down to
  * replay_align, lengths aligned up to it (fio's t_bytes_align); a discard
- * is a trim. Records of either byte order. Unlike fio, a bad record
+ * is a trim; replay_skip leaves out reads, writes, trims (discards) or
+ * syncs (flushes). Records of either byte order. Unlike fio, a bad record
  * (magic, version, a truncated record or payload) refuses the trace,
  * naming the record and its byte offset.
  */
@@ -44,6 +45,9 @@ struct blktrace_rec {
 	uint16_t error, pdu_len;
 };
 
+/* BLKTRACE_RECORD bytes of the given order as a record. */
+void blktrace_decode(const unsigned char *in, bool swap, struct blktrace_rec *rec);
+
 /* Does stream f (at its start) hold a block trace? *swap: its records
  * are of the other byte order. f is back at its start afterwards. */
 bool blktrace_is(FILE *f, bool *swap);
@@ -52,6 +56,20 @@ bool blktrace_is(FILE *f, bool *swap);
  * with it). */
 void blktrace_encode(const struct blktrace_rec *rec, bool swap,
 		     unsigned char out[BLKTRACE_RECORD]);
+
+/* A trace read a chunk at a time (base/iolog.h's struct iolog_reader):
+ * blktrace_begin keeps log, path and o (which outlive it); NULL without
+ * memory. blktrace_more appends records' I/Os to log until it holds max:
+ * 0, 1 at the end of the file, -errno (blktrace_error copies the message
+ * into err and returns it again). blktrace_end: the whole trace read,
+ * total its I/Os: its depth, or the usage error of a trace without I/O. */
+struct bt_read;
+struct bt_read *blktrace_begin(struct iolog *log, const char *path,
+			       const struct iolog_replay_opts *o, bool swap);
+int blktrace_more(struct bt_read *r, FILE *f, size_t max);
+int blktrace_error(const struct bt_read *r, struct ioc_err *err);
+int blktrace_end(struct bt_read *r, size_t total, struct ioc_err *err);
+void blktrace_done(struct bt_read *r); /* r may be NULL */
 
 /* Read the trace in f (named path in messages) into *log (zeroed
  * first), as iolog_read. */

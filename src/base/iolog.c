@@ -3,6 +3,7 @@
  * and goes on; iochar refuses the log, naming every bad line. */
 #include "base/iolog.h"
 #include "base/blktrace.h"
+#include "base/blktrace_merge.h"
 #include "base/json_writer.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define IOLOG_LINE_MAX 4096
 #define IOLOG_NAME_MAX 256 /* fio's sscanf reads %256s */
@@ -24,6 +24,8 @@ struct iolog_parse {
 	uint64_t last_ttime, due_ns;
 	struct ioc_err *err;
 	unsigned nr_bad;
+	bool started;
+	char buf[IOLOG_LINE_MAX];
 };
 
 /* A decimal field: digits only (sscanf would take "-1"), no overflow. */
@@ -39,66 +41,6 @@ static bool number(const char *s, uint64_t *v)
 	}
 	*v = x;
 	return true;
-}
-
-struct iolog_replay_opts iolog_opts_of(const struct job_spec *job)
-{
-	struct iolog_replay_opts o = {
-		.redirect = job->replay_redirect, .scale = job->replay_scale,
-		.align = job->replay_align, .time_scale = job->replay_time_scale,
-		.no_stall = job->replay_no_stall,
-	};
-	if (!o.time_scale)
-		o.time_scale = 100;
-	return o;
-}
-
-int iolog_opts_check(const struct job_spec *job, struct ioc_err *err)
-{
-	uint64_t a = job->replay_align;
-	if (a & (a - 1))
-		return err_usage(err, EINVAL, "job %s: replay_align=%llu is not a power of 2",
-				 job->name, (unsigned long long)a);
-	struct stat st;
-	if (job->write_iolog[0] && !stat(job->write_iolog, &st) && S_ISBLK(st.st_mode))
-		return err_usage(err, EINVAL, "job %s: write_iolog=%s is a block device: "
-				 "the log is appended to a file", job->name, job->write_iolog);
-	if (job->read_iolog[0] && (job->verify || job->verify_type))
-		return err_usage(err, EINVAL, "job %s: read_iolog= with verify=: iochar does not "
-				 "verify a replay yet (its reads would check blocks it did not write)",
-				 job->name);
-	if (job->read_iolog[0] && job->vd[0])
-		return err_usage(err, EINVAL, "job %s: read_iolog= replays onto the log's files, "
-				 "not a vd=", job->name);
-	return 0;
-}
-
-int iolog_parse_time_scale(void *obj, const struct option_def *o, const char *v,
-			   struct ioc_err *err)
-{
-	uint64_t x;
-	if (!number(v, &x) || x < 1 || x > 1000000)
-		return err_usage(err, EINVAL, "%s=%s: out of range; accepted: 1 to 1000000 "
-				 "(%% of the log's speed)", o->name, v);
-	*(unsigned *)((char *)obj + o->off) = (unsigned)x;
-	return 0;
-}
-
-/* 0 (a job made without parsing) is the default, 100. */
-static unsigned time_scale_of(const void *obj, const struct option_def *o)
-{
-	unsigned v = *(const unsigned *)((const char *)obj + o->off);
-	return v ? v : 100;
-}
-
-int iolog_show_time_scale(const void *obj, const struct option_def *o, FILE *f)
-{
-	return fprintf(f, "%u", time_scale_of(obj, o)) < 0 ? -EIO : 0;
-}
-
-void iolog_emit_time_scale(const void *obj, const struct option_def *o, struct jw *w)
-{
-	jw_kv_uint(w, o->json ? o->json : o->name, time_scale_of(obj, o));
 }
 
 void iolog_free(struct iolog *log)
@@ -256,6 +198,8 @@ static int io_line(struct iolog_parse *p, const char *name, const char *act,
 		bad(p, "%s of 0 bytes", act);
 		return 0;
 	}
+	if (p->o->skip & (1u << e.op))
+		return 0; /* replay_skip; its time still counts (advance) */
 	e.file = (unsigned)f;
 	e.offset = p->o->scale > 1 ? off / p->o->scale : off;
 	if (p->o->align)
@@ -329,13 +273,18 @@ static int read_version(struct iolog_parse *p, FILE *f, char *buf)
 	return 0;
 }
 
-static int parse_stream(struct iolog_parse *p, FILE *f)
+/* Lines until the log holds max I/Os: 0, 1 at the end, or -ENOMEM. */
+static int parse_some(struct iolog_parse *p, FILE *f, size_t max)
 {
-	char *buf = malloc(IOLOG_LINE_MAX);
-	if (!buf)
-		return -ENOMEM;
-	int ret = read_version(p, f, buf);
-	while (!ret && p->log->version && fgets(buf, IOLOG_LINE_MAX, f)) {
+	char *buf = p->buf;
+	int ret = 0;
+	if (!p->started) {
+		p->started = true;
+		ret = read_version(p, f, buf);
+	}
+	while (!ret && p->log->version && p->log->nr < max) {
+		if (!fgets(buf, IOLOG_LINE_MAX, f))
+			return 1;
 		p->line++;
 		size_t n = strlen(buf);
 		if (n && buf[n - 1] != '\n' && !feof(f)) {
@@ -352,8 +301,7 @@ static int parse_stream(struct iolog_parse *p, FILE *f)
 			continue;
 		ret = parse_line(p, buf);
 	}
-	free(buf);
-	return ret;
+	return ret ? ret : p->log->version ? 0 : 1;
 }
 
 static void count_left_out(struct iolog_parse *p)
@@ -366,60 +314,179 @@ static void count_left_out(struct iolog_parse *p)
 		 p->path, p->nr_bad - IOLOG_BAD_MAX);
 }
 
+/* The end of a text log: a read error, no I/O at all, the bad lines. */
+static int text_end(struct iolog_reader *rd, struct ioc_err *err)
+{
+	struct iolog_parse *p = rd->state;
+	if (ferror(rd->f))
+		return err_set(err, EIO, "read_iolog=%s: read error", rd->path);
+	if (!p->nr_bad && !rd->total)
+		bad(p, "%s", "no I/O to replay");
+	if (!p->nr_bad)
+		return 0;
+	count_left_out(p);
+	return err_usage(err, EINVAL, "%s", rd->bad.msg);
+}
+
+static int reader_start(struct iolog_reader *rd, FILE *f, const char *path,
+			const struct iolog_replay_opts *o, bool blk, bool swap,
+			struct ioc_err *err)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->f = f;
+	rd->path = path;
+	rd->o = *o;
+	rd->blk = blk;
+	rd->swap = swap;
+	if (blk)
+		rd->state = blktrace_begin(&rd->log, path, &rd->o, swap);
+	else if ((rd->state = calloc(1, sizeof(struct iolog_parse)))) {
+		struct iolog_parse *p = rd->state;
+		p->log = &rd->log;
+		p->o = &rd->o;
+		p->path = path;
+		p->err = &rd->bad;
+	}
+	return rd->state ? 0 : err_set(err, ENOMEM, "read_iolog=%s: out of memory", path);
+}
+
+int iolog_reader_open(struct iolog_reader *rd, const char *path,
+		      const struct iolog_replay_opts *o, struct ioc_err *err)
+{
+	memset(rd, 0, sizeof(*rd));
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return err_usage(err, errno, "read_iolog=%s: %s", path, strerror(errno));
+	bool swap = false, blk = blktrace_is(f, &swap);
+	int ret = reader_start(rd, f, path, o, blk, swap, err);
+	if (ret)
+		fclose(f);
+	return ret;
+}
+
+int iolog_reader_next(struct iolog_reader *rd, size_t max, struct ioc_err *err)
+{
+	if (rd->end)
+		return 1;
+	rd->log.nr = 0;
+	int ret = rd->blk ? blktrace_more(rd->state, rd->f, max)
+			  : parse_some(rd->state, rd->f, max);
+	rd->total += rd->log.nr;
+	if (ret == -ENOMEM)
+		return err_set(err, ENOMEM, "read_iolog=%s: out of memory", rd->path);
+	if (ret < 0) /* the block trace's message is in its error */
+		return blktrace_error(rd->state, err);
+	if (ret == 1) {
+		rd->end = true;
+		ret = rd->blk ? blktrace_end(rd->state, rd->total, err) : text_end(rd, err);
+	}
+	return ret < 0 ? ret : rd->end;
+}
+
+void iolog_reader_close(struct iolog_reader *rd)
+{
+	if (!rd)
+		return;
+	if (rd->blk)
+		blktrace_done(rd->state);
+	else
+		free(rd->state);
+	if (rd->f) /* iolog_read's stream is its caller's: NULL here */
+		fclose(rd->f);
+	iolog_free(&rd->log);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* Read the whole log of an open reader into *log (the reader's, moved). */
+static int read_whole(struct iolog_reader *rd, struct iolog *log, struct ioc_err *err)
+{
+	int ret = iolog_reader_next(rd, SIZE_MAX, err);
+	if (ret == 1) {
+		*log = rd->log;
+		memset(&rd->log, 0, sizeof(rd->log));
+		ret = 0;
+	}
+	return ret;
+}
+
 int iolog_read(struct iolog *log, FILE *f, const char *path,
 	       const struct iolog_replay_opts *o, struct ioc_err *err)
 {
-	struct ioc_err local = {{0}, 0};
-	struct iolog_parse p = {.log = log, .o = o, .path = path, .err = &local};
+	struct iolog_reader rd;
 	memset(log, 0, sizeof(*log));
-	int ret = parse_stream(&p, f);
-	if (!ret && ferror(f))
-		ret = err_set(err, EIO, "read_iolog=%s: read error", path);
-	if (!ret && !p.nr_bad && !log->nr)
-		bad(&p, "%s", "no I/O to replay");
-	if (ret == -ENOMEM)
-		err_set(err, ENOMEM, "read_iolog=%s: out of memory", path);
-	else if (!ret && p.nr_bad) {
-		count_left_out(&p);
-		ret = err_usage(err, EINVAL, "%s", local.msg);
-	}
-	if (ret)
-		iolog_free(log);
+	int ret = reader_start(&rd, f, path, o, false, false, err);
+	if (!ret)
+		ret = read_whole(&rd, log, err);
+	rd.f = NULL; /* the caller's stream */
+	iolog_reader_close(&rd);
 	return ret;
 }
 
 int iolog_load(struct iolog *log, const char *path,
 	       const struct iolog_replay_opts *o, struct ioc_err *err)
 {
+	struct iolog_reader rd;
 	memset(log, 0, sizeof(*log));
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return err_usage(err, errno, "read_iolog=%s: %s", path, strerror(errno));
-	bool swap;
-	int ret = blktrace_is(f, &swap) ? blktrace_read(log, f, path, o, swap, err)
-					: iolog_read(log, f, path, o, err);
-	fclose(f);
+	int ret = iolog_reader_open(&rd, path, o, err);
+	if (!ret)
+		ret = read_whole(&rd, log, err);
+	iolog_reader_close(&rd);
+	return ret;
+}
+
+/* What a scan of the whole log found (iolog_apply_files). */
+struct log_shape {
+	bool reads, writes, trims;
+	uint64_t max_len[DIR_COUNT + 1];
+};
+
+static void shape_add(struct log_shape *sh, const struct iolog *log)
+{
+	for (size_t i = 0; i < log->nr; i++) {
+		const struct iolog_entry *e = &log->e[i];
+		int d = e->op == IOLOG_READ ? DIR_READ : e->op == IOLOG_TRIM ? DIR_TRIM : DIR_WRITE;
+		sh->reads |= e->op == IOLOG_READ;
+		sh->writes |= e->op == IOLOG_WRITE;
+		sh->trims |= e->op == IOLOG_TRIM;
+		if (e->len > sh->max_len[d])
+			sh->max_len[d] = e->len;
+	}
+}
+
+/* The whole log scanned a chunk at a time (memory for IOLOG_CHUNK I/Os,
+ * however long the log): its shape, and *log its files, extents and
+ * depth (no I/Os). */
+static int scan_log(const struct job_spec *job, struct iolog *log, struct log_shape *sh,
+		    struct ioc_err *err)
+{
+	struct iolog_reader rd;
+	struct iolog_replay_opts o = iolog_opts_of(job);
+	int ret = iolog_reader_open(&rd, job->read_iolog, &o, err);
+	while (!ret) {
+		ret = iolog_reader_next(&rd, IOLOG_CHUNK, err);
+		if (ret >= 0)
+			shape_add(sh, &rd.log);
+	}
+	if (ret == 1) {
+		ret = 0;
+		*log = rd.log;
+		memset(&rd.log, 0, sizeof(rd.log));
+	}
+	iolog_reader_close(&rd);
 	return ret;
 }
 
 int iolog_apply_files(struct job_spec *job, bool iodepth_set, struct ioc_err *err)
 {
 	struct iolog log;
-	struct iolog_replay_opts o = iolog_opts_of(job);
-	int ret = iolog_load(&log, job->read_iolog, &o, err);
-	if (ret)
+	struct log_shape sh = {false, false, false, {0, 0, 0}};
+	int ret = 0;
+	if (job->merge_blktrace_file[0] && !(ret = iolog_opts_check(job, err)))
+		ret = blktrace_merge_job(job, err); /* fio: the merged trace is replayed */
+	if (ret || (ret = scan_log(job, &log, &sh, err)))
 		return ret;
-	bool reads = false, writes = false, trims = false;
-	uint64_t extent = 0, max_len[DIR_COUNT + 1] = {0, 0, 0};
-	for (size_t i = 0; i < log.nr; i++) {
-		const struct iolog_entry *e = &log.e[i];
-		int d = e->op == IOLOG_READ ? DIR_READ : e->op == IOLOG_TRIM ? DIR_TRIM : DIR_WRITE;
-		reads |= e->op == IOLOG_READ;
-		writes |= e->op == IOLOG_WRITE;
-		trims |= e->op == IOLOG_TRIM;
-		if (e->len > max_len[d])
-			max_len[d] = e->len;
-	}
+	bool reads = sh.reads, writes = sh.writes, trims = sh.trims;
+	uint64_t extent = 0, *max_len = sh.max_len;
 	/* fio: max_bs grows to the largest logged I/O; the units' buffers
 	 * are made from the job's block sizes */
 	for (int d = 0; d < DIR_COUNT; d++) {

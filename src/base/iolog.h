@@ -12,7 +12,11 @@
  * version line again later is a log appended to it (write_iolog appends;
  * fio's reader skips it as a bad line). Offsets
  * are divided by replay_scale, then aligned down to replay_align;
- * replay_redirect sends every file's I/O to that one file.
+ * replay_redirect sends every file's I/O to that one file; replay_skip
+ * leaves out the reads, writes, trims or syncs (not datasyncs, as fio),
+ * whose times still count in the schedule. A log is read whole
+ * (iolog_load) or a chunk at a time (struct iolog_reader,
+ * read_iolog_chunked).
  */
 #ifndef IOCHAR_BASE_IOLOG_H
 #define IOCHAR_BASE_IOLOG_H
@@ -53,6 +57,7 @@ struct iolog_replay_opts {
 	uint64_t align;          /* 0: none; else a power of 2 */
 	unsigned time_scale;     /* %, >= 1 */
 	bool no_stall;
+	unsigned skip;           /* 1 << enum iolog_op: left out (replay_skip) */
 };
 
 /* replay_time_scale's row: parsed as fio's (1 and up), 0 in a job made
@@ -62,13 +67,32 @@ int iolog_parse_time_scale(void *obj, const struct option_def *o, const char *v,
 int iolog_show_time_scale(const void *obj, const struct option_def *o, FILE *f);
 void iolog_emit_time_scale(const void *obj, const struct option_def *o, struct jw *w);
 
+/* replay_skip's row (fio's list "read,write,trim,sync" into the job's
+ * mask; shown in that order; left out of the JSON when empty) and
+ * merge_blktrace_scalars/_iters' (':'-separated, up to JOB_MAX_MERGE;
+ * JSON arrays, left out when empty). base/iolog_opts.c. */
+int iolog_parse_skip(void *obj, const struct option_def *o, const char *v,
+		     struct ioc_err *err);
+int iolog_show_skip(const void *obj, const struct option_def *o, FILE *f);
+void iolog_emit_skip(const void *obj, const struct option_def *o, struct jw *w);
+int iolog_parse_merge_scalars(void *obj, const struct option_def *o, const char *v,
+			      struct ioc_err *err);
+int iolog_parse_merge_iters(void *obj, const struct option_def *o, const char *v,
+			    struct ioc_err *err);
+int iolog_show_merge_list(const void *obj, const struct option_def *o, FILE *f);
+void iolog_emit_merge_list(const void *obj, const struct option_def *o, struct jw *w);
+
+/* How many traces a merge's read_iolog list names (':'-separated). */
+unsigned iolog_merge_count(const char *list);
+
 /* The replay options of job (read_iolog's). */
 struct iolog_replay_opts iolog_opts_of(const struct job_spec *job);
 
 /* The checks between the iolog options of job: replay_align a power of
  * 2; write_iolog not a block device; read_iolog without verify (not
- * yet) or vd=. 0 or -EINVAL with a
- * usage message. */
+ * yet) or vd=; merge_blktrace_file with read_iolog's traces (at most
+ * JOB_MAX_MERGE, none of them the output), a scalar and an iteration
+ * count a trace when given. 0 or -EINVAL with a usage message. */
 int iolog_opts_check(const struct job_spec *job, struct ioc_err *err);
 
 /* Read the iolog at path into *log (zeroed first); a blktrace binary
@@ -81,6 +105,36 @@ int iolog_load(struct iolog *log, const char *path,
 /* iolog_load from the open stream f, named path in messages. */
 int iolog_read(struct iolog *log, FILE *f, const char *path,
 	       const struct iolog_replay_opts *o, struct ioc_err *err);
+
+/* A log read a chunk at a time (fio's read_iolog_chunked): log.e holds
+ * the chunk's I/Os, the rest of log (files, extents, timed, depth) is
+ * what the chunks so far made. Bad lines are all named at the end of the
+ * file, as iolog_load names them, so a run scans the whole log in chunks
+ * before anything is written. The reader does not move once open. */
+#define IOLOG_CHUNK 1024 /* I/Os a chunk (fio reads its chunks by the depth) */
+struct iolog_reader {
+	struct iolog log;
+	FILE *f;
+	const char *path;          /* the caller's, as long as the reader */
+	struct iolog_replay_opts o;
+	bool blk, swap, end;
+	size_t total;              /* I/Os read so far */
+	void *state;               /* the format's parse state */
+	struct ioc_err bad;        /* the text log's bad lines so far */
+};
+
+/* Open path for reading (a block trace by its magic). 0 or -errno with
+ * a message, as iolog_load. */
+int iolog_reader_open(struct iolog_reader *rd, const char *path,
+		      const struct iolog_replay_opts *o, struct ioc_err *err);
+
+/* Replace the chunk with the next up to max I/Os. 0: a chunk read, more
+ * to come; 1: the end (the chunk holds the last I/Os, maybe none);
+ * -errno with every bad line at the end, or the read error. */
+int iolog_reader_next(struct iolog_reader *rd, size_t max, struct ioc_err *err);
+
+/* Release what the reader holds; rd may be unopened (zeroed). */
+void iolog_reader_close(struct iolog_reader *rd);
 
 /* Building a log (the readers): the index of file name, added when new
  * (-ENOMEM, -E2BIG past JOB_MAX_FILES); entry e appended, the file's

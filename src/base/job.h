@@ -15,6 +15,7 @@
 #define JOB_NAME_MAX 64
 #define JOB_ENGINE_MAX 16
 #define JOB_MAX_FILES 256
+#define JOB_MAX_MERGE 20 /* fio's FIO_IO_U_LIST_MAX_LEN: traces one merge takes */
 #define JOB_MAX_PLIST 20 /* fio's FIO_IO_U_LIST_MAX_LEN */
 #define JOB_ENGINE_OPTS_MAX 128 /* bytes of an engine's own options */
 
@@ -240,6 +241,15 @@ struct job_spec {
 	unsigned replay_scale;      /* offsets divided by it; 0, 1: as logged */
 	unsigned replay_time_scale; /* % of the logged gaps' speed; 100 = as logged */
 	uint64_t replay_align;      /* offsets aligned down to it; 0 = none */
+	unsigned replay_skip;       /* 1 << enum iolog_op: ops left out of the replay */
+	/* merge_blktrace_file: read_iolog's ':'-separated block traces merged
+	 * into it by time (base/blktrace_merge.h), each trace's times scaled
+	 * by its merge_blktrace_scalars % and repeated merge_blktrace_iters
+	 * times; "" = no merge; the lists empty = 100 % and once each */
+	char merge_blktrace_file[1024];
+	double merge_scalars[JOB_MAX_MERGE];
+	unsigned merge_iters[JOB_MAX_MERGE];
+	unsigned nr_merge_scalars, nr_merge_iters;
 	uint64_t log_avg_ns;   /* log_avg_msec; 0 = a line per I/O */
 	uint64_t log_hist_ns;  /* log_hist_msec; 0 = no histogram lines */
 	unsigned log_hist_coarseness; /* 0..6: fio's bins merged 2^N at a time */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "charz/discipline.h"
+#include "base/iolog.h"
+#include "core/replay.h"
 #include "output/vd_out.h"
 #include "vd/def.h"
 
@@ -183,6 +185,30 @@ static int keep_call(struct measure_ctx *ctx, const struct job_spec *job,
 	return 0;
 }
 
+/* The first replaying job's figures (read_iolog), kept with the point. */
+static void keep_replay(const struct run_result *r, struct point *out)
+{
+	struct replay_figures *g = malloc(sizeof(*g));
+	memset(&out->replay, 0, sizeof(out->replay));
+	for (unsigned j = 0; g && j < r->nr_jobs && !out->replay.on; j++) {
+		if (!replay_figures_of(r, j, g))
+			continue;
+		struct point_replay *p = &out->replay;
+		p->on = true;
+		p->timed = g->timed;
+		p->ios = g->ios;
+		p->behind = g->behind;
+		snprintf(p->name, sizeof(p->name), "%.*s", (int)sizeof(r->jobs[j].name),
+			 r->jobs[j].name);
+		snprintf(p->read_iolog, sizeof(p->read_iolog), "%.*s",
+			 (int)sizeof(r->jobs[j].read_iolog), r->jobs[j].read_iolog);
+		summary_lat(&g->lag, &p->lag);
+		summary_lat(&g->tool_lag, &p->tool_lag);
+		summary_lat(&g->lat, &p->lat);
+	}
+	free(g);
+}
+
 /* Whether the tool (CPU, pacing) rather than the device limited the run.
  * The one place that reads it: the run's tool_limited verdict and its
  * reason (core/tool_limited.h). */
@@ -248,6 +274,13 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	memset(out, 0, sizeof(*out));
 	if (make_jobs(ctx, job, &jobs))
 		return err_set(err, ENOMEM, "out of memory");
+	/* a replay step: the log's files and sizes, as `iochar run` makes them
+	 * (cli/run_config.c); the step's own iodepth stays */
+	for (unsigned i = 0; i < n; i++)
+		if (jobs[i].read_iolog[0] && (ret = iolog_apply_files(&jobs[i], true, err))) {
+			free_jobs(jobs, n);
+			return ret;
+		}
 	if (ctx->on_point)
 		ctx->on_point(ctx->on_point_arg, job);
 	if (ctx->dist)
@@ -273,6 +306,7 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	}
 	keep_env(ctx, &r);
 	count_seconds(&ctx->calls[ctx->nr_calls - 1], &r, job, out);
+	keep_replay(&r, out);
 	const char *why;
 	if ((out->tool_limited = run_tool_limited(&r, &why)))
 		snprintf(out->tool_limited_reason, sizeof(out->tool_limited_reason), "%s", why);

@@ -56,6 +56,14 @@ struct point {
 	 * names; when set the limit is judged on it, whatever the scope */
 	bool judged;
 	double judged_ns[3];
+	/* a step that replays a log (read_iolog; its first replaying job,
+	 * core/replay.h's figures): the run JSON's "replay" member, per point */
+	struct point_replay {
+		bool on, timed;
+		uint64_t ios, behind;
+		char name[JOB_NAME_MAX], read_iolog[1024];
+		struct lat_summary lag, tool_lag, lat;
+	} replay;
 };
 
 /* Run job (a complete, valid spec) and reduce it to *out. Returns 0, or

@@ -7,6 +7,33 @@
 
 #include "charz/outcome.h"
 #include "output/json_parts.h"
+#include "base/replay_verdict.h"
+
+/* "replay": the run JSON's member (docs/output.md), its one job. */
+static void emit_replay(struct jw *w, const struct point_replay *r)
+{
+	jw_key(w, "replay");
+	jw_array_begin(w);
+	jw_object_begin(w);
+	jw_kv_uint(w, "job", 0);
+	jw_kv_string(w, "name", r->name);
+	jw_kv_string(w, "read_iolog", r->read_iolog);
+	jw_kv_bool(w, "timed", r->timed);
+	jw_kv_uint(w, "ios_timed", r->ios);
+	jw_kv_uint(w, "ios_behind", r->behind);
+	jw_kv_uint(w, "behind_limit_ns", REPLAY_BEHIND_NS);
+	json_emit_lat_as(w, "lag", &r->lag);
+	json_emit_lat_as(w, "tool_lag", &r->tool_lag);
+	json_emit_lat_as(w, "lat_ns", &r->lat);
+	const char *v = replay_verdict(r->timed, r->lag.pct[PCT_P99]);
+	jw_key(w, "verdict");
+	if (v)
+		jw_string(w, v);
+	else
+		jw_null(w);
+	jw_object_end(w);
+	jw_array_end(w);
+}
 
 static void emit_point(struct jw *w, const struct point *p,
 		       const struct measure_call *c, const struct set_outcome *s)
@@ -28,6 +55,8 @@ static void emit_point(struct jw *w, const struct point *p,
 	jw_kv_bool(w, "tool_limited", p->tool_limited);
 	if (p->tool_limited)
 		jw_kv_string(w, "tool_limited_reason", p->tool_limited_reason);
+	if (p->replay.on)
+		emit_replay(w, &p->replay);
 	/* the headline figures at the top, as the search output promises */
 	jw_kv_double(w, "iops", p->s.total.iops);
 	jw_kv_double(w, "bw_bytes", p->s.total.bw_bytes);

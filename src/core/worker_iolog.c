@@ -48,6 +48,8 @@ int worker_iolog_end(struct worker *w, uint64_t now_ns, struct ioc_err *err)
 	int ret = 0;
 	if (w->iolog_out)
 		ret = iolog_writer_close(w->iolog_out, now_ns, err);
+	if (!ret) /* a chunk that could not be read ended the replay early */
+		ret = replay_error(w->replay, err);
 	free(w->iolog_out);
 	w->iolog_out = NULL;
 	replay_free(w->replay);

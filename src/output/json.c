@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/fio_groups.h"
@@ -16,6 +17,7 @@
 #include "output/summary.h"
 #include "output/vd_out.h"
 #include "base/job_options.h"
+#include "core/replay.h"
 #include "engine/engine.h"
 
 #define JSON_INDENT  2
@@ -272,6 +274,50 @@ void json_emit_environment_value(struct jw *w, const struct environment *e)
 	jw_object_end(w);
 }
 
+/* "replay": one object a read_iolog job (absent without one): timed or
+ * not, how many I/Os were issued behind schedule, the issue lag beside
+ * the job's latency, and the verdict (replay_verdict). */
+static void emit_replay(struct jw *w, const struct run_result *r)
+{
+	struct replay_figures *g = malloc(sizeof(*g));
+	bool any = false;
+	for (unsigned j = 0; g && j < r->nr_jobs; j++) {
+		if (!replay_figures_of(r, j, g))
+			continue;
+		if (!any) {
+			jw_key(w, "replay");
+			jw_array_begin(w);
+			any = true;
+		}
+		jw_object_begin(w);
+		jw_kv_uint(w, "job", j);
+		jw_key(w, "name");
+		jw_string_n(w, r->jobs[j].name, sizeof(r->jobs[j].name));
+		jw_key(w, "read_iolog");
+		jw_string_n(w, r->jobs[j].read_iolog, sizeof(r->jobs[j].read_iolog));
+		jw_kv_bool(w, "timed", g->timed);
+		jw_kv_uint(w, "ios_timed", g->ios);
+		jw_kv_uint(w, "ios_behind", g->behind);
+		jw_kv_uint(w, "behind_limit_ns", REPLAY_BEHIND_NS);
+		struct lat_summary l;
+		summary_lat(&g->lag, &l);
+		json_emit_lat_as(w, "lag", &l);
+		summary_lat(&g->tool_lag, &l);
+		json_emit_lat_as(w, "tool_lag", &l);
+		summary_lat(&g->lat, &l);
+		json_emit_lat_as(w, "lat_ns", &l);
+		jw_key(w, "verdict");
+		if (g->verdict)
+			jw_string(w, g->verdict);
+		else
+			jw_null(w);
+		jw_object_end(w);
+	}
+	if (any)
+		jw_array_end(w);
+	free(g);
+}
+
 static void emit_header(struct jw *w, const struct run_result *r)
 {
 	jw_kv_string(w, "iochar_version", summary_version(r));
@@ -356,6 +402,7 @@ static int json_write(const struct run_result *r, FILE *f, bool plus)
 		return ret;
 	emit_cpu(&w, r);
 	emit_verify(&w, r);
+	emit_replay(&w, r);
 	if ((ret = json_emit_vds(&w, r)))
 		return ret;
 	emit_intervals(&w, r);

@@ -18,7 +18,7 @@ static double per_second(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : 0.0;
 }
 
-static void summary_lat(const struct hist *h, struct lat_summary *out)
+void summary_lat(const struct hist *h, struct lat_summary *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (h->count == 0)

@@ -36,6 +36,9 @@ struct lat_summary {	    /* nanoseconds; all 0 when there was no I/O */
 	uint64_t pct[SUMMARY_NR_PCT]; /* from the histogram, see hist.h */
 };
 
+/* The summary of histogram h (all 0 when empty). */
+void summary_lat(const struct hist *h, struct lat_summary *out);
+
 struct dir_summary {
 	uint64_t ios, bytes;
 	double iops;	     /* ios / elapsed seconds; 0 if elapsed is 0 */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/replay.h"
@@ -149,19 +150,31 @@ static void text_lat_lines(FILE *f, const char *what,
 	putc('\n', f);
 }
 
-/* A timed replay (read_iolog) that fell behind the log's schedule says
- * so, and whose lateness it was: iochar's (tool lag) or the target's. */
-static void text_replay_note(FILE *f, const struct dir_summary *t)
+/* A replay (read_iolog) says whether it kept up with its log's schedule
+ * (replay_verdict), and when behind whose lateness it was: iochar's (tool
+ * lag) or the target's. */
+static void text_replay_note(FILE *f, const struct run_result *r, unsigned job)
 {
-	uint64_t lag = t->lag.pct[PCT_P99], tool = t->tool_lag.pct[PCT_P99];
-	if (lag <= REPLAY_BEHIND_NS) {
-		fprintf(f, "  replay: kept the iolog's schedule (p99 issue lag %.3f ms)\n",
-			(double)lag / 1e6);
+	struct replay_figures *g = malloc(sizeof(*g));
+	if (!g || !replay_figures_of(r, job, g)) {
+		free(g);
 		return;
 	}
-	fprintf(f, "  replay: could not keep the iolog's schedule: p99 issue lag %.3f ms, "
-		"of it iochar's own (tool lag) p99 %.3f ms: %s\n", (double)lag / 1e6,
-		(double)tool / 1e6, 2 * tool > lag ? "iochar was the limit" : "the target was slower than when the log was taken");
+	uint64_t lag = hist_percentile(&g->lag, 99), tool = hist_percentile(&g->tool_lag, 99);
+	if (!g->verdict)
+		fputs("  replay: as fast as possible (no schedule to keep)\n", f);
+	else if (!strcmp(g->verdict, "kept up"))
+		fprintf(f, "  replay: kept up with the log's schedule (p99 issue lag %.3f ms; "
+			"%llu of %llu I/Os more than 1 ms late)\n", (double)lag / 1e6,
+			(unsigned long long)g->behind, (unsigned long long)g->ios);
+	else
+		fprintf(f, "  replay: behind: could not keep up with the log's schedule: p99 "
+			"issue lag %.3f ms, %llu of %llu I/Os more than 1 ms late, of it iochar's "
+			"own (tool lag) p99 %.3f ms: %s\n", (double)lag / 1e6,
+			(unsigned long long)g->behind, (unsigned long long)g->ios,
+			(double)tool / 1e6, 2 * tool > lag ? "iochar was the limit" :
+			"the target was slower than when the log was taken");
+	free(g);
 }
 
 static void text_job_header(FILE *f, const struct job_spec *j)
@@ -265,8 +278,8 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 			text_lat_lines(f, "tool lag", &s.dir[d].tool_lag);
 		}
 	}
-	if (r->jobs[job].read_iolog[0] && s.total.paced)
-		text_replay_note(f, &s.total);
+	if (r->jobs[job].read_iolog[0])
+		text_replay_note(f, r, job);
 	if (!s.total.ios)
 		fputs("  no I/O completed\n", f);
 	text_worker_errors(f, r, job);

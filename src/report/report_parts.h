@@ -48,6 +48,12 @@ void report_each_headline(struct report_ctx *r, report_headline_fn fn, void *arg
 void report_point_name(FILE *f, const struct rs_set *set, const struct rs_step *st,
 		       unsigned k);
 
+/* report_replay.c: every headline point of a replay: per replaying job
+ * its issue lag beside its latency and its verdict; report_has_replay
+ * says whether there is any. */
+void report_replay_section(struct report_ctx *r);
+bool report_has_replay(const struct report_ctx *r);
+
 /* report_vd.c: every headline point on several targets or on RAID VDs:
  * a row per target, each VD's amplification and a row per member;
  * report_has_targets says whether there is any. */

@@ -84,6 +84,13 @@ void rs_point_free(struct rs_point *p)
 	free(p->hosts);
 	p->hosts = NULL;
 	p->nr_hosts = 0;
+	for (unsigned i = 0; i < p->nr_replay; i++) {
+		free(p->replay[i].name);
+		free(p->replay[i].read_iolog);
+	}
+	free(p->replay);
+	p->replay = NULL;
+	p->nr_replay = 0;
 	rs_point_free_targets(p);
 }
 

@@ -100,6 +100,15 @@ struct rs_vd {
 	unsigned nr_member_rows;
 };
 
+/* One replaying job of a run ("replay"[], docs/output.md): the issue lag
+ * against its log's schedule beside its latency. */
+struct rs_replay {
+	char *name, *read_iolog;
+	bool timed;
+	uint64_t ios_timed, ios_behind, behind_limit_ns;
+	struct rs_lat lag, tool_lag, lat;
+};
+
 /* One measured run: the figures of a fixed step, a search probe, a curve
  * point. */
 struct rs_point {
@@ -128,6 +137,9 @@ struct rs_point {
 	/* a multi-workload step: each workload's figures; absent: none */
 	struct rs_workload *per_wl;
 	unsigned nr_per_wl;
+	/* a run's replaying jobs (read_iolog); absent: none */
+	struct rs_replay *replay;
+	unsigned nr_replay;
 };
 
 struct rs_curve_point {

@@ -17,8 +17,8 @@
 
 /* A latency-shaped block (lat_ns, lag, service_latency); *have says
  * whether an optional one was there. */
-static int parse_lat(const struct rj_ctx *pc, json_object *o, const char *key,
-		     bool required, struct rs_lat *l, bool *have)
+int results_parse_lat(const struct rj_ctx *pc, json_object *o, const char *key,
+		      bool required, struct rs_lat *l, bool *have)
 {
 	char buf[WHERE_MAX];
 	int ret;
@@ -53,11 +53,11 @@ int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
 	    (ret = rj_double(&c, v, "bw_bytes", true, &d->bw_bytes)))
 		return ret;
 	bool have;
-	if ((ret = parse_lat(&c, v, "lat_ns", true, &d->lat, &have)) ||
-	    (ret = parse_lat(&c, v, "lag", false, &d->lag, &d->has_lag)) ||
-	    (ret = parse_lat(&c, v, "tool_lag", false, &d->tool_lag, &d->has_tool_lag)))
+	if ((ret = results_parse_lat(&c, v, "lat_ns", true, &d->lat, &have)) ||
+	    (ret = results_parse_lat(&c, v, "lag", false, &d->lag, &d->has_lag)) ||
+	    (ret = results_parse_lat(&c, v, "tool_lag", false, &d->tool_lag, &d->has_tool_lag)))
 		return ret;
-	return parse_lat(&c, v, "service_latency", false, &d->service, &d->has_service);
+	return results_parse_lat(&c, v, "service_latency", false, &d->service, &d->has_service);
 }
 
 int results_parse_tool_limited(const struct rj_ctx *c, json_object *o,
@@ -108,6 +108,7 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
 	    (ret = results_parse_dir(c, o, "total", &p->total)) ||
 	    (ret = results_parse_tool_limited(c, o, p)) ||
+	    (ret = results_parse_replay(c, o, p)) ||
 	    (ret = results_parse_hosts(c, o, false, p)) ||
 	    (ret = results_parse_point_targets(c, o, p)))
 		return ret;

@@ -34,6 +34,12 @@ int results_parse_header(const struct rj_ctx *c, json_object *root,
 			 struct rs_set *s);
 int results_parse_dir(const struct rj_ctx *pc, json_object *o, const char *key,
 		      struct rs_dir *d);
+/* A latency-shaped block key of o (lat_ns, lag): *have says whether an
+ * optional one was there. */
+int results_parse_lat(const struct rj_ctx *pc, json_object *o, const char *key,
+		      bool required, struct rs_lat *l, bool *have);
+/* A run's "replay" (optional) into p (results_parse_replay.c). */
+int results_parse_replay(const struct rj_ctx *c, json_object *root, struct rs_point *p);
 /* "tool_limited" and, when true, "tool_limited_reason" of o (a run JSON's
  * root or a plan point), both optional, into p. */
 int results_parse_tool_limited(const struct rj_ctx *c, json_object *o,

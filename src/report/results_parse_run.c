@@ -154,6 +154,7 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	    (ret = results_parse_dir(&c, root, "write", &p->write)) ||
 	    (ret = results_parse_dir(&c, root, "total", &p->total)) ||
 	    (ret = results_parse_tool_limited(&c, root, p)) ||
+	    (ret = results_parse_replay(&c, root, p)) ||
 	    (ret = results_parse_hosts(&c, root, true, p)) ||
 	    (ret = results_parse_point_targets(&c, root, p)) ||
 	    (ret = results_parse_host_envs(&c, root, s)) ||
