@@ -575,6 +575,25 @@ static void test_merge_refused(void **state)
 	merge_refused(dir, list, "--merge_blktrace_scalars=50",
 		      "merge_blktrace_scalars has 1 values for 2 traces");
 	merge_refused(dir, list, "--merge_blktrace_iters=0:1", "merge_blktrace_iters=0:1");
+	/* a good merge, but the run is refused after it (or only printed):
+	 * the merged file does not appear either */
+	char arg[8600], out[4300], mf[4400], bad[4300];
+	snprintf(arg, sizeof(arg), "--read_iolog=%s", list);
+	snprintf(out, sizeof(out), "%s/out.bin", dir);
+	snprintf(mf, sizeof(mf), "--merge_blktrace_file=%s", out);
+	snprintf(bad, sizeof(bad), "--output=%s/no/such/dir/r.json", dir);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("run", "--name=b", arg, mf, "--replay_redirect=t",
+				     "--replay_no_stall=1", "--ioengine=null", bad));
+	expect_exit(&po, 2);
+	expect_has(po.err, "no/such/dir");
+	assert_false(file_exists(out));
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=b", arg, mf, "--replay_redirect=t",
+				     "--replay_no_stall=1", "--ioengine=null", "--showcmd"));
+	expect_exit(&po, 0);
+	assert_false(file_exists(out));
+	proc_out_free(&po);
 	/* B cut in its last record: the merge names B, record 19, byte 912 */
 	assert_int_equal(truncate(b, 19 * BLKTRACE_RECORD + 20), 0);
 	merge_refused(dir, list, "--replay_no_stall=1",

@@ -1,13 +1,18 @@
 /* blktrace_merge.c - block traces merged by time (base/blktrace_merge.h). */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "base/blktrace_merge.h"
 #include "base/blktrace.h"
 #include "base/iolog.h"
 #include "util/atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One trace being merged: its next kept record, already timed. */
 struct cursor {
@@ -183,7 +188,7 @@ static unsigned split(char *buf, char **names)
 static long long merge_files(const struct job_spec *job, char **names, unsigned n,
 			     FILE *out, struct ioc_err *err)
 {
-	struct blktrace_merge_in in[JOB_MAX_MERGE];
+	struct blktrace_merge_in in[JOB_MAX_MERGE] = {{0}};
 	long long ret = 0;
 	unsigned open = 0;
 	for (; open < n; open++) {
@@ -204,7 +209,90 @@ static long long merge_files(const struct job_spec *job, char **names, unsigned 
 	return ret;
 }
 
-int blktrace_merge_job(struct job_spec *job, struct ioc_err *err)
+/* Merges made while a command line was read, each in an unnamed file
+ * (O_TMPFILE) until blktrace_merge_commit: nothing of them is visible
+ * before the whole input is validated. */
+struct pending_merge {
+	char path[sizeof(((struct job_spec *)0)->merge_blktrace_file)];
+	char proc[32]; /* /proc/self/fd/N: how the run's checks read it */
+	int fd;
+};
+static struct pending_merge pending[JOB_MAX_MERGE * 4];
+static unsigned nr_pending;
+
+/* An unnamed file in path's directory, registered; NULL when full. */
+static struct pending_merge *pending_open(const char *path, int *ret)
+{
+	char dir[sizeof(pending[0].path)];
+	if (nr_pending == sizeof(pending) / sizeof(pending[0])) {
+		*ret = -EMFILE;
+		return NULL;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	int fd = open(dirname(dir), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*ret = -errno;
+		return NULL;
+	}
+	struct pending_merge *p = &pending[nr_pending++];
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	snprintf(p->proc, sizeof(p->proc), "/proc/self/fd/%d", fd);
+	p->fd = fd;
+	return p;
+}
+
+const char *blktrace_merge_reads(const char *path)
+{
+	for (unsigned i = nr_pending; i-- > 0;) /* the latest merge of path */
+		if (!strcmp(pending[i].path, path))
+			return pending[i].proc;
+	return path;
+}
+
+/* p's contents under its name, through an atomic rename. */
+static int pending_commit(const struct pending_merge *p)
+{
+	struct atomic_file af;
+	char buf[1 << 16];
+	int ret = atomic_file_open(&af, p->path);
+	if (ret)
+		return ret;
+	for (off_t at = 0;;) {
+		ssize_t n = pread(p->fd, buf, sizeof(buf), at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		if (fwrite(buf, 1, (size_t)n, af.f) != (size_t)n) {
+			ret = -EIO;
+			break;
+		}
+		at += n;
+	}
+	if (ret) {
+		atomic_file_abort(&af);
+		return ret;
+	}
+	return atomic_file_commit(&af);
+}
+
+int blktrace_merge_commit(struct ioc_err *err)
+{
+	int ret = 0;
+	for (unsigned i = 0; i < nr_pending; i++) {
+		int r = ret ? 0 : pending_commit(&pending[i]);
+		if (r)
+			ret = err_set(err, -r, "merge_blktrace_file=%s: %s", pending[i].path,
+				      strerror(-r));
+		close(pending[i].fd);
+	}
+	nr_pending = 0;
+	return ret;
+}
+
+int blktrace_merge_job(struct job_spec *job, bool defer, struct ioc_err *err)
 {
 	int ret = iolog_opts_check(job, err);
 	if (ret)
@@ -212,18 +300,33 @@ int blktrace_merge_job(struct job_spec *job, struct ioc_err *err)
 	char buf[sizeof(job->read_iolog)], *names[JOB_MAX_MERGE];
 	snprintf(buf, sizeof(buf), "%s", job->read_iolog);
 	unsigned n = split(buf, names);
-	struct atomic_file af;
-	if ((ret = atomic_file_open(&af, job->merge_blktrace_file)))
-		return err_usage(err, -ret, "merge_blktrace_file=%s: %s", job->merge_blktrace_file,
-				 strerror(-ret));
-	long long w = merge_files(job, names, n, af.f, err);
-	if (w < 0) {
-		atomic_file_abort(&af);
-		return (int)w;
+	long long w;
+	if (defer) {
+		struct pending_merge *p = pending_open(job->merge_blktrace_file, &ret);
+		FILE *out = p ? fdopen(dup(p->fd), "w") : NULL;
+		if (!out)
+			return err_usage(err, p ? errno : -ret, "merge_blktrace_file=%s: %s",
+					 job->merge_blktrace_file, strerror(p ? errno : -ret));
+		w = merge_files(job, names, n, out, err);
+		if (fclose(out) && w >= 0)
+			w = err_set(err, errno, "merge_blktrace_file=%s: %s",
+				    job->merge_blktrace_file, strerror(errno));
+		if (w < 0)
+			return (int)w; /* the unnamed file goes at exit */
+	} else {
+		struct atomic_file af;
+		if ((ret = atomic_file_open(&af, job->merge_blktrace_file)))
+			return err_usage(err, -ret, "merge_blktrace_file=%s: %s",
+					 job->merge_blktrace_file, strerror(-ret));
+		w = merge_files(job, names, n, af.f, err);
+		if (w < 0) {
+			atomic_file_abort(&af);
+			return (int)w;
+		}
+		if ((ret = atomic_file_commit(&af)))
+			return err_set(err, -ret, "merge_blktrace_file=%s: %s",
+				       job->merge_blktrace_file, strerror(-ret));
 	}
-	if ((ret = atomic_file_commit(&af)))
-		return err_set(err, -ret, "merge_blktrace_file=%s: %s", job->merge_blktrace_file,
-			       strerror(-ret));
 	snprintf(job->read_iolog, sizeof(job->read_iolog), "%s", job->merge_blktrace_file);
 	job->merge_blktrace_file[0] = '\0';
 	return 0;

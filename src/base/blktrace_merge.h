@@ -39,7 +39,20 @@ long long blktrace_merge(const struct blktrace_merge_in *in, unsigned nr, FILE *
 /* job's read_iolog traces merged into its merge_blktrace_file (written
  * whole, atomically), which becomes its read_iolog; merge_blktrace_file
  * is then cleared (fio's), so a second call merges nothing. The checks of
- * iolog_opts_check come first. 0 or -errno with a message. */
-int blktrace_merge_job(struct job_spec *job, struct ioc_err *err);
+ * iolog_opts_check come first. With defer (a command line being read)
+ * the merge goes to an unnamed file in that directory, read through
+ * blktrace_merge_reads, and appears under its name only at
+ * blktrace_merge_commit: a run refused later leaves nothing behind.
+ * 0 or -errno with a message. */
+int blktrace_merge_job(struct job_spec *job, bool defer, struct ioc_err *err);
+
+/* The path to read path's contents by: a deferred merge's unnamed file
+ * while one is pending for path, else path. Valid until the commit. */
+const char *blktrace_merge_reads(const char *path);
+
+/* Every deferred merge written under its name (atomically) and
+ * forgotten; call once the run's input is validated, before it starts.
+ * 0 or -errno with a message naming the first file that failed. */
+int blktrace_merge_commit(struct ioc_err *err);
 
 #endif

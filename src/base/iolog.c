@@ -354,7 +354,7 @@ int iolog_reader_open(struct iolog_reader *rd, const char *path,
 		      const struct iolog_replay_opts *o, struct ioc_err *err)
 {
 	memset(rd, 0, sizeof(*rd));
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(blktrace_merge_reads(path), "r"); /* a merge not yet named */
 	if (!f)
 		return err_usage(err, errno, "read_iolog=%s: %s", path, strerror(errno));
 	bool swap = false, blk = blktrace_is(f, &swap);
@@ -476,13 +476,14 @@ static int scan_log(const struct job_spec *job, struct iolog *log, struct log_sh
 	return ret;
 }
 
-int iolog_apply_files(struct job_spec *job, bool iodepth_set, struct ioc_err *err)
+int iolog_apply_files(struct job_spec *job, bool iodepth_set, bool defer_merge,
+		      struct ioc_err *err)
 {
 	struct iolog log;
 	struct log_shape sh = {false, false, false, {0, 0, 0}};
 	int ret = 0;
 	if (job->merge_blktrace_file[0] && !(ret = iolog_opts_check(job, err)))
-		ret = blktrace_merge_job(job, err); /* fio: the merged trace is replayed */
+		ret = blktrace_merge_job(job, defer_merge, err); /* fio: the merged trace is replayed */
 	if (ret || (ret = scan_log(job, &log, &sh, err)))
 		return ret;
 	bool reads = sh.reads, writes = sh.writes, trims = sh.trims;

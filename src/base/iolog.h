@@ -154,8 +154,10 @@ void iolog_free(struct iolog *log);
  * then the log's "add" lines), each at least as long as the furthest
  * I/O of any (size= and filesize= only make them longer), the job's
  * block sizes (bs=R,W,T) the largest logged; a block trace's queue depth
- * is the job's unless iodepth_set (fio's). Reads the log; errors as
- * iolog_load. */
-int iolog_apply_files(struct job_spec *job, bool iodepth_set, struct ioc_err *err);
+ * is the job's unless iodepth_set (fio's). A merge_blktrace_file is
+ * merged first, deferred as blktrace_merge_job says when defer_merge.
+ * Reads the log; errors as iolog_load. */
+int iolog_apply_files(struct job_spec *job, bool iodepth_set, bool defer_merge,
+		      struct ioc_err *err);
 
 #endif

@@ -277,7 +277,7 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	/* a replay step: the log's files and sizes, as `iochar run` makes them
 	 * (cli/run_config.c); the step's own iodepth stays */
 	for (unsigned i = 0; i < n; i++)
-		if (jobs[i].read_iolog[0] && (ret = iolog_apply_files(&jobs[i], true, err))) {
+		if (jobs[i].read_iolog[0] && (ret = iolog_apply_files(&jobs[i], true, false, err))) {
 			free_jobs(jobs, n);
 			return ret;
 		}

@@ -332,7 +332,7 @@ static int name_fio_files(struct run_config *cfg, struct ioc_err *err)
 		if (job->vd[0])
 			continue; /* a VD's members are its targets */
 		if (job->read_iolog[0]) { /* fio: the log's files replace the job's */
-			if ((ret = iolog_apply_files(job, options_is_set(job, "iodepth"), err)))
+			if ((ret = iolog_apply_files(job, options_is_set(job, "iodepth"), true, err)))
 				return ret;
 			continue;
 		}

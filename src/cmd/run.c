@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blktrace_merge.h"
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "cmd/cmd.h"
@@ -244,6 +245,9 @@ int cmd_run(int argc, char **argv)
 	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
 		ret = results_file_open(&rf, "--output", cfg.output,
 					output_forced(&cfg), &err);
+	/* validated everywhere: merge_blktrace_file appears now */
+	if (!ret && (ret = blktrace_merge_commit(&err)) && root && cfg.output)
+		results_file_abort(&rf);
 	if (ret) {
 		if (root)
 			fprintf(stderr, "iochar: %s\n", err.msg);

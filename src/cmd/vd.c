@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blktrace_merge.h"
 #include "base/json_writer.h"
 #include "charz/rebuild.h"
 #include "cli/args.h"
@@ -106,6 +107,8 @@ static int rebuild_cmd(int argc, char **argv)
 	if (!ret && workload)
 		ret = runner_validate(job, 1, &err);
 	/* validated: from here on things are written */
+	if (!ret)
+		ret = blktrace_merge_commit(&err);
 	if (!ret)
 		ret = rebuild_sweep_run(job, (unsigned)n, workload, signals_catch(), m, sw, &err);
 	if (ret) {
