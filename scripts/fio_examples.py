@@ -310,7 +310,9 @@ SELF_CHANGES = [("numjobs=2", "numjobs=1", "clones"),
 def selftest_order():
     """compare()'s order check on made-up times (iochar writes none yet):
     a stonewall fio kept (the second job 300 ms after the first) that
-    iochar broke must be told; a start just after the end must not."""
+    iochar broke must be told; a start just after the end must not; jobs
+    fio ran together that iochar ran 300 ms apart must be told, 5 ms
+    apart (a thread scheduled late) must not."""
     def ents(*times):
         return [{"name": "j%d" % k, "clones": 1, "group": k, "rw": "read", "bs": "4k",
                  "dirs": {"read": 4096}, "start": a, "end": b} for k, (a, b) in enumerate(times)]
@@ -322,6 +324,16 @@ def selftest_order():
         problems.append("a broken stonewall is not told: %s" % broke)
     if kept:
         problems.append("a kept stonewall compares different: %s" % kept)
+    # jobs fio ran together: a thread released 5 ms late is no stonewall,
+    # one 300 ms late is
+    together = ents((0, 50), (1, 51))
+    late = fio_same.compare(together, ents((0, 10), (15, 25)))
+    apart = fio_same.compare(together, ents((0, 10), (310, 320)))
+    if late:
+        problems.append("a thread released late compares different: %s" % late)
+    if not any("order: j1 started while j0 ran in fio, after j0 ended in iochar" in d
+               for d in apart):
+        problems.append("jobs run apart that fio ran together are not told: %s" % apart)
     return problems
 
 
