@@ -533,7 +533,7 @@ static void test_replay_skip_as_fio(void **state)
 	       "--bsrange=4k-16k --number_ios=200 --ioengine=psync --write_iolog=w.log");
 	static const char *const skips[] = {"read", "write,sync", "trim,read"};
 	for (int k = 0; k < 3; k++) {
-		char sub[16], isub[16], opts[512];
+		char sub[24], isub[24], opts[512];
 		snprintf(sub, sizeof(sub), "fio%d", k);
 		snprintf(isub, sizeof(isub), "iochar%d", k);
 		sub_dir(p, sizeof(p), dir, sub);
