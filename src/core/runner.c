@@ -59,16 +59,8 @@ static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 		return err_set(err, ENOMEM, "out of memory");
 	if (nr_jobs == 0)
 		ret = err_usage(err, EINVAL, "no job to run");
-	for (unsigned j = 0; j < nr_jobs && !ret; j++) {
-		ret = layout_job_at(&jobs[j], nr_workers + 1, &layouts[j], err);
-		nr_workers += jobs[j].numjobs;
-	}
 	if (!ret)
-		ret = schedule_check(jobs, nr_jobs, err);
-	if (!ret)
-		ret = runner_check_hooks(jobs, nr_jobs, layouts, err);
-	if (!ret)
-		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
+		ret = runner_check_layouts(jobs, nr_jobs, layouts, &nr_workers, err);
 	for (unsigned j = 0; j < nr_jobs && !ret; j++)
 		if (layouts[j].target.note[0])
 			fprintf(stderr, "note: job %s: %s\n", jobs[j].name,

@@ -64,6 +64,13 @@ int runner_expand_jobs(const struct job_spec *jobs, unsigned nr,
 void runner_release_expanded(const struct job_spec *orig, struct job_spec *x,
 			     unsigned nr);
 
+/* Each job laid out (its workers numbered from 1 in job order) into
+ * layouts[], then the checks across jobs: schedule, hooks, descriptors.
+ * *nr_workers (may be NULL) gets the workers laid out. The caller
+ * releases the layouts. 0 or -errno with err. */
+int runner_check_layouts(const struct job_spec *jobs, unsigned nr_jobs,
+			 struct job_layout *layouts, unsigned *nr_workers, struct ioc_err *err);
+
 /* runner_validate over expanded jobs: layouts, schedule, hooks, fds. */
 int runner_validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 			     struct ioc_err *err);

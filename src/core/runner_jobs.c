@@ -100,6 +100,24 @@ void runner_release_expanded(const struct job_spec *orig, struct job_spec *x,
 	free(x);
 }
 
+int runner_check_layouts(const struct job_spec *jobs, unsigned nr_jobs,
+			 struct job_layout *layouts, unsigned *nr_workers, struct ioc_err *err)
+{
+	int ret = 0;
+	unsigned t = 1; /* the next job's first worker number */
+	for (unsigned i = 0; i < nr_jobs && !ret; t += jobs[i++].numjobs)
+		ret = layout_job_at(&jobs[i], t, &layouts[i], err);
+	if (nr_workers)
+		*nr_workers = t - 1;
+	if (!ret)
+		ret = schedule_check(jobs, nr_jobs, err);
+	if (!ret)
+		ret = runner_check_hooks(jobs, nr_jobs, layouts, err);
+	if (!ret)
+		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
+	return ret;
+}
+
 int runner_validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 			     struct ioc_err *err)
 {
@@ -108,15 +126,7 @@ int runner_validate_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 	struct job_layout *layouts = calloc(nr_jobs, sizeof(*layouts));
 	if (!layouts)
 		return err_set(err, ENOMEM, "out of memory");
-	int ret = 0;
-	for (unsigned i = 0, t = 1; i < nr_jobs && !ret; t += jobs[i++].numjobs)
-		ret = layout_job_at(&jobs[i], t, &layouts[i], err);
-	if (!ret)
-		ret = schedule_check(jobs, nr_jobs, err);
-	if (!ret)
-		ret = runner_check_hooks(jobs, nr_jobs, layouts, err);
-	if (!ret)
-		ret = layout_check_fds(jobs, nr_jobs, layouts, err);
+	int ret = runner_check_layouts(jobs, nr_jobs, layouts, NULL, err);
 	for (unsigned i = 0; i < nr_jobs; i++)
 		layout_release(&layouts[i]);
 	free(layouts);
