@@ -67,6 +67,8 @@ unsigned file_service_choose(struct file_service *fs, struct rng *r);
 static inline unsigned file_service_next(struct file_service *fs,
 					 struct rng *r)
 {
+	if (fs->nr_files == 1) /* the common job: no choice, nothing to count */
+		return 0;
 	if (fs->left == 0 || fs->used[fs->cur] >= fs->share[fs->cur])
 		fs->cur = file_service_choose(fs, r);
 	fs->left--;
