@@ -7,7 +7,10 @@ statistics, no clock per I/O). floor.py builds bench/floor.c with cc, then
 per round runs, for every point, each floor variant, iochar and fio on the
 same file (the order rotated each round), each under bench.py's rusage
 helper, so CPU per I/O (user + system of the whole process / I/Os done) is
-measured alike for all. Reported: medians, spreads, iochar/floor and
+measured alike for all. At the io_uring points iochar also runs with the
+floor's own discipline ("iochar-pass": a pass's I/Os in one submission
+that waits, the floor's ring flags), against which the QD 32 direct
+target is judged. Reported: medians, spreads, iochar/floor and
 iochar/fio (ratios of the medians, and the paired per-round ratio), with
 the load average. See bench/README.md, "The floor".
 
