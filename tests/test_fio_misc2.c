@@ -83,8 +83,11 @@ static void test_flow_leave(void **state)
 }
 
 /* Two jobs of one weight sleeping 100 ms whenever they are ahead: a few
- * I/Os per sleep, the same few dozen a second in both tools (an
- * unregulated null job does millions), shared evenly. */
+ * I/Os per sleep, a few dozen a second in iochar, shared evenly (an
+ * unregulated null job does millions). fio is held only to regulating:
+ * its jobs start one after the other and check the flow counter once per
+ * flow_sleep, so on a loaded machine one job ran 1119 I/Os (CI) before
+ * the other's weight reached the counter; 62 on a quiet one. */
 static void test_flow_sleep(void **state)
 {
 	const char *dir = *state;
@@ -94,7 +97,7 @@ static void test_flow_sleep(void **state)
 		 "--runtime=1 --name=b " NUL "--flow=1 --flow_sleep=100000 "
 		 "--time_based --runtime=1", &f, &i);
 	for (size_t k = 0; k < 2; k++) {
-		expect_within("fio's I/Os", job_ios(f, k), 15, 80);
+		expect_within("fio's I/Os", job_ios(f, k), 15, 5000);
 		expect_within("iochar's I/Os", job_ios(i, k), 15, 80);
 	}
 	expect_within("iochar's a:b", job_ios(i, 0) / job_ios(i, 1), 0.8, 1.25);
