@@ -125,6 +125,52 @@ static void test_tie_keeps_first(void **state)
 	job_spec_free(&job);
 }
 
+/* A step of short points probes no longer than one of them: each
+ * candidate runs the step's runtime (and the shorter ramp) when that is
+ * shorter than the probe's own, and the record says so. */
+static void test_probe_as_short_as_the_step(void **state)
+{
+	(void)state;
+	struct fake f = {.ring_iops = {[URING_RING_DEFER] = 1000,
+				       [URING_RING_COOP] = 3000,
+				       [URING_RING_NONE] = 2000}};
+	struct job_spec job;
+	struct disc_choice c;
+	struct ioc_err err = {0};
+
+	make_job(&job, "io_uring", 4);
+	job.runtime_ns = 200000000ull;
+	job.ramp_ns = 0;
+	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
+	assert_int_equal(f.calls, 3);
+	assert_string_equal(c.d->name, "coop_taskrun");
+	assert_int_equal(f.last.runtime_ns, 200000000ull);
+	assert_int_equal(f.last.ramp_ns, 0);
+	assert_int_equal(c.probe_runtime_ns, 200000000ull);
+	assert_int_equal(c.probe_ramp_ns, 0);
+
+	/* a long step (or one bounded by size, runtime 0) gets the full probe */
+	job.runtime_ns = 0;
+	job.ramp_ns = 5000000000ull;
+	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
+	assert_int_equal(f.last.runtime_ns, DISC_PROBE_NS);
+	assert_int_equal(f.last.ramp_ns, DISC_PROBE_RAMP_NS);
+	assert_int_equal(c.probe_runtime_ns, DISC_PROBE_NS);
+
+	struct jw w;
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&json, &len);
+	assert_non_null(mem);
+	jw_init(&w, mem, 0);
+	discipline_json(&c, &w);
+	fclose(mem);
+	expect_has(json, "\"probe_runtime_ns\":1000000000");
+	expect_has(json, "\"probe_ramp_ns\":200000000");
+	free(json);
+	job_spec_free(&job);
+}
+
 static void test_libaio_batching(void **state)
 {
 	(void)state;
@@ -298,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe_picks_best_ring),
 		cmocka_unit_test(test_tie_keeps_first),
+		cmocka_unit_test(test_probe_as_short_as_the_step),
 		cmocka_unit_test(test_libaio_batching),
 		cmocka_unit_test(test_no_probe_when_fixed),
 		cmocka_unit_test_setup_teardown(test_curve_records_probe, tmpdir_setup,

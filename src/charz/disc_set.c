@@ -47,9 +47,11 @@ static int disc_probe(const struct plan_step *st, struct set_outcome *s,
 		job.iodepth = job.numjobs = 1;
 	if (o->progress && discipline_candidates(&job) > 1 &&
 	    o->discipline.mode == DISC_AUTO && !discipline_user_fixed(&job)) {
+		uint64_t run_ns, ramp_ns;
+		discipline_probe_time(&job, &run_ns, &ramp_ns);
 		fprintf(o->progress, "iochar: step '%s': probing %u submission disciplines "
-			"(%.0f s each at iodepth %u)\n", st->label, discipline_candidates(&job),
-			(double)DISC_PROBE_NS / 1e9, job.iodepth);
+			"(%.3g s each at iodepth %u)\n", st->label, discipline_candidates(&job),
+			(double)run_ns / 1e9, job.iodepth);
 		fflush(o->progress);
 	}
 	ret = discipline_choose(&o->discipline, &job, measure_run, &pc, &s->disc, err);

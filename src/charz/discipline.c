@@ -89,10 +89,22 @@ int discipline_apply(const struct disc_choice *c, struct job_spec *job,
 	return c->d ? apply_one(c->d, job, err) : 0;
 }
 
+void discipline_probe_time(const struct job_spec *job, uint64_t *runtime_ns,
+			   uint64_t *ramp_ns)
+{
+	*runtime_ns = DISC_PROBE_NS;
+	*ramp_ns = DISC_PROBE_RAMP_NS;
+	if (job->runtime_ns && job->runtime_ns < DISC_PROBE_NS) {
+		*runtime_ns = job->runtime_ns;
+		if (job->ramp_ns < DISC_PROBE_RAMP_NS)
+			*ramp_ns = job->ramp_ns;
+	}
+}
+
 /* Run candidate d on a copy of job shaped for the probe into *t. */
 static int probe_one(const struct discipline *d, const struct job_spec *job,
-		     measure_fn measure, void *arg, struct disc_tried *t,
-		     struct ioc_err *err)
+		     const struct disc_choice *c, measure_fn measure, void *arg,
+		     struct disc_tried *t, struct ioc_err *err)
 {
 	struct job_spec j;
 	struct point p;
@@ -100,8 +112,8 @@ static int probe_one(const struct discipline *d, const struct job_spec *job,
 
 	if (job_spec_copy(&j, job))
 		return err_set(err, ENOMEM, "out of memory");
-	j.runtime_ns = DISC_PROBE_NS;
-	j.ramp_ns = DISC_PROBE_RAMP_NS;
+	j.runtime_ns = c->probe_runtime_ns;
+	j.ramp_ns = c->probe_ramp_ns;
 	j.time_based = true;
 	j.rate_iops = 0;
 	ret = apply_one(d, &j, err);
@@ -124,11 +136,12 @@ static int probe(const struct job_spec *job, measure_fn measure, void *arg,
 	out->how = DISC_HOW_PROBED;
 	out->probe_iodepth = job->iodepth;
 	out->probe_numjobs = job->numjobs ? job->numjobs : 1;
+	discipline_probe_time(job, &out->probe_runtime_ns, &out->probe_ramp_ns);
 	for (unsigned i = 0; i < NR_TABLE && out->nr_tried < DISC_MAX_TRIED; i++) {
 		if (strcmp(table[i].engine, job->ioengine))
 			continue;
 		struct disc_tried *t = &out->tried[out->nr_tried];
-		int ret = probe_one(&table[i], job, measure, arg, t, err);
+		int ret = probe_one(&table[i], job, out, measure, arg, t, err);
 		if (ret) {
 			err_prefix(err, "discipline probe (%s)", table[i].name);
 			return ret;
@@ -211,7 +224,8 @@ void discipline_json(const struct disc_choice *c, struct jw *w)
 		jw_kv_bool(w, "reused", c->reused);
 		jw_kv_uint(w, "probe_iodepth", c->probe_iodepth);
 		jw_kv_uint(w, "probe_numjobs", c->probe_numjobs);
-		jw_kv_uint(w, "probe_runtime_ns", DISC_PROBE_NS);
+		jw_kv_uint(w, "probe_runtime_ns", c->probe_runtime_ns);
+		jw_kv_uint(w, "probe_ramp_ns", c->probe_ramp_ns);
 		jw_key(w, "probe");
 		jw_array_begin(w);
 		for (unsigned i = 0; i < c->nr_tried; i++) {

@@ -4,8 +4,10 @@
  * No discipline is best everywhere (bench/README.md "Submission
  * disciplines"): the papers report the device's best, so before a
  * target's measurements a short probe runs each candidate of the job's
- * engine for DISC_PROBE_NS at the step's first depth and keeps the one
- * with the most IOPS. The probe is skipped when the user fixed the
+ * engine at the step's first depth and keeps the one with the most IOPS:
+ * each for DISC_PROBE_NS after DISC_PROBE_RAMP_NS, or, for a step whose
+ * points are shorter, for its runtime after the shorter ramp (a plan of
+ * 200 ms points is not held 3.6 s per target set). The probe is skipped when the user fixed the
  * setting (ring_setup or a batching option on the job, or
  * --discipline=fixed|NAME). Written against measure_fn (charz/point.h):
  * tests hand it a simulated device.
@@ -65,6 +67,7 @@ struct disc_choice {
 	const struct discipline *d;     /* applied to every run; NULL: the job's own */
 	bool reused;                    /* the probe of an earlier step */
 	unsigned probe_iodepth, probe_numjobs;
+	uint64_t probe_runtime_ns, probe_ramp_ns; /* each candidate's run */
 	struct disc_tried tried[DISC_MAX_TRIED]; /* probe order */
 	unsigned nr_tried;
 	/* the effective settings, for the record ("" ring: not io_uring) */
@@ -87,11 +90,18 @@ bool discipline_user_fixed(const struct job_spec *job);
 /* How many candidates job's engine has (0 or 1: nothing to probe). */
 unsigned discipline_candidates(const struct job_spec *job);
 
+/* How long each candidate runs for job: DISC_PROBE_NS after
+ * DISC_PROBE_RAMP_NS; for a job whose runtime is shorter, that runtime
+ * after the shorter of the two ramps. */
+void discipline_probe_time(const struct job_spec *job, uint64_t *runtime_ns,
+			   uint64_t *ramp_ns);
+
 /* Decide job's discipline under o into *out: without a probe when o or
  * the job fix it or the engine has one; else measure (through
- * measure/arg, a copy of job at its iodepth and numjobs, unpaced, for
- * DISC_PROBE_NS after DISC_PROBE_RAMP_NS) every candidate in order and
- * keep the most IOPS (a tie keeps the earlier). job is not changed.
+ * measure/arg, a copy of job at its iodepth and numjobs, unpaced, time
+ * based for discipline_probe_time's runtime after its ramp) every
+ * candidate in order and keep the most IOPS (a tie keeps the earlier).
+ * job is not changed.
  * 0, or the measure's error. */
 int discipline_choose(const struct disc_opt *o, const struct job_spec *job,
 		      measure_fn measure, void *arg, struct disc_choice *out,
