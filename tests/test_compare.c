@@ -425,15 +425,14 @@ static void test_t_table(void **state)
 static void test_real_runs(void **state)
 {
 	const char *dir = *state;
-	static const char *const names[] = {"a1", "a2", "a3", "a4"};
 	struct proc_out po;
 	const char *key = "job (randread 4K)";
 
-	for (unsigned i = 0; i < 4; i++)
-		fixture_null_run(dir, names[i], 1, 4000, 3);
-	fixture_null_run(dir, "h1", 1, 2000, 3);
-	fixture_null_run(dir, "h2", 1, 2000, 3);
-	fixture_null_run(dir, "q32", 32, 4000, 3);
+	static const struct null_run runs[] = {
+		{"a1", 1, 4000, 3}, {"a2", 1, 4000, 3}, {"a3", 1, 4000, 3}, {"a4", 1, 4000, 3},
+		{"h1", 1, 2000, 3}, {"h2", 1, 2000, 3}, {"q32", 32, 4000, 3},
+	};
+	fixture_null_runs(dir, runs, sizeof(runs) / sizeof(runs[0]));
 
 	/* two identical back-to-back runs, single and repeated */
 	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--output-format=json"));
