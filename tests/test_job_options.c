@@ -146,7 +146,7 @@ static void test_json_order(void **state)
 	    "iodepth_batch_complete_max", "iodepth_low",
 	    /* groups (issue 14) */
 	    "cpus_allowed_policy", /* issue 20; its numa_* strings are left out when "" */
-	    "group_reporting", "stonewall", "new_group", "wait_for",
+	    "group_reporting", "thread", "stonewall", "new_group", "wait_for",
 	    "startdelay_ns", "loops",
 	    /* verify methods as fio's */
 	    "do_verify", "verify_only", "verify_interval", "verify_offset",

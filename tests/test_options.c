@@ -971,8 +971,8 @@ static void test_ignored_options(void **state)
 	(void)state;
 	fresh(&s);
 	memcpy(&before, &s, sizeof(s));
-	apply_ok(&s, "thread", NULL);
-	assert_true(options_is_set(&s, "thread"));
+	apply_ok(&s, "threads", "4");
+	assert_true(options_is_set(&s, "threads"));
 	memcpy(s.set_mask, before.set_mask, sizeof(s.set_mask));
 	assert_memory_equal(&s, &before, sizeof(s));
 	job_spec_free(&s);

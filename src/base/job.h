@@ -191,6 +191,7 @@ struct job_spec {
 	bool stonewall;        /* start after every earlier job ended; new group */
 	bool new_group;        /* start a new reporting group */
 	bool group_reporting;  /* report the group's workers as one entry */
+	bool thread;           /* fio's threads: the workers weigh as one scheduler group (util/autogroup.h) */
 	char wait_for[JOB_NAME_MAX]; /* start after every worker of this earlier job ended; "" = none */
 	uint64_t startdelay_ns;     /* from the run's start ... */
 	uint64_t startdelay_max_ns; /* ... or, when above it, a random time in [startdelay_ns, this] per worker */

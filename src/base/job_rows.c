@@ -500,9 +500,13 @@ static const struct option_def job_rows[] = {
 	},
 	{
 		.name = "thread",
-		.type = OPT_IGNORED,
+		.flags = OPT_F_JSON_OPTIONAL,
+		.type = OPT_BOOL, JOB_FIELD(thread),
 		.group = OPT_GROUP_COMPAT,
-		.help = "iochar workers are always threads",
+		.def = "0",
+		.help = "the job's workers weigh as one scheduler group, as fio's threads; without it each weighs as a group of its own, as fio's process jobs",
+		.fio = OPT_COMPAT_DIFFERENT,
+		.compat = "iochar workers are always threads; fio runs a job without thread as processes, each in a session and so a scheduler autogroup of its own, and iochar gives its autogroup that many groups' weight for the run (util/autogroup.h)",
 	},
 #include "base/job_rows_groups.inc"
 #include "base/job_rows_verify.inc"

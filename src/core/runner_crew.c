@@ -17,6 +17,7 @@
 #include "core/schedule.h"
 #include "core/seams.h"
 #include "core/steady_run.h"
+#include "util/autogroup.h"
 #include "util/clock.h"
 
 static int start_workers(struct worker *w, unsigned nr, struct ioc_err *err,
@@ -164,13 +165,34 @@ static void crew_announce(const struct crew *c, const struct runner_hooks *hooks
 			fn(hooks->arg, j, c->shared[j]);
 }
 
+/* How many scheduler groups fio would make of the workers: one per
+ * worker of a job without `thread` (fio's processes, each in a session of
+ * its own), one for all the threads of the rest. */
+static unsigned crew_fio_groups(const struct crew *c)
+{
+	unsigned groups = 0;
+	bool threads = false;
+	for (unsigned i = 0; i < c->nr; i++) {
+		if (c->w[i].job->thread)
+			threads = true;
+		else
+			groups++;
+	}
+	return groups + threads;
+}
+
 /* Start the workers, let them go together (after before_start), watch
  * them and join them. */
 static int crew_run(struct crew *c, const struct runner_hooks *hooks,
 		    struct ioc_err *err)
 {
 	unsigned started = 0;
+	struct autogroup_hold weight;
 
+	/* the CPU weight fio's jobs would have against the kernel threads
+	 * that complete their I/O; where it cannot be had (no autogroups, no
+	 * CAP_SYS_NICE) the run goes on as one group */
+	(void)autogroup_weigh(crew_fio_groups(c), &weight);
 	crew_announce(c, hooks, true);
 	int ret = start_workers(c->w, c->nr, err, &started);
 	/* every worker set up before the first starts, so that a startdelay
@@ -198,6 +220,7 @@ static int crew_run(struct crew *c, const struct runner_hooks *hooks,
 	runner_watch_workers(&c->wa);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(c->w[i].tid, NULL);
+	autogroup_release(&weight);
 	if (c->wa.status)
 		run_status_free(&rs);
 	c->wa.status = NULL;
