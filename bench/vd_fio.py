@@ -10,6 +10,11 @@ directly, as bench/vd.py part 1 does against iochar itself:
   4 jobs: the VD, 4 jobs each on its quarter at iodepth Q/4
           vs  fio 4 jobs, one per member, iodepth Q/4
 
+and iochar runs fio's job file too ("iochar" column: the members without
+the VD), so each case shows the VD's cost apart from iochar's own. fio's
+jobs are processes, each in a session (so a scheduler autogroup) of its
+own; iochar weighs its autogroup as that many (util/autogroup.h).
+
 Direct 4k random reads, io_uring and libaio, both tools from job files
 (so iochar takes fio's batching: submit 1, reap what there is; --batch
 pass gives both tools iodepth_batch_submit and _complete_max = the depth). The
@@ -98,29 +103,36 @@ def main():
                         vj = [[("offset", i * size_b), ("size", size_b)] for i in range(4)]
                     ff = jobfile(os.path.join(tmp, "fio.fio"), g, fj)
                     vf = jobfile(os.path.join(tmp, "vd.fio"), g + [("vd", vd)], vj)
-                    order = ("vd", "fio") if rnd % 2 == 0 else ("fio", "vd")
+                    tools = ("vd", "iochar", "fio")
+                    order = tools[rnd % 3:] + tools[:rnd % 3]
                     res = {}
                     for tool in order:
                         if tool == "fio":
                             j = run_json(["fio", "--output-format=json", ff])
+                        elif tool == "iochar":
+                            j = run_json([iochar, "run", "--output-format=json", ff])
                         else:
                             j = run_json([iochar, "run", "--output-format=json", vf])
                         res[tool] = read_iops(j, tool == "fio")
                     load = os.getloadavg()[0]
                     name = "%s %d job%s qd %d" % (eng, nj, "s" if nj > 1 else "", qd)
-                    rows.setdefault(name, []).append((res["vd"], res["fio"], load))
+                    rows.setdefault(name, []).append((res["vd"], res["iochar"], res["fio"], load))
                     out["runs"].append({"case": name, "batch": a.batch, "round": rnd, "first": order[0],
-                                        "vd_iops": res["vd"], "fio_iops": res["fio"],
-                                        "loadavg_1m": load})
-                    print("round %d %-26s vd %8.0f  fio %8.0f  %.2fx  load %.1f" % (
-                        rnd, name, res["vd"], res["fio"], res["vd"] / res["fio"], load), flush=True)
-        print("\nmedians over %d rounds (VD RAID 0 vs fio on the 4 members)" % a.rounds)
-        print("%-26s %10s %10s %8s %12s" % ("case", "VD IOPS", "fio IOPS", "VD/fio", "load"))
+                                        "vd_iops": res["vd"], "iochar_iops": res["iochar"],
+                                        "fio_iops": res["fio"], "loadavg_1m": load})
+                    print("round %d %-26s vd %8.0f  iochar %8.0f  fio %8.0f  %.2fx %.2fx  load %.1f" % (
+                        rnd, name, res["vd"], res["iochar"], res["fio"], res["vd"] / res["fio"],
+                        res["iochar"] / res["fio"], load), flush=True)
+        print("\nmedians over %d rounds (VD RAID 0 and iochar on the members vs fio on the "
+              "4 members; ratios: medians of the paired ratios)" % a.rounds)
+        print("%-26s %10s %10s %10s %8s %10s %12s" % ("case", "VD IOPS", "iochar", "fio IOPS",
+                                                      "VD/fio", "iochar/fio", "load"))
         for name, v in rows.items():
-            print("%-26s %10.0f %10.0f %7.2fx %5.1f-%4.1f" % (
+            print("%-26s %10.0f %10.0f %10.0f %7.2fx %9.2fx %5.1f-%4.1f" % (
                 name, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
-                statistics.median(x[0] / x[1] for x in v), min(x[2] for x in v),
-                max(x[2] for x in v)))
+                statistics.median(x[2] for x in v), statistics.median(x[0] / x[2] for x in v),
+                statistics.median(x[1] / x[2] for x in v), min(x[3] for x in v),
+                max(x[3] for x in v)))
         os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
         path = os.path.join(ROOT, "bench/out/vd-fio-%s.json" % time.strftime("%Y%m%d-%H%M%S"))
         with open(path, "w") as f:

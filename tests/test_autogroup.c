@@ -150,7 +150,8 @@ static void test_threads_weigh_as_one(void **state)
 }
 
 /* Two jobs of two workers, one of them threads: 2 process groups and
- * the threads' one. A nice the user lowered further is kept. */
+ * the threads' one. A nice the session already has (the user's, or
+ * another iochar's running in it) is kept, lower or higher. */
 static void test_mixed_and_user_nice(void **state)
 {
 	const char *dir = *state;
@@ -162,6 +163,30 @@ static void test_mixed_and_user_nice(void **state)
 	assert_int_equal(nice_in(dir, "before"), -15);
 	assert_int_equal(nice_in(dir, "during"), -15);
 	assert_int_equal(nice_in(dir, "after"), -15);
+	weigh_run(dir, 5, "--name=a --numjobs=4");
+	assert_int_equal(nice_in(dir, "during"), 5);
+	assert_int_equal(nice_in(dir, "after"), 5);
+}
+
+/* Two runs at once in one session: the first weighs the group, the
+ * second finds it weighed and leaves it, and after both the group is at
+ * its old nice again (no run puts back what another set). */
+static void test_two_runs_one_session(void **state)
+{
+	const char *dir = *state;
+	char cmd[8192];
+	need_autogroups();
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && setsid -w sh -c '"
+		 "R=\"%s run --ioengine=null --size=4m --time_based --rate_iops=2000\"; "
+		 "$R --runtime=1 --name=a --numjobs=4 > a.out 2>&1 & a=$!; sleep 0.3; "
+		 "$R --runtime=1500ms --name=b --numjobs=8 > b.out 2>&1 & b=$!; sleep 0.3; "
+		 "cat /proc/$b/autogroup > during; wait $a; wait $b; "
+		 "cat /proc/self/autogroup > after'",
+		 dir, iochar_path());
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(nice_in(dir, "during"), autogroup_nice_for(4));
+	assert_int_equal(nice_in(dir, "after"), 0);
 }
 
 int main(void)
@@ -173,6 +198,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_threads_weigh_as_one, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_and_user_nice, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_two_runs_one_session, tmpdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

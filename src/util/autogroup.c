@@ -80,18 +80,27 @@ int autogroup_weigh(unsigned groups, struct autogroup_hold *h)
 	const char *p = strstr(buf, " nice ");
 	if (!p || sscanf(p + 6, "%d", &old) != 1)
 		return -EINVAL;
-	int nice = autogroup_nice_for(groups);
-	if (nice >= old) /* already weighs as much (a user's own setting wins) */
+	/* Only a group at the default: a nice someone set (the user, or
+	 * another iochar of the session running now) is theirs to keep. */
+	if (old != 0)
 		return 0;
+	int nice = autogroup_nice_for(groups);
 	if ((ret = write_nice(nice)))
 		return ret;
-	*h = (struct autogroup_hold){.held = true, .old_nice = old};
+	*h = (struct autogroup_hold){.held = true, .old_nice = old, .nice = nice};
 	return 0;
 }
 
 void autogroup_release(struct autogroup_hold *h)
 {
-	if (h->held)
-		(void)write_nice(h->old_nice);
+	char buf[128];
+	int now;
+
+	/* put it back only if it is still ours */
+	if (h->held && !read_small(AUTOGROUP_PATH, buf, sizeof(buf))) {
+		const char *p = strstr(buf, " nice ");
+		if (p && sscanf(p + 6, "%d", &now) == 1 && now == h->nice)
+			(void)write_nice(h->old_nice);
+	}
 	h->held = false;
 }

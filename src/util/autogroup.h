@@ -23,20 +23,25 @@
 struct autogroup_hold {
 	bool held;    /* the nice was changed */
 	int old_nice; /* to put back */
+	int nice;     /* what was set */
 };
 
 /* The autogroup nice (-20..0) whose weight is nearest, by ratio, to
  * groups x the weight of nice 0 (the kernel's sched_prio_to_weight). */
 int autogroup_nice_for(unsigned groups);
 
-/* Give this process's autogroup the weight of `groups` groups (nothing for
- * fewer than 2). 0 when applied; -ENOENT when autogroups are off or
- * absent, -EPERM without CAP_SYS_NICE, another -errno on a /proc error:
- * then nothing changed and h holds nothing. The caller owns h until
- * autogroup_release. */
+/* Give this process's autogroup the weight of `groups` groups: nothing
+ * for fewer than 2, nor when the group's nice is not the default 0 (the
+ * user's own, or another iochar's of the same session: theirs to keep).
+ * 0 when applied or left; -ENOENT when autogroups are off or absent,
+ * -EPERM without CAP_SYS_NICE, another -errno on a /proc error: then
+ * nothing changed and h holds nothing. The caller owns h until
+ * autogroup_release. A process killed before it leaves its session's
+ * group at that weight until the session ends. */
 int autogroup_weigh(unsigned groups, struct autogroup_hold *h);
 
-/* Put back the nice autogroup_weigh replaced (nothing if it held none). */
+/* Put back the nice autogroup_weigh replaced, if the group still has the
+ * one it set (nothing if it held none). */
 void autogroup_release(struct autogroup_hold *h);
 
 #endif
