@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "fio_side.h"
 #include "harness.h"
 #include "util/autogroup.h"
@@ -97,6 +99,25 @@ static void weigh_run(const char *dir, int nice, const char *args)
 	free(rc);
 }
 
+/* The run's "sched_autogroup" record in dir/out (--output-format=json):
+ * its groups, and its nice in *nice; 0 when there is none. */
+static unsigned sched_record(const char *dir, int *nice)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/out", dir);
+	json_object *doc = json_object_from_file(path), *rec, *v;
+	assert_non_null(doc);
+	unsigned groups = 0;
+	if (json_object_object_get_ex(doc, "sched_autogroup", &rec)) {
+		assert_true(json_object_object_get_ex(rec, "groups", &v));
+		groups = (unsigned)json_object_get_int(v);
+		assert_true(json_object_object_get_ex(rec, "nice", &v));
+		*nice = json_object_get_int(v);
+	}
+	json_object_put(doc);
+	return groups;
+}
+
 /* fio 3.33's process jobs: the autogroups its 4 jobs run in, mid-run,
  * counted distinct (each job's /proc/PID/autogroup, its children). */
 static unsigned fio_groups(const char *dir, const char *opts)
@@ -128,11 +149,14 @@ static void test_weighs_as_fio_processes(void **state)
 	side_need_fio();
 	unsigned groups = fio_groups(dir, "");
 	assert_int_equal(groups, 5);
-	weigh_run(dir, 0, "--name=a --numjobs=4");
-	int before = nice_in(dir, "before");
+	weigh_run(dir, 0, "--name=a --numjobs=4 --output-format=json");
+	int before = nice_in(dir, "before"), nice = 1;
 	assert_int_equal(before, 0);
 	assert_int_equal(nice_in(dir, "during"), autogroup_nice_for(groups - 1));
 	assert_int_equal(nice_in(dir, "after"), before);
+	/* and the run's JSON says so */
+	assert_int_equal(sched_record(dir, &nice), groups - 1);
+	assert_int_equal(nice, autogroup_nice_for(groups - 1));
 }
 
 /* `thread`: fio's 4 threads are in its main process's one group, and
@@ -143,8 +167,10 @@ static void test_threads_weigh_as_one(void **state)
 	need_autogroups();
 	side_need_fio();
 	assert_int_equal(fio_groups(dir, "--thread"), 1);
-	weigh_run(dir, 0, "--name=a --numjobs=4 --thread");
+	weigh_run(dir, 0, "--name=a --numjobs=4 --thread --output-format=json");
 	assert_int_equal(nice_in(dir, "during"), 0);
+	int nice;
+	assert_int_equal(sched_record(dir, &nice), 0);
 	weigh_run(dir, 0, "--name=a");
 	assert_int_equal(nice_in(dir, "during"), 0);
 }

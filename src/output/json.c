@@ -333,6 +333,13 @@ static void emit_header(struct jw *w, const struct run_result *r)
 		jw_key(w, "tool_limited_reason");
 		jw_string_n(w, r->tool_limited_reason, sizeof(r->tool_limited_reason));
 	}
+	if (r->sched_groups) { /* the autogroup weighed as fio's process jobs */
+		jw_key(w, "sched_autogroup");
+		jw_object_begin(w);
+		jw_kv_uint(w, "groups", r->sched_groups);
+		jw_kv_int(w, "nice", r->sched_nice);
+		jw_object_end(w);
+	}
 }
 
 /* One reporting group (fio's groupid): its jobs, when it ran, and its

@@ -88,6 +88,11 @@ struct run_result {
 	bool tool_limited;
 	char tool_limited_reason[256];
 	unsigned cpus_usable;          /* CPUs this process may run on; 0: unknown */
+	/* The scheduler groups the workers weighed as (util/autogroup.h) and
+	 * the autogroup nice that gave it; 0 groups: the autogroup was left
+	 * as it was */
+	unsigned sched_groups;
+	int sched_nice;
 	double machine_busy_pct;       /* all CPUs, % busy over the measured phase; < 0: unknown */
 	int64_t start_unix_ms;         /* wall-clock start, for reports */
 	bool verify;                   /* some job ran with verify=1 */
