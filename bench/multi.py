@@ -20,6 +20,7 @@ are removed at the end, also on failure or ^C. Needs root.
 """
 import argparse
 import datetime
+import errno
 import json
 import os
 import shutil
@@ -46,13 +47,23 @@ def zram_add(size):
 
 
 def zram_remove(n):
-    try:
-        with open("/sys/block/zram%d/reset" % n, "w") as f:
-            f.write("1")
-    except OSError:
-        pass
-    with open(ZRAM_CTL + "/hot_remove", "w") as f:
-        f.write(str(n))
+    # Right after the runs a device can still be busy for a moment (udev's
+    # probe of what was written, a tool's last close): retry for up to 10 s
+    # rather than leave it behind (seen here: EBUSY on all 8, gone 5 s later).
+    for attempt in range(50):
+        try:
+            with open("/sys/block/zram%d/reset" % n, "w") as f:
+                f.write("1")
+        except OSError:
+            pass
+        try:
+            with open(ZRAM_CTL + "/hot_remove", "w") as f:
+                f.write(str(n))
+            return
+        except OSError as e:
+            if e.errno != errno.EBUSY or attempt == 49:
+                raise
+            time.sleep(0.2)
 
 
 def loop_add(size, i):
