@@ -405,7 +405,10 @@ static void test_max_tests(void **state)
 
 /* Many streams both ways: the server must give each data connection the
  * role and id of the client's stream it is, whatever order its threads
- * take them over in. Each stream's two counts must agree. */
+ * take them over in. Each stream's two counts must agree, within 5 % or
+ * the 2 MiB that can still sit in the two sockets' buffers when the test
+ * ends (under ASan a stream moved ~84 Mbit/s and its receiver counted
+ * 1.8 MB fewer of 12.3 MB: 15 %). */
 static void test_bidir_many_streams(void **state)
 {
 	struct nh_srv *s = *state;
@@ -426,7 +429,9 @@ static void test_bidir_many_streams(void **state)
 		json_object *st = json_object_array_get_idx(streams, i);
 		uint64_t mine = jget_u64(st, "bytes");
 		uint64_t peer = jget_u64(st, "peer_bytes");
-		if (mine < 10000 || !nh_within((double)mine, (double)peer, 5))
+		double gap = mine > peer ? (double)(mine - peer) : (double)(peer - mine);
+		if (mine < 10000 ||
+		    (!nh_within((double)mine, (double)peer, 5) && gap > 2.0 * 1048576))
 			fail_msg("stream %zu: %s", i,
 				 json_object_to_json_string(st));
 	}
