@@ -7,9 +7,10 @@
  * engine at the step's first depth and keeps the one with the most IOPS:
  * each for DISC_PROBE_NS after DISC_PROBE_RAMP_NS, or, for a step whose
  * points are shorter, for its runtime after the shorter ramp (a plan of
- * 200 ms points is not held 3.6 s per target set). The probe is skipped when the user fixed the
- * setting (ring_setup or a batching option on the job, or
- * --discipline=fixed|NAME). Written against measure_fn (charz/point.h):
+ * 200 ms points is not held 3.6 s per target set). The probe is skipped
+ * when the user fixed the setting (ring_setup or a batching option on the
+ * job, or --discipline=fixed|NAME). Written against measure_fn
+ * (charz/point.h):
  * tests hand it a simulated device.
  */
 #ifndef IOCHAR_CHARZ_DISCIPLINE_H

@@ -65,8 +65,9 @@ struct crew {
 	const struct run_result *r;
 	const struct disk_watch *disks;
 	uint64_t t0_ns; /* when the runner began (clock_ns): the reports' clock, as fio's */
-	unsigned groups;              /* fio's scheduler groups of the workers */
 	struct autogroup_hold weight; /* what the run set on its autogroup */
+	unsigned weighed_groups;      /* for the result: the groups it weighed as, 0: none */
+	int weighed_nice;
 };
 
 /* Each worker's gate and place in the start order. */
@@ -193,8 +194,11 @@ static int crew_run(struct crew *c, const struct runner_hooks *hooks,
 	/* the CPU weight fio's jobs would have against the kernel threads
 	 * that complete their I/O; where it cannot be had (no autogroups, no
 	 * CAP_SYS_NICE) the run goes on as one group */
-	c->groups = crew_fio_groups(c);
-	(void)autogroup_weigh(c->groups, &c->weight);
+	unsigned groups = crew_fio_groups(c);
+	if (!autogroup_weigh(groups, &c->weight) && c->weight.held) {
+		c->weighed_groups = groups;
+		c->weighed_nice = c->weight.nice;
+	}
 	crew_announce(c, hooks, true);
 	int ret = start_workers(c->w, c->nr, err, &started);
 	/* every worker set up before the first starts, so that a startdelay
@@ -222,9 +226,7 @@ static int crew_run(struct crew *c, const struct runner_hooks *hooks,
 	runner_watch_workers(&c->wa);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(c->w[i].tid, NULL);
-	bool weighed = c->weight.held;
 	autogroup_release(&c->weight);
-	c->weight.held = weighed; /* for the result */
 	if (c->wa.status)
 		run_status_free(&rs);
 	c->wa.status = NULL;
@@ -297,10 +299,8 @@ int runner_run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 			ret = err_set(err, ENOMEM, "out of memory");
 		if (atomic_load(&c.stop))
 			r->partial = true;
-		if (c.weight.held) {
-			r->sched_groups = c.groups;
-			r->sched_nice = c.weight.nice;
-		}
+		r->sched_groups = c.weighed_groups;
+		r->sched_nice = c.weighed_nice;
 	}
 	crew_release(&c);
 	disk_watch_free(&dw);

@@ -49,6 +49,17 @@ static int read_small(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* This process's autogroup nice, from "/autogroup-123 nice 0". */
+static int read_nice(int *nice)
+{
+	char buf[128];
+	int ret = read_small(AUTOGROUP_PATH, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	const char *p = strstr(buf, " nice ");
+	return p && sscanf(p + 6, "%d", nice) == 1 ? 0 : -EINVAL;
+}
+
 static int write_nice(int nice)
 {
 	char s[16];
@@ -74,12 +85,8 @@ int autogroup_weigh(unsigned groups, struct autogroup_hold *h)
 		return ret == -EACCES ? ret : -ENOENT;
 	if (buf[0] != '1')
 		return -ENOENT;
-	/* "/autogroup-123 nice 0" */
-	if ((ret = read_small(AUTOGROUP_PATH, buf, sizeof(buf))))
+	if ((ret = read_nice(&old)))
 		return ret;
-	const char *p = strstr(buf, " nice ");
-	if (!p || sscanf(p + 6, "%d", &old) != 1)
-		return -EINVAL;
 	/* Only a group at the default: a nice someone set (the user, or
 	 * another iochar of the session running now) is theirs to keep. */
 	if (old != 0)
@@ -93,14 +100,10 @@ int autogroup_weigh(unsigned groups, struct autogroup_hold *h)
 
 void autogroup_release(struct autogroup_hold *h)
 {
-	char buf[128];
 	int now;
 
 	/* put it back only if it is still ours */
-	if (h->held && !read_small(AUTOGROUP_PATH, buf, sizeof(buf))) {
-		const char *p = strstr(buf, " nice ");
-		if (p && sscanf(p + 6, "%d", &now) == 1 && now == h->nice)
-			(void)write_nice(h->old_nice);
-	}
+	if (h->held && !read_nice(&now) && now == h->nice)
+		(void)write_nice(h->old_nice);
 	h->held = false;
 }
