@@ -313,7 +313,8 @@ def metrics_fio(d):
 
 
 def run_tool(tool, p, log):
-    argv = iochar_cmd(p) if tool == "iochar" else fio_cmd(p)
+    as_iochar = tool == "iochar" and not CONTROL[0]
+    argv = iochar_cmd(p) if as_iochar else fio_cmd(p)
     load = os.getloadavg()[0]  # the machine is shared: every figure with its load
     r = run_measured(argv, timeout=p["runtime"] + HANG_GRACE_S)
     rec = {"tool": tool, "argv": argv, "rc": r["rc"], "wall_ns": r["wall_ns"],
@@ -331,7 +332,7 @@ def run_tool(tool, p, log):
             raise RuntimeError("exit status %d%s" % (
                 r["rc"], " (killed after timeout)" if r["timed_out"] else ""))
         d = parse_json(r["stdout"])
-        m = metrics_iochar(d) if tool == "iochar" else metrics_fio(d)
+        m = metrics_iochar(d) if as_iochar else metrics_fio(d)
         if m["ios"] <= 0:
             raise RuntimeError("no I/O done")
         rec.update(m)
@@ -504,15 +505,19 @@ def warm_cache(path, log):
 
 
 TOOL_ORDER = ("iochar", "fio")  # --fio-first swaps it
+ORDER_ALTERNATES = [False]  # --alternate-order: odd rounds run the other way round
+CONTROL = [False]  # --control: fio in iochar's slot too (an A/A run)
 
 
 def alternate(points, rounds, log):
     """points: list of (key, params). For each round, each point runs iochar
-    then fio. Returns {key: {"iochar": [recs], "fio": [recs]}}."""
+    then fio (TOOL_ORDER; reversed in odd rounds with --alternate-order).
+    Returns {key: {"iochar": [recs], "fio": [recs]}}."""
     res = {k: {"iochar": [], "fio": []} for k, _ in points}
     for rnd in range(rounds):
         for k, p in points:
-            for tool in TOOL_ORDER:
+            order = TOOL_ORDER[::-1] if ORDER_ALTERNATES[0] and rnd % 2 else TOOL_ORDER
+            for tool in order:
                 rec = run_tool(tool, p, log)
                 rec["round"] = rnd
                 res[k][tool].append(rec)
@@ -635,8 +640,10 @@ def case3(args, log):
     fio's, at every depth and engine."""
     make_file(DIRECT_FILE, 4 * GiB, log)
     title = ("Case 3: 4 GiB file, direct=1, 4k randread, numjobs=1, io_uring and "
-             "libaio (%d rounds x %d s, order %s)" % (args.rounds, args.runtime,
-                                                      ",".join(TOOL_ORDER)))
+             "libaio (%d rounds x %d s, order %s%s%s)" % (
+                 args.rounds, args.runtime, ",".join(TOOL_ORDER),
+                 ", reversed in odd rounds" if ORDER_ALTERNATES[0] else "",
+                 "; A/A CONTROL: both columns are fio" if CONTROL[0] else ""))
     pts = [("%s qd=%d" % (e, qd), dict(engine=e, iodepth=qd, numjobs=1, direct=1,
                                       size="4g", filename=DIRECT_FILE,
                                       runtime=args.runtime))
@@ -761,7 +768,14 @@ def main():
     ap.add_argument("--fio-extra", default="",
                     help="extra fio flags, e.g. '--iodepth_batch_submit=32' (investigations "
                          "only: the documented comparison uses none)")
+    ap.add_argument("--alternate-order", action="store_true",
+                    help="odd rounds run the pair the other way round (both orders in one run)")
+    ap.add_argument("--control", action="store_true",
+                    help="A/A control: run fio in iochar's slot too, to see how often the "
+                         "verdicts miss between two identical tools on this device")
     args = ap.parse_args()
+    ORDER_ALTERNATES[0] = args.alternate_order
+    CONTROL[0] = args.control
     if args.fio_first:
         global TOOL_ORDER
         TOOL_ORDER = ("fio", "iochar")
@@ -795,10 +809,13 @@ def main():
     log("iochar vs fio: cases %s, %d rounds x %d s; %s; kernel %s; %s CPUs" % (
         ",".join(map(str, cases)), args.rounds, args.runtime, env["fio_version"],
         env["kernel"], env["cpus"]))
-    if args.fio_first or FIO_USER_EXTRA or IOCHAR_USER_EXTRA:
+    if args.control:
+        log("CONTROL (A/A) RUN: the 'iochar' column is fio too, same command line")
+    if args.fio_first or FIO_USER_EXTRA or IOCHAR_USER_EXTRA or args.control:
         log("NOT the documented comparison: order %s, extra fio flags %s, extra "
-            "iochar flags %s" % (",".join(TOOL_ORDER), " ".join(FIO_USER_EXTRA) or "none",
-                                 " ".join(IOCHAR_USER_EXTRA) or "none"))
+            "iochar flags %s%s" % (",".join(TOOL_ORDER), " ".join(FIO_USER_EXTRA) or "none",
+                                   " ".join(IOCHAR_USER_EXTRA) or "none",
+                                   "; A/A control" if args.control else ""))
     tables = []
     try:
         for c in cases:
@@ -833,6 +850,8 @@ def main():
     print("date %s, kernel %s, %s, %s CPUs (%s)" % (env["date_utc"], env["kernel"],
                                                     env["fio_version"], env["cpus"],
                                                     env["cpu_model"]))
+    if args.control:
+        print("CONTROL (A/A) RUN: the 'iochar' column is fio, with fio's command line")
     for t in tables:
         print("\n" + t.render())
     print("\nraw per-round numbers: %s (%.0f s in all)" % (out_path, report["seconds"]))
