@@ -67,7 +67,6 @@ struct crew {
 	uint64_t t0_ns; /* when the runner began (clock_ns): the reports' clock, as fio's */
 	struct autogroup_hold weight; /* what the run set on its autogroup */
 	unsigned weighed_groups;      /* for the result: the groups it weighed as, 0: none */
-	int weighed_nice;
 };
 
 /* Each worker's gate and place in the start order. */
@@ -195,10 +194,8 @@ static int crew_run(struct crew *c, const struct runner_hooks *hooks,
 	 * that complete their I/O; where it cannot be had (no autogroups, no
 	 * CAP_SYS_NICE) the run goes on as one group */
 	unsigned groups = crew_fio_groups(c);
-	if (!autogroup_weigh(groups, &c->weight) && c->weight.held) {
+	if (!autogroup_weigh(groups, &c->weight) && c->weight.held)
 		c->weighed_groups = groups;
-		c->weighed_nice = c->weight.nice;
-	}
 	crew_announce(c, hooks, true);
 	int ret = start_workers(c->w, c->nr, err, &started);
 	/* every worker set up before the first starts, so that a startdelay
@@ -300,7 +297,7 @@ int runner_run_workers(const struct job_spec *jobs, unsigned nr_jobs,
 		if (atomic_load(&c.stop))
 			r->partial = true;
 		r->sched_groups = c.weighed_groups;
-		r->sched_nice = c.weighed_nice;
+		r->sched_nice = c.weight.nice; /* release keeps what it set */
 	}
 	crew_release(&c);
 	disk_watch_free(&dw);
