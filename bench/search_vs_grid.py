@@ -36,6 +36,7 @@ import os
 import platform
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -350,9 +351,8 @@ def settle(wl, gb, sb, pairs, runtime, wait_s, log):
                                         label="the %s's best (settle %d)" % (name, i + 1)))
     med = {}
     for name, rs in runs.items():
-        ok = sorted(r["iops"] for r in rs if r["ok"])
-        med[name] = ok[len(ok) // 2] if len(ok) % 2 else (
-            (ok[len(ok) // 2 - 1] + ok[len(ok) // 2]) / 2 if ok else None)
+        ok = [r["iops"] for r in rs if r["ok"]]
+        med[name] = statistics.median(ok) if ok else None
     ratio = med["search"] / med["grid"] if med["search"] and med["grid"] else None
     return {"pairs": pairs, "runs": runs, "grid_median_iops": med["grid"],
             "search_median_iops": med["search"], "ratio": ratio,
@@ -479,7 +479,7 @@ def main():
     wls = [w.strip() for w in args.workloads.split(",") if w.strip()]
     if not wls or any(w not in WORKLOADS for w in wls) or args.runtime < 1 or args.repeats < 1 \
             or args.settle < 0:
-        ap.error("--workloads: a subset of %s; --runtime >= 1; --repeats >= 1" %
+        ap.error("--workloads: a subset of %s; --runtime >= 1; --repeats >= 1; --settle >= 0" %
                  ",".join(WORKLOADS))
     if not shutil.which("fio"):
         sys.exit("search_vs_grid: fio not found (apt-get install fio)")
