@@ -32,6 +32,8 @@ import tempfile
 import threading
 import time
 
+from pairstats import decided, fmt_ci, median_ci
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IOCHAR = os.path.join(ROOT, "build", "iochar")
 WORKDIR = "/var/tmp/iochar-bench"
@@ -364,14 +366,24 @@ def spread(recs, key):
     return 100.0 * (max(v) - min(v)) / 2 / m if m else None
 
 
-def paired_ratio(recs_a, recs_b, key):
-    """Median over rounds of iochar/fio for runs of the same round (they ran
-    back to back, so slow drifts of the machine cancel). Informative only:
-    verdicts use the ratio of the medians."""
+def paired_ratios(recs_a, recs_b, key):
+    """iochar/fio for the runs of each round (they ran back to back, so slow
+    drifts of the machine cancel)."""
     fb = {r["round"]: r[key] for r in recs_b if r.get("ok") and r.get(key)}
-    v = [r[key] / fb[r["round"]] for r in recs_a
-         if r.get("ok") and r.get(key) is not None and r["round"] in fb]
+    return [r[key] / fb[r["round"]] for r in recs_a
+            if r.get("ok") and r.get(key) is not None and r["round"] in fb]
+
+
+def paired_ratio(recs_a, recs_b, key):
+    """The median of paired_ratios. Case 3's verdicts use it; elsewhere it
+    is shown beside the ratio of the medians, which decides."""
+    v = paired_ratios(recs_a, recs_b, key)
     return statistics.median(v) if v else None
+
+
+def paired_ci(recs_a, recs_b, key):
+    """The 90 % interval of paired_ratio (pairstats.median_ci)."""
+    return median_ci(paired_ratios(recs_a, recs_b, key))
 
 
 def ratio(a, b):
@@ -433,8 +445,9 @@ class Table:
         self.title = title
         self.rows = []
 
-    def add(self, params, metric, a, b, r, target="-", result="", paired=None):
-        self.rows.append((params, metric, a, b, r, fmt_ratio(paired), target, result))
+    def add(self, params, metric, a, b, r, target="-", result="", paired=None, ci=None):
+        p = fmt_ratio(paired) + ("" if ci is None else " " + fmt_ci(ci))
+        self.rows.append((params, metric, a, b, r, p, target, result))
 
     def render(self):
         rows = [self.HEAD] + self.rows
@@ -447,8 +460,10 @@ class Table:
         return "\n".join(lines)
 
 
-def verdict(ok):
-    return "n/a" if ok is None else ("PASS" if ok else "MISS")
+def verdict(ok, sure=True):
+    """PASS or MISS; with a '?' when the rounds only lean that way (the
+    interval of the median spans the target: pairstats.decided)."""
+    return "n/a" if ok is None else ("PASS" if ok else "MISS") + ("" if sure else "?")
 
 
 # ---------------------------------------------------------------- targets
@@ -458,6 +473,8 @@ def make_file(path, size, log):
     """Write path in full with incompressible data and fsync it, unless a
     fully allocated file of that size is already there. Returns True if it
     wrote the file."""
+    if REPLAY[0] is not None:
+        return False
     try:
         st = os.stat(path)
         if st.st_size == size and st.st_blocks * 512 >= size:
@@ -486,6 +503,8 @@ def make_file(path, size, log):
 
 
 def warm_cache(path, log):
+    if REPLAY[0] is not None:
+        return
     t0 = time.monotonic()
     with open(path, "rb", buffering=0) as f:
         buf = bytearray(8 * MiB)
@@ -507,12 +526,16 @@ def warm_cache(path, log):
 TOOL_ORDER = ("iochar", "fio")  # --fio-first swaps it
 ORDER_ALTERNATES = [False]  # --alternate-order: odd rounds run the other way round
 CONTROL = [False]  # --control: fio in iochar's slot too (an A/A run)
+REPLAY = [None]  # --summarize: the saved {key: {"iochar": [recs], "fio": [recs]}}
 
 
 def alternate(points, rounds, log):
     """points: list of (key, params). For each round, each point runs iochar
     then fio (TOOL_ORDER; reversed in odd rounds with --alternate-order).
-    Returns {key: {"iochar": [recs], "fio": [recs]}}."""
+    Returns {key: {"iochar": [recs], "fio": [recs]}}; with --summarize,
+    the saved run's, nothing run."""
+    if REPLAY[0] is not None:
+        return {k: REPLAY[0].get(k, {"iochar": [], "fio": []}) for k, _ in points}
     res = {k: {"iochar": [], "fio": []} for k, _ in points}
     for rnd in range(rounds):
         for k, p in points:
@@ -542,7 +565,7 @@ def case1(args, log):
     for k, _ in pts:
         a, b = summarize(raw[k]["iochar"]), summarize(raw[k]["fio"])
         r = ratio(a["iops"], b["iops"])
-        ok = None if r is None else r >= 4.0
+        ok = None if r is None else r >= 5.0  # issue 20: >= 5x fio at every depth
         recorded = [x for x in raw[k]["iochar"] if x.get("ok")]
         lat_ok = bool(recorded) and all(
             x["lat_mean_ns"] > 0 and x["lat_p99_ns"] > 0 for x in recorded)
@@ -550,7 +573,7 @@ def case1(args, log):
         ra, rb = raw[k]["iochar"], raw[k]["fio"]
         t.add(k, "IOPS", with_spread(fmt_iops(a["iops"]), a["iops_spread_pct"]),
               with_spread(fmt_iops(b["iops"]), b["iops_spread_pct"]), fmt_ratio(r),
-              ">= 4x, lat recorded", verdict(ok_all), paired_ratio(ra, rb, "iops"))
+              ">= 5x, lat recorded", verdict(ok_all), paired_ratio(ra, rb, "iops"))
         t.add(k, "CPU/IO (rusage)", fmt_ns(a["cpu_ns_per_io"]), fmt_ns(b["cpu_ns_per_io"]),
               fmt_ratio(ratio(a["cpu_ns_per_io"], b["cpu_ns_per_io"])),
               paired=paired_ratio(ra, rb, "cpu_ns_per_io"))
@@ -658,25 +681,31 @@ def case3(args, log):
         pm = paired_ratio(ra, rb, "lat_mean_ns")
         pp = paired_ratio(ra, rb, "lat_p99_ns")
         pc = paired_ratio(ra, rb, "cpu_ns_per_io")
+        ci = {key: paired_ci(ra, rb, key)
+              for key in ("iops", "lat_mean_ns", "lat_p99_ns", "cpu_ns_per_io")}
         iops_ok = None if pi is None else pi >= 0.98
         mean_ok = within(pm, 5)
         cpu_ok = None if pc is None else pc < 1.0
+        sure = {"iops": decided(ci["iops"], lo_ok=0.98),
+                "lat_mean_ns": decided(ci["lat_mean_ns"], lo_ok=0.95, hi_ok=1.05),
+                "cpu_ns_per_io": decided(ci["cpu_ns_per_io"], hi_ok=1.0)}
         t.add(k, "IOPS", with_spread(fmt_iops(a["iops"]), a["iops_spread_pct"]),
               with_spread(fmt_iops(b["iops"]), b["iops_spread_pct"]),
               fmt_ratio(ratio(a["iops"], b["iops"])), "paired >= 0.98x",
-              verdict(iops_ok), pi)
+              verdict(iops_ok, sure["iops"]), pi, ci["iops"])
         t.add(k, "lat mean (fio lat_ns)", fmt_ns(a["lat_mean_ns"]), fmt_ns(b["lat_mean_ns"]),
               fmt_ratio(ratio(a["lat_mean_ns"], b["lat_mean_ns"])), "paired ±5%",
-              verdict(mean_ok), pm)
+              verdict(mean_ok, sure["lat_mean_ns"]), pm, ci["lat_mean_ns"])
         t.add(k, "lat p99 (fio lat_ns pct)", fmt_ns(a["lat_p99_ns"]), fmt_ns(b["lat_p99_ns"]),
-              fmt_ratio(ratio(a["lat_p99_ns"], b["lat_p99_ns"])), "-", "", pp)
+              fmt_ratio(ratio(a["lat_p99_ns"], b["lat_p99_ns"])), "-", "", pp, ci["lat_p99_ns"])
         t.add(k, "CPU/IO (rusage)", fmt_ns(a["cpu_ns_per_io"]), fmt_ns(b["cpu_ns_per_io"]),
               fmt_ratio(ratio(a["cpu_ns_per_io"], b["cpu_ns_per_io"])), "paired < 1x",
-              verdict(cpu_ok), pc)
+              verdict(cpu_ok, sure["cpu_ns_per_io"]), pc, ci["cpu_ns_per_io"])
         loads = [r["loadavg_1m"] for r in ra + rb if r.get("loadavg_1m") is not None]
         summary[k] = {"iochar": a, "fio": b, "iops_paired": pi, "iops_pass": iops_ok,
                       "lat_mean_paired": pm, "lat_mean_pass": mean_ok,
                       "lat_p99_paired": pp, "cpu_paired": pc, "cpu_pass": cpu_ok,
+                      "paired_ci90": ci, "decided": sure,
                       "loadavg_1m_median": statistics.median(loads) if loads else None}
     return t, {"raw": raw, "summary": summary}
 
@@ -753,6 +782,38 @@ def environment():
     }
 
 
+def summarize_saved(ap, path):
+    """--summarize: the saved run's own settings, its raw rounds, no runs."""
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+        sargs = argparse.Namespace(**saved["args"])
+        raw = {}
+        for c in saved["cases"].values():
+            raw.update(c["raw"])
+        cases = sorted(int(c) for c in saved["cases"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        ap.error("--summarize: %s is not a saved bench.py run: %s" % (path, e))
+    REPLAY[0] = raw
+    ORDER_ALTERNATES[0] = getattr(sargs, "alternate_order", False)
+    CONTROL[0] = getattr(sargs, "control", False)
+    global TOOL_ORDER
+    if getattr(sargs, "fio_first", False):
+        TOOL_ORDER = ("fio", "iochar")
+    env = saved.get("environment", {})
+    print("Saved run %s: %s, iochar %s, %s" % (path, env.get("date_utc"),
+                                               env.get("iochar_git_head"), env.get("cpu_model")))
+    print(LEGEND)
+    for c in cases:
+        table, _ = CASES[c](sargs, lambda msg: None)
+        print("\n" + table.render())
+
+
+LEGEND = ("paired = median of the per-round iochar/fio ratios of back-to-back runs,\n"
+          "[lo-hi] its 90 % interval (order statistics: exact, whatever the noise);\n"
+          "PASS? / MISS? = the interval spans the target: the rounds lean, they do not decide")
+
+
 def main():
     ap = argparse.ArgumentParser(description="iochar against fio, alternating rounds")
     ap.add_argument("--rounds", type=int, default=3, help="rounds per point (default 3)")
@@ -773,7 +834,13 @@ def main():
     ap.add_argument("--control", action="store_true",
                     help="A/A control: run fio in iochar's slot too, to see how often the "
                          "verdicts miss between two identical tools on this device")
+    ap.add_argument("--summarize", metavar="FILE",
+                    help="run nothing: print the tables of a saved run (bench/out/*.json) "
+                         "again, with today's verdicts and intervals")
     args = ap.parse_args()
+    if args.summarize:
+        summarize_saved(ap, args.summarize)
+        return
     ORDER_ALTERNATES[0] = args.alternate_order
     CONTROL[0] = args.control
     if args.fio_first:
@@ -845,8 +912,8 @@ def main():
     print("=" * 78)
     print("Summary (medians of %d rounds; ±x%% = half the min..max range of the rounds;"
           % args.rounds)
-    print("verdicts use iochar/fio = ratio of the medians; 'paired' = median of the")
-    print("per-round ratios of back-to-back runs, for reference)")
+    print("verdicts use iochar/fio = ratio of the medians, case 3's the paired ones)")
+    print(LEGEND)
     print("date %s, kernel %s, %s, %s CPUs (%s)" % (env["date_utc"], env["kernel"],
                                                     env["fio_version"], env["cpus"],
                                                     env["cpu_model"]))

@@ -20,14 +20,18 @@ Direct 4k random reads, io_uring and libaio, both tools from job files
 pass gives both tools iodepth_batch_submit and _complete_max = the depth). The
 members are loop devices over /dev/shm files this script creates and
 removes (root), never any other device. Rounds alternate which tool runs
-first; medians of the paired VD/fio ratios are printed with the load
-average, raw runs saved to bench/out/vd-fio-<time>.json.
+first; medians of the paired VD/fio ratios are printed with their 90 %
+intervals (bench/pairstats.py), the verdict against issue 23's 0.98x (a
+'?' when the interval spans it: the rounds lean, they do not decide) and
+the load average; raw runs saved to bench/out/vd-fio-<time>.json.
 
   sudo python3 bench/vd_fio.py [--rounds 5] [--runtime 3] [--qd 32] [--size 256m]
                                [--batch fio|pass]
                                [--iochar build/iochar]
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+from pairstats import decided, fmt_ci, median_ci
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -124,14 +128,19 @@ def main():
                         rnd, name, res["vd"], res["iochar"], res["fio"], res["vd"] / res["fio"],
                         res["iochar"] / res["fio"], load), flush=True)
         print("\nmedians over %d rounds (VD RAID 0 and iochar on the members vs fio on the "
-              "4 members; ratios: medians of the paired ratios)" % a.rounds)
-        print("%-26s %10s %10s %10s %8s %10s %12s" % ("case", "VD IOPS", "iochar", "fio IOPS",
-                                                      "VD/fio", "iochar/fio", "load"))
+              "4 members; ratios: medians of the paired ratios, [90 %% interval])" % a.rounds)
+        print("%-26s %10s %10s %10s %20s %7s %20s %12s" % (
+            "case", "VD IOPS", "iochar", "fio IOPS", "VD/fio", ">=0.98", "iochar/fio", "load"))
         for name, v in rows.items():
-            print("%-26s %10.0f %10.0f %10.0f %7.2fx %9.2fx %5.1f-%4.1f" % (
+            vd_r = [x[0] / x[2] for x in v]
+            ci = median_ci(vd_r)
+            m = statistics.median(vd_r)
+            ok = ("PASS" if m >= 0.98 else "MISS") + ("" if decided(ci, lo_ok=0.98) else "?")
+            print("%-26s %10.0f %10.0f %10.0f %6.2fx %13s %7s %6.2fx %13s %5.1f-%4.1f" % (
                 name, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
-                statistics.median(x[2] for x in v), statistics.median(x[0] / x[2] for x in v),
-                statistics.median(x[1] / x[2] for x in v), min(x[3] for x in v),
+                statistics.median(x[2] for x in v), m, fmt_ci(ci), ok,
+                statistics.median(x[1] / x[2] for x in v),
+                fmt_ci(median_ci([x[1] / x[2] for x in v])), min(x[3] for x in v),
                 max(x[3] for x in v)))
         os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
         path = os.path.join(ROOT, "bench/out/vd-fio-%s.json" % time.strftime("%Y%m%d-%H%M%S"))
