@@ -527,6 +527,7 @@ TOOL_ORDER = ("iochar", "fio")  # --fio-first swaps it
 ORDER_ALTERNATES = [False]  # --alternate-order: odd rounds run the other way round
 CONTROL = [False]  # --control: fio in iochar's slot too (an A/A run)
 REPLAY = [None]  # --summarize: the saved {key: {"iochar": [recs], "fio": [recs]}}
+ONLY = []  # --points: run only the points of these names (all when empty)
 
 
 def alternate(points, rounds, log):
@@ -539,6 +540,8 @@ def alternate(points, rounds, log):
     res = {k: {"iochar": [], "fio": []} for k, _ in points}
     for rnd in range(rounds):
         for k, p in points:
+            if ONLY and k not in ONLY:
+                continue
             order = TOOL_ORDER[::-1] if ORDER_ALTERNATES[0] and rnd % 2 else TOOL_ORDER
             for tool in order:
                 rec = run_tool(tool, p, log)
@@ -675,8 +678,10 @@ def case3(args, log):
     t = Table(title)
     summary = {}
     for k, _ in pts:
-        a, b = summarize(raw[k]["iochar"]), summarize(raw[k]["fio"])
         ra, rb = raw[k]["iochar"], raw[k]["fio"]
+        if not ra and not rb:  # not run (--points)
+            continue
+        a, b = summarize(ra), summarize(rb)
         pi = paired_ratio(ra, rb, "iops")
         pm = paired_ratio(ra, rb, "lat_mean_ns")
         pp = paired_ratio(ra, rb, "lat_p99_ns")
@@ -834,6 +839,9 @@ def main():
     ap.add_argument("--control", action="store_true",
                     help="A/A control: run fio in iochar's slot too, to see how often the "
                          "verdicts miss between two identical tools on this device")
+    ap.add_argument("--points", default="",
+                    help="case 3 only: run only these of its points, comma-separated "
+                         "(e.g. 'libaio qd=8,io_uring qd=32')")
     ap.add_argument("--summarize", metavar="FILE",
                     help="run nothing: print the tables of a saved run (bench/out/*.json) "
                          "again, with today's verdicts and intervals")
@@ -843,6 +851,10 @@ def main():
         return
     ORDER_ALTERNATES[0] = args.alternate_order
     CONTROL[0] = args.control
+    ONLY[:] = [p.strip() for p in args.points.split(",") if p.strip()]
+    case3_names = {"%s qd=%d" % (e, qd) for e in CASE3_ENGINES for qd in CASE3_DEPTHS}
+    if ONLY and (args.cases.strip() != "3" or not set(ONLY) <= case3_names):
+        ap.error("--points takes --cases 3 and names among: %s" % ", ".join(sorted(case3_names)))
     if args.fio_first:
         global TOOL_ORDER
         TOOL_ORDER = ("fio", "iochar")
