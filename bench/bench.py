@@ -787,30 +787,44 @@ def environment():
     }
 
 
-def summarize_saved(ap, path):
-    """--summarize: the saved run's own settings, its raw rounds, no runs."""
-    try:
-        with open(path) as f:
-            saved = json.load(f)
-        sargs = argparse.Namespace(**saved["args"])
-        raw = {}
-        for c in saved["cases"].values():
-            raw.update(c["raw"])
-        cases = sorted(int(c) for c in saved["cases"])
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        ap.error("--summarize: %s is not a saved bench.py run: %s" % (path, e))
+def summarize_saved(ap, paths):
+    """--summarize: the saved runs' rounds, no runs. Several runs are
+    pooled point by point (their rounds numbered on, so pairs stay pairs);
+    the first run's settings title the tables."""
+    raw, cases, first = {}, set(), None
+    for path in paths:
+        try:
+            with open(path) as f:
+                saved = json.load(f)
+            sargs = argparse.Namespace(**saved["args"])
+            runs = [c["raw"] for c in saved["cases"].values()]
+            cases |= {int(c) for c in saved["cases"]}
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            ap.error("--summarize: %s is not a saved bench.py run: %s" % (path, e))
+        for run in runs:
+            for k, tools in run.items():
+                dst = raw.setdefault(k, {"iochar": [], "fio": []})
+                base = 1 + max((r["round"] for t in dst.values() for r in t), default=-1)
+                for tool, recs in tools.items():
+                    dst[tool] += [dict(r, round=r["round"] + base) for r in recs]
+        env = saved.get("environment", {})
+        print("Saved run %s: %s, iochar %s, %s, %d rounds%s" % (
+            path, env.get("date_utc"), env.get("iochar_git_head"), env.get("cpu_model"),
+            sargs.rounds, ", A/A control" if getattr(sargs, "control", False) else ""))
+        first = first or sargs
+    if len(paths) > 1:
+        print("POOLED: %d runs, each point's rounds together, each in its own run's order "
+              "(the titles below are the first run's)" % len(paths))
+        first.rounds = max(len(t["iochar"]) for t in raw.values())
     REPLAY[0] = raw
-    ORDER_ALTERNATES[0] = getattr(sargs, "alternate_order", False)
-    CONTROL[0] = getattr(sargs, "control", False)
+    ORDER_ALTERNATES[0] = getattr(first, "alternate_order", False)
+    CONTROL[0] = getattr(first, "control", False)
     global TOOL_ORDER
-    if getattr(sargs, "fio_first", False):
+    if getattr(first, "fio_first", False):
         TOOL_ORDER = ("fio", "iochar")
-    env = saved.get("environment", {})
-    print("Saved run %s: %s, iochar %s, %s" % (path, env.get("date_utc"),
-                                               env.get("iochar_git_head"), env.get("cpu_model")))
     print(LEGEND)
-    for c in cases:
-        table, _ = CASES[c](sargs, lambda msg: None)
+    for c in sorted(cases):
+        table, _ = CASES[c](first, lambda msg: None)
         print("\n" + table.render())
 
 
@@ -842,9 +856,10 @@ def main():
     ap.add_argument("--points", default="",
                     help="case 3 only: run only these of its points, comma-separated "
                          "(e.g. 'libaio qd=8,io_uring qd=32')")
-    ap.add_argument("--summarize", metavar="FILE",
+    ap.add_argument("--summarize", metavar="FILE", nargs="+",
                     help="run nothing: print the tables of a saved run (bench/out/*.json) "
-                         "again, with today's verdicts and intervals")
+                         "again, with today's verdicts and intervals; several runs are "
+                         "pooled point by point")
     args = ap.parse_args()
     if args.summarize:
         summarize_saved(ap, args.summarize)
