@@ -29,6 +29,8 @@ removed at the end, also on failure or Ctrl-C.
 """
 import argparse, json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
+from pairstats import median_ci
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NULL_RATE = 71000
 
@@ -145,6 +147,13 @@ def ratios(a, b, k):
     return statistics.median(x[k] / y[k] for x, y in zip(a, b) if y[k])
 
 
+def ratios_ci(a, b, k):
+    """The 90 % interval of ratios(a, b, k) (pairstats.median_ci), as
+    '[x0.9-x1.2]'."""
+    ci = median_ci([x[k] / y[k] for x, y in zip(a, b) if y[k]])
+    return "[x%.2f-x%.2f]" % (ci[0], ci[1]) if ci else "[-]"
+
+
 def make_devices(size, tmp, devs):
     """Fill devs (made by the caller, so that what is attached is detached
     even when this fails half way) with 4 loop devices over tmp files."""
@@ -186,6 +195,7 @@ def case_loop(a, iochar, devs, log, summary):
                         "mean": med(b, "mean"), "p99": med(b, "p99"), "cpu_pct": med(b, "cpu_pct"),
                         "iops": med(b, "iops"), "ratio_mean": ratios(io, b, "mean"),
                         "ratio_p99": ratios(io, b, "p99"), "ratio_cpu": ratios(io, b, "cpu_pct")})
+    svc = [dict(m, mean=m["svc_mean"], p99=m["svc_p99"]) for m in io]  # from submission
     ok_mean = med(io, "mean") <= 1.5 * med(fi, "mean") + 20000
     ok_p99 = med(io, "p99") <= 1.5 * med(fi, "p99") + 50000
     summary.append({
@@ -196,8 +206,9 @@ def case_loop(a, iochar, devs, log, summary):
         "iochar_lag_p99": med(io, "lag_p99"),
         "fio_mean": med(fi, "mean"), "fio_p99": med(fi, "p99"),
         "ratio_resp_mean": ratios(io, fi, "mean"), "ratio_resp_p99": ratios(io, fi, "p99"),
-        "ratio_svc_mean": ratios([dict(m, mean=m["svc_mean"]) for m in io], fi, "mean"),
-        "ratio_svc_p99": ratios([dict(m, p99=m["svc_p99"]) for m in io], fi, "p99"),
+        "ratio_svc_mean": ratios(svc, fi, "mean"), "ratio_svc_p99": ratios(svc, fi, "p99"),
+        "ci90": {"resp_mean": ratios_ci(io, fi, "mean"), "resp_p99": ratios_ci(io, fi, "p99"),
+                 "svc_mean": ratios_ci(svc, fi, "mean"), "svc_p99": ratios_ci(svc, fi, "p99")},
         "pass_svc": med(io, "svc_mean") <= 1.5 * med(fi, "mean") + 20000 and
                     med(io, "svc_p99") <= 1.5 * med(fi, "p99") + 50000,
         "tool_limited_rounds": sum(m["tool_limited"] for m in io),
@@ -223,6 +234,9 @@ def case_cpu(a, iochar, devs, top, cpu_max, fio_max, log, summary):
                     "fio_cpu_pct_10": med(r["fio"], "cpu_pct"), "fio_cpu_pct_max": fio_max,
                     "fio_share": med(r["fio"], "cpu_pct") / fio_max if fio_max else None,
                     "pass": cpu_max > 0 and c <= 0.25 * cpu_max,
+                    # the share's 90 % interval, round by round against the maximum's median
+                    "share_ci90": median_ci([m["cpu_pct"] / cpu_max for m in r["iochar"]])
+                    if cpu_max else None,
                     "load_median": statistics.median(loads)})
     if a.baseline:
         b = r["baseline"]
@@ -269,18 +283,22 @@ def report(summary):
                                                    us(s["iochar_svc_mean"]), us(s["iochar_svc_p99"]),
                                                    us(s["iochar_lag_p99"])))
             print("  fio lat (from submission): mean %s p99 %s" % (us(s["fio_mean"]), us(s["fio_p99"])))
-            print("  iochar response / fio lat: mean x%.2f, p99 x%.2f (per-round medians); "
-                  "mean %s, p99 %s; tool-limited in %d rounds"
-                  % (s["ratio_resp_mean"], s["ratio_resp_p99"], verdict(s["pass_mean"]),
-                     verdict(s["pass_p99"]), s["tool_limited_rounds"]))
-            print("  like for like, iochar service / fio lat (both from submission): mean x%.2f, "
-                  "p99 x%.2f; within 1.5x +20/+50 us: %s"
-                  % (s["ratio_svc_mean"], s["ratio_svc_p99"], verdict(s["pass_svc"])))
+            ci = s["ci90"]
+            print("  iochar response / fio lat: mean x%.2f %s, p99 x%.2f %s (per-round medians, "
+                  "90 %% intervals); mean %s, p99 %s; tool-limited in %d rounds"
+                  % (s["ratio_resp_mean"], ci["resp_mean"], s["ratio_resp_p99"], ci["resp_p99"],
+                     verdict(s["pass_mean"]), verdict(s["pass_p99"]), s["tool_limited_rounds"]))
+            print("  like for like, iochar service / fio lat (both from submission): mean x%.2f %s, "
+                  "p99 x%.2f %s; within 1.5x +20/+50 us: %s"
+                  % (s["ratio_svc_mean"], ci["svc_mean"], s["ratio_svc_p99"], ci["svc_p99"],
+                     verdict(s["pass_svc"])))
         elif s["case"] == "cpu 10%":
-            print("cpu, 10 %% (%d IOPS/job): %.1f %% vs %.1f %% at the maximum = %.0f %% of it: %s "
-                  "(load %.2f); fio %.1f %% vs %.1f %% = %.0f %% (CPU of one CPU, the whole "
-                  "process, from rusage)"
+            ci = s.get("share_ci90")
+            print("cpu, 10 %% (%d IOPS/job): %.1f %% vs %.1f %% at the maximum = %.0f %% of it "
+                  "[%s]: %s (load %.2f); fio %.1f %% vs %.1f %% = %.0f %% (CPU of one CPU, the "
+                  "whole process, from rusage)"
                   % (s["rate_per_job"], s["cpu_pct_10"], s["cpu_pct_max"], 100 * (s["share"] or 0),
+                     "%.0f-%.0f %%" % (100 * ci[0], 100 * ci[1]) if ci else "-",
                      verdict(s["pass"]), s["load_median"], s["fio_cpu_pct_10"],
                      s["fio_cpu_pct_max"] or 0, 100 * (s["fio_share"] or 0)))
         elif s["case"] == "baseline":
