@@ -72,6 +72,8 @@ IOCHAR_USER_EXTRA = []  # --iochar-extra: A/B of iochar's own settings
 
 
 def iochar_cmd(p):
+    if p.get("jobfile"):  # everything is in the file (write_jobfile)
+        return [IOCHAR_RUN[0], "run", "--output-format=json", p["jobfile"]] + IOCHAR_USER_EXTRA
     # --invalidate=0 --norandommap: iochar has fio's invalidate (default 1:
     # drop the file's cache at job start) and random map (on by default),
     # so it gets what fio gets below
@@ -107,6 +109,8 @@ FIO_USER_EXTRA = []  # --fio-extra: for investigations, recorded in the output
 
 
 def fio_cmd(p):
+    if p.get("jobfile"):
+        return ["fio", "--output-format=json", p["jobfile"]] + FIO_USER_EXTRA
     a = ["fio", "--name=bench"] + common_args(p) + FIO_EXTRA
     if p["engine"] == "io_uring":
         a += ["--fixedbufs", "--registerfiles"]
@@ -715,10 +719,28 @@ def case3(args, log):
     return t, {"raw": raw, "summary": summary}
 
 
+RSS_TARGETS, RSS_JOBS = 24, 4  # issue 20: the papers' 24 drives, 4 jobs each
+RSS_DIR = "/dev/shm/iochar-bench-rss"  # tmpfs: 24 targets without 24 disks
+
+
+def write_jobfile(path, targets, runtime):
+    """One job file both tools read: FIO_EXTRA's settings as job options
+    (fio's command-line options do not reach a job file's jobs), a
+    section per target."""
+    with open(path, "w") as f:
+        f.write("[global]\nioengine=io_uring\nrw=randread\nbs=4k\niodepth=32\n"
+                "numjobs=%d\ntime_based=1\nruntime=%d\nsize=16m\nnorandommap=1\n"
+                "randrepeat=0\ngroup_reporting=1\nthread=1\ninvalidate=0\n"
+                "clat_percentiles=0\nlat_percentiles=1\n" % (RSS_JOBS, runtime))
+        for i, t in enumerate(targets):
+            f.write("[t%d]\nfilename=%s\n" % (i, t))
+
+
 def case4(args, log):
     make_file(DIRECT_FILE, 4 * GiB, log)
     title = ("Case 4: peak RSS, numjobs=8 iodepth=256, io_uring, direct=1, 4k randread "
-             "on the 4 GiB file (%d rounds x %d s)" % (args.rounds, args.runtime))
+             "on the 4 GiB file; %d tmpfs files x %d jobs, iodepth 32, buffered "
+             "(%d rounds x %d s)" % (RSS_TARGETS, RSS_JOBS, args.rounds, args.runtime))
     k = "nj=8 qd=256"
     pts = [(k, dict(engine="io_uring", iodepth=256, numjobs=8, direct=1, size="4g",
                     filename=DIRECT_FILE, runtime=args.runtime))]
@@ -738,7 +760,37 @@ def case4(args, log):
     t.add(k, "CPU/IO (rusage)", fmt_ns(a["cpu_ns_per_io"]), fmt_ns(b["cpu_ns_per_io"]),
           fmt_ratio(ratio(a["cpu_ns_per_io"], b["cpu_ns_per_io"])),
           paired=paired_ratio(ra, rb, "cpu_ns_per_io"))
-    return t, {"raw": raw, "summary": {k: {"iochar": a, "fio": b, "rss_pass": ok}}}
+    summary = {k: {"iochar": a, "fio": b, "rss_pass": ok}}
+
+    # the papers' layout: 24 targets x 4 jobs (tmpfs files, buffered)
+    k2 = "%d targets x %d jobs" % (RSS_TARGETS, RSS_JOBS)
+    made = REPLAY[0] is None
+    if made:
+        os.makedirs(RSS_DIR, exist_ok=True)
+    try:
+        targets = [os.path.join(RSS_DIR, "t%d.dat" % i) for i in range(RSS_TARGETS)]
+        jobfile = os.path.join(RSS_DIR, "many.fio")
+        if made:
+            for tgt in targets:
+                with open(tgt, "wb") as f:
+                    f.write(os.urandom(16 * MiB))
+            write_jobfile(jobfile, targets, args.runtime)
+        raw.update(alternate([(k2, dict(jobfile=jobfile, runtime=args.runtime))],
+                             args.rounds, log))
+    finally:
+        if made:
+            shutil.rmtree(RSS_DIR, ignore_errors=True)
+    a2, b2 = summarize(raw[k2]["iochar"]), summarize(raw[k2]["fio"])
+    amax2 = a2["maxrss_kib_max"]
+    ok2 = None if amax2 is None else amax2 < 64 * 1024
+    t.add(k2, "peak RSS max of rounds", fmt_kib(amax2), fmt_kib(b2["maxrss_kib_max"]),
+          fmt_ratio(ratio(amax2, b2["maxrss_kib_max"])), "iochar < 64 MiB", verdict(ok2))
+    t.add(k2, "IOPS", with_spread(fmt_iops(a2["iops"]), a2["iops_spread_pct"]),
+          with_spread(fmt_iops(b2["iops"]), b2["iops_spread_pct"]),
+          fmt_ratio(ratio(a2["iops"], b2["iops"])),
+          paired=paired_ratio(raw[k2]["iochar"], raw[k2]["fio"], "iops"))
+    summary[k2] = {"iochar": a2, "fio": b2, "rss_pass": ok2}
+    return t, {"raw": raw, "summary": summary}
 
 
 CASES = {1: case1, 2: case2, 3: case3, 4: case4}

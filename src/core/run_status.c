@@ -3,6 +3,7 @@
  * read while it runs (a finished worker's figures are final, and read
  * directly). */
 #include "core/run_status.h"
+#include "util/sparse_mem.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -96,7 +97,9 @@ static void worker_so_far(struct run_status *s, unsigned i, uint64_t now,
 {
 	const struct worker *w = &s->w[i];
 	bool done = atomic_load(&w->finished);
-	*wr = (struct worker_result){.job = w->job_index, .clone = w->clone};
+	sparse_zero(wr, sizeof(*wr)); /* its stats: see util/sparse_mem.h */
+	wr->job = w->job_index;
+	wr->clone = w->clone;
 	wr->group = groups[w->job_index];
 	if (!s->sched[i].started)
 		return;
@@ -107,7 +110,7 @@ static void worker_so_far(struct run_status *s, unsigned i, uint64_t now,
 		room(&s->copies[i], w->stats.intervals.len);
 		stats_copy_into(&s->copies[i], &w->stats);
 	}
-	wr->stats = s->copies[i];
+	sparse_copy(&wr->stats, &s->copies[i], sizeof(wr->stats));
 	wr->start_ns = start - s->start_ns;
 	wr->end_ns = end > s->start_ns ? end - s->start_ns : 0;
 	wr->elapsed_ns = end > measure ? end - measure : 0;

@@ -126,16 +126,22 @@ static int crew_make(struct crew *c, const struct job_spec *jobs,
 	for (unsigned j = 0, k = 0; j < c->nr_jobs; j++) {
 		const struct job_layout *l = &c->layouts[j];
 		for (unsigned n = 0; n < jobs[j].numjobs; n++, k++) {
-			c->w[k] = (struct worker){
-				.job = &jobs[j], .job_index = j, .clone = n,
-				.thread_number = k + 1,
-				.nr_threads = nr_workers,
-				.region = l->region, .eops = l->eops,
-				.file_region = l->per_file ? l->file_region : NULL,
-				.kind = l->kind, .shared = c->shared[j],
-				.io = runner_seams()->io,
-				.stop = &c->stop,
-			};
+			/* field by field into calloc's zeros: a compound literal
+			 * would write all of the worker, its ~660 KiB of mostly
+			 * empty histograms included (util/sparse_mem.h) */
+			struct worker *w = &c->w[k];
+			w->job = &jobs[j];
+			w->job_index = j;
+			w->clone = n;
+			w->thread_number = k + 1;
+			w->nr_threads = nr_workers;
+			w->region = l->region;
+			w->eops = l->eops;
+			w->file_region = l->per_file ? l->file_region : NULL;
+			w->kind = l->kind;
+			w->shared = c->shared[j];
+			w->io = runner_seams()->io;
+			w->stop = &c->stop;
 		}
 		if (jobs[j].ramp_ns > c->wa.ramp_ns)
 			c->wa.ramp_ns = jobs[j].ramp_ns;

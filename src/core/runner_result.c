@@ -17,6 +17,7 @@
 #include "core/schedule.h"
 #include "core/seams.h"
 #include "core/tool_limited.h"
+#include "util/sparse_mem.h"
 
 static uint64_t rusage_ns(const struct timeval *tv)
 {
@@ -51,8 +52,10 @@ int runner_collect(struct worker *w, unsigned nr, struct watch *wa,
 		wr->start_ns = wa->gates[i].start_ns - wa->start_ns;
 		wr->end_ns = w[i].end_ns - wa->start_ns;
 		wr->latency_depth = w[i].lat_on ? w[i].lat.qd : 0;
-		wr->stats = w[i].stats; /* ownership of the series moves */
-		memset(&w[i].stats, 0, sizeof(w[i].stats));
+		/* ownership of the series moves; sparse: a whole-struct copy
+		 * and clear would page in every bucket of both (sparse_mem.h) */
+		sparse_copy(&wr->stats, &w[i].stats, sizeof(wr->stats));
+		sparse_zero(&w[i].stats, sizeof(w[i].stats));
 		wr->error = w[i].error;
 		if (w[i].error) {
 			snprintf(wr->error_msg, sizeof(wr->error_msg), "%s", w[i].err.msg);

@@ -1,12 +1,13 @@
 /* hist.c - see hist.h for the bucket layout and its error bound. */
 #include "stats/hist.h"
 
+#include "util/sparse_mem.h"
+
 #include <math.h>
-#include <string.h>
 
 void hist_init(struct hist *h)
 {
-	memset(h, 0, sizeof(*h));
+	sparse_zero(h, sizeof(*h)); /* buckets never counted in stay unpaged */
 	h->min = UINT64_MAX;
 }
 
@@ -22,7 +23,8 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	if (src->max > dst->max)
 		dst->max = src->max;
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		dst->buckets[i] += src->buckets[i];
+		if (src->buckets[i]) /* adding 0 would page dst's bucket in */
+			dst->buckets[i] += src->buckets[i];
 }
 
 uint64_t hist_bucket_low(unsigned i)

@@ -2,6 +2,7 @@
 #include "stats/stats.h"
 
 #include "util/clock.h"
+#include "util/sparse_mem.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -33,7 +34,7 @@ void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
 
 void stats_init(struct worker_stats *st)
 {
-	memset(st, 0, sizeof(*st));
+	sparse_zero(st, sizeof(*st)); /* see util/sparse_mem.h */
 	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_init(&st->dir[d]);
 	hist_init(&st->sync_lat);
@@ -127,7 +128,7 @@ void stats_total(const struct worker_stats *st, struct dir_stats *out)
 void stats_copy_into(struct worker_stats *dst, const struct worker_stats *src)
 {
 	struct interval_series keep = dst->intervals;
-	*dst = *src;
+	sparse_copy(dst, src, sizeof(*dst)); /* pages only where counts are */
 	keep.len = src->intervals.len < keep.cap ? src->intervals.len : keep.cap;
 	if (keep.len)
 		memcpy(keep.v, src->intervals.v, keep.len * sizeof(*keep.v));
