@@ -33,7 +33,7 @@ int run_status_init(struct run_status *s, void (*hook)(void *, const struct run_
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < nr; i++)
-		stats_init(&s->copies[i]);
+		stats_reset(&s->copies[i]); /* calloc'd: see stats_reset */
 	*s = (struct run_status){
 		.hook = hook, .arg = arg, .every_ns = every_ns, .next_ns = t0_ns + every_ns,
 		.r = r, .w = w, .gates = gates, .sched = sched, .nr = nr,

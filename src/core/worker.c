@@ -152,7 +152,7 @@ static bool lat_step(struct worker *w, struct loop_state *s)
 			return false;
 	if (st == LAT_FINAL) { /* fio's reset_all_stats: only the depth found counts */
 		stats_free(&w->stats);
-		stats_init(&w->stats);
+		stats_reset(&w->stats);
 		if (stats_reserve(&w->stats, (unsigned)(w->job->runtime_ns / 1000000000ull) + 1)) {
 			w->error = err_set(&w->err, ENOMEM, "out of memory");
 			return false;

@@ -169,7 +169,7 @@ int worker_setup(struct worker *w)
 
 	for (unsigned i = 0; i < JOB_MAX_FILES; i++)
 		w->fds[i] = -1;
-	stats_init(&w->stats);
+	stats_reset(&w->stats); /* the crew calloc'd it: see stats_reset */
 	uint64_t planned_s = (w->job->ramp_ns + w->job->runtime_ns) / 1000000000ull;
 	if ((ret = placement_apply(w->job, w->thread_number - 1, err)) || (ret = setup_units(w, err)) ||
 	    (ret = setup_files(w, err)) ||

@@ -1,13 +1,12 @@
 /* hist.c - see hist.h for the bucket layout and its error bound. */
 #include "stats/hist.h"
 
-#include "util/sparse_mem.h"
-
 #include <math.h>
+#include <string.h>
 
 void hist_init(struct hist *h)
 {
-	sparse_zero(h, sizeof(*h)); /* buckets never counted in stay unpaged */
+	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
 }
 

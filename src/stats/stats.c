@@ -34,10 +34,21 @@ void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
 
 void stats_init(struct worker_stats *st)
 {
-	sparse_zero(st, sizeof(*st)); /* see util/sparse_mem.h */
+	memset(st, 0, sizeof(*st));
 	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_init(&st->dir[d]);
 	hist_init(&st->sync_lat);
+}
+
+void stats_reset(struct worker_stats *st)
+{
+	sparse_zero(st, sizeof(*st)); /* see util/sparse_mem.h */
+	for (int d = 0; d < DIR_ALL; d++) {
+		struct dir_stats *ds = &st->dir[d];
+		ds->lat.min = ds->lag.min = ds->tool_lag.min = UINT64_MAX;
+		ds->service.min = ds->slat.min = ds->clat.min = UINT64_MAX;
+	}
+	st->sync_lat.min = UINT64_MAX;
 }
 
 void stats_free(struct worker_stats *st)

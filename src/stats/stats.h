@@ -185,6 +185,12 @@ static inline void depth_sync_io(struct depth_dist *dd, unsigned depth)
 /* Zero st. The interval series starts empty; no memory is held yet. */
 void stats_init(struct worker_stats *st);
 
+/* stats_init for st in defined memory (calloc'd, or used before; not an
+ * uninitialised variable): writes only the words that change, so the
+ * pages of buckets that count nothing are not paged in (~660 KiB a
+ * worker, util/sparse_mem.h). Any series memory must be released first. */
+void stats_reset(struct worker_stats *st);
+
 /* Release the series memory; st may be NULL. */
 void stats_free(struct worker_stats *st);
 
