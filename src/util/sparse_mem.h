@@ -15,7 +15,10 @@
 
 #include <stddef.h>
 
-/* memset(p, 0, n), writing only the words that are not zero already. */
+/* memset(p, 0, n), writing only the words that are not zero already.
+ * p must be defined memory (calloc'd, or written before): a word of an
+ * uninitialised variable that happens to read as zero stays undefined
+ * (valgrind says so). */
 void sparse_zero(void *p, size_t n);
 
 /* memcpy(dst, src, n) for non-overlapping blocks, writing only the words
