@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 
-from pairstats import decided, fmt_ci, median_ci
+from pairstats import decided, fmt_ci, median_ci, verdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IOCHAR = os.path.join(ROOT, "build", "iochar")
@@ -464,12 +464,6 @@ class Table:
         return "\n".join(lines)
 
 
-def verdict(ok, sure=True):
-    """PASS or MISS; with a '?' when the rounds only lean that way (the
-    interval of the median spans the target: pairstats.decided)."""
-    return "n/a" if ok is None else ("PASS" if ok else "MISS") + ("" if sure else "?")
-
-
 # ---------------------------------------------------------------- targets
 
 
@@ -839,6 +833,15 @@ def environment():
     }
 
 
+def set_order(ns):
+    """Who runs first, and whether that alternates or fio runs twice (A/A):
+    from main's arguments, or a saved run's."""
+    global TOOL_ORDER
+    ORDER_ALTERNATES[0] = getattr(ns, "alternate_order", False)
+    CONTROL[0] = getattr(ns, "control", False)
+    TOOL_ORDER = ("fio", "iochar") if getattr(ns, "fio_first", False) else ("iochar", "fio")
+
+
 def summarize_saved(ap, paths):
     """--summarize: the saved runs' rounds, no runs. Several runs are
     pooled point by point (their rounds numbered on, so pairs stay pairs);
@@ -869,11 +872,7 @@ def summarize_saved(ap, paths):
               "(the titles below are the first run's)" % len(paths))
         first.rounds = max(len(t["iochar"]) for t in raw.values())
     REPLAY[0] = raw
-    ORDER_ALTERNATES[0] = getattr(first, "alternate_order", False)
-    CONTROL[0] = getattr(first, "control", False)
-    global TOOL_ORDER
-    if getattr(first, "fio_first", False):
-        TOOL_ORDER = ("fio", "iochar")
+    set_order(first)
     print(LEGEND)
     for c in sorted(cases):
         table, _ = CASES[c](first, lambda msg: None)
@@ -916,15 +915,11 @@ def main():
     if args.summarize:
         summarize_saved(ap, args.summarize)
         return
-    ORDER_ALTERNATES[0] = args.alternate_order
-    CONTROL[0] = args.control
+    set_order(args)
     ONLY[:] = [p.strip() for p in args.points.split(",") if p.strip()]
     case3_names = {"%s qd=%d" % (e, qd) for e in CASE3_ENGINES for qd in CASE3_DEPTHS}
     if ONLY and (args.cases.strip() != "3" or not set(ONLY) <= case3_names):
         ap.error("--points takes --cases 3 and names among: %s" % ", ".join(sorted(case3_names)))
-    if args.fio_first:
-        global TOOL_ORDER
-        TOOL_ORDER = ("fio", "iochar")
     FIO_USER_EXTRA[:] = shlex.split(args.fio_extra)
     IOCHAR_USER_EXTRA[:] = shlex.split(args.iochar_extra)
     try:

@@ -29,7 +29,7 @@ removed at the end, also on failure or Ctrl-C.
 """
 import argparse, json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
-from pairstats import median_ci
+from pairstats import fmt_ci, median_ci
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NULL_RATE = 71000
@@ -143,15 +143,18 @@ def brief(m):
     return s
 
 
+def per_round(a, b, k):
+    """a's k over b's, round by round."""
+    return [x[k] / y[k] for x, y in zip(a, b) if y[k]]
+
+
 def ratios(a, b, k):
-    return statistics.median(x[k] / y[k] for x, y in zip(a, b) if y[k])
+    return statistics.median(per_round(a, b, k))
 
 
 def ratios_ci(a, b, k):
-    """The 90 % interval of ratios(a, b, k) (pairstats.median_ci), as
-    '[x0.9-x1.2]'."""
-    ci = median_ci([x[k] / y[k] for x, y in zip(a, b) if y[k]])
-    return "[x%.2f-x%.2f]" % (ci[0], ci[1]) if ci else "[-]"
+    """The 90 % interval of ratios(a, b, k), as '[x0.90-x1.20]'."""
+    return fmt_ci(median_ci(per_round(a, b, k)), "x")
 
 
 def make_devices(size, tmp, devs):

@@ -45,6 +45,12 @@ def decided(ci, lo_ok=None, hi_ok=None):
     return hi_ok is None or not lo <= hi_ok < hi
 
 
-def fmt_ci(ci):
-    """'[0.96-1.02]' (ratios), or '-'."""
-    return "-" if ci is None else "[%.2f-%.2f]" % (ci[0], ci[1])
+def fmt_ci(ci, prefix=""):
+    """'[0.96-1.02]' (ratios; prefix 'x': '[x0.96-x1.02]'), or '-'."""
+    return "-" if ci is None else "[%s%.2f-%s%.2f]" % (prefix, ci[0], prefix, ci[1])
+
+
+def verdict(ok, sure=True):
+    """PASS or MISS (n/a for None); with a '?' when the rounds only lean
+    that way (the interval of the median spans the target: decided)."""
+    return "n/a" if ok is None else ("PASS" if ok else "MISS") + ("" if sure else "?")

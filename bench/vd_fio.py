@@ -31,7 +31,7 @@ the load average; raw runs saved to bench/out/vd-fio-<time>.json.
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
-from pairstats import decided, fmt_ci, median_ci
+from pairstats import decided, fmt_ci, median_ci, verdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -135,7 +135,7 @@ def main():
             vd_r = [x[0] / x[2] for x in v]
             ci = median_ci(vd_r)
             m = statistics.median(vd_r)
-            ok = ("PASS" if m >= 0.98 else "MISS") + ("" if decided(ci, lo_ok=0.98) else "?")
+            ok = verdict(m >= 0.98, decided(ci, lo_ok=0.98))
             print("%-26s %10.0f %10.0f %10.0f %6.2fx %13s %7s %6.2fx %13s %5.1f-%4.1f" % (
                 name, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
                 statistics.median(x[2] for x in v), m, fmt_ci(ci), ok,

@@ -90,14 +90,14 @@ static void process_so_far(const struct run_status *s, struct run_result *out)
 	}
 }
 
-/* Worker i as of now: its figures (final, or its last answer) and its
- * measured time so far. */
+/* Worker i as of now into wr, which must be zeroed (build's calloc): its
+ * figures (final, or its last answer) and its measured time so far. */
 static void worker_so_far(struct run_status *s, unsigned i, uint64_t now,
 			  const unsigned *groups, struct worker_result *wr)
 {
 	const struct worker *w = &s->w[i];
 	bool done = atomic_load(&w->finished);
-	sparse_zero(wr, sizeof(*wr)); /* its stats: see util/sparse_mem.h */
+	/* no compound literal: it would write all of wr's stats (sparse_mem.h) */
 	wr->job = w->job_index;
 	wr->clone = w->clone;
 	wr->group = groups[w->job_index];

@@ -7,7 +7,7 @@
 void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
+	h->min = HIST_EMPTY_MIN;
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)

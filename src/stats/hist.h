@@ -25,9 +25,13 @@
 #define HIST_GROUPS (HIST_MAX_BITS - HIST_SUB_BITS + 1)
 #define HIST_BUCKETS (HIST_GROUPS * HIST_SUB)
 
+/* An empty histogram's min: above any value, so the first one recorded
+ * replaces it. */
+#define HIST_EMPTY_MIN UINT64_MAX
+
 struct hist {
 	uint64_t count;
-	uint64_t min, max;          /* exact; min = UINT64_MAX when empty */
+	uint64_t min, max;          /* exact; min = HIST_EMPTY_MIN when empty */
 	uint64_t sum;               /* exact, for the mean */
 	unsigned __int128 sumsq;    /* exact, for the standard deviation */
 	uint64_t buckets[HIST_BUCKETS];

@@ -5,31 +5,42 @@
 #include "util/sparse_mem.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A dir_stats' histograms, listed once for init, reset and merge. */
+static const size_t dir_hists[] = {
+	offsetof(struct dir_stats, lat),     offsetof(struct dir_stats, lag),
+	offsetof(struct dir_stats, tool_lag), offsetof(struct dir_stats, service),
+	offsetof(struct dir_stats, slat),    offsetof(struct dir_stats, clat),
+};
+#define NR_DIR_HISTS (sizeof(dir_hists) / sizeof(dir_hists[0]))
+
+static struct hist *dir_hist(struct dir_stats *ds, unsigned i)
+{
+	return (struct hist *)((char *)ds + dir_hists[i]);
+}
+
+static const struct hist *dir_hist_c(const struct dir_stats *ds, unsigned i)
+{
+	return (const struct hist *)((const char *)ds + dir_hists[i]);
+}
+
 void dir_stats_init(struct dir_stats *ds)
 {
 	ds->ios = ds->bytes = 0;
-	hist_init(&ds->lat);
-	hist_init(&ds->lag);
-	hist_init(&ds->tool_lag);
-	hist_init(&ds->service);
-	hist_init(&ds->slat);
-	hist_init(&ds->clat);
+	for (unsigned i = 0; i < NR_DIR_HISTS; i++)
+		hist_init(dir_hist(ds, i));
 }
 
 void dir_stats_add(struct dir_stats *dst, const struct dir_stats *src)
 {
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;
-	hist_merge(&dst->lat, &src->lat);
-	hist_merge(&dst->lag, &src->lag);
-	hist_merge(&dst->tool_lag, &src->tool_lag);
-	hist_merge(&dst->service, &src->service);
-	hist_merge(&dst->slat, &src->slat);
-	hist_merge(&dst->clat, &src->clat);
+	for (unsigned i = 0; i < NR_DIR_HISTS; i++)
+		hist_merge(dir_hist(dst, i), dir_hist_c(src, i));
 }
 
 void stats_init(struct worker_stats *st)
@@ -43,12 +54,10 @@ void stats_init(struct worker_stats *st)
 void stats_reset(struct worker_stats *st)
 {
 	sparse_zero(st, sizeof(*st)); /* see util/sparse_mem.h */
-	for (int d = 0; d < DIR_ALL; d++) {
-		struct dir_stats *ds = &st->dir[d];
-		ds->lat.min = ds->lag.min = ds->tool_lag.min = UINT64_MAX;
-		ds->service.min = ds->slat.min = ds->clat.min = UINT64_MAX;
-	}
-	st->sync_lat.min = UINT64_MAX;
+	for (int d = 0; d < DIR_ALL; d++)
+		for (unsigned i = 0; i < NR_DIR_HISTS; i++)
+			dir_hist(&st->dir[d], i)->min = HIST_EMPTY_MIN;
+	st->sync_lat.min = HIST_EMPTY_MIN;
 }
 
 void stats_free(struct worker_stats *st)
