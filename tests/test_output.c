@@ -582,7 +582,7 @@ static void check_csv_row(struct csv *c, unsigned row, const char *scope,
 	char **f = c->f[row];
 	double secs = (double)ELAPSED_NS / 1e9;
 
-	assert_int_equal(c->cols[row], 48);
+	assert_int_equal(c->cols[row], 51);
 	assert_string_equal(f[0], scope);
 	assert_string_equal(f[1], job);
 	assert_string_equal(f[2], clone);
@@ -609,8 +609,11 @@ static void test_csv(void **state)
 	assert_non_null(c);
 	csv_parse(text, c);
 	assert_int_equal(c->rows, 1 + 3 + 2 * 3);
-	assert_int_equal(c->cols[0], 48);
+	assert_int_equal(c->cols[0], 51);
 	assert_string_equal(c->f[0][0], "scope");
+	assert_string_equal(c->f[0][48], "lat_origin");
+	assert_string_equal(c->f[0][49], "tool_limited");
+	assert_string_equal(c->f[0][50], "tool_limited_reason");
 	assert_string_equal(c->f[0][17], "lat_p99_99_ns");
 	assert_string_equal(c->f[0][18], "lag_mean_ns");
 	assert_string_equal(c->f[0][28], "tool_lag_mean_ns");
@@ -623,6 +626,12 @@ static void test_csv(void **state)
 	check_csv_row(c, 1, "total", "", "", "read", &r->total.dir[DIR_READ]);
 	check_csv_row(c, 2, "total", "", "", "write", &r->total.dir[DIR_WRITE]);
 	check_csv_row(c, 3, "total", "", "", "total", total);
+	/* closed loop: latency from submission; the verdict on total rows */
+	for (unsigned row = 1; row < c->rows; row++) {
+		assert_string_equal(c->f[row][48], "submit");
+		assert_string_equal(c->f[row][49], row <= 3 ? "0" : "");
+		assert_string_equal(c->f[row][50], "");
+	}
 	for (unsigned w = 0; w < 2; w++) {
 		const struct worker_stats *st = &r->workers[w].stats;
 		unsigned row = 4 + 3 * w;
@@ -713,6 +722,13 @@ static void test_paced(void **state)
 		      &r->workers[0].stats.dir[DIR_WRITE]);
 	check_csv_row(c, 8, "worker", job_name, "1", "write",
 		      &r->workers[1].stats.dir[DIR_WRITE]);
+	/* open loop: lat_* is the response time, and the run's verdict with
+	 * its reason is on every total row, none on a worker's */
+	for (unsigned row = 1; row < c->rows; row++) {
+		assert_string_equal(c->f[row][48], "scheduled");
+		assert_string_equal(c->f[row][49], row <= 3 ? "1" : "");
+		assert_string_equal(c->f[row][50], row <= 3 ? reason : "");
+	}
 	csv_free(c);
 	free(c);
 	free(text);

@@ -26,7 +26,7 @@ static const char csv_header[] =
     "service_lat_mean_ns,service_lat_stdev_ns,service_lat_min_ns,"
     "service_lat_max_ns,service_lat_p50_ns,service_lat_p90_ns,"
     "service_lat_p95_ns,service_lat_p99_ns,service_lat_p99_9_ns,"
-    "service_lat_p99_99_ns\n";
+    "service_lat_p99_99_ns,lat_origin,tool_limited,tool_limited_reason\n";
 
 /* mean,stdev,min,max,p50..p99_99 of l; empty fields when !present. */
 static void csv_lat(FILE *f, const struct lat_summary *l, bool present)
@@ -42,6 +42,22 @@ static void csv_lat(FILE *f, const struct lat_summary *l, bool present)
 		fprintf(f, ",%" PRIu64, l->pct[i]);
 }
 
+/* The last three columns: where lat counts from (as the JSON's
+ * latency_origin: a script that reads lat_* of an open-loop run must know
+ * it is the response time), and the run's tool-limited verdict, on the
+ * total rows only (it judges the run, not a worker). */
+static void csv_verdict(FILE *f, const struct run_result *r, bool total)
+{
+	fprintf(f, ",%s,", r->open_loop ? "scheduled" : "submit");
+	if (!total) {
+		putc(',', f);
+		return;
+	}
+	fprintf(f, "%d,", r->tool_limited);
+	if (r->tool_limited)
+		csv_field_n(f, r->tool_limited_reason, sizeof(r->tool_limited_reason));
+}
+
 /* The columns after scope,job,clone: the service time only in
  * rate-limited runs (elsewhere it is lat itself). */
 static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
@@ -52,13 +68,13 @@ static void csv_figures(FILE *f, const char *dir, const struct dir_summary *s)
 	csv_lat(f, &s->lag, true);
 	csv_lat(f, &s->tool_lag, true);
 	csv_lat(f, &s->service, s->paced);
-	putc('\n', f);
 }
 
 /* Three rows (read, write, total; trim before total when there were
  * trims) sharing the prefix columns. */
-static void csv_rows(FILE *f, const char *scope, const char *job, size_t len,
-		     const char *clone, const struct stats_summary *s)
+static void csv_rows(FILE *f, const struct run_result *r, const char *scope,
+		     const char *job, size_t len, const char *clone,
+		     const struct stats_summary *s)
 {
 	for (int d = 0; d <= DIR_ALL; d++) {
 		if (d == DIR_TRIM && !s->dir[d].ios)
@@ -71,6 +87,8 @@ static void csv_rows(FILE *f, const char *scope, const char *job, size_t len,
 			csv_figures(f, summary_dir_name(d), &s->dir[d]);
 		else
 			csv_figures(f, "total", &s->total);
+		csv_verdict(f, r, !strcmp(scope, "total"));
+		putc('\n', f);
 	}
 }
 
@@ -90,7 +108,7 @@ static int csv_worker(FILE *f, const struct run_result *r,
 		len = sizeof(r->jobs[w->job].name);
 	}
 	snprintf(clone, sizeof(clone), "%u", w->clone);
-	csv_rows(f, "worker", job, len, clone, &s);
+	csv_rows(f, r, "worker", job, len, clone, &s);
 	return 0;
 }
 
@@ -102,7 +120,7 @@ int output_csv_write(const struct run_result *r, FILE *f)
 	if (ret)
 		return ret;
 	fputs(csv_header, f);
-	csv_rows(f, "total", "", 1, "", &s);
+	csv_rows(f, r, "total", "", 1, "", &s);
 	for (unsigned i = 0; i < r->nr_workers; i++) {
 		ret = csv_worker(f, r, &r->workers[i]);
 		if (ret)
