@@ -61,7 +61,8 @@
  * more jobs that scores clearly less than the best it splits (try_jobs).
  * Otherwise points are looked up before they are measured. The best is
  * the highest score inside, ties going to the lower outstanding I/O, and
- * is confirmed by a repeat (confirm_best). On the 648 modelled devices and
+ * is confirmed by a repeat (confirm_best), the lower of its two runs
+ * reported. On the 648 modelled devices and
  * limits of test_search_sweep (tests/test_search.c) it runs 6.9 points on
  * average, re-measures included, 22 at most (doubling from 1: 9.0 and
  * 24), where the integer grid 256 x 8 has 2,048, and every best is within
@@ -712,12 +713,14 @@ static int check_params(const struct search_params *sp, struct ioc_err *err)
 }
 
 /* Repeat the best; a best whose repeat misses the limit is dropped and the
- * next one tried. The repeat and the spread of the two scores go into
- * res. */
-static int confirm_best(struct search_ctx *c)
+ * next one tried. Confirmed, *best is it, points[*best] the lower-scoring
+ * of its two runs and res->repeat the other (see search.h), with their
+ * spread. *best is NO_POINT when none was confirmed. */
+static int confirm_best(struct search_ctx *c, unsigned *best)
 {
 	struct search_result *res = c->res;
 
+	*best = NO_POINT;
 	for (unsigned t = 0; t < CONFIRM_TRIES; t++) {
 		unsigned b = best_inside(c);
 		struct point *p;
@@ -736,6 +739,16 @@ static int confirm_best(struct search_ctx *c)
 				      : res->repeat.s.total.iops;
 			res->confirmed = true;
 			res->spread = s0 + s1 > 0 ? fabs(s0 - s1) * 2 / (s0 + s1) : 0;
+			res->unsteady = res->spread > SEARCH_UNSTEADY;
+			if (s1 < s0) { /* the lower run is the headline */
+				struct point first = *p;
+
+				*p = res->repeat;
+				p->runs = first.runs;
+				res->repeat = first;
+				res->repeat_first = true;
+			}
+			*best = b;
 			return 0;
 		}
 		p->inside = false;
@@ -773,9 +786,12 @@ int search_run(const struct job_spec *base, const struct search_params *sp,
 		if (!ret && helped)
 			ret = refine(&c);
 	}
+	/* a confirmed best stays the best even when its lower run now scores
+	 * less than a neighbour's one run */
 	if (!ret && sp->confirm)
-		ret = confirm_best(&c);
-	res->best = best_inside(&c);
+		ret = confirm_best(&c, &res->best);
+	if (!res->confirmed)
+		res->best = best_inside(&c);
 	res->found = res->best != NO_POINT;
 	if (!res->found)
 		res->best = 0;
