@@ -224,7 +224,8 @@ static void bend(struct sim_device *d, const struct job_spec *job,
 		 struct point *out)
 {
 	if (d->outlier_call && d->calls == d->outlier_call)
-		scale_point(d, job, d->outlier_factor, 1 / d->outlier_factor, out);
+		scale_point(d, job, d->outlier_factor,
+			    d->outlier_lat > 0 ? d->outlier_lat : 1 / d->outlier_factor, out);
 	if (!job->rate_iops && d->closed_scale > 0 &&
 	    (!d->closed_calls || d->closed_seen++ < d->closed_calls))
 		scale_point(d, job, d->closed_scale, 1 / d->closed_scale, out);

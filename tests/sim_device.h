@@ -77,6 +77,10 @@ struct sim_device {
 	 * outlier_factor and latency / outlier_factor (one bad run); 0 = never. */
 	unsigned outlier_call;
 	double outlier_factor;
+	/* When > 0: that call's latency is x outlier_lat instead (its IOPS
+	 * still x outlier_factor; 1 leaves them): a hiccup that inflates the
+	 * latency, a percentile most, and not the IOPS. */
+	double outlier_lat;
 	/* Writes' latency is write_lat times the reads' (0 or 1: the same);
 	 * the total's mean stays the I/O-weighted mean of the two. */
 	double write_lat;

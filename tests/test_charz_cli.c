@@ -111,8 +111,48 @@ static void test_search_json(void **state)
 	}
 	assert_true(jget_u64(r, "best.iodepth") >= 1);
 	assert_true(jget_double(r, "best.iops") > 0);
+	/* confirmed: "best" is the lower-scoring of the two runs, "repeat"
+	 * the other, and the spread is theirs */
+	assert_true(json_object_get_boolean(jget(r, "confirmed")));
+	double lo = jget_double(r, "best.iops"), hi = jget_double(r, "repeat.iops");
+	assert_true(lo <= hi);
+	assert_true(fabs(jget_double(r, "spread") - (hi - lo) * 2 / (hi + lo)) < 1e-3); /* printed to 3 places */
+	const char *run = json_object_get_string(jget(r, "best_run"));
+	assert_true(!strcmp(run, "first") || !strcmp(run, "repeat"));
+	assert_int_equal(json_object_get_boolean(jget(r, "unsteady")),
+			 jget_double(r, "spread") > 0.10);
 	json_object_put(r);
 	proc_out_free(&po);
+}
+
+/* The summary table says what its latency cells hold: the read and
+ * write columns are the step's latency_stat (p99 here, not the mean), and
+ * a search's limit cell names the limit and the statistic, that its row
+ * is the lower of the best's two runs, and their spread; with nothing
+ * inside, the limit that nothing met. */
+static void test_search_table_labels(void **state)
+{
+	static const struct {
+		const char *stat, *limit, *header, *cell;
+	} cases[] = {
+	    {"--latency_stat=p99", "--latency_limit=10ms", " rd p99    wr p99 ",
+	     " met <=10.00 ms p99, lower of 2 runs, "},
+	    {"--latency_stat=mean", "--latency_limit=10ms", " rd mean   wr mean ",
+	     " met <=10.00 ms mean, lower of 2 runs, "},
+	    {"--latency_stat=p99", "--latency_limit=1ns", " rd p99    wr p99 ",
+	     " none inside <=1 ns p99"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct proc_out po;
+		run_iochar(&po, *state, 0,
+			   ARGS("search", "--ioengine=null", "--size=64m", "--time_based",
+				"--runtime=100ms", cases[i].stat, cases[i].limit,
+				"--max_iodepth=4", "--max_numjobs=1", "--discipline=fixed"));
+		if (po.status != 0 || !strstr(po.out, cases[i].header) ||
+		    !strstr(po.out, cases[i].cell) || (i < 2 && !strstr(po.out, " spread ")))
+			fail_msg("case %zu: exit %d, table:\n%s", i, po.status, po.out);
+		proc_out_free(&po);
+	}
 }
 
 /* Every curve point's achieved rate within 5 % of the one asked, or
@@ -244,6 +284,10 @@ static void test_plan_errors_before_any_io(void **state)
 		{"[a]\nioengine=null\nsize=1m\nmode=precondition\nrw=randread\n",
 		 "rw=randread writes nothing"},
 		{"[a]\nioengine=null\nsize=1m\nlatency_scope=both\n", "latency_scope=both"},
+		/* a workloads= step is judged per workload: total would be ignored */
+		{"[global]\nioengine=null\nsize=1m\n[a]\nworkloads=x:y\nmode=search\n"
+		 "latency_limit=2ms\nlatency_scope=total\n[x]\nrw=randread\n[y]\nrw=randwrite\n",
+		 "latency_scope=total does not apply to workloads="},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_text(plan, cases[i].text);
@@ -343,6 +387,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_plan_results_directory, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_search_json, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_search_table_labels, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_null, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_file, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_scaling, tmpdir_setup, tmpdir_teardown),

@@ -64,8 +64,9 @@ extern const char step_csv_header[];
 /* Write the step's rows of results.csv to f. */
 int step_csv_write(const struct step_outcome *o, FILE *f);
 
-/* The header of the summary table (with newline). */
-void step_table_header(FILE *f);
+/* The header of the summary table (with newline); p (may be NULL) names
+ * the latency statistic of the read and write columns. */
+void step_table_header(FILE *f, const struct plan *p);
 
 /* Write the step's rows of the summary table to f. */
 int step_table_write(const struct step_outcome *o, FILE *f);

@@ -74,7 +74,7 @@ static const struct option_def plan_keys[] = {
 	  .help = "search: the figure the limit applies to: mean, p99 or p99.9", .type = OPT_CUSTOM, STEP_FIELD(latency_stat),
 	  .parse = parse_lat_stat, .def = "mean", .example = "p99" },
 	{ .name = "latency_scope",
-	  .help = "search: every direction that did I/O meets the limit, or all I/O combined does", .type = OPT_ENUM, STEP_FIELD(latency_scope),
+	  .help = "search: every direction that did I/O meets the limit, or all I/O combined does (not with workloads=: each workload is judged by its latency_judge)", .type = OPT_ENUM, STEP_FIELD(latency_scope),
 	  .values = scope_values, .def = "each", .example = "total" },
 	{ .name = "max_iodepth",
 	  .help = "search: the deepest queue tried, per target per job", .type = OPT_UINT, STEP_FIELD(max_iodepth),

@@ -100,6 +100,13 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 		if (st->mode == STEP_SEARCH && !st->latency_limit_ns)
 			return err_usage(err, EINVAL, "step '%s': mode=search needs latency_limit",
 					 st->label);
+		/* a workloads= step judges each workload on its latency_judge:
+		 * a combined figure would be accepted and silently not used */
+		if (st->nr_wl && st->latency_scope == LAT_SCOPE_TOTAL)
+			return err_usage(err, EINVAL,
+					 "step '%s': latency_scope=total does not apply to workloads= "
+					 "(each workload is judged on the directions its latency_judge "
+					 "names: set those instead)", st->label);
 		if (st->mode == STEP_PRECONDITION &&
 		    (!rw_writes(st->job.rw) || (rw_is_mixed(st->job.rw) && st->job.rwmixread >= 100)))
 			return err_usage(err, EINVAL,
@@ -491,7 +498,7 @@ static int plan_step(const struct plan *p, unsigned i, const struct plan_run_opt
 	struct ioc_err werr = {0};
 	int wret = emit_step(&so, o, rd, !ret && i + 1 == p->nr_steps, &werr);
 	if (!rd && o->table) {
-		step_table_header(o->table);
+		step_table_header(o->table, p);
 		step_table_write(&so, o->table);
 	}
 	step_outcome_free(&so);

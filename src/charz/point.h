@@ -53,7 +53,8 @@ struct point {
 	bool repeat_missed;         /* search: its confirming repeat missed the limit */
 	/* a multi-workload step (charz/workloads.h): the worst latency, by
 	 * enum lat_stat, of the directions its workloads' latency_judge
-	 * names; when set the limit is judged on it, whatever the scope */
+	 * names; when set the limit is judged on it (plan_validate refuses
+	 * latency_scope=total on such a step: it would not be used) */
 	bool judged;
 	double judged_ns[3];
 	/* a step that replays a log (read_iolog; its first replaying job,

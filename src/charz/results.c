@@ -289,7 +289,7 @@ int results_finish(const struct results_dir *rd, struct ioc_err *err)
 void results_print_table(const struct results_dir *rd, FILE *f)
 {
 	char path[4200];
-	step_table_header(f);
+	step_table_header(f, rd->plan);
 	for (unsigned i = 0; i < rd->plan->nr_steps; i++) {
 		if (!step_file_exists(rd, i, "txt"))
 			continue;

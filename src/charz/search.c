@@ -53,13 +53,16 @@
  * Nothing after 1 is tried when not even iodepth 1 met the limit: more
  * load only adds latency.
  *
- * No (iodepth, numjobs) is run twice unless it breaks the frontier
- * (noise; once): a climb's point that is outside or scores less than the
- * one before and is far off the frontier (breaks_frontier), or a split over
+ * No (iodepth, numjobs) is run twice unless one run of it would decide
+ * against the rest (noise; once): a climb's point that scores clearly
+ * less than the one before, or is outside the limit far over the latency
+ * the climb's trend predicted for it (breaks_frontier); the first point
+ * outside (misses_first: nothing else would be tried); or a split over
  * more jobs that scores clearly less than the best it splits (try_jobs).
  * Otherwise points are looked up before they are measured. The best is
  * the highest score inside, ties going to the lower outstanding I/O, and
- * is confirmed by a repeat (confirm_best). On the 648 modelled devices and
+ * is confirmed by a repeat (confirm_best), the lower of its two runs
+ * reported. On the 648 modelled devices and
  * limits of test_search_sweep (tests/test_search.c) it runs 6.9 points on
  * average, re-measures included, 22 at most (doubling from 1: 9.0 and
  * 24), where the integer grid 256 x 8 has 2,048, and every best is within
@@ -80,7 +83,6 @@
 #define STEP_BOLD    0.5  /* weight of the elasticity in a climb step */
 #define TRAIL	     3	  /* inside points of a climb its estimates use */
 #define AIM_MARGIN   0.03 /* steps aim this far under the limit (noise) */
-#define OFF_TREND    4.0  /* latency this many times the flat-IOPS trend is off it */
 #define CONFIRM_TRIES 2	  /* bests whose repeat is tried before giving up */
 
 struct search_ctx {
@@ -322,9 +324,12 @@ static double local_elasticity(const struct search_ctx *c, struct line ln,
  * best outstanding I/O) when its latency is over twice the idle one or
  * the limit is on a percentile: Little's law bounds the mean only, and a
  * percentile can grow much faster past the knee.
- * Along numjobs (small numbers, each job a thread) the position doubles. */
+ * Along numjobs (small numbers, each job a thread) the position doubles.
+ * *pred: the latency the same growth predicts at the returned position
+ * (latency x step^(1 - e/2), or the faster growth seen), what
+ * breaks_frontier holds the point to. */
 static unsigned next_pos(const struct search_ctx *c, struct line ln,
-			 const unsigned *t, unsigned n)
+			 const unsigned *t, unsigned n, double *pred)
 {
 	const struct point *p = &c->res->points[t[n - 1]];
 	unsigned v = line_pos(c, ln, t[n - 1]), max = line_max(c, ln);
@@ -352,8 +357,12 @@ static unsigned next_pos(const struct search_ctx *c, struct line ln,
 				 (idle > 0 && lat > 2 * idle))) {
 		most = 2;
 	}
-	if (ln.jobs)
-		return next_double(v, max);
+	if (ln.jobs) {
+		unsigned nj = next_double(v, max);
+
+		*pred = lat * pow((double)nj / v, grow);
+		return nj;
+	}
 	next = v * pow(ratio * (1 - AIM_MARGIN), 1 / grow);
 	if (next > v * most)
 		next = v * most;
@@ -361,7 +370,9 @@ static unsigned next_pos(const struct search_ctx *c, struct line ln,
 		next = max;
 	if (next < v + 1)
 		next = v + 1;
-	return (unsigned)(next + 0.5);
+	next = (unsigned)(next + 0.5);
+	*pred = lat * pow(next / v, grow);
+	return (unsigned)next;
 }
 
 /* After a climb along iodepth whose last step, from a (inside) to b, was
@@ -386,23 +397,37 @@ static int backfill(struct search_ctx *c, struct line ln, unsigned a,
 	return line_at(c, ln, v, mid);
 }
 
+/* How far over the climb's own prediction a point's latency must be to be
+ * off the trend. The mean is bound by Little's law (latency = outstanding
+ * / IOPS): on the 648 noise-free models of test_search_sweep no point
+ * that ended a climb was over 2.2 times the prediction. A percentile is
+ * not: past the knee the tail grows faster than any trend (up to 24 times
+ * on those models), so only a wider miss is suspect there. */
+#define OFF_TREND_MEAN 2.5
+#define OFF_TREND_PCT  4.0
+
 /* Would b, further along ln than the inside point a, end a climb against
  * the frontier's shape? It is outside or scores less than a, and either
- * scores less than a by more than the plateau (less IOPS at more load) or
- * has a latency over OFF_TREND times what a would have at b's load with
- * no more IOPS (the worst a monotone device does: Little's law). One
- * noisy second of a run can look like that (QD 64 at 16.7k IOPS and
- * 3.8 ms after 43.5k at QD 8 and 184 us). */
+ * scores less than a by more than the plateau (less IOPS at more load:
+ * only past a peak), or it is outside although the climb's trend put it
+ * inside: pred, the latency next_pos predicted at b, is within the limit
+ * and b's is over OFF_TREND_* times it (IOPS need not be lower: a hiccup
+ * inflates a percentile alone). One noisy second of a run can look like
+ * that (QD 64 at 16.7k IOPS and 3.8 ms after 43.5k at QD 8 and 184 us).
+ * A point is re-measured at most once (runs > 1). */
 static bool breaks_frontier(const struct search_ctx *c, struct line ln,
-			    unsigned a, unsigned b)
+			    unsigned a, unsigned b, double pred)
 {
-	const struct point *pa = &c->res->points[a], *pb = &c->res->points[b];
+	const struct point *pb = &c->res->points[b];
 	double r = (double)line_pos(c, ln, b) / line_pos(c, ln, a);
+	double off = c->sp->stat == LAT_STAT_MEAN ? OFF_TREND_MEAN : OFF_TREND_PCT;
 
 	if (pb->runs > 1 || r <= 1 || (inside(c, b) && score(c, b) >= score(c, a)))
 		return false;
-	return score(c, b) < score(c, a) * (1 - c->plateau) ||
-	       lat_of(c, pb) > OFF_TREND * lat_of(c, pa) * r;
+	if (score(c, b) < score(c, a) * (1 - c->plateau))
+		return true;
+	return !inside(c, b) && pred <= (double)c->sp->limit_ns &&
+	       lat_of(c, pb) > off * pred;
 }
 
 /* Measure point i again and keep the repeat: one run decides nothing when
@@ -420,21 +445,32 @@ static int remeasure(struct search_ctx *c, unsigned i)
 	return 0;
 }
 
+/* Is i the search's first point (QD 1, one job), outside and run once?
+ * Nothing else is tried when it misses the limit (more load only adds
+ * latency), so one noisy run would decide "none inside" alone. */
+static bool misses_first(const struct search_ctx *c, unsigned i)
+{
+	return i == 0 && !inside(c, i) && c->res->points[i].runs == 1;
+}
+
 /* Climb along ln from v (Little's-law steps along iodepth, doubling along
  * numjobs) until a point is outside or next_pos ends the climb, then a
- * backfill. A point that breaks the frontier is measured again first. *lo is the last point inside (the backfilled one if it is
+ * backfill. A point that breaks the frontier, or a first point outside, is
+ * measured again first. *lo is the last point inside (the backfilled one if it is
  * inside and the climb ended outside), *hi the first outside (either may
  * be NO_POINT). */
 static int climb(struct search_ctx *c, struct line ln, unsigned v, unsigned *lo,
 		 unsigned *hi)
 {
 	unsigned t[TRAIL], n = 0, i;
+	double pred = 0; /* the trend's latency at v */
 	int ret;
 
 	*lo = *hi = NO_POINT;
 	for (;;) {
 		ret = line_at(c, ln, v, &i);
-		if (!ret && n && breaks_frontier(c, ln, t[n - 1], i))
+		if (!ret && (n ? breaks_frontier(c, ln, t[n - 1], i, pred)
+			       : misses_first(c, i)))
 			ret = remeasure(c, i);
 		if (ret)
 			return ret;
@@ -453,7 +489,7 @@ static int climb(struct search_ctx *c, struct line ln, unsigned v, unsigned *lo,
 			n--;
 		}
 		t[n++] = i;
-		v = next_pos(c, ln, t, n);
+		v = next_pos(c, ln, t, n, &pred);
 		if (!v)
 			return n >= 2 ? backfill(c, ln, t[n - 2], t[n - 1], &i)
 				      : 0;
@@ -677,12 +713,14 @@ static int check_params(const struct search_params *sp, struct ioc_err *err)
 }
 
 /* Repeat the best; a best whose repeat misses the limit is dropped and the
- * next one tried. The repeat and the spread of the two scores go into
- * res. */
-static int confirm_best(struct search_ctx *c)
+ * next one tried. Confirmed, *best is it, points[*best] the lower-scoring
+ * of its two runs and res->repeat the other (see search.h), with their
+ * spread. *best is NO_POINT when none was confirmed. */
+static int confirm_best(struct search_ctx *c, unsigned *best)
 {
 	struct search_result *res = c->res;
 
+	*best = NO_POINT;
 	for (unsigned t = 0; t < CONFIRM_TRIES; t++) {
 		unsigned b = best_inside(c);
 		struct point *p;
@@ -701,6 +739,16 @@ static int confirm_best(struct search_ctx *c)
 				      : res->repeat.s.total.iops;
 			res->confirmed = true;
 			res->spread = s0 + s1 > 0 ? fabs(s0 - s1) * 2 / (s0 + s1) : 0;
+			res->unsteady = res->spread > SEARCH_UNSTEADY;
+			if (s1 < s0) { /* the lower run is the headline */
+				struct point first = *p;
+
+				*p = res->repeat;
+				p->runs = first.runs;
+				res->repeat = first;
+				res->repeat_first = true;
+			}
+			*best = b;
 			return 0;
 		}
 		p->inside = false;
@@ -738,9 +786,12 @@ int search_run(const struct job_spec *base, const struct search_params *sp,
 		if (!ret && helped)
 			ret = refine(&c);
 	}
+	/* a confirmed best stays the best even when its lower run now scores
+	 * less than a neighbour's one run */
 	if (!ret && sp->confirm)
-		ret = confirm_best(&c);
-	res->best = best_inside(&c);
+		ret = confirm_best(&c, &res->best);
+	if (!res->confirmed)
+		res->best = best_inside(&c);
 	res->found = res->best != NO_POINT;
 	if (!res->found)
 		res->best = 0;

@@ -31,15 +31,29 @@ struct search_result {
 	struct point *points;    /* every point run, in order; owned */
 	unsigned nr_points;
 	unsigned nr_remeasured;  /* frontier breaks measured again before a climb ended on them */
-	/* with sp->confirm and found: the repeat of points[best], and the
-	 * spread of the two runs' scores, (max - min) / mean. A best whose
+	/* with sp->confirm and found: the best is run again. A best whose
 	 * repeat missed the limit is dropped (marked repeat_missed, not
-	 * inside) and the next best confirmed, at most CONFIRM_TRIES times. */
+	 * inside) and the next best confirmed, at most CONFIRM_TRIES times.
+	 * Confirmed, points[best] holds the lower-scoring of its two runs
+	 * (the headline: the first was chosen for scoring highest of many,
+	 * so its luck is part of why it won; the lower is what both runs
+	 * delivered) and repeat the other; repeat_first says that run is the
+	 * first (the repeat scored less, so it moved into points[best]).
+	 * spread: the two scores' (max - min) / mean; unsteady: spread over
+	 * SEARCH_UNSTEADY, the run-to-run noise is several times the plateau
+	 * the search tells points apart by. */
 	bool confirmed;
 	struct point repeat;
+	bool repeat_first;
 	double spread;
+	bool unsteady;
 	unsigned nr_dropped;
 };
+
+/* A confirmed best whose two runs' spread is over this is unsteady: over
+ * three times the 3 % plateau by which the search tells neighbouring
+ * points apart, so which of them won is noise (longer points help). */
+#define SEARCH_UNSTEADY 0.10
 
 /* Search for base (a valid job; its iodepth and numjobs are the search's
  * to set). Each point is measured through measure(arg, job, ...). Returns

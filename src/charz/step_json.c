@@ -131,7 +131,9 @@ static void emit_search(struct jw *w, const struct set_outcome *s)
 		emit_point(w, &r->points[r->best], call_of(s, &r->points[r->best], false), s);
 	else
 		jw_null(w);
-	/* the best run again: confirmed when the repeat met the limit too */
+	/* the best run again: confirmed when the repeat met the limit too;
+	 * "repeat" holds the other of the two runs (the first, when the
+	 * repeat scored less and became "best": best_run) */
 	jw_kv_bool(w, "confirmed", r->confirmed);
 	jw_key(w, "repeat");
 	if (r->confirmed)
@@ -139,6 +141,12 @@ static void emit_search(struct jw *w, const struct set_outcome *s)
 	else
 		jw_null(w);
 	jw_kv_double(w, "spread", r->spread);
+	/* "best" is the lower-scoring of the two runs: which one it was,
+	 * and whether the spread is over SEARCH_UNSTEADY */
+	if (r->confirmed) {
+		jw_kv_string(w, "best_run", r->repeat_first ? "repeat" : "first");
+		jw_kv_bool(w, "unsteady", r->unsteady);
+	}
 	jw_kv_uint(w, "dropped_by_repeat", r->nr_dropped);
 	jw_kv_uint(w, "remeasured", r->nr_remeasured);
 	jw_key(w, "points");

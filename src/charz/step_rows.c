@@ -132,8 +132,9 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 			if (s->search.found)
 				csv_point(f, o, s, "best", &s->search.points[s->search.best],
 					  NULL);
-			if (s->search.confirmed)
-				csv_point(f, o, s, "repeat", &s->search.repeat, NULL);
+			if (s->search.confirmed) /* the other of the best's two runs */
+				csv_point(f, o, s, s->search.repeat_first ? "first run" : "repeat",
+					  &s->search.repeat, NULL);
 			break;
 		case STEP_CURVE:
 			if (s->curve.max.elapsed_ns)
@@ -159,12 +160,29 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 
 /* QD is per job and jobs per target (fio's iodepth and numjobs); IOPS
  * and MB/s are the sum over the targets run at once, the latencies over
- * all their I/O. rd lat and wr lat are the statistic the limit is on. */
-void step_table_header(FILE *f)
+ * all their I/O. The read and write columns hold each step's
+ * latency_stat, the one its limit is on: named in their header ("rd
+ * p99") when every step of the plan has the same, else "rd lat" (a row's
+ * limit cell then names its own). */
+void step_table_header(FILE *f, const struct plan *p)
 {
+	const char *stat = NULL;
+	char rd[16], wr[16];
+
+	for (unsigned i = 0; p && i < p->nr_steps; i++) {
+		const char *s = lat_stat_name(p->steps[i].latency_stat);
+
+		if (stat && strcmp(stat, s)) {
+			stat = "lat";
+			break;
+		}
+		stat = s;
+	}
+	snprintf(rd, sizeof(rd), "rd %s", stat ? stat : "lat");
+	snprintf(wr, sizeof(wr), "wr %s", stat ? stat : "lat");
 	fprintf(f, "%-34s %-7s %5s %5s %6s %8s %10s %9s %9s %9s %9s %s\n", "step",
-		"targets", "bs", "read%", "QD/job", "jobs/tgt", "IOPS", "MB/s", "rd lat",
-		"wr lat", "p99 lat", "limit");
+		"targets", "bs", "read%", "QD/job", "jobs/tgt", "IOPS", "MB/s", rd,
+		wr, "p99 lat", "limit");
 }
 
 static void fmt_lat(char *buf, size_t len, double ns)
@@ -250,17 +268,30 @@ static const char *limit_verdict(const struct step_outcome *o, const struct poin
 			    o->step->latency_limit_ns) ? "met" : "missed";
 }
 
-/* "met, repeat -3 % (spread 3 %)": the confirmation of a search's best. */
+/* A search's limit cell: the verdict with the limit it is on, and the
+ * confirmation of its best: "met <=2.00 ms mean, lower of 2 runs, spread
+ * 1.8%" (the row's figures are the lower-scoring run), "unsteady: spread
+ * 16.2%" past SEARCH_UNSTEADY, "none inside <=50 us p99". */
 static const char *search_verdict(const struct step_outcome *o, const struct set_outcome *s,
 				  const struct point *p, char *buf, size_t len)
 {
 	const struct search_result *r = &s->search;
-	const char *v = limit_verdict(o, p);
+	char lim[24];
 
-	if (!p || !r->confirmed)
-		snprintf(buf, len, "%s%s", v, p ? ", not confirmed" : "");
+	if (o->step->latency_limit_ns < 1000) /* fmt_lat would say "0 us" */
+		snprintf(lim, sizeof(lim), "%llu ns", (unsigned long long)o->step->latency_limit_ns);
 	else
-		snprintf(buf, len, "%s, repeat spread %.1f%%", v, 100 * r->spread);
+		fmt_lat(lim, sizeof(lim), (double)o->step->latency_limit_ns);
+	if (!p)
+		snprintf(buf, len, "none inside <=%s %s", lim,
+			 lat_stat_name(o->step->latency_stat));
+	else if (!r->confirmed)
+		snprintf(buf, len, "%s <=%s %s, not confirmed", limit_verdict(o, p), lim,
+			 lat_stat_name(o->step->latency_stat));
+	else
+		snprintf(buf, len, "%s <=%s %s, lower of 2 runs, %sspread %.1f%%",
+			 limit_verdict(o, p), lim, lat_stat_name(o->step->latency_stat),
+			 r->unsteady ? "unsteady: " : "", 100 * r->spread);
 	return buf;
 }
 
@@ -326,7 +357,7 @@ static void rebuild_rows(FILE *f, const struct step_outcome *o,
 
 int step_table_write(const struct step_outcome *o, FILE *f)
 {
-	char name[PLAN_LABEL_MAX + 16], verdict[96], tgt[16];
+	char name[PLAN_LABEL_MAX + 16], verdict[128], tgt[16];
 	for (unsigned i = 0; i < o->nr_sets; i++) {
 		const struct set_outcome *s = &o->sets[i];
 		const struct point *p = set_headline(o, s);
