@@ -19,24 +19,34 @@
 #define CURVE_REACH_TOLERANCE 0.02
 #define SCALING_GROWTH 0.10      /* < 10 % more on doubling: saturated */
 /* The targets a plan run has filled (the PTS fill is once per target:
- * later preconditionings of it run their rounds only). */
+ * later preconditionings of it run their rounds only), and by which step;
+ * the estimate also keeps its laid-out files in one. */
 struct fills {
 	const char *done[JOB_MAX_FILES]; /* borrowed from the steps' jobs */
+	unsigned by[JOB_MAX_FILES];      /* 1-based step that filled done[i] */
 	unsigned n;
+	unsigned step;                   /* 0-based step under way */
 };
 
-static bool fills_has(const struct fills *f, const char *path)
+static unsigned fills_find(const struct fills *f, const char *path)
 {
 	for (unsigned i = 0; i < f->n; i++)
 		if (!strcmp(f->done[i], path))
-			return true;
-	return false;
+			return i + 1;
+	return 0;
+}
+
+static bool fills_has(const struct fills *f, const char *path)
+{
+	return fills_find(f, path) != 0;
 }
 
 static void fills_add(struct fills *f, const char *path)
 {
-	if (!fills_has(f, path) && f->n < JOB_MAX_FILES)
+	if (!fills_has(f, path) && f->n < JOB_MAX_FILES) {
+		f->by[f->n] = f->step + 1;
 		f->done[f->n++] = path;
+	}
 }
 
 /* Does precondition=auto precondition st: a step (not itself a
@@ -106,6 +116,12 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 					 "step '%s': mode=precondition with rw=%s writes nothing "
 					 "(PTS's default is rw=randwrite; give a workload that writes)",
 					 st->label, rw_name(st->job.rw));
+		const char *pace = precond_pacing_option(&st->job);
+		if (st->mode == STEP_PRECONDITION && pace) /* PTS: flat out */
+			return err_usage(err, EINVAL,
+					 "step '%s': mode=precondition with %s: preconditioning runs "
+					 "unthrottled (SNIA PTS), give no rate or thinktime",
+					 st->label, pace);
 		if (st->mode == STEP_REBUILD) {
 			int ret = rebuild_step_validate(st, err);
 			if (ret)
@@ -261,6 +277,7 @@ struct progress {
 	const struct plan *p;
 	unsigned step;
 	unsigned point;
+	unsigned precond_calls, fills; /* of the preconditioning under way */
 	struct eta *eta;
 };
 
@@ -281,13 +298,34 @@ static void on_point(void *arg, const struct job_spec *job)
 	fflush(pr->o->progress);
 }
 
+/* A fill pass or round of a preconditioning: said, but not one of the
+ * step's runs for the estimate (its fills and rounds are counted apart). */
+static void on_precond_point(void *arg, const struct job_spec *job)
+{
+	struct progress *pr = arg;
+	if (!pr->o->progress)
+		return;
+	bool fill = !job->time_based;
+	pr->precond_calls++;
+	fprintf(pr->o->progress, "iochar: step %u of %u, %s: preconditioning %s %u (%s, iodepth=%u numjobs=%u)\n",
+		pr->step + 1, pr->p->nr_steps, pr->p->steps[pr->step].label,
+		fill ? "fill pass" : "round", fill ? pr->precond_calls : pr->precond_calls - pr->fills,
+		rw_name(job->rw), job->iodepth, job->numjobs);
+	if (fill)
+		pr->fills++;
+	fflush(pr->o->progress);
+}
+
 /* Precondition s's targets with job (st's, or a copy for auto): the fill
- * only on targets this plan run has not filled yet. */
+ * only when some target of the set has not been filled in this plan run
+ * (then on all of them: a fill pass runs on the whole set); otherwise the
+ * result names the step that filled them. */
 static int run_precondition(const struct plan_step *st, const struct job_spec *job,
 			    struct set_outcome *s, struct fills *f, struct ioc_err *err)
 {
 	struct precond_params pp;
 	bool filled = s->nr_targets > 0;
+	unsigned by = 0;
 	int ret;
 
 	precond_params_default(&pp);
@@ -296,11 +334,24 @@ static int run_precondition(const struct plan_step *st, const struct job_spec *j
 		pp.max_rounds = st->max_rounds;
 	if (st->round_ns)
 		pp.round_ns = st->round_ns;
-	for (unsigned t = 0; t < s->nr_targets; t++)
-		filled &= fills_has(f, s->targets[t]);
+	for (unsigned t = 0; t < s->nr_targets; t++) {
+		unsigned i = fills_find(f, s->targets[t]);
+		filled &= i != 0;
+		if (i && f->by[i - 1] > by)
+			by = f->by[i - 1];
+	}
 	if (filled)
 		pp.fill_passes = 0;
+	struct progress *pr = s->mctx.on_point_arg;
+	void (*step_point)(void *, const struct job_spec *) = s->mctx.on_point;
+	if (pr) {
+		pr->precond_calls = pr->fills = 0;
+		s->mctx.on_point = on_precond_point;
+	}
 	ret = precondition_run(job, &pp, measure_run, &s->mctx, &s->precond, err);
+	s->mctx.on_point = step_point;
+	if (filled)
+		s->precond.filled_by_step = by;
 	if (!ret)
 		for (unsigned t = 0; t < s->nr_targets; t++)
 			fills_add(f, s->targets[t]);
@@ -410,6 +461,7 @@ static int run_step(const struct plan *p, unsigned idx,
 	memset(out, 0, sizeof(*out));
 	out->step = st;
 	out->index = idx;
+	f->step = idx;
 	out->sets = calloc(nsets, sizeof(*out->sets));
 	if (!out->sets)
 		return err_set(err, ENOMEM, "out of memory");
