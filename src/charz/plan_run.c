@@ -161,42 +161,64 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 	return 0;
 }
 
-/* The bytes one fill pass writes on target path of st: the job's size
- * per target, else the target's (0 when it cannot be told). */
+/* The bytes one fill pass (or a layout) writes on target path of st: the
+ * job's size, which each target of a set gets whole (measure.c runs one
+ * copy of the job per target), else the target's (0 when it cannot be
+ * told). */
 static uint64_t fill_bytes(const struct plan_step *st, const char *path)
 {
 	struct target_info info;
 	struct ioc_err err = {0};
 
 	if (st->job.size)
-		return st->job.size / (st->job.nr_files ? st->job.nr_files : 1);
+		return st->job.size;
 	if (target_inspect(path, &info, &err) || !info.exists)
 		return 0;
 	return info.size;
 }
 
-/* The bytes written on st's targets before its runs that this plan run
- * has not written yet (marked in f): a preconditioning's fill passes, or
- * the pre-write of a file that is not there or too small to read. */
-static uint64_t step_fill_bytes(const struct plan_step *st, struct fills *f)
+/* What the estimate knows of the targets so far: those a preconditioning
+ * filled (as run_precondition tracks them) and those written whole at
+ * all (a fill, or a layout before a step reads). */
+struct eta_targets {
+	struct fills filled, laid;
+};
+
+/* The bytes written on st's targets before its runs, as the run will
+ * write them: a preconditioning fills every target of each set unless
+ * all of that set's are filled already (run_precondition), so a scaling
+ * step fills its first target again in each larger set; then a file not
+ * there or too small to read is laid out once. */
+static uint64_t step_fill_bytes(const struct plan_step *st, struct eta_targets *t)
 {
+	unsigned sizes[64], nsets = set_sizes(st, sizes);
 	uint64_t bytes = 0;
+	for (unsigned k = 0; step_preconditions(st) && k < nsets; k++) {
+		char *const *set = st->job.files + set_first(st, k);
+		bool filled = sizes[k] > 0;
+		for (unsigned i = 0; i < sizes[k]; i++)
+			filled &= fills_has(&t->filled, set[i]);
+		for (unsigned i = 0; i < sizes[k] && !filled; i++)
+			bytes += (uint64_t)st->fill_passes * fill_bytes(st, set[i]);
+		for (unsigned i = 0; i < sizes[k]; i++) {
+			fills_add(&t->filled, set[i]);
+			if (st->fill_passes)
+				fills_add(&t->laid, set[i]);
+		}
+	}
+	if (st->mode == STEP_PRECONDITION)
+		return bytes;
 	for (unsigned i = 0; i < st->job.nr_files; i++) {
 		const char *path = st->job.files[i];
 		struct target_info info;
 		struct ioc_err err = {0};
-		if (fills_has(f, path))
-			continue;
 		uint64_t need = fill_bytes(st, path);
-		if (step_preconditions(st)) {
-			bytes += (uint64_t)st->fill_passes * need;
-		} else if (target_inspect(path, &info, &err) || !info.exists ||
-			   (!info.is_block && info.size < need)) {
-			bytes += need; /* laid out before it is read */
-		} else {
+		if (fills_has(&t->laid, path))
 			continue;
-		}
-		fills_add(f, path);
+		if (target_inspect(path, &info, &err) || !info.exists ||
+		    (!info.is_block && info.size < need))
+			bytes += need; /* laid out before it is read */
+		fills_add(&t->laid, path);
 	}
 	return bytes;
 }
@@ -205,7 +227,7 @@ static uint64_t step_fill_bytes(const struct plan_step *st, struct fills *f)
  * runtime times how many runs its mode usually makes, its target sets,
  * its fills and pre-writes still to come (f tracks them) and its
  * preconditioning's rounds (at most max_rounds). */
-static void step_eta(const struct plan_step *st, struct fills *f, struct eta_step *e)
+static void step_eta(const struct plan_step *st, struct eta_targets *f, struct eta_step *e)
 {
 	unsigned sizes[64];
 	memset(e, 0, sizeof(*e));
@@ -239,12 +261,16 @@ static void step_eta(const struct plan_step *st, struct fills *f, struct eta_ste
 /* e over p's steps, in a new array (the caller frees e->steps). */
 static int plan_eta(const struct plan *p, struct eta *e)
 {
-	struct fills none = {.n = 0};
+	struct eta_targets *t = calloc(1, sizeof(*t));
 	struct eta_step *steps = calloc(p->nr_steps ? p->nr_steps : 1, sizeof(*steps));
-	if (!steps)
+	if (!steps || !t) {
+		free(steps);
+		free(t);
 		return -ENOMEM;
+	}
 	for (unsigned k = 0; k < p->nr_steps; k++)
-		step_eta(&p->steps[k], &none, &steps[k]);
+		step_eta(&p->steps[k], t, &steps[k]);
+	free(t);
 	eta_init(e, steps, p->nr_steps);
 	return 0;
 }
