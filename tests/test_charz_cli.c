@@ -373,7 +373,8 @@ static void test_precondition_records(void **state)
  * MiB, not "(0.0 GB)"; precondition=auto after it says the fill was
  * skipped, not "fill 0 x 128K", and its row is named for its step and
  * comes right before that step's row (it was an indented line that sat
- * under the step above). A pure random write records rwmixread 0. */
+ * under the step above). A fill_passes=0 step fills nothing, so the next
+ * preconditioning still fills. A pure random write records rwmixread 0. */
 static void test_precondition_text(void **state)
 {
 	const char *dir = *state;
@@ -382,6 +383,7 @@ static void test_precondition_text(void **state)
 	snprintf(text, sizeof(text),
 		 "[global]\nfilename=%s/t.dat\nsize=16m\nioengine=psync\ndirect=0\n"
 		 "time_based\nruntime=1\nmax_rounds=2\nround_time=1s\n"
+		 "[none]\nmode=precondition\nfill_passes=0\nmax_rounds=1\n"
 		 "[pre]\nmode=precondition\n"
 		 "[w]\nrw=randwrite\nprecondition=auto\nmax_rounds=1\n",
 		 dir);
@@ -390,24 +392,28 @@ static void test_precondition_text(void **state)
 	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", "res"));
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
+	const char *none = strstr(po.out, "\nnone ");
 	const char *pre = strstr(po.out, "\npre ");
 	const char *auto_row = strstr(po.out, "\nw precondition ");
-	if (!pre || !auto_row || !strstr(pre, "after 2 rounds of 4K randwrite") ||
+	if (!none || !strstr(none, "after 1 round of 4K randwrite, QD 32 x 4 jobs/tgt: no window "
+				   "(1 of 5 rounds); no fill (fill_passes=0)\n") ||
+	    !pre || !auto_row || !strstr(pre, "after 2 rounds of 4K randwrite") ||
 	    !strstr(pre, "no window (2 of 5 rounds); fill 2 x 128K sequential (32 MiB)") ||
 	    !strstr(auto_row, "after 1 round of 4K randwrite, QD 1 x 1 job/tgt: no window (1 of 5 rounds); "
-			      "fill skipped: filled by step 1\nw "))
+			      "fill skipped: filled by step 2\nw "))
 		fail_msg("table:\n%s", po.out);
 	assert_null(strstr(po.out, "window 0 IOPS"));
 	assert_null(strstr(po.out, "  preconditioned"));
 	char p[4300];
 	snprintf(p, sizeof(p), "%s/res/results.json", dir);
 	json_object *r = load_json(p);
-	json_object *s0 = json_object_array_get_idx(jget(r, "steps"), 0);
-	json_object *set = json_object_array_get_idx(jget(s0, "sets"), 0);
-	assert_int_equal(jget_u64(set, "ran.rwmixread"), 0);
 	json_object *s1 = json_object_array_get_idx(jget(r, "steps"), 1);
-	set = json_object_array_get_idx(jget(s1, "sets"), 0);
-	assert_int_equal(jget_u64(set, "precondition.fill_skipped_filled_by_step"), 1);
+	json_object *set = json_object_array_get_idx(jget(s1, "sets"), 0);
+	assert_int_equal(jget_u64(set, "ran.rwmixread"), 0);
+	assert_int_equal(jget_u64(set, "ran.fill_bytes"), 2 * (16u << 20));
+	json_object *s2 = json_object_array_get_idx(jget(r, "steps"), 2);
+	set = json_object_array_get_idx(jget(s2, "sets"), 0);
+	assert_int_equal(jget_u64(set, "precondition.fill_skipped_filled_by_step"), 2);
 	json_object_put(r);
 	proc_out_free(&po);
 }

@@ -147,6 +147,14 @@ static void test_estimate_fill_after_layout(void **state)
 	print_message("fill_passes=0: %.3f s, =8: %.3f s\n", got[0], got[1]);
 	assert_true(fabs(got[0] - (layout + 1 + rounds)) < 0.001);
 	assert_true(fabs(got[1] - (layout + 1 + rounds + fill_s(8 * MIB64))) < 0.001);
+	/* a preconditioning with fill_passes=0 fills nothing: a later one
+	 * still fills (and the run does: run_precondition marks only fills
+	 * that ran) */
+	double both = estimate_s("[global]\nfilename=" NOFILE "\nsize=64m\n"
+				 "max_rounds=2\nround_time=1s\n"
+				 "[none]\nmode=precondition\nfill_passes=0\n"
+				 "[pre]\nmode=precondition\n");
+	assert_true(fabs(both - (2 + 2 + fill_s(2 * MIB64))) < 0.001);
 }
 
 /* size= is what each target gets (one job copy per target): two targets

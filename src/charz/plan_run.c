@@ -200,10 +200,9 @@ static uint64_t step_fill_bytes(const struct plan_step *st, struct eta_targets *
 			filled &= fills_has(&t->filled, set[i]);
 		for (unsigned i = 0; i < sizes[k] && !filled; i++)
 			bytes += (uint64_t)st->fill_passes * fill_bytes(st, set[i]);
-		for (unsigned i = 0; i < sizes[k]; i++) {
+		for (unsigned i = 0; i < sizes[k] && st->fill_passes; i++) {
 			fills_add(&t->filled, set[i]);
-			if (st->fill_passes)
-				fills_add(&t->laid, set[i]);
+			fills_add(&t->laid, set[i]);
 		}
 	}
 	if (st->mode == STEP_PRECONDITION)
@@ -378,7 +377,7 @@ static int run_precondition(const struct plan_step *st, const struct job_spec *j
 	s->mctx.on_point = step_point;
 	if (filled)
 		s->precond.filled_by_step = by;
-	if (!ret)
+	if (!ret && pp.fill_passes) /* fill_passes=0 filled nothing */
 		for (unsigned t = 0; t < s->nr_targets; t++)
 			fills_add(f, s->targets[t]);
 	return ret;
