@@ -186,10 +186,13 @@ static void log_call(struct sim_device *d, const struct job_spec *job)
 		return;
 	c = &d->log[d->calls - 1];
 	c->rw = job->rw;
+	c->rwmixread = job->rwmixread;
 	c->bs = job->bs;
 	c->iodepth = job->iodepth;
 	c->numjobs = job->numjobs;
 	c->rate_iops = job->rate_iops;
+	memcpy(c->rate_bps, job->rate_bps, sizeof(c->rate_bps));
+	c->thinktime_ns = job->thinktime_ns;
 	c->rate_process = job->rate_process;
 	c->time_based = job->time_based;
 	c->runtime_ns = job->runtime_ns;

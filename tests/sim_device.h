@@ -46,9 +46,12 @@
 /* What one call was asked. */
 struct sim_call {
 	enum rw_mode rw;
+	unsigned rwmixread;
 	uint64_t bs;
 	unsigned iodepth, numjobs;
 	uint64_t rate_iops; /* per worker, as received */
+	uint64_t rate_bps[DIR_COUNT]; /* rate=R,W as received */
+	uint64_t thinktime_ns;
 	enum rate_process rate_process;
 	bool time_based;
 	uint64_t runtime_ns, ramp_ns;

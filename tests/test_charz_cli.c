@@ -352,9 +352,12 @@ static void test_resume_after_kill(void **state)
 	proc_out_free(&po);
 }
 
-/* `iochar precondition --bs=8k` runs 8K rounds (the issue: they were
- * always 4K while the result said 8192) at PTS's QD 32 x 4 jobs, after
- * the 128K sequential fill of twice the target, and its JSON says so. */
+/* `iochar precondition` runs the rounds it was asked for and records
+ * what they ran, not what was asked: 8K 70:30 at QD 8 x 2 (the issue:
+ * forcing QD 32 x 4 and a 50:50 mix into the rounds passed every test,
+ * `ran` being a copy of the request), after the 128K sequential fill of
+ * twice the target. The last round's own figures show the I/O done (8K,
+ * ~70 % reads), and the window figure is the average of the last 5. */
 static void test_precondition_records(void **state)
 {
 	const char *dir = *state;
@@ -362,24 +365,133 @@ static void test_precondition_records(void **state)
 	snprintf(fn, sizeof(fn), "--filename=%s/pre.dat", dir);
 	struct proc_out po;
 	run_iochar(&po, dir, 0,
-		   ARGS("precondition", fn, "--size=8m", "--ioengine=psync", "--bs=8k",
+		   ARGS("precondition", fn, "--size=8m", "--ioengine=psync", "--direct=0",
+			"--bs=8k", "--rw=randrw", "--rwmixread=70", "--iodepth=8", "--numjobs=2",
 			"--max_rounds=5", "--round_time=1s", "--output-format=json"));
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	json_object *r = parse_json(&po);
 	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
-	assert_string_equal(json_object_get_string(jget(set, "ran.rw")), "randwrite");
+	assert_string_equal(json_object_get_string(jget(set, "ran.rw")), "randrw");
+	assert_int_equal(jget_u64(set, "ran.rwmixread"), 70);
 	assert_int_equal(jget_u64(set, "ran.bs"), 8192);
-	assert_int_equal(jget_u64(set, "ran.iodepth"), 32);
-	assert_int_equal(jget_u64(set, "ran.numjobs"), 4);
+	assert_int_equal(jget_u64(set, "ran.iodepth"), 8);
+	assert_int_equal(jget_u64(set, "ran.numjobs"), 2);
 	assert_int_equal(jget_u64(set, "ran.fill_bs"), 128 * 1024);
 	assert_int_equal(jget_u64(set, "ran.fill_bytes"), 2 * (8u << 20));
-	assert_int_equal(json_object_array_length(jget(set, "fill")), 2);
-	size_t rounds = json_object_array_length(jget(set, "rounds_iops"));
-	assert_true(rounds >= 1 && rounds <= 5);
-	assert_true(jget_double(set, "window_average_iops") >= 0);
+	json_object *fill = jget(set, "fill");
+	assert_int_equal(json_object_array_length(fill), 2);
+	for (size_t i = 0; i < 2; i++) { /* sequential 128K writes, closed loop */
+		json_object *f = json_object_array_get_idx(fill, i);
+		assert_int_equal(jget_u64(f, "read.ios"), 0);
+		assert_int_equal(jget_u64(f, "write.bytes"), 128 * 1024 * jget_u64(f, "write.ios"));
+		assert_int_equal(jget_u64(f, "rate_iops"), 0);
+	}
+	/* the I/O the last round did */
+	assert_int_equal(jget_u64(set, "last_round.iodepth"), 8);
+	assert_int_equal(jget_u64(set, "last_round.numjobs"), 2);
+	uint64_t rd = jget_u64(set, "last_round.read.ios"), wr = jget_u64(set, "last_round.write.ios");
+	assert_true(rd + wr > 1000);
+	assert_int_equal(jget_u64(set, "last_round.read.bytes"), 8192 * rd);
+	assert_int_equal(jget_u64(set, "last_round.write.bytes"), 8192 * wr);
+	double share = (double)rd / (double)(rd + wr);
+	if (share < 0.65 || share > 0.75)
+		fail_msg("last round: %.1f %% reads, asked 70", 100 * share);
+	/* steady state cannot come before 5 rounds: all 5 ran, the window is
+	 * theirs */
+	json_object *ri = jget(set, "rounds_iops");
+	assert_int_equal(json_object_array_length(ri), 5);
+	assert_int_equal(jget_u64(set, "window_rounds"), 5);
+	double sum = 0;
+	for (size_t i = 0; i < 5; i++)
+		sum += json_object_get_double(json_object_array_get_idx(ri, i));
+	double avg = jget_double(set, "window_average_iops");
+	assert_true(avg > 0);
+	assert_true(fabs(avg - sum / 5) <= 1e-6 * avg);
 	json_object_put(r);
 	proc_out_free(&po);
+}
+
+/* A plan's text: a preconditioning of 2 rounds says it has no window
+ * (the issue: "window 0 IOPS, excursion 0%" at ~775k IOPS), its fill in
+ * MiB, not "(0.0 GB)"; precondition=auto after it says the fill was
+ * skipped, not "fill 0 x 128K", and its row is named for its step and
+ * comes right before that step's row (it was an indented line that sat
+ * under the step above). A fill_passes=0 step fills nothing, so the next
+ * preconditioning still fills. A pure random write records rwmixread 0. */
+static void test_precondition_text(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], text[4400];
+	snprintf(plan, sizeof(plan), "%s/p.ini", dir);
+	snprintf(text, sizeof(text),
+		 "[global]\nfilename=%s/t.dat\nsize=16m\nioengine=psync\ndirect=0\n"
+		 "time_based\nruntime=1\nmax_rounds=2\nround_time=1s\n"
+		 "[none]\nmode=precondition\nfill_passes=0\nmax_rounds=1\n"
+		 "[pre]\nmode=precondition\n"
+		 "[w]\nrw=randwrite\nprecondition=auto\nmax_rounds=1\n",
+		 dir);
+	write_text(plan, text);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", "res"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	const char *none = strstr(po.out, "\nnone ");
+	const char *pre = strstr(po.out, "\npre ");
+	const char *auto_row = strstr(po.out, "\nw precondition ");
+	if (!none || !strstr(none, "after 1 round of 4K randwrite, QD 32 x 4 jobs/tgt: no window "
+				   "(1 of 5 rounds); no fill (fill_passes=0)\n") ||
+	    !pre || !auto_row || !strstr(pre, "after 2 rounds of 4K randwrite") ||
+	    !strstr(pre, "no window (2 of 5 rounds); fill 2 x 128K sequential (32 MiB)") ||
+	    !strstr(auto_row, "after 1 round of 4K randwrite, QD 1 x 1 job/tgt: no window (1 of 5 rounds); "
+			      "fill skipped: filled by step 2\nw "))
+		fail_msg("table:\n%s", po.out);
+	assert_null(strstr(po.out, "window 0 IOPS"));
+	assert_null(strstr(po.out, "  preconditioned"));
+	char p[4300];
+	snprintf(p, sizeof(p), "%s/res/results.json", dir);
+	json_object *r = load_json(p);
+	json_object *s1 = json_object_array_get_idx(jget(r, "steps"), 1);
+	json_object *set = json_object_array_get_idx(jget(s1, "sets"), 0);
+	assert_int_equal(jget_u64(set, "ran.rwmixread"), 0);
+	assert_int_equal(jget_u64(set, "ran.fill_bytes"), 2 * (16u << 20));
+	json_object *s2 = json_object_array_get_idx(jget(r, "steps"), 2);
+	set = json_object_array_get_idx(jget(s2, "sets"), 0);
+	assert_int_equal(jget_u64(set, "precondition.fill_skipped_filled_by_step"), 2);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* Options a preconditioning would drop or ignore are refused, named, in
+ * one line, exit 2, nothing written: pacing (the rounds and the fill run
+ * flat out; --rate used to slow the fill to 21 MB/s while --rate_iops was
+ * dropped), --runtime (rounds last round_time) and another mode. */
+static void test_precondition_refuses(void **state)
+{
+	const char *dir = *state;
+	char fn[4400], target[4300];
+	snprintf(target, sizeof(target), "%s/never.dat", dir);
+	snprintf(fn, sizeof(fn), "--filename=%s", target);
+	static const struct {
+		const char *opt[2], *needle;
+	} cases[] = {
+		{{"--rate=20m", "--size=8m"}, "with rate: preconditioning runs unthrottled"},
+		{{"--rate_iops=1000", "--size=8m"}, "with rate_iops: preconditioning runs unthrottled"},
+		{{"--thinktime=1ms", "--size=8m"}, "with thinktime"},
+		{{"--runtime=5", "--mode=search"}, "--runtime, --mode do not apply"},
+		{{"--ramp_time=1", "--size=8m"}, "--ramp_time does not apply"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct proc_out po;
+		run_iochar(&po, dir, 0,
+			   ARGS("precondition", fn, "--ioengine=psync", "--size=8m", cases[i].opt[0],
+				cases[i].opt[1], "--round_time=1s", "--max_rounds=1"));
+		if (po.status != 2 || !strstr(po.err, cases[i].needle) || count_lines(po.err) != 1)
+			fail_msg("case %zu: exit %d, stderr: %s", i, po.status, po.err);
+		struct stat st;
+		assert_true(stat(target, &st) < 0);
+		proc_out_free(&po);
+	}
 }
 
 int main(void)
@@ -394,6 +506,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_kill, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_records, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_precondition_text, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_precondition_refuses, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("charz_cli", tests, NULL, NULL);
 }

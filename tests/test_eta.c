@@ -10,7 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdio.h>
+
 #include "charz/eta.h"
+#include "charz/plan.h"
+#include "charz/plan_run.h"
 
 #define S 1000000000ull
 
@@ -98,11 +103,106 @@ static void test_resumed_steps_count_nothing(void **state)
 	assert_int_equal(eta_plan_left_ns(&e, 0), 0);
 }
 
+/* ---- a parsed plan's estimate (plan_time_estimate_ns) counts every fill
+ * the run will do: targets that do not exist, so nothing is read from the
+ * machine; 64 MiB each, 1 s runs and rounds, fills at ETA_FILL_GUESS_BPS. */
+
+#define MIB64 (64ull << 20)
+#define NOFILE "/var/tmp/iochar-eta-no-such-target"
+
+static double estimate_s(const char *text)
+{
+	struct plan p;
+	struct ioc_err err = {0};
+	if (plan_parse(text, "t.ini", NULL, 0, &p, &err))
+		fail_msg("%s", err.msg);
+	double s = (double)plan_time_estimate_ns(&p) / S;
+	plan_free(&p);
+	return s;
+}
+
+static double fill_s(uint64_t bytes)
+{
+	return (double)bytes / ETA_FILL_GUESS_BPS;
+}
+
+/* A step that lays a file out before a preconditioning does not fill it
+ * the PTS way: the preconditioning's fill passes still run (run_precondition
+ * tracks fills only), and fill_passes=8 costs 8 passes of it. Before, the
+ * layout marked the file filled: 0 and 8 passes gave the same estimate. */
+static void test_estimate_fill_after_layout(void **state)
+{
+	(void)state;
+	char text[1024];
+	double got[2];
+	for (unsigned k = 0; k < 2; k++) {
+		snprintf(text, sizeof(text),
+			 "[global]\nfilename=" NOFILE "\nsize=64m\ntime_based\nruntime=1s\n"
+			 "max_rounds=2\nround_time=1s\n"
+			 "[read]\nrw=randread\n"
+			 "[pre]\nmode=precondition\nfill_passes=%u\n", k ? 8 : 0);
+		got[k] = estimate_s(text);
+	}
+	double layout = fill_s(MIB64), rounds = 2;
+	print_message("fill_passes=0: %.3f s, =8: %.3f s\n", got[0], got[1]);
+	assert_true(fabs(got[0] - (layout + 1 + rounds)) < 0.001);
+	assert_true(fabs(got[1] - (layout + 1 + rounds + fill_s(8 * MIB64))) < 0.001);
+	/* a preconditioning with fill_passes=0 fills nothing: a later one
+	 * still fills (and the run does: run_precondition marks only fills
+	 * that ran) */
+	double both = estimate_s("[global]\nfilename=" NOFILE "\nsize=64m\n"
+				 "max_rounds=2\nround_time=1s\n"
+				 "[none]\nmode=precondition\nfill_passes=0\n"
+				 "[pre]\nmode=precondition\n");
+	assert_true(fabs(both - (2 + 2 + fill_s(2 * MIB64))) < 0.001);
+}
+
+/* size= is what each target gets (one job copy per target): two targets
+ * each filled twice write 4 x size, not 2 x size/2. */
+static void test_estimate_fill_size_per_target(void **state)
+{
+	(void)state;
+	double got = estimate_s("[global]\nfilename=" NOFILE "1:" NOFILE "2\nsize=64m\n"
+				"max_rounds=2\nround_time=1s\n"
+				"[pre]\nmode=precondition\ntargets=each\n");
+	double want = fill_s(2 * 2 * MIB64) + 2 * 2; /* 2 sets of 2 rounds */
+	print_message("estimate %.3f s, want %.3f s\n", got, want);
+	assert_true(fabs(got - want) < 0.001);
+	/* parallel: one set of both, the same fill, 2 rounds */
+	got = estimate_s("[global]\nfilename=" NOFILE "1:" NOFILE "2\nsize=64m\n"
+			 "max_rounds=2\nround_time=1s\n"
+			 "[pre]\nmode=precondition\ntargets=parallel\n");
+	assert_true(fabs(got - (fill_s(2 * 2 * MIB64) + 2)) < 0.001);
+}
+
+/* targets=scaling over 3 targets runs sets of 1, 2 and 3: each set has a
+ * target not filled yet, so each fills all of its targets (1 + 2 + 3 = 6
+ * target fills, twice each), not each target once (3). */
+static void test_estimate_fill_scaling(void **state)
+{
+	(void)state;
+	double got = estimate_s("[global]\nfilename=" NOFILE "1:" NOFILE "2:" NOFILE "3\n"
+				"size=64m\nmax_rounds=2\nround_time=1s\n"
+				"[pre]\nmode=precondition\ntargets=scaling\n");
+	double want = fill_s(6 * 2 * MIB64) + 3 * 2;
+	print_message("estimate %.3f s, want %.3f s\n", got, want);
+	assert_true(fabs(got - want) < 0.001);
+	/* a later step on the same targets fills nothing more */
+	got = estimate_s("[global]\nfilename=" NOFILE "1:" NOFILE "2:" NOFILE "3\n"
+			 "size=64m\nmax_rounds=2\nround_time=1s\n"
+			 "[pre]\nmode=precondition\ntargets=scaling\n"
+			 "[again]\nmode=precondition\ntargets=parallel\n");
+	assert_true(fabs(got - (want + 2)) < 0.001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_of_known_steps),
 		cmocka_unit_test(test_resumed_steps_count_nothing),
+		cmocka_unit_test(test_estimate_fill_after_layout),
+		cmocka_unit_test(test_estimate_fill_size_per_target),
+		cmocka_unit_test(test_estimate_fill_scaling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,7 +160,7 @@ static void check_calls(const struct sim_device *d, const struct job_spec *base,
 	assert_int_equal(res->ran.bs, 8192);
 	assert_int_equal(res->ran.iodepth, 32);
 	assert_int_equal(res->ran.numjobs, 4);
-	assert_int_equal(res->ran.rwmixread, base->rwmixread);
+	assert_int_equal(res->ran.rwmixread, rw_is_mixed(base->rw) ? base->rwmixread : 0);
 	assert_int_equal(res->ran.round_ns, pp->round_ns);
 	assert_int_equal(res->ran.fill_passes, pp->fill_passes);
 	assert_int_equal(res->ran.fill_bs, pp->fill_bs);
@@ -334,6 +334,81 @@ static void test_precondition_workload(void **state)
 	job_spec_free(&base);
 }
 
+/* ran is what the rounds ran, call by call: a workload unlike PTS's
+ * (8K 60:40 at QD 8 x 2, paced at 20 MB/s and 1000 IOPS with a think
+ * time) runs its rounds exactly so, closed loop, and ran says so; the
+ * fill runs closed loop too (it inherited the job's rate: 21 MB/s). A
+ * pure random write records rwmixread 0 (every I/O a write). */
+static void test_precondition_ran_is_what_ran(void **state)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	setup(&d, &base);
+	base.rw = RW_RANDRW;
+	base.rwmixread = 60;
+	base.iodepth = 8;
+	base.numjobs = 2;
+	base.rate_bps[DIR_READ] = base.rate_bps[DIR_WRITE] = 20000000;
+	base.thinktime_ns = 1000;
+	precond_params_default(&pp);
+	pp.max_rounds = 3;
+	pp.round_ns = 1000000000ull;
+	assert_int_equal(precondition_run(&base, &pp, sim_measure, &d, &res, &err), 0);
+	assert_int_equal(d.calls, 2 + 3);
+	for (unsigned i = 0; i < d.calls; i++) {
+		const struct sim_call *c = &d.log[i];
+		assert_int_equal(c->rate_iops, 0);
+		assert_int_equal(c->rate_bps[DIR_READ], 0);
+		assert_int_equal(c->rate_bps[DIR_WRITE], 0);
+		assert_int_equal(c->thinktime_ns, 0);
+		if (i < 2) { /* the fill: workload-independent */
+			assert_int_equal(c->rw, RW_WRITE);
+			assert_int_equal(c->bs, 128 * 1024);
+			assert_int_equal(c->numjobs, 1);
+			assert_int_equal(c->iodepth, res.ran.fill_iodepth);
+			continue;
+		}
+		assert_int_equal(c->rw, res.ran.rw);
+		assert_int_equal(c->rwmixread, res.ran.rwmixread);
+		assert_int_equal(c->bs, res.ran.bs);
+		assert_int_equal(c->iodepth, res.ran.iodepth);
+		assert_int_equal(c->numjobs, res.ran.numjobs);
+		assert_int_equal(c->runtime_ns, res.ran.round_ns);
+	}
+	assert_int_equal(res.ran.rw, RW_RANDRW);
+	assert_int_equal(res.ran.rwmixread, 60);
+	assert_int_equal(res.ran.bs, 8192);
+	assert_int_equal(res.ran.iodepth, 8);
+	assert_int_equal(res.ran.numjobs, 2);
+	assert_int_equal(res.last_round.iodepth, 8);
+	assert_int_equal(res.last_round.numjobs, 2);
+	assert_int_equal(res.window, 5);
+	assert_false(res.verdict.steady); /* 3 rounds: no window */
+	assert_true(res.verdict.average == 0);
+	precond_result_free(&res);
+
+	base.rw = RW_RANDWRITE; /* rwmixread stays 60 in the spec: not a mix */
+	d.calls = 0;
+	assert_int_equal(precondition_run(&base, &pp, sim_measure, &d, &res, &err), 0);
+	assert_int_equal(res.ran.rw, RW_RANDWRITE);
+	assert_int_equal(res.ran.rwmixread, 0);
+	precond_result_free(&res);
+	/* a job's pacing is what a precondition step refuses */
+	assert_string_equal(precond_pacing_option(&base), "rate");
+	memset(base.rate_bps, 0, sizeof(base.rate_bps));
+	assert_string_equal(precond_pacing_option(&base), "rate_iops"); /* setup's 777 */
+	base.rate_iops = 0;
+	assert_string_equal(precond_pacing_option(&base), "thinktime");
+	base.thinktime_ns = 0;
+	assert_null(precond_pacing_option(&base));
+	job_spec_free(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +423,7 @@ int main(void)
 	    cmocka_unit_test(test_precondition_never_settles),
 	    cmocka_unit_test(test_precondition_errors),
 	    cmocka_unit_test(test_precondition_workload),
+	    cmocka_unit_test(test_precondition_ran_is_what_ran),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,24 +19,34 @@
 #define CURVE_REACH_TOLERANCE 0.02
 #define SCALING_GROWTH 0.10      /* < 10 % more on doubling: saturated */
 /* The targets a plan run has filled (the PTS fill is once per target:
- * later preconditionings of it run their rounds only). */
+ * later preconditionings of it run their rounds only), and by which step;
+ * the estimate also keeps its laid-out files in one. */
 struct fills {
 	const char *done[JOB_MAX_FILES]; /* borrowed from the steps' jobs */
+	unsigned by[JOB_MAX_FILES];      /* 1-based step that filled done[i] */
 	unsigned n;
+	unsigned step;                   /* 0-based step under way */
 };
 
-static bool fills_has(const struct fills *f, const char *path)
+static unsigned fills_find(const struct fills *f, const char *path)
 {
 	for (unsigned i = 0; i < f->n; i++)
 		if (!strcmp(f->done[i], path))
-			return true;
-	return false;
+			return i + 1;
+	return 0;
+}
+
+static bool fills_has(const struct fills *f, const char *path)
+{
+	return fills_find(f, path) != 0;
 }
 
 static void fills_add(struct fills *f, const char *path)
 {
-	if (!fills_has(f, path) && f->n < JOB_MAX_FILES)
+	if (!fills_has(f, path) && f->n < JOB_MAX_FILES) {
+		f->by[f->n] = f->step + 1;
 		f->done[f->n++] = path;
+	}
 }
 
 /* Does precondition=auto precondition st: a step (not itself a
@@ -113,6 +123,12 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 					 "step '%s': mode=precondition with rw=%s writes nothing "
 					 "(PTS's default is rw=randwrite; give a workload that writes)",
 					 st->label, rw_name(st->job.rw));
+		const char *pace = precond_pacing_option(&st->job);
+		if (st->mode == STEP_PRECONDITION && pace) /* PTS: flat out */
+			return err_usage(err, EINVAL,
+					 "step '%s': mode=precondition with %s: preconditioning runs "
+					 "unthrottled (SNIA PTS), give no rate or thinktime",
+					 st->label, pace);
 		if (st->mode == STEP_REBUILD) {
 			int ret = rebuild_step_validate(st, err);
 			if (ret)
@@ -152,42 +168,63 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 	return 0;
 }
 
-/* The bytes one fill pass writes on target path of st: the job's size
- * per target, else the target's (0 when it cannot be told). */
+/* The bytes one fill pass (or a layout) writes on target path of st: the
+ * job's size, which each target of a set gets whole (measure.c runs one
+ * copy of the job per target), else the target's (0 when it cannot be
+ * told). */
 static uint64_t fill_bytes(const struct plan_step *st, const char *path)
 {
 	struct target_info info;
 	struct ioc_err err = {0};
 
 	if (st->job.size)
-		return st->job.size / (st->job.nr_files ? st->job.nr_files : 1);
+		return st->job.size;
 	if (target_inspect(path, &info, &err) || !info.exists)
 		return 0;
 	return info.size;
 }
 
-/* The bytes written on st's targets before its runs that this plan run
- * has not written yet (marked in f): a preconditioning's fill passes, or
- * the pre-write of a file that is not there or too small to read. */
-static uint64_t step_fill_bytes(const struct plan_step *st, struct fills *f)
+/* What the estimate knows of the targets so far: those a preconditioning
+ * filled (as run_precondition tracks them) and those written whole at
+ * all (a fill, or a layout before a step reads). */
+struct eta_targets {
+	struct fills filled, laid;
+};
+
+/* The bytes written on st's targets before its runs, as the run will
+ * write them: a preconditioning fills every target of each set unless
+ * all of that set's are filled already (run_precondition), so a scaling
+ * step fills its first target again in each larger set; then a file not
+ * there or too small to read is laid out once. */
+static uint64_t step_fill_bytes(const struct plan_step *st, struct eta_targets *t)
 {
+	unsigned sizes[64], nsets = set_sizes(st, sizes);
 	uint64_t bytes = 0;
+	for (unsigned k = 0; step_preconditions(st) && k < nsets; k++) {
+		char *const *set = st->job.files + set_first(st, k);
+		bool filled = sizes[k] > 0;
+		for (unsigned i = 0; i < sizes[k]; i++)
+			filled &= fills_has(&t->filled, set[i]);
+		for (unsigned i = 0; i < sizes[k] && !filled; i++)
+			bytes += (uint64_t)st->fill_passes * fill_bytes(st, set[i]);
+		for (unsigned i = 0; i < sizes[k] && st->fill_passes; i++) {
+			fills_add(&t->filled, set[i]);
+			fills_add(&t->laid, set[i]);
+		}
+	}
+	if (st->mode == STEP_PRECONDITION)
+		return bytes;
 	for (unsigned i = 0; i < st->job.nr_files; i++) {
 		const char *path = st->job.files[i];
 		struct target_info info;
 		struct ioc_err err = {0};
-		if (fills_has(f, path))
-			continue;
 		uint64_t need = fill_bytes(st, path);
-		if (step_preconditions(st)) {
-			bytes += (uint64_t)st->fill_passes * need;
-		} else if (target_inspect(path, &info, &err) || !info.exists ||
-			   (!info.is_block && info.size < need)) {
-			bytes += need; /* laid out before it is read */
-		} else {
+		if (fills_has(&t->laid, path))
 			continue;
-		}
-		fills_add(f, path);
+		if (target_inspect(path, &info, &err) || !info.exists ||
+		    (!info.is_block && info.size < need))
+			bytes += need; /* laid out before it is read */
+		fills_add(&t->laid, path);
 	}
 	return bytes;
 }
@@ -196,7 +233,7 @@ static uint64_t step_fill_bytes(const struct plan_step *st, struct fills *f)
  * runtime times how many runs its mode usually makes, its target sets,
  * its fills and pre-writes still to come (f tracks them) and its
  * preconditioning's rounds (at most max_rounds). */
-static void step_eta(const struct plan_step *st, struct fills *f, struct eta_step *e)
+static void step_eta(const struct plan_step *st, struct eta_targets *f, struct eta_step *e)
 {
 	unsigned sizes[64];
 	memset(e, 0, sizeof(*e));
@@ -230,12 +267,16 @@ static void step_eta(const struct plan_step *st, struct fills *f, struct eta_ste
 /* e over p's steps, in a new array (the caller frees e->steps). */
 static int plan_eta(const struct plan *p, struct eta *e)
 {
-	struct fills none = {.n = 0};
+	struct eta_targets *t = calloc(1, sizeof(*t));
 	struct eta_step *steps = calloc(p->nr_steps ? p->nr_steps : 1, sizeof(*steps));
-	if (!steps)
+	if (!steps || !t) {
+		free(steps);
+		free(t);
 		return -ENOMEM;
+	}
 	for (unsigned k = 0; k < p->nr_steps; k++)
-		step_eta(&p->steps[k], &none, &steps[k]);
+		step_eta(&p->steps[k], t, &steps[k]);
+	free(t);
 	eta_init(e, steps, p->nr_steps);
 	return 0;
 }
@@ -268,6 +309,7 @@ struct progress {
 	const struct plan *p;
 	unsigned step;
 	unsigned point;
+	unsigned precond_calls, fills; /* of the preconditioning under way */
 	struct eta *eta;
 };
 
@@ -288,13 +330,34 @@ static void on_point(void *arg, const struct job_spec *job)
 	fflush(pr->o->progress);
 }
 
+/* A fill pass or round of a preconditioning: said, but not one of the
+ * step's runs for the estimate (its fills and rounds are counted apart). */
+static void on_precond_point(void *arg, const struct job_spec *job)
+{
+	struct progress *pr = arg;
+	if (!pr->o->progress)
+		return;
+	bool fill = !job->time_based;
+	pr->precond_calls++;
+	fprintf(pr->o->progress, "iochar: step %u of %u, %s: preconditioning %s %u (%s, iodepth=%u numjobs=%u)\n",
+		pr->step + 1, pr->p->nr_steps, pr->p->steps[pr->step].label,
+		fill ? "fill pass" : "round", fill ? pr->precond_calls : pr->precond_calls - pr->fills,
+		rw_name(job->rw), job->iodepth, job->numjobs);
+	if (fill)
+		pr->fills++;
+	fflush(pr->o->progress);
+}
+
 /* Precondition s's targets with job (st's, or a copy for auto): the fill
- * only on targets this plan run has not filled yet. */
+ * only when some target of the set has not been filled in this plan run
+ * (then on all of them: a fill pass runs on the whole set); otherwise the
+ * result names the step that filled them. */
 static int run_precondition(const struct plan_step *st, const struct job_spec *job,
 			    struct set_outcome *s, struct fills *f, struct ioc_err *err)
 {
 	struct precond_params pp;
 	bool filled = s->nr_targets > 0;
+	unsigned by = 0;
 	int ret;
 
 	precond_params_default(&pp);
@@ -303,12 +366,25 @@ static int run_precondition(const struct plan_step *st, const struct job_spec *j
 		pp.max_rounds = st->max_rounds;
 	if (st->round_ns)
 		pp.round_ns = st->round_ns;
-	for (unsigned t = 0; t < s->nr_targets; t++)
-		filled &= fills_has(f, s->targets[t]);
+	for (unsigned t = 0; t < s->nr_targets; t++) {
+		unsigned i = fills_find(f, s->targets[t]);
+		filled &= i != 0;
+		if (i && f->by[i - 1] > by)
+			by = f->by[i - 1];
+	}
 	if (filled)
 		pp.fill_passes = 0;
+	struct progress *pr = s->mctx.on_point_arg;
+	void (*step_point)(void *, const struct job_spec *) = s->mctx.on_point;
+	if (pr) {
+		pr->precond_calls = pr->fills = 0;
+		s->mctx.on_point = on_precond_point;
+	}
 	ret = precondition_run(job, &pp, measure_run, &s->mctx, &s->precond, err);
-	if (!ret)
+	s->mctx.on_point = step_point;
+	if (filled)
+		s->precond.filled_by_step = by;
+	if (!ret && pp.fill_passes) /* fill_passes=0 filled nothing */
 		for (unsigned t = 0; t < s->nr_targets; t++)
 			fills_add(f, s->targets[t]);
 	return ret;
@@ -417,6 +493,7 @@ static int run_step(const struct plan *p, unsigned idx,
 	memset(out, 0, sizeof(*out));
 	out->step = st;
 	out->index = idx;
+	f->step = idx;
 	out->sets = calloc(nsets, sizeof(*out->sets));
 	if (!out->sets)
 		return err_set(err, ENOMEM, "out of memory");

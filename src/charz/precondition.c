@@ -8,7 +8,8 @@
  * recorded; from the window-th round on, steady_state_check judges the
  * last window rounds, and the first steady verdict ends it. Otherwise it
  * ends after max_rounds. Every run is closed loop without ramp time: the
- * rounds follow each other, so there is nothing to warm up between them.
+ * rounds follow each other, so there is nothing to warm up between them,
+ * and PTS measures the device flat out, so the job's pacing is dropped.
  */
 #include "charz/precondition.h"
 
@@ -35,36 +36,81 @@ void precond_params_default(struct precond_params *pp)
 	pp->steady.max_slope = 0.10;
 }
 
-/* Run base, as a fill pass when fill is not NULL (rw=write, its bs, one
- * job at its depth) or as a round of runtime_ns, into *out. */
-static int run_pass(const struct job_spec *base, const struct precond_params *fill,
-		    uint64_t runtime_ns, measure_fn measure, void *arg,
+/* Preconditioning runs closed loop (PTS): whatever pacing the job asks for
+ * (rate, rate_iops, their minimums, thinktime) is dropped, so the fill and
+ * the rounds write as fast as the device takes them. */
+static void unpaced(struct job_spec *job)
+{
+	job->rate_iops = 0;
+	memset(job->rate_iops_rw, 0, sizeof(job->rate_iops_rw));
+	memset(job->rate_bps, 0, sizeof(job->rate_bps));
+	memset(job->rate_min_bps, 0, sizeof(job->rate_min_bps));
+	memset(job->rate_iops_min, 0, sizeof(job->rate_iops_min));
+	job->thinktime_ns = job->thinktime_spin_ns = job->thinktime_iotime_ns = 0;
+	job->thinktime_blocks = 0;
+}
+
+const char *precond_pacing_option(const struct job_spec *j)
+{
+	for (unsigned d = 0; d < DIR_COUNT; d++) {
+		if (j->rate_bps[d])
+			return "rate";
+		if (j->rate_iops_rw[d])
+			return "rate_iops";
+		if (j->rate_min_bps[d])
+			return "rate_min";
+		if (j->rate_iops_min[d])
+			return "rate_iops_min";
+	}
+	if (j->rate_iops)
+		return "rate_iops";
+	if (j->thinktime_ns)
+		return "thinktime";
+	return NULL;
+}
+
+/* The job of one fill pass over base's targets: rw=write of fill_bs, once
+ * over the region by one job at fill_iodepth, whatever base's shape. */
+static int fill_job(const struct job_spec *base, const struct precond_params *pp,
+		    struct job_spec *job, struct ioc_err *err)
+{
+	if (job_spec_copy(job, base))
+		return err_set(err, ENOMEM, "precondition: out of memory");
+	job->rw = RW_WRITE;
+	job->bs = pp->fill_bs;
+	job_gen_plain(job); /* once over the region, whatever the job's shape */
+	job->iodepth = pp->fill_iodepth ? pp->fill_iodepth : 1;
+	job->numjobs = 1; /* more jobs would each write the region */
+	job->time_based = false;
+	job->runtime_ns = 0;
+	job->ramp_ns = 0;
+	unpaced(job);
+	return 0;
+}
+
+/* The job of every round: base's workload for round_ns, unpaced. */
+static int round_job(const struct job_spec *base, const struct precond_params *pp,
+		     struct job_spec *job, struct ioc_err *err)
+{
+	if (job_spec_copy(job, base))
+		return err_set(err, ENOMEM, "precondition: out of memory");
+	job->time_based = true;
+	job->runtime_ns = pp->round_ns;
+	job->ramp_ns = 0;
+	unpaced(job);
+	return 0;
+}
+
+/* Run job once into *out. */
+static int run_pass(const struct job_spec *job, measure_fn measure, void *arg,
 		    struct point *out, struct ioc_err *err)
 {
-	struct job_spec job;
-	int ret = job_spec_copy(&job, base);
-
-	if (ret)
-		return err_set(err, ret, "precondition: out of memory");
-	if (fill) {
-		job.rw = RW_WRITE;
-		job.bs = fill->fill_bs;
-		job_gen_plain(&job); /* once over the region, whatever the job's shape */
-		job.iodepth = fill->fill_iodepth ? fill->fill_iodepth : 1;
-		job.numjobs = 1; /* more jobs would each write the region */
-	}
-	enum rw_mode rw = job.rw;
-	job.time_based = runtime_ns != 0;
-	job.runtime_ns = runtime_ns;
-	job.ramp_ns = 0;
-	job.rate_iops = 0;
 	memset(out, 0, sizeof(*out));
-	ret = measure(arg, &job, out, err);
+	int ret = measure(arg, job, out, err);
 	if (ret && err && err->msg[0])
-		err_prefix(err, "precondition %s", rw_name(rw));
-	out->iodepth = job.iodepth;
-	out->numjobs = job.numjobs;
-	job_spec_free(&job);
+		err_prefix(err, "precondition %s", rw_name(job->rw));
+	out->iodepth = job->iodepth;
+	out->numjobs = job->numjobs;
 	return ret;
 }
 
@@ -94,21 +140,24 @@ static int check_base(const struct job_spec *base, struct ioc_err *err)
 	return 0;
 }
 
-static void record_ran(const struct job_spec *base, const struct precond_params *pp,
-		       struct precond_ran *ran)
+/* What the fill and the rounds ran, taken from the very jobs handed to
+ * measure: a mixed workload's read share as given, 0 for a pure write
+ * (every I/O a write; fio ignores rwmixread there). */
+static void record_ran(const struct job_spec *fill, const struct job_spec *round,
+		       const struct precond_params *pp, struct precond_ran *ran)
 {
-	ran->rw = base->rw;
-	ran->rwmixread = base->rwmixread;
-	ran->bs = base->bs;
-	ran->iodepth = base->iodepth;
-	ran->numjobs = base->numjobs;
-	ran->round_ns = pp->round_ns;
+	ran->rw = round->rw;
+	ran->rwmixread = rw_is_mixed(round->rw) ? round->rwmixread : 0;
+	ran->bs = round->bs;
+	ran->iodepth = round->iodepth;
+	ran->numjobs = round->numjobs;
+	ran->round_ns = round->runtime_ns;
 	ran->fill_passes = pp->fill_passes;
-	ran->fill_iodepth = pp->fill_iodepth;
-	ran->fill_bs = pp->fill_bs;
+	ran->fill_iodepth = fill->iodepth;
+	ran->fill_bs = fill->bs;
 }
 
-static int run_rounds(const struct job_spec *base,
+static int run_rounds(const struct job_spec *job,
 		      const struct precond_params *pp, measure_fn measure,
 		      void *arg, struct precond_result *res,
 		      struct ioc_err *err)
@@ -120,9 +169,10 @@ static int run_rounds(const struct job_spec *base,
 	if (!res->round_iops)
 		return err_set(err, ENOMEM, "precondition: out of memory");
 	for (unsigned r = 0; r < pp->max_rounds; r++) {
-		ret = run_pass(base, NULL, pp->round_ns, measure, arg, &pt, err);
+		ret = run_pass(job, measure, arg, &pt, err);
 		if (ret)
 			return ret;
+		res->last_round = pt;
 		res->round_iops[res->nr_rounds++] = pt.s.total.iops;
 		if (res->nr_rounds < pp->steady.window)
 			continue;
@@ -140,6 +190,7 @@ int precondition_run(const struct job_spec *base,
 		     const struct precond_params *pp, measure_fn measure,
 		     void *arg, struct precond_result *res, struct ioc_err *err)
 {
+	struct job_spec fill, round;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -148,18 +199,27 @@ int precondition_run(const struct job_spec *base,
 		ret = check_base(base, err);
 	if (ret)
 		return ret;
-	record_ran(base, pp, &res->ran);
-	for (unsigned i = 0; i < pp->fill_passes; i++) {
-		ret = run_pass(base, pp, 0, measure, arg, &res->fill[i], err);
+	if ((ret = fill_job(base, pp, &fill, err)))
+		return ret;
+	if ((ret = round_job(base, pp, &round, err))) {
+		job_spec_free(&fill);
+		return ret;
+	}
+	record_ran(&fill, &round, pp, &res->ran);
+	res->window = pp->steady.window;
+	for (unsigned i = 0; i < pp->fill_passes && !ret; i++) {
+		ret = run_pass(&fill, measure, arg, &res->fill[i], err);
 		if (ret)
-			return ret;
+			break;
 		res->fill[i].call = i;
 		res->ran.fill_bytes += res->fill[i].s.total.bytes;
 		res->nr_fill++;
 	}
-	if (pp->max_rounds == 0)
-		return 0;
-	return run_rounds(base, pp, measure, arg, res, err);
+	if (!ret && pp->max_rounds)
+		ret = run_rounds(&round, pp, measure, arg, res, err);
+	job_spec_free(&fill);
+	job_spec_free(&round);
+	return ret;
 }
 
 void precond_result_free(struct precond_result *res)

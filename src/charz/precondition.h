@@ -40,10 +40,11 @@ struct precond_params {
 	struct steady_params steady;
 };
 
-/* What a preconditioning ran, for the results. */
+/* What a preconditioning ran, for the results: taken from the jobs handed
+ * to the measure_fn, after every default and override. */
 struct precond_ran {
 	enum rw_mode rw;         /* the rounds' workload */
-	unsigned rwmixread;      /* of a mixed rw */
+	unsigned rwmixread;      /* of a mixed rw; 0 for a pure write (all writes) */
 	uint64_t bs;
 	unsigned iodepth, numjobs;
 	uint64_t round_ns;
@@ -58,12 +59,17 @@ struct precond_result {
 	unsigned nr_fill;
 	double *round_iops;      /* owned */
 	unsigned nr_rounds;
-	struct steady_verdict verdict;
+	struct point last_round; /* the last round's figures (nr_rounds > 0) */
+	unsigned window;         /* rounds judged together (steady.window) */
+	struct steady_verdict verdict; /* all 0 while nr_rounds < window */
 	unsigned steady_round;   /* 1-based round where steady state was met; 0 = never */
+	unsigned filled_by_step; /* set by a plan: 1-based step whose fill covered
+				  * these targets, so none ran here; 0 = not skipped */
 };
 
 /* Precondition base's targets (a valid job whose rw writes: its rw, bs,
- * rwmixread, iodepth and numjobs are the rounds'; the time is set here).
+ * rwmixread, iodepth and numjobs are the rounds'; the time is set here,
+ * and any pacing of base is dropped: PTS runs flat out, closed loop).
  * Returns 0, -EINVAL with a message naming rw for a job that does not
  * write, or the first measurement error. Release res with
  * precond_result_free. */
@@ -72,6 +78,11 @@ int precondition_run(const struct job_spec *base,
 		     void *arg, struct precond_result *res, struct ioc_err *err);
 
 void precond_result_free(struct precond_result *res);
+
+/* The first pacing option j sets ("rate", "rate_iops", "rate_min",
+ * "rate_iops_min", "thinktime"), or NULL: what a preconditioning would
+ * drop, so a precondition step refuses it (plan_validate). */
+const char *precond_pacing_option(const struct job_spec *j);
 
 /* The defaults named above. */
 void precond_params_default(struct precond_params *pp);

@@ -200,6 +200,8 @@ static void emit_precond(struct jw *w, const struct set_outcome *s)
 	jw_kv_uint(w, "fill_iodepth", r->ran.fill_iodepth);
 	jw_kv_uint(w, "fill_bytes", r->ran.fill_bytes);
 	jw_object_end(w);
+	if (r->filled_by_step) /* the fill skipped: that step's covered these targets */
+		jw_kv_uint(w, "fill_skipped_filled_by_step", r->filled_by_step);
 	jw_key(w, "fill");
 	jw_array_begin(w);
 	for (unsigned i = 0; i < r->nr_fill; i++)
@@ -210,6 +212,11 @@ static void emit_precond(struct jw *w, const struct set_outcome *s)
 	for (unsigned i = 0; i < r->nr_rounds; i++)
 		jw_double(w, r->round_iops[i]);
 	jw_array_end(w);
+	if (r->nr_rounds) { /* what the rounds did, beside what they were asked */
+		jw_key(w, "last_round");
+		emit_point(w, &r->last_round, NULL, s);
+	}
+	jw_kv_uint(w, "window_rounds", r->window);
 	jw_kv_bool(w, "steady", r->verdict.steady);
 	jw_kv_uint(w, "steady_round", r->steady_round);
 	jw_kv_double(w, "window_average_iops", r->verdict.average);

@@ -308,26 +308,48 @@ static const char *curve_verdict(const struct curve_point *cp, char *buf, size_t
 	return buf;
 }
 
-/* "steady state after 7 rounds: window 41200 IOPS, excursion 6 %, slope
- * -2 %", or why not; the fill and the rounds' workload. */
+/* bytes as "16 MiB" or "15.4 GiB": a fill's size, honest at any scale. */
+static void fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (b >= (1ull << 30))
+		snprintf(buf, len, "%.1f GiB", (double)b / (1ull << 30));
+	else if (b >= (1ull << 20))
+		snprintf(buf, len, "%.0f MiB", (double)b / (1ull << 20));
+	else
+		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
+}
+
+/* "steady state after 7 rounds of 8K randwrite, QD 32 x 4 jobs/tgt: window
+ * 41200 IOPS, excursion 6%, slope -2%; fill 2 x 128K sequential (16 MiB)",
+ * or why not: "no window (3 of 5 rounds)" before the window is full, "fill
+ * skipped: filled by step 1" when an earlier step filled the targets. */
 static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
 			const char *tgt)
 {
 	const struct precond_result *r = &s->precond;
-	char bs[24];
-
-	char mix[24] = "", fbs[24];
+	char bs[24], mix[24] = "", fbs[24], size[32], window[96], fill[96];
 
 	fmt_bs(bs, sizeof(bs), r->ran.bs);
 	fmt_bs(fbs, sizeof(fbs), r->ran.fill_bs);
+	fmt_bytes(size, sizeof(size), r->ran.fill_bytes);
 	if (rw_is_mixed(r->ran.rw))
 		snprintf(mix, sizeof(mix), " %u:%u", r->ran.rwmixread, 100 - r->ran.rwmixread);
-	fprintf(f, "%-34.34s %-7s %s after %u rounds of %s %s%s, QD %u x %u jobs/tgt: "
-		"window %.0f IOPS, excursion %.0f%%, slope %+.0f%%; fill %u x %s sequential (%.1f GB)\n",
-		name, tgt, r->verdict.steady ? "steady state" : "no steady state",
-		r->nr_rounds, bs, rw_name(r->ran.rw), mix, r->ran.iodepth, r->ran.numjobs,
-		r->verdict.average, 100 * r->verdict.excursion, 100 * r->verdict.slope,
-		r->nr_fill, fbs, (double)r->ran.fill_bytes / 1e9);
+	if (r->nr_rounds < r->window || !r->window)
+		snprintf(window, sizeof(window), "no window (%u of %u rounds)", r->nr_rounds,
+			 r->window);
+	else
+		snprintf(window, sizeof(window), "window %.0f IOPS, excursion %.0f%%, slope %+.0f%%",
+			 r->verdict.average, 100 * r->verdict.excursion, 100 * r->verdict.slope);
+	if (r->filled_by_step)
+		snprintf(fill, sizeof(fill), "fill skipped: filled by step %u", r->filled_by_step);
+	else if (!r->nr_fill)
+		snprintf(fill, sizeof(fill), "no fill (fill_passes=0)");
+	else
+		snprintf(fill, sizeof(fill), "fill %u x %s sequential (%s)", r->nr_fill, fbs, size);
+	fprintf(f, "%-34.34s %-7s %s after %u round%s of %s %s%s, QD %u x %u job%s/tgt: %s; %s\n",
+		name, tgt, r->verdict.steady ? "steady state" : "no steady state", r->nr_rounds,
+		r->nr_rounds == 1 ? "" : "s", bs, rw_name(r->ran.rw), mix, r->ran.iodepth,
+		r->ran.numjobs, r->ran.numjobs == 1 ? "" : "s", window, fill);
 }
 
 /* A rebuild step: the baseline, each rate's foreground with the rebuild's
@@ -363,8 +385,12 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		const struct point *p = set_headline(o, s);
 		unsigned nt = point_targets(s, point_call(s, p));
 		snprintf(tgt, sizeof(tgt), nt > 1 ? "%u sum" : "%u", nt);
-		if (s->preconditioned) /* precondition=auto ran before the step */
-			precond_row(f, "  preconditioned", s, tgt);
+		if (s->preconditioned) { /* precondition=auto ran before the step: a
+					  * row of its own, named for it, not an
+					  * indented line the step above seems to own */
+			snprintf(name, sizeof(name), "%.21s precondition", o->step->label);
+			precond_row(f, name, s, tgt);
+		}
 		if (s->disc_decided && s->disc.how != DISC_HOW_NONE) { /* something chosen */
 			char line[512];
 			discipline_describe(&s->disc, line, sizeof(line));

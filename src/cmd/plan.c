@@ -20,6 +20,7 @@
 #include "charz/plan_run.h"
 #include "charz/results.h"
 #include "cli/args.h"
+#include "cli/options.h"
 #include "cli/run_config.h"
 #include "base/units.h"
 #include "cmd/cmd.h"
@@ -145,6 +146,57 @@ static int parse_args(int argc, char **argv, bool one_step,
 	return 0;
 }
 
+/* Keys a one-step command has no use for: its mode is the command, and a
+ * preconditioning's time is its rounds' (round_time, max_rounds), its
+ * workload the rounds', closed loop (PTS), so search, curve, rebuild and
+ * multi-workload keys would be silently ignored. */
+static const char *const unused_everywhere[] = {"mode", NULL};
+static const char *const unused_precondition[] = {
+	"mode", "runtime", "ramp_time", "time_based", "latency_limit", "latency_stat",
+	"latency_scope", "max_iodepth", "max_numjobs", "points", "stop_latency",
+	"precondition", "replace", "rebuild_rate", "workloads", "latency_judge", NULL};
+
+/* Does override word ("key=value" or "key") name key (or an alias of it)? */
+static bool override_is(const char *word, const char *key)
+{
+	char name[64];
+	size_t len = strcspn(word, "=");
+	if (len >= sizeof(name))
+		return false;
+	memcpy(name, word, len);
+	name[len] = 0;
+	if (!strcmp(name, key))
+		return true;
+	const struct option_def *a = options_find(name), *b = options_find(key);
+	return a && b && a == b;
+}
+
+/* A one-step command refuses the keys it would ignore, naming them. */
+static int check_unused(const char *cmd, const struct plan_args *a, struct ioc_err *err)
+{
+	const char *const *unused =
+	    strcmp(cmd, "precondition") ? unused_everywhere : unused_precondition;
+	char names[512] = "";
+	unsigned n = 0;
+	for (unsigned i = 0; i < a->nr_overrides; i++)
+		for (const char *const *k = unused; *k; k++)
+			if (override_is(a->overrides[i], *k)) {
+				size_t used = strlen(names);
+				snprintf(names + used, sizeof(names) - used, "%s--%.*s",
+					 n++ ? ", " : "", (int)strcspn(a->overrides[i], "="),
+					 a->overrides[i]);
+				break;
+			}
+	if (!n)
+		return 0;
+	return err_usage(err, EINVAL, "%s: %s %s not apply (%s)", cmd, names,
+			 n > 1 ? "do" : "does",
+			 strcmp(cmd, "precondition")
+			     ? "the command is the mode"
+			     : "it runs fill passes, then rounds of round_time, at most "
+			       "max_rounds, closed loop");
+}
+
 static void list_builtins(void)
 {
 	for (const struct plan_builtin *b = plan_builtins; b->name; b++)
@@ -189,13 +241,20 @@ static void print_help(const char *cmd)
 {
 	bool one_step = strcmp(cmd, "plan") != 0;
 	struct args_spec s = spec(cmd, one_step);
-	char about[256];
+	char about[768];
 
 	if (one_step) {
 		snprintf(about, sizeof(about),
 			 "A one-step plan with mode=%s; keys as in plan files "
-			 "and `iochar run`.\n",
-			 cmd);
+			 "and `iochar run`.\n%s",
+			 cmd,
+			 strcmp(cmd, "precondition")
+			     ? ""
+			     : "SNIA PTS: fill_passes 128K sequential write passes over each target,\n"
+			       "then rounds of round_time (at most max_rounds) of the workload (default\n"
+			       "4K randwrite, QD 32 x 4 jobs/target) until steady state. Closed loop:\n"
+			       "rate, rate_iops, rate_min, thinktime are refused, as are --mode,\n"
+			       "--runtime, --ramp_time, --time_based and search/curve keys.\n");
 		s.about = about;
 	} else {
 		s.about =
@@ -340,6 +399,8 @@ int cmd_plan(int argc, char **argv)
 			list_builtins();
 		goto out;
 	}
+	if (!ret && one_step)
+		ret = check_unused(cmd, &a, &local);
 	if (!ret && one_step) {
 		char t[128];
 		snprintf(t, sizeof(t), "[%s]\nmode=%s\n", cmd, cmd);
