@@ -6,9 +6,12 @@
  * judged by Welch's t on the per-run values with a 5 % minimum effect;
  * workloads whose parameters differ are not comparable; workloads one
  * set lacks are listed; text, JSON, CSV and HTML say the same. Then real
- * null-engine runs: identical back-to-back runs within noise, a halved
- * rate significant, QD 1 against QD 32 not matched; plan results
- * directories as sides of repeats. */
+ * null-engine runs, one at a time: identical back-to-back runs within
+ * noise, a halved rate significant, a difference inside the runs' spread
+ * within noise, the reported noise recomputed from the reported runs and
+ * seconds; one job at QD 1 and 32, at 4K and 8K, as randread and
+ * randwrite, not comparable rather than unmatched; 1 s runs judged by the
+ * floor alone; plan results directories as sides of repeats. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,12 +33,14 @@ static const struct synth_workload set_a[] = {
 	{"noisy", 100000, 0.10, 10},    /* -> +2 % in b: within noise */
 	{"only-a", 50000, 0.01, 10},
 	{"short", 80000, 0.01, 1},      /* one second: noise unknown */
+	{"wide", 100000, 0.30, 10},     /* -> +15 % in b: within noise */
 };
 static const struct synth_workload set_b[] = {
 	{"steady", 120000, 0.01, 10},
 	{"noisy", 102000, 0.10, 10},
 	{"only-b", 70000, 0.01, 10},
 	{"short", 90000, 0.01, 1},
+	{"wide", 115000, 0.30, 10},
 };
 
 /* The sample standard deviation of the alternating series. */
@@ -57,8 +62,8 @@ static void test_noise_rule(void **state)
 	const char *dir = *state;
 	struct proc_out po;
 
-	fixture_synthetic(dir, "a", set_a, 4);
-	fixture_synthetic(dir, "b", set_b, 4);
+	fixture_synthetic(dir, "a", set_a, 5);
+	fixture_synthetic(dir, "b", set_b, 5);
 	run_iochar(&po, dir, 0, ARGS("compare", "a", "b", "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
@@ -67,6 +72,9 @@ static void test_noise_rule(void **state)
 	assert_string_equal(compare_verdict(root, "steady", 1), "significant");
 	assert_string_equal(compare_verdict(root, "noisy", 1), "within noise");
 	assert_string_equal(compare_verdict(root, "short", 1), "unknown");
+	/* +12.5 % is above the floor, and one second has no spread to say more */
+	assert_string_equal(json_object_get_string(jget(compare_value(root, "short", 1), "note")),
+			    "runs shorter than 2 s have no per-second spread");
 	assert_string_equal(compare_verdict(root, "only-a", 1), "missing");
 	assert_string_equal(compare_verdict(root, "only-b", 0), "missing");
 	assert_string_equal(compare_verdict(root, "only-b", 1), "reference");
@@ -83,6 +91,14 @@ static void test_noise_rule(void **state)
 	json_object *n1 = compare_value(root, "noisy", 1);
 	assert_true(fabs(jget_double(n1, "diff_pct") - 2.0) < 0.01);
 	assert_true(jget_double(n1, "noise_pct") > 10 && jget_double(n1, "noise_pct") < 20);
+	/* +15 %, above the floor but inside 3 standard errors of 30 % seconds */
+	json_object *w1 = compare_value(root, "wide", 1);
+	sa = alt_sd(100000, 0.30, 10);
+	sb = alt_sd(115000, 0.30, 10);
+	noise = 3 * sqrt(sa * sa / 10 + sb * sb / 10) / 100000 * 100;
+	assert_true(fabs(jget_double(w1, "noise_pct") - noise) < 0.01);
+	assert_true(jget_double(w1, "diff_pct") > jget_double(w1, "floor_pct"));
+	assert_string_equal(compare_verdict(root, "wide", 1), "within noise");
 	json_object_put(root);
 	proc_out_free(&po);
 
@@ -96,10 +112,10 @@ static void test_noise_rule(void **state)
 	expect_has(po.out, "within noise");
 	proc_out_free(&po);
 
-	/* CSV: a header and a row per workload and set (5 workloads x 2) */
+	/* CSV: a header and a row per workload and set (6 workloads x 2) */
 	run_iochar(&po, dir, 0, ARGS("compare", "a", "b", "--output-format=csv"));
 	expect_exit(&po, 0);
-	assert_int_equal(count_lines(po.out), 1 + 5 * 2);
+	assert_int_equal(count_lines(po.out), 1 + 6 * 2);
 	expect_has(po.out, "steady,b,iops,120000.000,");
 	expect_has(po.out, ",significant\n");
 	expect_has(po.out, "only-a,b,iops,,mean,,,,,,,,,,,,,missing\n");
@@ -420,6 +436,83 @@ static void test_t_table(void **state)
 	assert_true(isnan(compare_t975(NAN)));
 }
 
+/* DIR/NAME.json: `iochar run --output-format=json` of a null-engine job
+ * named "job" (numjobs 1), rate-limited: paced null runs hold their rate
+ * to ~0.1 % when the machine is free enough. One at a time: seven 3 s
+ * runs at once on 2 busy CPUs once lost a run a quarter of its rate, and
+ * a 2-run side that wide hid a halved rate. */
+static void null_run(const char *dir, const char *name, const char *rw, const char *bs,
+		     unsigned iodepth, unsigned rate_iops, unsigned runtime_s)
+{
+	char a_rw[32], a_bs[32], qd[32], rate[32], rt[32], path[4400];
+	struct proc_out po;
+
+	snprintf(a_rw, sizeof(a_rw), "--rw=%s", rw);
+	snprintf(a_bs, sizeof(a_bs), "--bs=%s", bs);
+	snprintf(qd, sizeof(qd), "--iodepth=%u", iodepth);
+	snprintf(rate, sizeof(rate), "--rate_iops=%u", rate_iops);
+	snprintf(rt, sizeof(rt), "--runtime=%us", runtime_s);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=job", "--ioengine=null", a_rw, a_bs,
+				     "--size=4m", qd, rate, rt, "--time_based",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	fixture_write(path, po.out, strlen(po.out));
+	proc_out_free(&po);
+}
+
+static double run_value(json_object *v, unsigned k)
+{
+	return json_object_get_double(json_object_array_get_idx(jget(v, "run_values"), k));
+}
+
+/* Sample mean and variance of the mean of a value's run_values. */
+static void run_stats(json_object *v, double *mean, double *var_mean, unsigned *n)
+{
+	double sum = 0, sq = 0;
+	*n = (unsigned)json_object_array_length(jget(v, "run_values"));
+	for (unsigned k = 0; k < *n; k++)
+		sum += run_value(v, k);
+	*mean = sum / *n;
+	for (unsigned k = 0; k < *n; k++)
+		sq += (run_value(v, k) - *mean) * (run_value(v, k) - *mean);
+	*var_mean = sq / (*n - 1) / *n;
+}
+
+/* The reported noise of value 1 against 0 of the workload is Welch's
+ * interval recomputed from the reported run values. */
+static void expect_welch_noise(json_object *root, const char *key)
+{
+	json_object *a = compare_value(root, key, 0), *b = compare_value(root, key, 1);
+	double ma, mb, va, vb;
+	unsigned na, nb;
+	run_stats(a, &ma, &va, &na);
+	run_stats(b, &mb, &vb, &nb);
+	double se = sqrt(va + vb);
+	double want = 0;
+	if (se > 0) {
+		double df = pow(se, 4) / (va * va / (na - 1) + vb * vb / (nb - 1));
+		want = compare_t975(df) * se / ma * 100;
+	}
+	double got = jget_double(b, "noise_pct");
+	if (fabs(got - want) > 1e-3 * (1 + want))
+		fail_msg("%s: noise %.4f %%, Welch gives %.4f %%", key, got, want);
+}
+
+/* The reported noise of a single run against the reference is 3 combined
+ * standard errors of the reported per-second means. */
+static void expect_seconds_noise(json_object *root, const char *key)
+{
+	json_object *a = compare_value(root, key, 0), *b = compare_value(root, key, 1);
+	double sa = jget_double(a, "interval_iops_stdev"), sb = jget_double(b, "interval_iops_stdev");
+	double want = 3 * sqrt(sa * sa / jget_u64(a, "intervals") +
+			       sb * sb / jget_u64(b, "intervals")) /
+		      jget_double(a, "interval_iops_mean") * 100;
+	double got = jget_double(b, "noise_pct");
+	if (fabs(got - want) > 1e-3 * (1 + want))
+		fail_msg("%s: noise %.4f %%, 3 x the standard error gives %.4f %%", key, got, want);
+}
+
 /* Real null-engine runs, rate-limited so the machine's load does not
  * move them: what compare says of them. */
 static void test_real_runs(void **state)
@@ -428,19 +521,27 @@ static void test_real_runs(void **state)
 	struct proc_out po;
 	const char *key = "job (randread 4K)";
 
-	static const struct null_run runs[] = {
-		{"a1", 1, 4000, 3}, {"a2", 1, 4000, 3}, {"a3", 1, 4000, 3}, {"a4", 1, 4000, 3},
-		{"h1", 1, 2000, 3}, {"h2", 1, 2000, 3}, {"q32", 32, 4000, 3},
-	};
-	fixture_null_runs(dir, runs, sizeof(runs) / sizeof(runs[0]));
+	null_run(dir, "a1", "randread", "4k", 1, 1000, 2);
+	null_run(dir, "a2", "randread", "4k", 1, 1000, 2);
+	null_run(dir, "a3", "randread", "4k", 1, 1000, 2);
+	null_run(dir, "a4", "randread", "4k", 1, 1000, 2);
+	null_run(dir, "h1", "randread", "4k", 1, 500, 2);
+	null_run(dir, "h2", "randread", "4k", 1, 500, 2);
+	/* runs standing for drift between repeats: 1000, 1100 against 1100, 1200 */
+	null_run(dir, "d1", "randread", "4k", 1, 1100, 2);
+	null_run(dir, "e1", "randread", "4k", 1, 1200, 2);
 
 	/* two identical back-to-back runs, single and repeated */
 	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--output-format=json"));
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
+	json_object *v = compare_value(root, key, 1);
 	assert_string_equal(compare_verdict(root, key, 1), "within noise");
-	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 1), "note")),
+	assert_string_equal(json_object_get_string(jget(v, "rule")), "per-second");
+	assert_string_equal(json_object_get_string(jget(v, "note")),
 			    "single run: run-to-run drift not measured");
+	assert_int_equal(jget_u64(v, "intervals"), 2);
+	expect_seconds_noise(root, key);
 	json_object_put(root);
 	proc_out_free(&po);
 	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--", "a3.json", "a4.json",
@@ -449,6 +550,7 @@ static void test_real_runs(void **state)
 	root = parse_json(&po);
 	assert_string_equal(compare_verdict(root, key, 1), "within noise");
 	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 1), "rule")), "runs");
+	expect_welch_noise(root, key);
 	json_object_put(root);
 	proc_out_free(&po);
 
@@ -458,6 +560,7 @@ static void test_real_runs(void **state)
 	root = parse_json(&po);
 	assert_string_equal(compare_verdict(root, key, 1), "significant");
 	assert_true(fabs(jget_double(compare_value(root, key, 1), "diff_pct") + 50) < 5);
+	expect_seconds_noise(root, key);
 	json_object_put(root);
 	proc_out_free(&po);
 	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "a2.json", "--", "h1.json", "h2.json",
@@ -465,24 +568,111 @@ static void test_real_runs(void **state)
 	expect_exit(&po, 0);
 	root = parse_json(&po);
 	assert_string_equal(compare_verdict(root, key, 1), "significant");
+	expect_welch_noise(root, key);
 	json_object_put(root);
 	proc_out_free(&po);
+
+	/* +9.5 %, above the 5 % minimum but inside the runs' own spread (2
+	 * runs a side 100 apart: Welch's df 2 at most, just under it unless
+	 * the spreads are equal to the last digit, so t(1) = 12.7 and the
+	 * noise ~85 %; 29 % with t(2)): within noise only if the interval is
+	 * computed as it should be (without t it would be 6.7 %) */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "d1.json", "--", "d1.json", "e1.json",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	v = compare_value(root, key, 1);
+	assert_true(fabs(jget_double(v, "diff_pct") - 9.5) < 1);
+	assert_true(jget_double(v, "diff_pct") > jget_double(v, "floor_pct"));
+	assert_true(jget_double(v, "noise_pct") > jget_double(v, "diff_pct"));
+	expect_welch_noise(root, key);
+	assert_string_equal(compare_verdict(root, key, 1), "within noise");
+	json_object_put(root);
+	proc_out_free(&po);
+}
+
+/* One job run with another QD, bs or rw: the same workload, not
+ * comparable, never two one-sided ones; and runs shorter than 2 s. */
+static void test_real_runs_differ(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	const char *key = "job (randread 4K)";
+
+	null_run(dir, "a1", "randread", "4k", 1, 1000, 2);
+	null_run(dir, "a2", "randread", "4k", 1, 1000, 2);
+	null_run(dir, "q32", "randread", "4k", 32, 1000, 2);
+	null_run(dir, "b8", "randread", "8k", 1, 1000, 2);
+	null_run(dir, "w", "randwrite", "4k", 1, 1000, 2);
+	null_run(dir, "s1", "randread", "4k", 1, 1000, 1);
+	null_run(dir, "s2", "randread", "4k", 1, 1000, 1);
 
 	/* QD 1 against QD 32: same job, same label, not matched */
 	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "q32.json"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "not comparable  (iodepth 1 vs 32)\n");
 	proc_out_free(&po);
+
+	/* bs and rw are in the run's label, not in what it is matched by */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "b8.json", "w.json",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *root = parse_json(&po);
+	assert_int_equal(json_object_array_length(jget(root, "workloads")), 1);
+	assert_string_equal(compare_verdict(root, key, 0), "reference");
+	assert_string_equal(compare_verdict(root, key, 1), "not comparable");
+	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 1), "reason")),
+			    "bs 4K vs 8K");
+	assert_string_equal(compare_verdict(root, key, 2), "not comparable");
+	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 2), "reason")),
+			    "rw randread vs randwrite");
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "b8.json"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "not comparable  (bs 4K vs 8K)\n");
+	assert_null(strstr(po.out, "only in"));
+	proc_out_free(&po);
+	/* repeats that are not: one side's runs at two block sizes */
+	run_iochar(&po, dir, 0, ARGS("compare", "a1.json", "b8.json", "--", "a2.json",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 0), "reason")),
+			    "runs differ: bs 4K vs 8K");
+	json_object_put(root);
+	proc_out_free(&po);
+
+	/* two identical 1 s runs: one interval each, no spread; the floor
+	 * alone calls them within noise, and says so */
+	run_iochar(&po, dir, 0, ARGS("compare", "s1.json", "s2.json", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	json_object *v = compare_value(root, key, 1);
+	assert_string_equal(compare_verdict(root, key, 1), "within noise");
+	assert_string_equal(json_object_get_string(jget(v, "rule")), "floor only");
+	assert_int_equal(jget_u64(v, "intervals"), 1);
+	assert_true(json_object_is_type(jget(v, "noise_pct"), json_type_null));
+	assert_string_equal(json_object_get_string(jget(v, "note")),
+			    "single run under 2 s: no per-second spread, judged by the 10 % "
+			    "floor alone");
+	json_object_put(root);
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("compare", "s1.json", "s2.json"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "\nruns under 2 s: one per-second interval, no spread: a difference "
+			   "below 10 % is within noise (floor only), a larger one unknown");
+	proc_out_free(&po);
 }
 
 /* DIR/NAME: a plan of one rate-limited null-engine fixed step "fix". */
-static void null_plan(const char *dir, const char *name, unsigned iodepth)
+static void null_plan(const char *dir, const char *name, unsigned iodepth, const char *bs)
 {
 	char plan[4400], text[256];
 	struct proc_out po;
-	int n = snprintf(text, sizeof(text), "[fix]\nioengine=null\nrw=randread\nbs=4k\nsize=4m\n"
+	int n = snprintf(text, sizeof(text), "[fix]\nioengine=null\nrw=randread\nbs=%s\nsize=4m\n"
 					     "iodepth=%u\nrate_iops=4000\ntime_based\nruntime=2s\n",
-			 iodepth);
+			 bs, iodepth);
 	snprintf(plan, sizeof(plan), "%s/%s.ini", dir, name);
 	fixture_write(plan, text, (size_t)n);
 	run_iochar(&po, dir, 0, ARGS("plan", plan, "--out", name));
@@ -497,11 +687,12 @@ static void test_real_plans(void **state)
 	const char *dir = *state;
 	struct proc_out po;
 
-	null_plan(dir, "p1", 1);
-	null_plan(dir, "p2", 1);
-	null_plan(dir, "p3", 1);
-	null_plan(dir, "p4", 1);
-	null_plan(dir, "p32", 32);
+	null_plan(dir, "p1", 1, "4k");
+	null_plan(dir, "p2", 1, "4k");
+	null_plan(dir, "p3", 1, "4k");
+	null_plan(dir, "p4", 1, "4k");
+	null_plan(dir, "p32", 32, "4k");
+	null_plan(dir, "p8k", 1, "8k");
 	run_iochar(&po, dir, 0, ARGS("compare", "p1", "p2", "--", "p3", "p4",
 				     "--output-format=json"));
 	expect_exit(&po, 0);
@@ -518,6 +709,15 @@ static void test_real_plans(void **state)
 	assert_string_equal(compare_verdict(root, "fix", 1), "not comparable");
 	assert_string_equal(json_object_get_string(jget(compare_value(root, "fix", 1), "reason")),
 			    "iodepth 1 vs 32");
+	json_object_put(root);
+	proc_out_free(&po);
+	/* the same step at another block size */
+	run_iochar(&po, dir, 0, ARGS("compare", "p1", "p8k", "--output-format=json"));
+	expect_exit(&po, 0);
+	root = parse_json(&po);
+	assert_int_equal(json_object_array_length(jget(root, "workloads")), 1);
+	assert_string_equal(json_object_get_string(jget(compare_value(root, "fix", 1), "reason")),
+			    "bs 4K vs 8K");
 	json_object_put(root);
 	proc_out_free(&po);
 }
@@ -586,6 +786,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sides_usage, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(test_t_table),
 		cmocka_unit_test_setup_teardown(test_real_runs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_real_runs_differ, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_real_plans, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(test_params),
 	};

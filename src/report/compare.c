@@ -16,21 +16,47 @@ static char *workload_key(const struct rs_step *st, unsigned ts)
 	return strdup(report_workload_name(st, ts, buf, sizeof(buf)));
 }
 
-static int find_row(const struct cmp_table *t, const char *key)
+/* What step i of s is matched by (compare.h, "Matching"). A plan step:
+ * its name in the table, the label (the section and the values its
+ * sweep varies, which are that step's identity within the plan). A run
+ * or a fio group: its job name, the N-th of a name given twice "NAME#N":
+ * its label also names rw and bs, and matching by it would show two runs
+ * of one job at other block sizes as two one-sided workloads instead of
+ * as not comparable. */
+static char *match_key(const struct rs_set *s, unsigned i, unsigned ts)
+{
+	const struct rs_step *st = &s->steps[i];
+	unsigned nth = 1;
+	char *key = NULL;
+
+	if (!s->is_run || !st->section)
+		return workload_key(st, ts);
+	for (unsigned j = 0; j < i; j++)
+		nth += s->steps[j].section && !strcmp(s->steps[j].section, st->section);
+	char num[16] = "", tset[16] = "";
+	if (nth > 1)
+		snprintf(num, sizeof(num), "#%u", nth);
+	if (st->nr_sets > 1)
+		snprintf(tset, sizeof(tset), " #%u", ts + 1);
+	return asprintf(&key, "%s%s%s", st->section, num, tset) < 0 ? NULL : key;
+}
+
+static int find_row(const struct cmp_table *t, const char *match)
 {
 	for (unsigned i = 0; i < t->nr_rows; i++)
-		if (!strcmp(t->rows[i].key, key))
+		if (!strcmp(t->rows[i].match, match))
 			return (int)i;
 	return -1;
 }
 
-/* The row of key, added (every side missing) if it is new; -1: no memory.
- * key is taken over in either case. */
-static int row_for(struct cmp_table *t, char *key, const char *label,
+/* The row matched by match, added (every side missing, named key) if it
+ * is new; -1: no memory. match and key are taken over in either case. */
+static int row_for(struct cmp_table *t, char *match, char *key, const char *label,
 		   const char *lat_stat, bool iops)
 {
-	int r = find_row(t, key);
-	if (r >= 0) {
+	int r = match && key ? find_row(t, match) : -1;
+	if (r >= 0 || !match || !key) {
+		free(match);
 		free(key);
 		return r;
 	}
@@ -39,12 +65,13 @@ static int row_for(struct cmp_table *t, char *key, const char *label,
 		t->rows = rows;
 	struct cmp_value *v = rows ? calloc(t->nr_sets, sizeof(*v)) : NULL;
 	if (!v) {
+		free(match);
 		free(key);
 		return -1;
 	}
 	r = (int)t->nr_rows++;
-	t->rows[r] = (struct cmp_row){.key = key, .label = label, .lat_stat = lat_stat,
-				      .iops = iops, .parent = -1, .v = v};
+	t->rows[r] = (struct cmp_row){.key = key, .match = match, .label = label,
+				      .lat_stat = lat_stat, .iops = iops, .parent = -1, .v = v};
 	for (unsigned j = 0; j < t->nr_sets; j++)
 		v[j] = (struct cmp_value){
 			.verdict = CMP_MISSING, .value = NAN, .lat_ns = NAN,
@@ -110,7 +137,7 @@ static struct cmp_params params_of(const struct rs_step *st, const struct rs_poi
  * and side si's value in it; NULL when out of memory. */
 static struct cmp_value *net_value(struct cmp_table *t, char *key, unsigned si)
 {
-	int r = row_for(t, key, NULL, "-", false);
+	int r = row_for(t, key ? strdup(key) : NULL, key, NULL, "-", false);
 	if (r < 0)
 		return NULL;
 	struct cmp_row *row = &t->rows[r];
@@ -186,17 +213,14 @@ static int add_set(struct cmp_table *t, unsigned si, unsigned run)
 			const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
 			if (!p)
 				continue;
-			char *key = workload_key(st, k);
-			if (!key)
-				return -ENOMEM;
-			int r = row_for(t, key, st->label,
+			int r = row_for(t, match_key(s, i, k), workload_key(st, k), st->label,
 					st->latency_stat ? st->latency_stat : "mean",
 					rs_step_is_random(st));
 			if (r < 0)
 				return -ENOMEM;
 			struct cmp_value *v = &t->rows[r].v[si];
 			if (v->last_run == run + 1)
-				continue; /* the first of a repeated label */
+				continue; /* the first of a repeated name */
 			if (v->verdict == CMP_MISSING)
 				compare_interval_stats(p, &v->iv_mean, &v->iv_sd, &v->iv_n);
 			struct cmp_params pp = params_of(st, p);
@@ -222,11 +246,13 @@ static double dir_latency(const char *stat, const struct rs_dir *d)
 static int add_host(struct cmp_table *t, unsigned w, unsigned si, unsigned run,
 		    const struct rs_host *h, const struct rs_point *p)
 {
-	char *key = NULL;
+	char *key = NULL, *match = NULL;
 	if (asprintf(&key, "%s @ %s", t->rows[w].key, h->label) < 0)
-		return -ENOMEM;
+		key = NULL;
+	if (asprintf(&match, "%s @ %s", t->rows[w].match, h->label) < 0)
+		match = NULL;
 	unsigned before = t->nr_rows;
-	int r = row_for(t, key, t->rows[w].label, t->rows[w].lat_stat, t->rows[w].iops);
+	int r = row_for(t, match, key, t->rows[w].label, t->rows[w].lat_stat, t->rows[w].iops);
 	if (r < 0)
 		return -ENOMEM;
 	struct cmp_row *row = &t->rows[r];
@@ -377,6 +403,7 @@ void compare_free(struct cmp_table *t)
 		for (unsigned si = 0; si < t->nr_sets; si++)
 			free(t->rows[r].v[si].runs);
 		free(t->rows[r].key);
+		free(t->rows[r].match);
 		free(t->rows[r].v);
 	}
 	free(t->rows);

@@ -9,14 +9,21 @@
  * headline values; its latency and p99 those of its worst run (the
  * highest: percentiles are never averaged).
  *
- * Matching: a workload is a step's headline point on one target set. Its
- * key is the step label (which names the varied parameters, "random
- * bs=4k rwmixread=70"), plus "#N" for the N-th target set when the step has
- * several; rows follow the first side's order, then the keys only later
- * sides have. A workload missing from a side is listed with verdict
- * "missing", never dropped. Two values of one key are compared only when
- * their parameters agree: rw, rwmixread (mixes), bs, ioengine, direct,
- * random_distribution, mode, for fixed and curve steps iodepth and
+ * Matching: a workload is a step's headline point on one target set,
+ * matched across sides by the step's identity: in a plan, the step label
+ * (the section and the values its sweep varies, "random bs=4k
+ * rwmixread=70": within a sweep those values tell its steps apart); in a
+ * run JSON or fio's results, the job name ("job", "a + b" for several
+ * jobs; the N-th group of a name given twice "NAME#N"), not the label,
+ * which also names rw and bs, so that runs of one job at 4K and 8K are
+ * one workload, not comparable, rather than two each missing from the
+ * other side. Then "#N" for the N-th target set when the step has
+ * several. A row is named (key) by the first side's label ("job
+ * (randread 4K)"). Rows follow the first side's order, then the ones
+ * only later sides have. A workload missing from a side is listed with
+ * verdict "missing", never dropped. Two values of one row are compared
+ * only when their parameters agree: rw, rwmixread (mixes), bs, ioengine,
+ * direct, random_distribution, mode, for fixed and curve steps iodepth and
  * numjobs, for searches latency_limit and latency_stat (a search's best
  * depth is its result, not a parameter). Otherwise the verdict is "not
  * comparable" with the differences named ("iodepth 1 vs 32"); runs of one
@@ -37,8 +44,13 @@
  *    fraction of a second), noise% = K * sqrt(sA^2/nA + sB^2/nB) / mA *
  *    100, K = 3; significant when |diff%| > noise% and |diff%| >=
  *    COMPARE_SINGLE_RUN_FLOOR_PCT (run-to-run drift is not measured, so a
- *    smaller difference is never called significant). Fewer than 2
- *    intervals on either side: unknown.
+ *    smaller difference is never called significant).
+ *  - CMP_RULE_FLOOR, single runs with a series of fewer than 2 intervals
+ *    on a side (runs under 2 s: one per-second interval, no spread): the
+ *    band is unknown but never below the floor, so |diff%| <
+ *    COMPARE_SINGLE_RUN_FLOOR_PCT is within noise (noise% NaN), a larger
+ *    one unknown, each with a note saying so. No series at all (fio's
+ *    results, hosts, a mesh): unknown.
  *
  * Network results (rs_set.net) give one workload per direction, keyed
  * "net P<streams> send" (client to server) or "net P<streams> reverse";
@@ -75,6 +87,8 @@
 /* single runs: the run-to-run drift a steady device may show, unmeasured
  * (SNIA PTS steady state: within +-10 % of the average; docs/report.md) */
 #define COMPARE_SINGLE_RUN_FLOOR_PCT 10.0
+/* single runs: the per-second intervals a side needs for a spread */
+#define COMPARE_MIN_SECONDS 2
 
 enum cmp_verdict {
 	CMP_REFERENCE,      /* the side the others are compared with */
@@ -90,6 +104,8 @@ enum cmp_rule {
 	CMP_RULE_RUNS,           /* Welch's t on the per-run values */
 	CMP_RULE_RUNS_ONE_SIDED, /* t on the repeated side's spread */
 	CMP_RULE_SECONDS,        /* single runs: the per-second series */
+	CMP_RULE_FLOOR,          /* single runs too short for a spread: the
+				  * floor alone, below it within noise */
 };
 
 /* The parameters a value is compared by (see above). Strings point into
@@ -125,6 +141,8 @@ struct cmp_value {
 	double diff_pct, noise_pct; /* NaN for the reference or unknown */
 	double floor_pct;          /* the minimum |diff| called significant */
 	char reason[CMP_REASON_MAX]; /* not comparable: what differs; "" */
+	char note[CMP_REASON_MAX]; /* why a short single run's verdict is what
+				    * it is (CMP_RULE_FLOOR, unknown); "" */
 	struct cmp_params params;
 	int64_t retransmits;       /* net rows: the direction's; -1 unknown */
 	unsigned streams;          /* net rows */
@@ -135,7 +153,8 @@ struct cmp_value {
 };
 
 struct cmp_row {
-	char *key;
+	char *key;                 /* the name shown: the first side's label */
+	char *match;               /* what the sides are matched by (Matching) */
 	const char *label;         /* the step label (of the first side having it) */
 	const char *lat_stat;      /* "mean", "p99", "p99.9" */
 	bool iops;                 /* the value is IOPS, else bytes/s */
@@ -199,12 +218,14 @@ void compare_free(struct cmp_table *t);
 
 const char *cmp_verdict_name(enum cmp_verdict v);
 
-/* "runs", "runs, one side's spread", "per-second"; "" for none. */
+/* "runs", "runs, one side's spread", "per-second", "floor only"; "" for
+ * none. */
 const char *cmp_rule_name(enum cmp_rule r);
 
-/* The caveat that goes with a value's verdict: "single run: run-to-run
- * drift not measured" for CMP_RULE_SECONDS and for single-run unknowns,
- * the reason when not comparable; "" otherwise. Static or owned by v. */
+/* The caveat that goes with a value's verdict: the reason when not
+ * comparable; for runs too short for a spread, why (cmp_value.note);
+ * "single run: run-to-run drift not measured" for CMP_RULE_SECONDS and
+ * other single-run unknowns; "" otherwise. Static or owned by v. */
 const char *cmp_value_note(const struct cmp_value *v);
 
 /* The table as text, JSON (docs/report.md) or CSV. 0 or -EIO. */

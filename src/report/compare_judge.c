@@ -103,6 +103,8 @@ const char *cmp_rule_name(enum cmp_rule r)
 		return "runs, one side's spread";
 	case CMP_RULE_SECONDS:
 		return "per-second";
+	case CMP_RULE_FLOOR:
+		return "floor only";
 	case CMP_RULE_NONE:
 		break;
 	}
@@ -113,6 +115,8 @@ const char *cmp_value_note(const struct cmp_value *v)
 {
 	if (v->verdict == CMP_NOT_COMPARABLE)
 		return v->reason;
+	if (v->note[0])
+		return v->note;
 	if (v->rule == CMP_RULE_SECONDS ||
 	    (v->verdict == CMP_UNKNOWN && v->nr_runs == 1))
 		return "single run: run-to-run drift not measured";
@@ -219,6 +223,31 @@ static void judge_seconds(struct cmp_value *v, const struct cmp_value *a)
 	}
 }
 
+/* Single runs with a per-second series too short for a spread (a run of
+ * 1 s has one interval): the band is unknown but never narrower than the
+ * floor, so a difference below the floor is within it; above, unknown.
+ * false when the rule does not apply (no series at all: fio's results,
+ * hosts, a mesh, which stay unknown). */
+static bool judge_short(struct cmp_value *v, const struct cmp_value *a)
+{
+	if (v->nr_runs != 1 || a->nr_runs != 1 || !a->iv_n || !v->iv_n ||
+	    (a->iv_n >= 2 && v->iv_n >= 2) || !isfinite(v->diff_pct))
+		return false;
+	if (fabs(v->diff_pct) < v->floor_pct) {
+		v->verdict = CMP_WITHIN_NOISE;
+		v->rule = CMP_RULE_FLOOR;
+		snprintf(v->note, sizeof(v->note),
+			 "single run under %u s: no per-second spread, judged by the %.0f %% "
+			 "floor alone", COMPARE_MIN_SECONDS, COMPARE_SINGLE_RUN_FLOOR_PCT);
+	} else {
+		v->verdict = CMP_UNKNOWN;
+		v->rule = CMP_RULE_NONE;
+		snprintf(v->note, sizeof(v->note),
+			 "runs shorter than %u s have no per-second spread", COMPARE_MIN_SECONDS);
+	}
+	return true;
+}
+
 static void judge_value(struct cmp_value *v, const struct cmp_value *a)
 {
 	char why[CMP_REASON_MAX];
@@ -239,6 +268,8 @@ static void judge_value(struct cmp_value *v, const struct cmp_value *a)
 	v->diff_pct = a->value != 0 ? (v->value - a->value) / a->value * 100 : NAN;
 	if (!judge_runs(v, a))
 		judge_seconds(v, a);
+	if (!isfinite(v->noise_pct) && v->rule == CMP_RULE_SECONDS && judge_short(v, a))
+		return;
 	if (!isfinite(v->diff_pct) || !isfinite(v->noise_pct)) {
 		v->verdict = CMP_UNKNOWN;
 		v->rule = CMP_RULE_NONE;

@@ -30,6 +30,16 @@ static bool any_rule(const struct cmp_table *t, enum cmp_rule a, enum cmp_rule b
 	return false;
 }
 
+/* Was any value judged as single runs too short for a spread? */
+static bool any_short(const struct cmp_table *t)
+{
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			if (t->rows[r].v[i].verdict != CMP_NOT_COMPARABLE && t->rows[r].v[i].note[0])
+				return true;
+	return false;
+}
+
 /* Is any set fio's results (no per-second series)? */
 static bool any_fio(const struct cmp_table *t)
 {
@@ -72,6 +82,11 @@ static void text_header(const struct cmp_table *t, FILE *f)
 			   "measured (repeat the runs: A1 A2 A3 -- B1 B2 B3)",
 			COMPARE_SINGLE_RUN_FLOOR_PCT);
 	}
+	if (any_short(t))
+		fprintf(f, "\nruns under %u s: one per-second interval, no spread: a difference "
+			   "below %.0f %% is within noise (floor only), a larger one unknown "
+			   "(run %u s or more, or repeat the runs)",
+			COMPARE_MIN_SECONDS, COMPARE_SINGLE_RUN_FLOOR_PCT, COMPARE_MIN_SECONDS);
 	if (any_fio(t))
 		fputs("\nfio's results: fio's JSON has no per-second series, so a single fio run "
 		      "gives no noise estimate (verdict unknown); repeat the runs", f);
