@@ -203,6 +203,50 @@ static void test_curve_io_time(void **state)
 	proc_out_free(&po);
 }
 
+/* Curve runs are time-bound, as vdbench's: without time_based each still
+ * lasts the runtime (fio would end it when the 1 MiB file has been read
+ * once, in well under a millisecond here, with no second to judge), and
+ * iochar says so; without a runtime the curve is refused before any I/O. */
+static void test_curve_time_bound(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("curve", "--ioengine=null", "--size=1m", "--runtime=1s", "--points=1",
+			"--discipline=fixed", "--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	expect_has(po.err, "iochar: step 'curve': every curve run lasts runtime=1s (time_based, "
+			   "as vdbench's elapsed=)\n");
+	json_object *r = parse_json(&po);
+	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
+	json_object *pt = json_object_array_get_idx(jget(set, "curve"), 0);
+	assert_true(jget_u64(set, "max.elapsed_ns") >= 1000000000ull);
+	assert_true(jget_u64(pt, "point.elapsed_ns") >= 1000000000ull);
+	assert_int_equal(jget_u64(pt, "point.seconds"), 1);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* with time_based given: nothing to say */
+	run_iochar(&po, dir, 0,
+		   ARGS("curve", "--ioengine=null", "--size=1m", "--runtime=300ms", "--time_based",
+			"--points=1", "--discipline=fixed", "--output-format=json"));
+	assert_int_equal(po.status, 0);
+	assert_null(strstr(po.err, "every curve run"));
+	proc_out_free(&po);
+
+	/* no runtime: one line, exit 2, no results directory */
+	run_iochar(&po, dir, 0, ARGS("curve", "--ioengine=null", "--size=1m", "--points=1"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "step 'curve': mode=curve needs runtime (each point runs that long, "
+			   "time_based), e.g. runtime=30s");
+	char p[4200];
+	snprintf(p, sizeof(p), "%s/results", dir);
+	assert_false(file_exists(p));
+	proc_out_free(&po);
+}
+
 static void test_scaling(void **state)
 {
 	const char *dir = *state;
@@ -377,6 +421,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_null, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_file, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_curve_io_time, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_curve_time_bound, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_scaling, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_kill, tmpdir_setup, tmpdir_teardown),

@@ -72,10 +72,15 @@ static void test_curve_points(void **state)
 
 	(void)state;
 	setup(&d, &base);
+	base.time_based = false; /* a fio job that would end at the file's end */
 	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), 0);
 	max = res.max.s.total.iops;
 	assert_true(max > 150e3 && max < 160e3);
 	assert_int_equal(d.calls, 1 + NR_PCTS);
+	for (unsigned i = 0; i < d.calls; i++) { /* every run lasts the runtime */
+		assert_true(d.log[i].time_based);
+		assert_int_equal(d.log[i].runtime_ns, 30000000000ull);
+	}
 	assert_int_equal(d.log[0].rate_iops, 0); /* the max is closed loop */
 	assert_int_equal(res.max.rate_iops, 0);
 	assert_int_equal(res.nr_points, NR_PCTS);
@@ -112,6 +117,7 @@ static void test_curve_points(void **state)
 	}
 	assert_int_equal(base.rate_iops, 0); /* base untouched */
 	assert_int_equal(base.rate_process, RATE_LINEAR);
+	assert_false(base.time_based);
 	curve_result_free(&res);
 	curve_result_free(&res);
 	curve_result_free(NULL);
@@ -236,6 +242,15 @@ static void test_curve_errors(void **state)
 	cp.nr_pct = 2;
 	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err),
 			 -EINVAL);
+	assert_int_equal(d.calls, 0);
+	curve_result_free(&res);
+
+	/* no runtime: time_based runs would never end */
+	cp = params();
+	memset(&err, 0, sizeof(err));
+	base.runtime_ns = 0;
+	assert_int_equal(curve_run(&base, &cp, sim_measure, &d, &res, &err), -EINVAL);
+	assert_string_equal(err.msg, CURVE_NEEDS_RUNTIME);
 	assert_int_equal(d.calls, 0);
 	curve_result_free(&res);
 	job_spec_free(&base);

@@ -8,9 +8,13 @@
  * had whole seconds, at least CURVE_HOLD of them were on rate; points past
  * 100 % are run and usually not reached, which is reported, not an error.
  * When a point's latency statistic passes stop_ns, the points after it are
- * not run (stopped). After the points, a reached point above the maximum
- * (by more than POINT_RATE_TOL) has the maximum run once more; the curve
- * keeps both and notes by how much the best of them is still beaten.
+ * not run (stopped). Every run is time-bound (time_based for the job's
+ * runtime, as vdbench's elapsed=): a point that ends when the file has
+ * been read once lasts tens of milliseconds, has no whole second to judge
+ * and would be judged on its average alone. After the points, a reached
+ * point above the maximum (by more than POINT_RATE_TOL) has the maximum
+ * run once more; the curve keeps both and notes by how much the best of
+ * them is still beaten.
  */
 #include "charz/curve.h"
 
@@ -30,6 +34,7 @@ static int run_point(const struct job_spec *base, uint64_t rate_iops,
 	if (ret)
 		return err_set(err, ret, "curve: out of memory");
 	job.rate_iops = rate_iops;
+	job.time_based = true; /* runtime long, whatever the file's size */
 	if (rate_iops)
 		job.rate_process = arrivals;
 	memset(out, 0, sizeof(*out));
@@ -46,8 +51,11 @@ static int run_point(const struct job_spec *base, uint64_t rate_iops,
 	return ret;
 }
 
-static int check_params(const struct curve_params *cp, struct ioc_err *err)
+static int check_params(const struct job_spec *base, const struct curve_params *cp,
+			struct ioc_err *err)
 {
+	if (!base->runtime_ns) /* time_based without it would never end */
+		return err_set(err, EINVAL, CURVE_NEEDS_RUNTIME);
 	if (cp->nr_pct && !cp->pct)
 		return err_set(err, EINVAL, "curve: no percentages");
 	for (unsigned i = 0; i < cp->nr_pct; i++)
@@ -120,7 +128,7 @@ int curve_run(const struct job_spec *base, const struct curve_params *cp,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = check_params(cp, err);
+	ret = check_params(base, cp, err);
 	if (ret)
 		return ret;
 	ret = run_point(base, 0, cp->arrivals, measure, arg, 0, &res->max, err);

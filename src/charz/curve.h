@@ -7,10 +7,10 @@
  * cannot hide its queueing delay. A point is reached when its average is
  * within the tolerance of the asked rate and at least CURVE_HOLD of its
  * seconds are within POINT_RATE_TOL of it (an average hides a stall: 37k
- * then 58k IOPS averages a 47k point). A point reached above the maximum
- * means the maximum came out low: it is measured again, and if a point
- * still beats it the curve says by how much. A stop limit ends the curve
- * once latency passes it.
+ * then 58k IOPS averages a 47k point). Every run lasts the job's runtime
+ * (time_based). A point reached above the maximum means the maximum came
+ * out low: it is measured again, and if a point still beats it the curve
+ * says by how much. A stop limit ends the curve once latency passes it.
  */
 #ifndef IOCHAR_CHARZ_CURVE_H
 #define IOCHAR_CHARZ_CURVE_H
@@ -25,6 +25,9 @@ struct curve_params {
 	uint64_t stop_ns;        /* 0 = never stop early */
 	double reach_tolerance;  /* e.g. 0.02: average achieved >= 98 % of asked */
 };
+
+/* Why a curve without a runtime is refused: its runs are time_based. */
+#define CURVE_NEEDS_RUNTIME "mode=curve needs runtime (each point runs that long, time_based)"
 
 #define CURVE_HOLD 0.90          /* fraction of a point's seconds that must be on rate */
 
@@ -47,10 +50,10 @@ struct curve_result {
 	bool stopped;            /* the stop limit ended it early */
 };
 
-/* Run the curve for base (valid, closed-loop; its iodepth and numjobs are
- * used for every point). Returns 0 or the first measurement error; -EIO
- * with a message if the maximum run did no I/O. Release with
- * curve_result_free. */
+/* Run the curve for base (valid, closed-loop; its iodepth, numjobs and
+ * runtime are used for every point, each run time_based). Returns 0 or
+ * the first measurement error; -EINVAL without a runtime; -EIO with a
+ * message if the maximum run did no I/O. Release with curve_result_free. */
 int curve_run(const struct job_spec *base, const struct curve_params *cp,
 	      measure_fn measure, void *arg, struct curve_result *res,
 	      struct ioc_err *err);
