@@ -354,12 +354,49 @@ static void test_rate_tolerance(void **state)
 	assert_int_equal(point_count_on_rate(&iv, 1, 100, true), 0);
 }
 
+/* The seconds a curve point is judged on, from its per-second series as
+ * measure.c gives it (tests/test_charz_cli.c runs a real stalled point):
+ * every whole second of the run counts, one the series lacks (nothing
+ * completed: a stall at the end) as 0, the cut-short last one not. */
+static void test_count_seconds(void **state)
+{
+	const double a = 40000; /* asked, linear arrivals: the 5 % holds */
+	unsigned nr, on;
+
+	(void)state;
+	/* on rate, a stall, the catch-up after it, on rate: average 100 % */
+	const double stall[] = {a, a, 0, 2 * a, a, 0.3 * a};
+	point_count_seconds(stall, 6, 5300000000ull, a, false, &nr, &on);
+	assert_int_equal(nr, 5);
+	assert_int_equal(on, 3);
+	assert_false(on >= CURVE_HOLD * nr);
+	/* 4.9 % and 5.1 % off: the edge of on rate */
+	const double edge[] = {a * 0.951, a * 1.049, a * 0.949, a * 1.051};
+	point_count_seconds(edge, 4, 4000000000ull, a, false, &nr, &on);
+	assert_int_equal(nr, 4);
+	assert_int_equal(on, 2);
+	/* stalled for the last 2 s: the series ends early, the run did not */
+	const double tail[] = {a, a, a};
+	point_count_seconds(tail, 3, 5000000000ull, a, false, &nr, &on);
+	assert_int_equal(nr, 5);
+	assert_int_equal(on, 3);
+	/* shorter than a second: nothing to judge but the average */
+	point_count_seconds(tail, 1, 400000000ull, a, false, &nr, &on);
+	assert_int_equal(nr, 0);
+	assert_int_equal(on, 0);
+	/* all on rate */
+	point_count_seconds(tail, 3, 3000000000ull, a, true, &nr, &on);
+	assert_int_equal(nr, 3);
+	assert_int_equal(on, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_curve_points),
 	    cmocka_unit_test(test_curve_stalled),
 	    cmocka_unit_test(test_rate_tolerance),
+	    cmocka_unit_test(test_count_seconds),
 	    cmocka_unit_test(test_curve_max_underestimated),
 	    cmocka_unit_test(test_curve_linear_and_closed_max),
 	    cmocka_unit_test(test_curve_stop),

@@ -218,8 +218,9 @@ static bool run_tool_limited(const struct run_result *r, const char **why)
 	return r->tool_limited;
 }
 
-/* An open-loop point's seconds on rate, from the series keep_call kept:
- * only whole seconds count (the last one is usually cut short). */
+/* An open-loop point's seconds on rate, from the series keep_call kept
+ * over the point's I/O time (charz/point.h: whole seconds only, a second
+ * the series lacks off rate). */
 static void count_seconds(const struct measure_call *c,
 			  const struct run_result *r, const struct job_spec *job,
 			  struct point *out)
@@ -228,13 +229,8 @@ static void count_seconds(const struct measure_call *c,
 
 	if (!job->rate_iops)
 		return;
-	for (unsigned i = 0; i < c->nr_iv; i++) {
-		if (summary_interval_len_ns(r, i) < STATS_INTERVAL_NS)
-			continue;
-		out->nr_sec++;
-		out->sec_on_rate += point_count_on_rate(&c->iv_iops[i], 1, asked,
-							job->rate_process == RATE_POISSON);
-	}
+	point_count_seconds(c->iv_iops, c->nr_iv, r->elapsed_ns, asked,
+			    job->rate_process == RATE_POISSON, &out->nr_sec, &out->sec_on_rate);
 }
 
 /* A multi-workload step's call: each workload's figures, each target's
