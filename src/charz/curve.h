@@ -9,8 +9,9 @@
  * seconds are within POINT_RATE_TOL of it (an average hides a stall: 37k
  * then 58k IOPS averages a 47k point). Every run lasts the job's runtime
  * (time_based). A point reached above the maximum means the maximum came
- * out low: it is measured again, and if a point still beats it the curve
- * says by how much. A stop limit ends the curve once latency passes it.
+ * out low: it is measured again, and when that run or the point beats the
+ * first maximum the curve says by how much. A stop limit ends the curve
+ * once latency passes it.
  */
 #ifndef IOCHAR_CHARZ_CURVE_H
 #define IOCHAR_CHARZ_CURVE_H
@@ -44,7 +45,12 @@ struct curve_result {
 	 * the maximum measured again (elapsed_ns 0 when not run) */
 	struct point remax;
 	double top_reached_iops; /* the most IOPS of a reached point */
-	double underestimated;   /* top_reached / the best maximum - 1, when still over it; else 0 */
+	/* the most the device showed closed loop or at a reached point: max,
+	 * or the better of remax and top_reached when remax ran */
+	double best_max_iops;
+	/* best_max / max - 1 when over POINT_RATE_TOL, else 0: against the
+	 * first maximum, the one every percentage is of */
+	double underestimated;
 	struct curve_point *points; /* owned; only the points run */
 	unsigned nr_points;
 	bool stopped;            /* the stop limit ended it early */
