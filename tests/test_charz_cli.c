@@ -1,7 +1,8 @@
 /* test_charz_cli.c - plans, searches and curves end to end through the
  * binary: the results directory and its files, the summary table, the
- * search's JSON, curve rate accuracy, scaling, resume after SIGKILL, and
- * plan errors that stop everything before any I/O. */
+ * search's JSON, curve rate accuracy, a curve point's seconds and time,
+ * scaling, resume after SIGKILL, and plan errors that stop everything
+ * before any I/O. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -209,6 +210,147 @@ static void test_curve_rate_accuracy_file(void **state)
 	json_object *r = parse_json(&po);
 	check_curve_rates(r, true);
 	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* The seconds of a real point, counted by measure.c: iochar stopped
+ * (SIGSTOP) for 1.5 s in the middle of a 3 s point at 1 % of the null
+ * engine's maximum. The open-loop worker issues what it owes as soon as it
+ * runs again, so on average the point got what it asked; but no second of
+ * the three was on rate (the stalled one, the one of the catch-up, the
+ * first one cut by the stop), and the table says so. A count that took
+ * every second as on rate calls it reached. */
+static void test_curve_stalled_second(void **state)
+{
+	const char *dir = *state;
+	char out[4200], err[4200], res[4200], p[4300];
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(res, sizeof(res), "%s/res", dir);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+			_exit(126);
+		char bin[4096];
+		if (!realpath(iochar_path(), bin))
+			_exit(127);
+		execl(bin, bin, "curve", "--ioengine=null", "--size=64m", "--time_based",
+		      "--runtime=3s", "--points=1", "--discipline=fixed", "--out", res,
+		      (char *)NULL);
+		_exit(127);
+	}
+	/* the point's run starts as its progress line is written */
+	char *e = NULL;
+	for (int i = 0; i < 400 && !(e && strstr(e, "run 2 (")); i++) {
+		free(e);
+		usleep(25 * 1000);
+		e = file_slurp(err, NULL);
+	}
+	assert_non_null(e && strstr(e, "run 2 ("));
+	free(e);
+	usleep(700 * 1000);
+	kill(pid, SIGSTOP);
+	usleep(1500 * 1000);
+	kill(pid, SIGCONT);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	char *table = file_slurp(out, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("exit %d: %s", status, (e = file_slurp(err, NULL)) ? e : "");
+	snprintf(p, sizeof(p), "%s/results.json", res);
+	json_object *r = load_json(p);
+	json_object *set = json_object_array_get_idx(jget(json_object_array_get_idx(
+								 jget(r, "steps"), 0), "sets"), 0);
+	json_object *pt = json_object_array_get_idx(jget(set, "curve"), 0);
+	double asked = jget_double(pt, "asked_iops"), got = jget_double(pt, "point.iops");
+	unsigned secs = (unsigned)jget_u64(pt, "point.seconds");
+	unsigned on = (unsigned)jget_u64(pt, "point.seconds_on_rate");
+	print_message("asked %.0f, got %.0f, %u of %u s on rate\n%s", asked, got, on, secs, table);
+	/* the average hides the stall: only the seconds can judge it */
+	assert_true(got >= 0.98 * asked);
+	assert_int_equal(secs, 3);
+	assert_true(on <= 1);
+	assert_false(json_object_get_boolean(jget(pt, "reached")));
+	char want[64];
+	snprintf(want, sizeof(want), "not reached (%u of 3 s on rate)", on);
+	expect_has(table, want);
+	json_object_put(r);
+	free(table);
+}
+
+/* A point's IOPS are over its I/O time, as fio's: a worker that starts
+ * 3 s after the run (startdelay here; a thread the scheduler woke late in
+ * the audit, whose 2 s maximum took 2.75 s) runs its whole runtime from
+ * its own start, and that delay is not I/O time. Counted, each run took
+ * 4 s and its IOPS came out 75 % low. The bound leaves the delay's length
+ * for a loaded machine's lateness at the end (a 1 s point took 1.85 s
+ * beside other test suites at load 8 on 2 CPUs). */
+static void test_curve_io_time(void **state)
+{
+	struct proc_out po;
+	run_iochar(&po, *state, 0,
+		   ARGS("curve", "--ioengine=null", "--size=64m", "--time_based", "--runtime=1s",
+			"--startdelay=3s", "--points=1", "--discipline=fixed",
+			"--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
+	json_object *pt = json_object_array_get_idx(jget(set, "curve"), 0);
+	uint64_t max_ns = jget_u64(set, "max.elapsed_ns"), pt_ns = jget_u64(pt, "point.elapsed_ns");
+	print_message("max %.3f s, point %.3f s, asked %.0f, got %.0f\n", max_ns / 1e9, pt_ns / 1e9,
+		      jget_double(pt, "asked_iops"), jget_double(pt, "point.iops"));
+	assert_true(max_ns >= 1000000000ull && max_ns < 3000000000ull);
+	assert_true(pt_ns >= 1000000000ull && pt_ns < 3000000000ull);
+	/* IOPS = I/Os over that time */
+	double ios = (double)jget_u64(set, "max.total.ios");
+	assert_true(fabs(jget_double(set, "max.iops") - ios * 1e9 / (double)max_ns) < 1e-3 * ios);
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
+/* Curve runs are time-bound, as vdbench's: without time_based each still
+ * lasts the runtime (fio would end it when the 1 MiB file has been read
+ * once, in well under a millisecond here, with no second to judge), and
+ * iochar says so; without a runtime the curve is refused before any I/O. */
+static void test_curve_time_bound(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("curve", "--ioengine=null", "--size=1m", "--runtime=1s", "--points=1",
+			"--discipline=fixed", "--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	expect_has(po.err, "iochar: step 'curve': every curve run lasts runtime=1s (time_based, "
+			   "as vdbench's elapsed=)\n");
+	json_object *r = parse_json(&po);
+	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
+	json_object *pt = json_object_array_get_idx(jget(set, "curve"), 0);
+	assert_true(jget_u64(set, "max.elapsed_ns") >= 1000000000ull);
+	assert_true(jget_u64(pt, "point.elapsed_ns") >= 1000000000ull);
+	assert_int_equal(jget_u64(pt, "point.seconds"), 1);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* with time_based given: nothing to say */
+	run_iochar(&po, dir, 0,
+		   ARGS("curve", "--ioengine=null", "--size=1m", "--runtime=300ms", "--time_based",
+			"--points=1", "--discipline=fixed", "--output-format=json"));
+	assert_int_equal(po.status, 0);
+	assert_null(strstr(po.err, "every curve run"));
+	proc_out_free(&po);
+
+	/* no runtime: one line, exit 2, no results directory */
+	run_iochar(&po, dir, 0, ARGS("curve", "--ioengine=null", "--size=1m", "--points=1"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "step 'curve': mode=curve needs runtime (each point runs that long, "
+			   "time_based), e.g. runtime=30s");
+	char p[4200];
+	snprintf(p, sizeof(p), "%s/results", dir);
+	assert_false(file_exists(p));
 	proc_out_free(&po);
 }
 
@@ -502,6 +644,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_search_table_labels, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_null, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_curve_rate_accuracy_file, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_curve_stalled_second, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_curve_io_time, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_curve_time_bound, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_scaling, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_errors_before_any_io, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_kill, tmpdir_setup, tmpdir_teardown),

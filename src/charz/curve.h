@@ -7,9 +7,10 @@
  * cannot hide its queueing delay. A point is reached when its average is
  * within the tolerance of the asked rate and at least CURVE_HOLD of its
  * seconds are within POINT_RATE_TOL of it (an average hides a stall: 37k
- * then 58k IOPS averages a 47k point). A point reached above the maximum
- * means the maximum came out low: it is measured again, and if a point
- * still beats it the curve says by how much. A stop limit ends the curve
+ * then 58k IOPS averages a 47k point). Every run lasts the job's runtime
+ * (time_based). A point reached above the maximum means the maximum came
+ * out low: it is measured again, and when that run or the point beats the
+ * first maximum the curve says by how much. A stop limit ends the curve
  * once latency passes it.
  */
 #ifndef IOCHAR_CHARZ_CURVE_H
@@ -26,6 +27,9 @@ struct curve_params {
 	double reach_tolerance;  /* e.g. 0.02: average achieved >= 98 % of asked */
 };
 
+/* Why a curve without a runtime is refused: its runs are time_based. */
+#define CURVE_NEEDS_RUNTIME "mode=curve needs runtime (each point runs that long, time_based)"
+
 #define CURVE_HOLD 0.90          /* fraction of a point's seconds that must be on rate */
 
 struct curve_point {
@@ -41,16 +45,21 @@ struct curve_result {
 	 * the maximum measured again (elapsed_ns 0 when not run) */
 	struct point remax;
 	double top_reached_iops; /* the most IOPS of a reached point */
-	double underestimated;   /* top_reached / the best maximum - 1, when still over it; else 0 */
+	/* the most the device showed closed loop or at a reached point: max,
+	 * or the better of remax and top_reached when remax ran */
+	double best_max_iops;
+	/* best_max / max - 1 when over POINT_RATE_TOL, else 0: against the
+	 * first maximum, the one every percentage is of */
+	double underestimated;
 	struct curve_point *points; /* owned; only the points run */
 	unsigned nr_points;
 	bool stopped;            /* the stop limit ended it early */
 };
 
-/* Run the curve for base (valid, closed-loop; its iodepth and numjobs are
- * used for every point). Returns 0 or the first measurement error; -EIO
- * with a message if the maximum run did no I/O. Release with
- * curve_result_free. */
+/* Run the curve for base (valid, closed-loop; its iodepth, numjobs and
+ * runtime are used for every point, each run time_based). Returns 0 or
+ * the first measurement error; -EINVAL without a runtime; -EIO with a
+ * message if the maximum run did no I/O. Release with curve_result_free. */
 int curve_run(const struct job_spec *base, const struct curve_params *cp,
 	      measure_fn measure, void *arg, struct curve_result *res,
 	      struct ioc_err *err);

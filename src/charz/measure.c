@@ -218,8 +218,9 @@ static bool run_tool_limited(const struct run_result *r, const char **why)
 	return r->tool_limited;
 }
 
-/* An open-loop point's seconds on rate, from the series keep_call kept:
- * only whole seconds count (the last one is usually cut short). */
+/* An open-loop point's seconds on rate, from the series keep_call kept
+ * over the point's I/O time (charz/point.h: whole seconds only, a second
+ * the series lacks off rate). */
 static void count_seconds(const struct measure_call *c,
 			  const struct run_result *r, const struct job_spec *job,
 			  struct point *out)
@@ -228,13 +229,8 @@ static void count_seconds(const struct measure_call *c,
 
 	if (!job->rate_iops)
 		return;
-	for (unsigned i = 0; i < c->nr_iv; i++) {
-		if (summary_interval_len_ns(r, i) < STATS_INTERVAL_NS)
-			continue;
-		out->nr_sec++;
-		out->sec_on_rate += point_count_on_rate(&c->iv_iops[i], 1, asked,
-							job->rate_process == RATE_POISSON);
-	}
+	point_count_seconds(c->iv_iops, c->nr_iv, r->elapsed_ns, asked,
+			    job->rate_process == RATE_POISSON, &out->nr_sec, &out->sec_on_rate);
 }
 
 /* A multi-workload step's call: each workload's figures, each target's
@@ -249,6 +245,22 @@ static int keep_workloads(struct measure_ctx *ctx, const struct run_result *r,
 	if (wl_figures(r, ctx->wl, ctx->nr_wl, ctx->nr_targets, c->per_wl, out))
 		return -ENOMEM;
 	return wl_target_totals(r, ctx->nr_wl, ctx->nr_targets, c->per_target);
+}
+
+/* A point's time is its I/O time, as fio's group runtime: the longest of
+ * its workers' own runtimes (each from its own start, after ramp), not the
+ * run's span from the start gate. A worker the scheduler wakes late runs
+ * its whole runtime from when it woke (core/worker.c), so the span counts
+ * its lateness as time without I/O: a worker woken 0.75 s late made a 2 s
+ * closed-loop maximum 2.75 s long and its IOPS 27 % low, and a point on
+ * rate every second "not reached" on its average. 0 workers: the span. */
+static uint64_t io_time_ns(const struct run_result *r)
+{
+	uint64_t t = 0;
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		if (r->workers[i].elapsed_ns > t)
+			t = r->workers[i].elapsed_ns;
+	return t ? t : r->elapsed_ns;
 }
 
 /* Move r's environment into ctx the first time (the targets are the same
@@ -294,6 +306,9 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	out->iodepth = job->iodepth;
 	out->numjobs = job->numjobs;
 	out->rate_iops = job->rate_iops;
+	/* every figure below (totals, the per-second series' last second,
+	 * the workloads) over the I/O time */
+	r.elapsed_ns = io_time_ns(&r);
 	out->elapsed_ns = r.elapsed_ns;
 	out->partial = r.partial;
 	if (summary_stats(&r.total, r.elapsed_ns, &out->s) || keep_call(ctx, job, &r)) {

@@ -83,7 +83,7 @@ static const struct option_def plan_keys[] = {
 	  .help = "search: the most jobs tried, per target", .type = OPT_UINT, STEP_FIELD(max_numjobs),
 	  .min = 1, .max = 1024, .def = "8", .example = "8" },
 	{ .name = "points", .arg = "LIST",
-	  .help = "curve: the loads, as % of the measured closed-loop maximum", .type = OPT_CUSTOM, STEP_FIELD(points),
+	  .help = "curve: the loads, as % of the measured closed-loop maximum; every run lasts runtime (time_based)", .type = OPT_CUSTOM, STEP_FIELD(points),
 	  .parse = parse_points, .flags = OPT_F_COMMAS, .min = 1, .max = 1000,
 	  .def = "10,20,30,40,50,60,70,80,90,100", .example = "10,50,100" },
 	{ .name = "stop_latency", .arg = "TIME",

@@ -117,6 +117,9 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 					 "step '%s': latency_scope=total does not apply to workloads= "
 					 "(each workload is judged on the directions its latency_judge "
 					 "names: set those instead)", st->label);
+		if (st->mode == STEP_CURVE && !st->job.runtime_ns)
+			return err_usage(err, EINVAL, "step '%s': " CURVE_NEEDS_RUNTIME ", e.g. "
+					 "runtime=30s", st->label);
 		if (st->mode == STEP_PRECONDITION &&
 		    (!rw_writes(st->job.rw) || (rw_is_mixed(st->job.rw) && st->job.rwmixread >= 100)))
 			return err_usage(err, EINVAL,
@@ -566,6 +569,11 @@ static int plan_step(const struct plan *p, unsigned i, const struct plan_run_opt
 		fmt_left(left, sizeof(left), eta_plan_left_ns(eta, 0));
 		fprintf(o->progress, "iochar: step %u of %u: %s (%s; plan: %s)\n", i + 1,
 			p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
+		if (p->steps[i].mode == STEP_CURVE && !p->steps[i].job.time_based)
+			/* fio would end each run when the file has been read once */
+			fprintf(o->progress, "iochar: step '%s': every curve run lasts "
+				"runtime=%.3gs (time_based, as vdbench's elapsed=)\n",
+				p->steps[i].label, (double)p->steps[i].job.runtime_ns / 1e9);
 	}
 	eta_step_start(eta, i);
 	uint64_t t0 = clock_ns();

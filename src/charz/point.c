@@ -82,6 +82,15 @@ unsigned point_count_on_rate(const double *iv, unsigned n, double asked, bool po
 	return on;
 }
 
+void point_count_seconds(const double *iv, unsigned nr_iv, uint64_t elapsed_ns,
+			 double asked, bool poisson, unsigned *nr_sec, unsigned *on_rate)
+{
+	unsigned whole = (unsigned)(elapsed_ns / STATS_INTERVAL_NS);
+
+	*nr_sec = whole;
+	*on_rate = point_count_on_rate(iv, whole < nr_iv ? whole : nr_iv, asked, poisson);
+}
+
 const char *lat_stat_name(enum lat_stat stat)
 {
 	switch (stat) {

@@ -104,6 +104,13 @@ double point_rate_tolerance(double asked, double seconds, bool poisson, double f
  * point_rate_tolerance(asked, 1, poisson, POINT_RATE_TOL) of asked (> 0). */
 unsigned point_count_on_rate(const double *iv, unsigned n, double asked, bool poisson);
 
+/* An open-loop run's whole seconds and those on rate (point_count_on_rate),
+ * from its per-second IOPS iv[0..nr_iv) over elapsed_ns: every whole
+ * second of elapsed_ns counts, one the series lacks (nothing completed in
+ * it: a stall at the end) as 0 IOPS; the last, cut-short second does not. */
+void point_count_seconds(const double *iv, unsigned nr_iv, uint64_t elapsed_ns,
+			 double asked, bool poisson, unsigned *nr_sec, unsigned *on_rate);
+
 /* "mean", "p99", "p99.9". */
 const char *lat_stat_name(enum lat_stat stat);
 

@@ -167,7 +167,9 @@ static void emit_curve(struct jw *w, const struct set_outcome *s)
 	else
 		jw_null(w);
 	jw_kv_double(w, "top_reached_iops", r->top_reached_iops);
+	/* against the first max, the one the curve's pct are of */
 	jw_kv_double(w, "max_underestimated", r->underestimated);
+	jw_kv_double(w, "max_best_iops", r->best_max_iops);
 	jw_kv_bool(w, "stopped", r->stopped);
 	jw_key(w, "curve");
 	jw_array_begin(w);

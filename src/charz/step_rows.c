@@ -12,7 +12,7 @@ const char step_csv_header[] =
 	"step,label,mode,point,target,rw,bs,read_pct,iodepth,numjobs,"
 	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met,"
 	"read_lat_mean_us,write_lat_mean_us,latency_scope,reached,tool_limited,"
-	"member_ios_per_host_io\n";
+	"member_ios_per_host_io,max_underestimated_pct\n";
 
 static unsigned read_pct(const struct job_spec *j)
 {
@@ -21,15 +21,23 @@ static unsigned read_pct(const struct job_spec *j)
 	return rw_reads(j->rw) ? 100 : 0;
 }
 
+/* A curve's mark on each of its rows (max_underestimated_pct: how much
+ * the first maximum, the one the percentages are of, came out low), empty
+ * when not marked or not a curve. */
+static double row_underestimated(const struct step_outcome *o, const struct set_outcome *s)
+{
+	return o->step->mode == STEP_CURVE && s ? s->curve.underestimated : 0;
+}
+
 /* reached: "yes"/"no" for a curve point, NULL otherwise. whole: the row
  * stands for the whole point (its total, or its only target), so the
  * point's read and write latencies are its own; empty on one target's row
  * of several (only its total is kept). amp: the RAID VD's member I/Os per
- * host I/O, empty when 0 (not a VD). */
+ * host I/O, empty when 0 (not a VD). under: the curve's mark, empty at 0. */
 static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		    const char *target, const struct point *p,
 		    const struct dir_summary *d, bool whole, const char *reached,
-		    double amp)
+		    double amp, double under)
 {
 	const struct plan_step *st = o->step;
 	const struct job_spec *j = &st->job;
@@ -57,6 +65,9 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		p->tool_limited ? "yes" : "no");
 	if (amp > 0)
 		fprintf(f, "%.3f", amp);
+	fputc(',', f);
+	if (under > 0)
+		fprintf(f, "%.1f", 100 * under);
 	fputc('\n', f);
 }
 
@@ -81,18 +92,20 @@ static void csv_point(FILE *f, const struct step_outcome *o,
 {
 	const struct measure_call *c = point_call(s, p);
 	unsigned n = point_targets(s, c);
+	double under = row_underestimated(o, s);
 	if (c)
 		for (unsigned t = 0; t < n; t++)
 			csv_row(f, o, label, c->vd_labels ? c->vd_labels[t] : s->targets[t], p,
 				&c->per_target[t], n == 1, reached,
-				c->vd_amps ? c->vd_amps[t] : 0);
+				c->vd_amps ? c->vd_amps[t] : 0, under);
 	if (!c || n != 1) {
 		char all[32];
 		if (n)
 			snprintf(all, sizeof(all), "total of %u", n);
 		else
 			snprintf(all, sizeof(all), "(no target)");
-		csv_row(f, o, label, all, p, &p->s.total, true, reached, c ? c->vd_amp : 0);
+		csv_row(f, o, label, all, p, &p->s.total, true, reached, c ? c->vd_amp : 0,
+			under);
 	}
 	step_wl_csv(f, o, label, p, c, reached);
 }
@@ -110,11 +123,11 @@ static void rebuild_csv(FILE *f, const struct step_outcome *o,
 	char label[48], tgt[32];
 	vd_name(s, tgt, sizeof(tgt));
 	csv_row(f, o, "baseline", tgt, &s->rebuild_points[0],
-		&s->rebuild_points[0].s.total, true, NULL, 0);
+		&s->rebuild_points[0].s.total, true, NULL, 0, 0);
 	for (unsigned k = 0; k < s->rebuild->n; k++) {
 		const struct point *p = &s->rebuild_points[k + 1];
 		snprintf(label, sizeof(label), "rebuild %s", s->rebuild->p[k].label);
-		csv_row(f, o, label, tgt, p, &p->s.total, true, NULL, 0);
+		csv_row(f, o, label, tgt, p, &p->s.total, true, NULL, 0, 0);
 	}
 }
 
@@ -308,6 +321,19 @@ static const char *curve_verdict(const struct curve_point *cp, char *buf, size_t
 	return buf;
 }
 
+/* The line under a curve whose first maximum came out low: by how much,
+ * what showed it, and that the percentages are still of that maximum
+ * (they are what was asked; the mark says how to read them). */
+static void curve_mark(FILE *f, const struct curve_result *r)
+{
+	if (!(r->underestimated > 0))
+		return;
+	fprintf(f, "  maximum underestimated by %.0f%%: measured again %.0f IOPS, best point "
+		"reached %.0f IOPS; the points' %% are of the first maximum, %.0f IOPS\n",
+		100 * r->underestimated, r->remax.s.total.iops, r->top_reached_iops,
+		r->max.s.total.iops);
+}
+
 /* bytes as "16 MiB" or "15.4 GiB": a fill's size, honest at any scale. */
 static void fmt_bytes(char *buf, size_t len, uint64_t b)
 {
@@ -416,10 +442,12 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 				table_row(f, o, name, tgt, &cp->p,
 					  curve_verdict(cp, verdict, sizeof(verdict)));
 			}
-			if (s->curve.underestimated > 0)
-				fprintf(f, "  maximum underestimated by %.0f%%: a point reached "
-					"%.0f IOPS above it, also after measuring it again\n",
-					100 * s->curve.underestimated, s->curve.top_reached_iops);
+			if (s->curve.remax.elapsed_ns) {
+				snprintf(name, sizeof(name), "%s max again", o->step->label);
+				table_row(f, o, name, tgt, &s->curve.remax,
+					  "closed loop, re-measured");
+			}
+			curve_mark(f, &s->curve);
 			break;
 		case STEP_PRECONDITION:
 			precond_row(f, o->step->label, s, tgt);
