@@ -17,7 +17,7 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:8px 0;font-size:.92em}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad{color:#b34700;font-weight:600}span.good{color:#2a7d2a;font-weight:600}"
+	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad,p.bad{color:#b34700;font-weight:600}span.origin,small.repeat{font-size:.85em;color:#555;font-weight:400}td span.origin{display:block}table.paced{font-size:.82em}table.paced td.bad:last-child{min-width:12em}span.good{color:#2a7d2a;font-weight:600}"
 	"td.missing,td.nc{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"
@@ -101,6 +101,7 @@ static const struct section sections[] = {
 	{"targets", "Per target and RAID virtual drive", report_target_tables, false},
 	{"rebuild", "RAID rebuild", report_rebuild_tables, false},
 	{"replay", "Replay lag beside latency", report_replay_section, false},
+	{"paced", "Rate-limited points: response, service and lag", report_paced_tables, false},
 	{"compare", "Comparison", report_compare_table, true},
 	{"network", "Network", report_network, false},
 	{"curves", "Latency versus throughput", report_curve_charts, false},
@@ -126,6 +127,8 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 		return !report_has_rebuilds(r);
 	if (s->draw == report_replay_section)
 		return !report_has_replay(r);
+	if (s->draw == report_paced_tables)
+		return !report_has_paced(r);
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
 			if (r->sets[i].net || r->sets[i].mesh)
