@@ -40,6 +40,9 @@ static const char style[] =
 	"nav ol{columns:2}\n"
 	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
 	"table{font-size:8pt}th,td{padding:1px 4px}"
+	/* the rate-limited table's 13 columns share a page's width */
+	"table.paced{font-size:7pt}table.paced td.num{white-space:normal}"
+	"table.paced th,table.paced td{padding:1px 2px}table.paced td.bad:last-child{min-width:0}"
 	"h2{break-after:avoid;page-break-after:avoid}pre{white-space:pre-wrap}"
 	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}"
 	/* paper does not scroll: the environment's wide tables share the
