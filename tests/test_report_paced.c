@@ -263,12 +263,54 @@ static void test_paced_run(void **state)
 	free(html);
 }
 
+/* A member the table reads that is wrong: refused, exit 2, a line naming
+ * it, no report written. */
+static void expect_refused(const char *dir, const char *in, const char *want)
+{
+	struct proc_out po;
+	char out[4400];
+	run_iochar(&po, dir, 0, ARGS("report", in, "-o", "bad.html"));
+	expect_exit(&po, 2);
+	expect_has(po.err, want);
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+	snprintf(out, sizeof(out), "%s/bad.html", dir);
+	assert_false(file_exists(out));
+}
+
+static void test_bad_members(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+
+	run_ok(dir, ARGS("run", "--ioengine=null", "--size=1m", "--rw=randread", "--runtime=100ms",
+			 "--time_based", "--rate_iops=1000", "--output-format=json",
+			 "--output=paced.json"));
+	json_object *run = load(dir, "paced.json", p, sizeof(p));
+	json_object_object_add(run, "latency_origin", json_object_new_string("sideways"));
+	save(p, run);
+	json_object_put(run);
+	expect_refused(dir, "paced.json", "latency_origin: not submit or scheduled");
+
+	run_ok(dir, ARGS("curve", "--ioengine=null", "--size=4m", "--rw=randread", "--time_based",
+			 "--runtime=100ms", "--points=50", "--discipline=fixed", "--out=c"));
+	json_object *st = load(dir, "c/steps/000.json", p, sizeof(p));
+	json_object *set = json_object_array_get_idx(jget(st, "sets"), 0);
+	json_object *c0 = jget(json_object_array_get_idx(jget(set, "curve"), 0), "point");
+	set_num(c0, "seconds", 2);
+	set_num(c0, "seconds_on_rate", 3);
+	save(p, st);
+	json_object_put(st);
+	expect_refused(dir, "c", "curve[0].point.seconds_on_rate: more than \"seconds\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_curve_points, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_search_repeat, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_paced_run, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_members, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("report_paced", tests, NULL, NULL);
 }
