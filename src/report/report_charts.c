@@ -402,11 +402,15 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	const struct rs_point **ps = calloc(n, sizeof(*ps));
 	if (!ps)
 		return;
-	for (unsigned i = 0; i < n; i++)
-		ps[i] = search		       ? &ts->points[i]
-			: i < ts->nr_curve     ? &ts->curve[i].p
-			: i == ts->nr_curve && ts->has_max ? &ts->max
-						 : &ts->max_again;
+	unsigned m = 0; /* a search's probes; a curve's points, maximum and its re-measure */
+	for (unsigned i = 0; search && i < ts->nr_points; i++)
+		ps[m++] = &ts->points[i];
+	for (unsigned i = 0; !search && i < ts->nr_curve; i++)
+		ps[m++] = &ts->curve[i].p;
+	if (!search && ts->has_max)
+		ps[m++] = &ts->max;
+	if (!search && ts->has_max_again)
+		ps[m++] = &ts->max_again;
 	struct axis x, y;
 	load_axes(st, ps, n, &x, &y, ylabel, sizeof(ylabel));
 	free(ps);
