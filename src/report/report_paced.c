@@ -10,6 +10,7 @@
  * curve's open-loop points are read. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/numfmt.h"
@@ -282,10 +283,12 @@ void report_paced_tables(struct report_ctx *r)
 		for (unsigned i = 0; i < r->sets[s].nr_steps; i++) {
 			const struct rs_step *st = &r->sets[s].steps[i];
 			for (unsigned k = 0; k < st->nr_sets; k++) {
-				struct paced_row rows[room(&st->sets[k])];
-				unsigned n = rows_of(st, &st->sets[k], rows);
+				/* on the heap: a file may hold any number of points */
+				struct paced_row *rows = calloc(room(&st->sets[k]), sizeof(*rows));
+				unsigned n = rows ? rows_of(st, &st->sets[k], rows) : 0;
 				if (n)
 					paced_table(r, &r->sets[s], st, k, rows, n);
+				free(rows);
 			}
 		}
 }
