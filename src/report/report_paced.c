@@ -58,7 +58,7 @@ static unsigned dirs_of(const struct rs_point *p, const struct rs_dir **d,
 	return n;
 }
 
-/* "reached, 9 of 10 s on rate", "not reached (4 of 10 s on rate)", or the
+/* "reached (9 of 10 s on rate)", "not reached (4 of 10 s on rate)", or the
  * seconds alone where no verdict was given (a paced fixed run). */
 static const char *on_rate(const struct paced_row *w, char *buf, size_t len, bool *bad)
 {
@@ -131,7 +131,8 @@ static void paced_row(FILE *f, const struct paced_row *w)
 	if (open && p->asked_iops > 0) {
 		cell(f, "num", nd, numfmt_iops(a, p->asked_iops));
 	} else {
-		cell(f, NULL, nd, open ? "" : "closed loop");
+		/* open loop at no rate: a replay, paced by its log */
+		cell(f, NULL, nd, !open ? "closed loop" : p->nr_replay ? "the log's schedule" : "");
 	}
 	if (open && p->asked_iops > 0)
 		snprintf(b, sizeof(b), "%s (%.1f %%)", numfmt_iops(a, p->total.iops),
@@ -148,16 +149,11 @@ static void paced_row(FILE *f, const struct paced_row *w)
 		dir_cells(f, d[i], open);
 		if (i)
 			continue;
-		if (p->tool_limited) {
-			fputs("<td class=\"bad\"", f);
-			if (nd > 1)
-				fprintf(f, " rowspan=\"%u\"", nd);
-			fputs(">tool-limited: ", f);
-			html_escape(f, p->tool_limited_reason ? p->tool_limited_reason : "");
-			fputs("</td>", f);
-		} else {
-			cell(f, NULL, nd, open ? "no" : DASH);
-		}
+		char why[512];
+		snprintf(why, sizeof(why), "tool-limited: %s",
+			 p->tool_limited_reason ? p->tool_limited_reason : "");
+		cell(f, p->tool_limited ? "bad" : NULL, nd,
+		     p->tool_limited ? why : open ? "no" : DASH);
 	}
 	fputs("</tr>\n", f);
 }
