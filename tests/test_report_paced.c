@@ -179,6 +179,11 @@ static void test_curve_points(void **state)
 	expect_has(html, "maximum underestimated by 25 %: re-measured 123K IOPS (first ");
 	expect_has(html, "maximum re-measured, still beaten");
 	expect_has(html, "maximum re-measured (closed loop): QD ");
+	/* an open-loop point's tooltip: its latency from the schedule, the
+	 * service time and lag beside it */
+	snprintf(want, sizeof(want), "from schedule; service mean %s, p99 issue lag ",
+		 numfmt_lat(a, jget_double(c0, "total.service_latency.mean")));
+	expect_has(html, want);
 	/* the summary: a curve's lag is per point, below */
 	expect_has(html, "<td><a href=\"#paced\">per point</a></td>");
 	free(html);

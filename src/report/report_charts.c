@@ -245,10 +245,16 @@ static void point_tip(char *tip, size_t len, const struct rs_step *st,
 {
 	char a[NUMFMT_MAX], b[NUMFMT_MAX];
 	bool rnd = rs_step_is_random(st);
-	snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth, p->numjobs,
-		 rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
-		 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
-		 p->partial ? " (partial run)" : "");
+	int n = snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth,
+			 p->numjobs, rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
+			 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
+			 p->partial ? " (partial run)" : "");
+	/* an open-loop point's latency is its response time: say so, and
+	 * give the service time and lag it adds up from */
+	if (rs_point_open_loop(p) && n > 0 && (size_t)n < len && p->total.has_service)
+		snprintf(tip + n, len - (size_t)n, " from schedule; service mean %s, p99 issue lag %s",
+			 numfmt_lat(a, p->total.service.mean),
+			 numfmt_lat(b, (double)p->total.lag.pct[RS_P99]));
 }
 
 static int by_iodepth(const void *a, const void *b)
