@@ -160,6 +160,9 @@ static void count_expected(json_object *r, struct expect *e)
 					e->not_reached += !json_object_get_boolean(
 						jget(json_object_array_get_idx(cv, q), "reached"));
 				e->curve_points += 1 + json_object_array_length(jget(set, "curve"));
+				json_object *again; /* the maximum re-measured: a square of its own */
+				if (json_object_object_get_ex(set, "max_again", &again) && again)
+					e->curve_points++;
 			}
 			if (!head)
 				continue;

@@ -100,7 +100,7 @@ static void test_html_shows_lag_and_flag(void **state)
 	snprintf(p, sizeof(p), "%s/r.html", dir);
 	char *html = fixture_slurp(p, NULL);
 	expect_has(html, "<th>p99 issue lag</th>");
-	expect_has(html, " (tool-limited)</td>");
+	expect_has(html, "<br>(tool-limited)</td>");
 	expect_has(html, "<p class=\"bad\">Tool-limited: ");
 	expect_has(html, "p99 tool lag ");
 	free(html);

@@ -245,10 +245,16 @@ static void point_tip(char *tip, size_t len, const struct rs_step *st,
 {
 	char a[NUMFMT_MAX], b[NUMFMT_MAX];
 	bool rnd = rs_step_is_random(st);
-	snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth, p->numjobs,
-		 rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
-		 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
-		 p->partial ? " (partial run)" : "");
+	int n = snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth,
+			 p->numjobs, rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
+			 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
+			 p->partial ? " (partial run)" : "");
+	/* an open-loop point's latency is its response time: say so, and
+	 * give the service time and lag it adds up from */
+	if (rs_point_open_loop(p) && n > 0 && (size_t)n < len && p->total.has_service)
+		snprintf(tip + n, len - (size_t)n, " from schedule; service mean %s, p99 issue lag %s",
+			 numfmt_lat(a, p->total.service.mean),
+			 numfmt_lat(b, (double)p->total.lag.pct[RS_P99]));
 }
 
 static int by_iodepth(const void *a, const void *b)
@@ -364,6 +370,17 @@ static void rate_curve_chart(struct chart *c, const struct rs_step *st,
 			    pt_style(&ts->max, CHART_PT_SQUARE), tip);
 		chart_legend_add(c, 1, CHART_LEGEND_SQUARE, "closed-loop maximum");
 	}
+	if (ts->has_max_again) { /* a second square, apart: the first stays what the % are of */
+		const struct rs_point *m = &ts->max_again;
+		point_tip(tip, sizeof(tip), st, m, "maximum re-measured (closed loop)");
+		tl |= m->tool_limited;
+		chart_point(c, 2, false, thr(st, m), rs_point_latency(st, m),
+			    pt_style(m, CHART_PT_SQUARE), tip);
+		chart_point_label(c, false, thr(st, m), rs_point_latency(st, m), "max again");
+		chart_legend_add(c, 2, CHART_LEGEND_SQUARE,
+				 ts->max_underestimated > 0 ? "maximum re-measured, still beaten"
+							    : "maximum re-measured");
+	}
 	for (unsigned i = 0; cp && xs && i < n; i++) {
 		snprintf(lbl, sizeof(lbl), "%u%%", cp[i]->pct);
 		chart_point_label(c, false, xs[i], ys[i], lbl);
@@ -383,7 +400,7 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 {
 	const struct rs_tset *ts = &st->sets[k];
 	bool search = st->mode == RS_SEARCH;
-	unsigned n = search ? ts->nr_points : ts->nr_curve + ts->has_max;
+	unsigned n = search ? ts->nr_points : ts->nr_curve + ts->has_max + ts->has_max_again;
 	char ylabel[200], wl[300], ctitle[512];
 
 	if (!n)
@@ -391,8 +408,15 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	const struct rs_point **ps = calloc(n, sizeof(*ps));
 	if (!ps)
 		return;
-	for (unsigned i = 0; i < n; i++)
-		ps[i] = search ? &ts->points[i] : i < ts->nr_curve ? &ts->curve[i].p : &ts->max;
+	unsigned m = 0; /* a search's probes; a curve's points, maximum and its re-measure */
+	for (unsigned i = 0; search && i < ts->nr_points; i++)
+		ps[m++] = &ts->points[i];
+	for (unsigned i = 0; !search && i < ts->nr_curve; i++)
+		ps[m++] = &ts->curve[i].p;
+	if (!search && ts->has_max)
+		ps[m++] = &ts->max;
+	if (!search && ts->has_max_again)
+		ps[m++] = &ts->max_again;
 	struct axis x, y;
 	load_axes(st, ps, n, &x, &y, ylabel, sizeof(ylabel));
 	free(ps);
@@ -413,6 +437,8 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	figure_end(r, search
 			      ? "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it."
 			      : "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum.");
+	if (!search)
+		report_max_note(r->f, ts);
 }
 
 void report_curve_charts(struct report_ctx *r)

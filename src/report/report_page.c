@@ -17,7 +17,7 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:8px 0;font-size:.92em}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad{color:#b34700;font-weight:600}span.good{color:#2a7d2a;font-weight:600}"
+	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad,p.bad{color:#b34700;font-weight:600}span.origin,small.repeat{font-size:.85em;color:#555;font-weight:400}td span.origin{display:block}table.paced{font-size:.82em}table.paced td.bad:last-child{min-width:12em}span.good{color:#2a7d2a;font-weight:600}"
 	"td.missing,td.nc{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"
@@ -40,6 +40,9 @@ static const char style[] =
 	"nav ol{columns:2}\n"
 	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
 	"table{font-size:8pt}th,td{padding:1px 4px}"
+	/* the rate-limited table's 13 columns share a page's width */
+	"table.paced{font-size:7pt}table.paced td.num{white-space:normal}"
+	"table.paced th,table.paced td{padding:1px 2px}table.paced td.bad:last-child{min-width:0}"
 	"h2{break-after:avoid;page-break-after:avoid}pre{white-space:pre-wrap}"
 	"svg.chart{max-width:17cm}a{color:inherit;text-decoration:none}"
 	/* paper does not scroll: the environment's wide tables share the
@@ -101,6 +104,7 @@ static const struct section sections[] = {
 	{"targets", "Per target and RAID virtual drive", report_target_tables, false},
 	{"rebuild", "RAID rebuild", report_rebuild_tables, false},
 	{"replay", "Replay lag beside latency", report_replay_section, false},
+	{"paced", "Rate-limited points: response, service and lag", report_paced_tables, false},
 	{"compare", "Comparison", report_compare_table, true},
 	{"network", "Network", report_network, false},
 	{"curves", "Latency versus throughput", report_curve_charts, false},
@@ -126,6 +130,8 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 		return !report_has_rebuilds(r);
 	if (s->draw == report_replay_section)
 		return !report_has_replay(r);
+	if (s->draw == report_paced_tables)
+		return !report_has_paced(r);
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
 			if (r->sets[i].net || r->sets[i].mesh)

@@ -54,6 +54,16 @@ void report_point_name(FILE *f, const struct rs_set *set, const struct rs_step *
 void report_replay_section(struct report_ctx *r);
 bool report_has_replay(const struct report_ctx *r);
 
+/* report_paced.c: every step's rate-limited (open-loop) points, per
+ * point and direction: rate asked and achieved, on rate or not, response
+ * latency (from the schedule) beside service latency (from submission),
+ * issue and tool lag, tool-limited and why; report_has_paced says
+ * whether there is any. report_max_note: a curve's re-measured or
+ * underestimated maximum, a paragraph (nothing when neither). */
+void report_paced_tables(struct report_ctx *r);
+bool report_has_paced(const struct report_ctx *r);
+void report_max_note(FILE *f, const struct rs_tset *ts);
+
 /* report_vd.c: every headline point on several targets or on RAID VDs:
  * a row per target, each VD's amplification and a row per member;
  * report_has_targets says whether there is any. */

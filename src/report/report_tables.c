@@ -34,12 +34,18 @@ static const char *read_pct(const struct rs_job *j, char *buf)
 /* p99 issue lag of a rate-limited point ("" in closed loop) and iochar's
  * share of it, and "tool-limited" with its reason when that share was
  * material. */
-static void lag_cell(FILE *f, const struct rs_point *p)
+static void lag_cell(FILE *f, const struct rs_step *st, const struct rs_tset *ts,
+		     const struct rs_point *p)
 {
 	char a[NUMFMT_MAX];
 
 	if (!p->total.has_service) {
-		td(f, "num", "");
+		/* a curve's headline is its closed-loop maximum: its open-loop
+		 * points' lag is in their own table */
+		if (st->mode == RS_CURVE && ts->nr_curve)
+			fputs("<td><a href=\"#paced\">per point</a></td>", f);
+		else
+			td(f, "num", "");
 		return;
 	}
 	fprintf(f, "<td class=\"num%s\"", p->tool_limited ? " bad" : "");
@@ -51,13 +57,28 @@ static void lag_cell(FILE *f, const struct rs_point *p)
 	fputc('>', f);
 	html_escape(f, numfmt_lat(a, (double)p->total.lag.pct[RS_P99]));
 	if (p->total.has_tool_lag) {
-		fputs(" (tool ", f);
+		fputs("<br>(tool ", f);
 		html_escape(f, numfmt_lat(a, (double)p->total.tool_lag.pct[RS_P99]));
 		fputc(')', f);
 	}
 	if (p->tool_limited)
-		fputs(" (tool-limited)", f);
+		fputs("<br>(tool-limited)", f);
 	fputs("</td>", f);
+}
+
+/* A latency of headline p: a rate-limited point's counts from the
+ * schedule (the response time), marked so; the note under the table says
+ * what the mark means. */
+static void lat_cell(FILE *f, const struct rs_point *p, double ns)
+{
+	char a[NUMFMT_MAX];
+	if (!rs_point_open_loop(p)) {
+		td(f, "num", numfmt_lat(a, ns));
+		return;
+	}
+	fputs("<td class=\"num\" title=\"response time: from the scheduled time\">", f);
+	html_escape(f, numfmt_lat(a, ns));
+	fputs(" <span class=\"origin\">from schedule</span></td>", f);
 }
 
 static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step *st,
@@ -91,17 +112,19 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 		fputs("</tr>\n", f);
 		return;
 	}
-	if (rnd) {
-		char b[NUMFMT_MAX + 8];
-		snprintf(b, sizeof(b), "%s IOPS", numfmt_iops(a, p->total.iops));
-		td(f, "num best", b);
-	} else {
-		td(f, "num best", numfmt_bw(a, p->total.bw_bytes));
-	}
+	fputs("<td class=\"num best\">", f);
+	if (rnd)
+		fprintf(f, "%s IOPS", numfmt_iops(a, p->total.iops));
+	else
+		html_escape(f, numfmt_bw(a, p->total.bw_bytes));
+	if (st->mode == RS_SEARCH && ts->confirmed && isfinite(ts->spread))
+		fprintf(f, "<br><small class=\"repeat\">repeat spread %.1f %%</small>",
+			100 * ts->spread);
+	fputs("</td>", f);
 	td(f, "num", rnd ? numfmt_bw(a, p->total.bw_bytes) : numfmt_iops(a, p->total.iops));
-	td(f, "num", numfmt_lat(a, p->total.lat.mean));
-	td(f, "num", numfmt_lat(a, (double)p->total.lat.pct[RS_P99]));
-	lag_cell(f, p);
+	lat_cell(f, p, p->total.lat.mean);
+	lat_cell(f, p, (double)p->total.lat.pct[RS_P99]);
+	lag_cell(f, st, ts, p);
 	snprintf(wl, sizeof(wl), "%u \xc3\x97 %u", p->iodepth, p->numjobs);
 	td(f, "num", wl);
 	if (st->latency_limit_ns) {
@@ -174,6 +197,77 @@ static void discipline_note(struct report_ctx *r, const struct rs_set *set,
 	fputs(".</p>\n", r->f);
 }
 
+/* Below the summary: a search's best confirmed by running it again, and
+ * how far the two runs' scores were apart; bests its repeat dropped. */
+static void repeat_note(struct report_ctx *r, const struct rs_set *set,
+			const struct rs_step *st, unsigned k, const struct rs_point *p,
+			void *arg)
+{
+	const struct rs_tset *ts = &st->sets[k];
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+	bool rnd = rs_step_is_random(st);
+
+	(void)arg;
+	if (st->mode != RS_SEARCH || (!ts->confirmed && !ts->nr_dropped))
+		return;
+	fputs("<p class=\"repeat\">Best of ", r->f);
+	report_point_name(r->f, set, st, k);
+	if (ts->confirmed && ts->has_repeat) {
+		const struct rs_point *q = &ts->repeat;
+		fprintf(r->f, ": confirmed by a repeat (%s then %s%s): spread %.1f %%",
+			rnd ? numfmt_iops(a, p->total.iops) : numfmt_bw(a, p->total.bw_bytes),
+			rnd ? numfmt_iops(b, q->total.iops) : numfmt_bw(b, q->total.bw_bytes),
+			rnd ? " IOPS" : "", 100 * ts->spread);
+	} else if (ts->confirmed) {
+		fprintf(r->f, ": confirmed by a repeat: spread %.1f %%", 100 * ts->spread);
+	} else {
+		fputs(": not confirmed", r->f);
+	}
+	if (ts->nr_dropped)
+		fprintf(r->f, "; %u better point%s dropped: %s repeat missed the limit",
+			ts->nr_dropped, ts->nr_dropped == 1 ? "" : "s",
+			ts->nr_dropped == 1 ? "its" : "their");
+	fputs(". The figure is the first run's; the repeat says how far to trust it.</p>\n",
+	      r->f);
+}
+
+/* Below the summary: a curve whose maximum was measured again, and whether
+ * it still came out low (the chart and the rate-limited table say more). */
+static void max_again_note(struct report_ctx *r, const struct rs_set *set,
+			   const struct rs_step *st, unsigned k, const struct rs_point *p,
+			   void *arg)
+{
+	const struct rs_tset *ts = &st->sets[k];
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+
+	(void)arg;
+	if (st->mode != RS_CURVE || (!ts->has_max_again && !(ts->max_underestimated > 0)))
+		return;
+	fprintf(r->f, "<p%s>Curve ", ts->max_underestimated > 0 ? " class=\"bad\"" : "");
+	report_point_name(r->f, set, st, k);
+	if (ts->max_underestimated > 0)
+		fprintf(r->f, ": maximum underestimated by %.0f %%", 100 * ts->max_underestimated);
+	else
+		fputs(": maximum measured again, no longer beaten", r->f);
+	if (ts->has_max_again)
+		fprintf(r->f, ": re-measured %s IOPS (first %s IOPS)",
+			numfmt_iops(a, ts->max_again.total.iops), numfmt_iops(b, p->total.iops));
+	fputs(" (<a href=\"#paced\">Rate-limited points</a>).</p>\n", r->f);
+}
+
+/* Below the summary, when a headline ran at a rate: where its latency
+ * starts. */
+static void origin_seen(struct report_ctx *r, const struct rs_set *set,
+			const struct rs_step *st, unsigned k, const struct rs_point *p,
+			void *arg)
+{
+	(void)r;
+	(void)set;
+	(void)st;
+	(void)k;
+	*(bool *)arg |= rs_point_open_loop(p);
+}
+
 void report_summary_table(struct report_ctx *r)
 {
 	FILE *f = r->f;
@@ -187,7 +281,17 @@ void report_summary_table(struct report_ctx *r)
 			for (unsigned k = 0; k < r->sets[s].steps[i].nr_sets; k++)
 				summary_row(f, &r->sets[s], &r->sets[s].steps[i], k);
 	fputs("</tbody></table>\n", f);
+	bool open = false;
+	report_each_headline(r, origin_seen, &open);
+	if (open)
+		fputs("<p>Latency counts from submission in closed loop; <span class=\"origin\">"
+		      "from schedule</span> marks a rate-limited point's, which counts from the "
+		      "time the I/O was scheduled (the response time, its issue lag included). "
+		      "Its service latency from submission, per direction, is under <a "
+		      "href=\"#paced\">Rate-limited points</a>.</p>\n", r->f);
 	report_each_headline(r, tool_limited_note, NULL);
+	report_each_headline(r, repeat_note, NULL);
+	report_each_headline(r, max_again_note, NULL);
 	report_each_headline(r, discipline_note, NULL);
 }
 

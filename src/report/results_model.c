@@ -70,12 +70,21 @@ double rs_point_latency(const struct rs_step *st, const struct rs_point *p)
 	return rs_dir_latency(st, &p->total);
 }
 
+bool rs_point_open_loop(const struct rs_point *p)
+{
+	if (p->latency_origin)
+		return !strcmp(p->latency_origin, "scheduled");
+	return p->total.has_service;
+}
+
 void rs_point_free(struct rs_point *p)
 {
 	free(p->iv);
 	p->iv = NULL;
 	free(p->tool_limited_reason);
 	p->tool_limited_reason = NULL;
+	free(p->latency_origin);
+	p->latency_origin = NULL;
 	for (unsigned i = 0; i < p->nr_hosts; i++) {
 		free(p->hosts[i].host);
 		free(p->hosts[i].label);
@@ -108,6 +117,8 @@ static void free_tset(struct rs_tset *ts)
 		rs_point_free(&ts->points[i]);
 	free(ts->points);
 	rs_point_free(&ts->max);
+	rs_point_free(&ts->max_again);
+	rs_point_free(&ts->repeat);
 	for (unsigned i = 0; i < ts->nr_curve; i++)
 		rs_point_free(&ts->curve[i].p);
 	free(ts->curve);

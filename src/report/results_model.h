@@ -117,6 +117,17 @@ struct rs_point {
 	bool partial, inside;
 	bool tool_limited;         /* its lag was a material share of its latency */
 	char *tool_limited_reason; /* why; NULL when not tool-limited */
+	/* a rate-limited point: the IOPS asked of all its workers together
+	 * (0: closed loop), and of its whole seconds how many were on that
+	 * rate ("seconds", "seconds_on_rate"; has_sec false when the file
+	 * has none: a run JSON, older files) */
+	double asked_iops;
+	bool has_sec;
+	unsigned nr_sec, sec_on_rate;
+	/* where its latency starts, as a run JSON's "latency_origin" says
+	 * ("submit" or "scheduled"); NULL in plan points (rs_point_open_loop) */
+	char *latency_origin;
+	bool repeat_missed;        /* a search's best whose repeat missed the limit */
 	struct rs_dir read, write, total;
 	struct rs_interval *iv;
 	unsigned nr_iv;
@@ -159,9 +170,22 @@ struct rs_tset {
 	struct rs_point *points;
 	unsigned nr_points;
 	int best;
+	/* search: the best run again ("repeat", "confirmed") and the spread
+	 * of the two runs' scores, (max - min) / mean; bests dropped because
+	 * their repeat missed the limit. Absent from older files. */
+	bool confirmed, has_repeat;
+	struct rs_point repeat;
+	double spread;
+	unsigned nr_dropped;
 	/* curve: the maximum run, then the percentages */
 	bool has_max;
 	struct rs_point max;
+	/* the maximum run again when a point was reached above it
+	 * ("max_again"), the most IOPS a point reached, and by how much the
+	 * maximum still came out low (0: it did not) */
+	bool has_max_again;
+	struct rs_point max_again;
+	double top_reached_iops, max_underestimated;
 	struct rs_curve_point *curve;
 	unsigned nr_curve;
 	/* precondition */
@@ -302,6 +326,11 @@ double rs_point_latency(const struct rs_step *st, const struct rs_point *p);
 
 /* The latency figure of one direction block d by the step's latency_stat. */
 double rs_dir_latency(const struct rs_step *st, const struct rs_dir *d);
+
+/* Is p an open-loop (rate-limited) point, its latency the response time
+ * from the scheduled time: by its run's latency_origin, else by its
+ * service_latency block, which only such runs have. */
+bool rs_point_open_loop(const struct rs_point *p);
 
 /* Release what p owns (series, hosts); p itself is not freed. */
 void rs_point_free(struct rs_point *p);

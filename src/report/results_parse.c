@@ -93,6 +93,24 @@ static int parse_step_intervals(const struct rj_ctx *pc, json_object *o,
 	return 0;
 }
 
+/* A rate-limited point's "seconds" and "seconds_on_rate", together or
+ * not at all; the rate asked of its workers together (a curve point's
+ * own "asked_iops" overrides it). */
+static int parse_seconds(const struct rj_ctx *c, json_object *o, struct rs_point *p)
+{
+	int ret;
+	p->asked_iops = (double)p->rate_iops * p->numjobs;
+	p->has_sec = json_object_object_get_ex(o, "seconds", NULL);
+	if (!p->has_sec)
+		return 0;
+	if ((ret = rj_uint(c, o, "seconds", true, &p->nr_sec)) ||
+	    (ret = rj_uint(c, o, "seconds_on_rate", true, &p->sec_on_rate)))
+		return ret;
+	if (p->sec_on_rate > p->nr_sec)
+		return rj_fail(c, "seconds_on_rate", "more than \"seconds\"");
+	return 0;
+}
+
 static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *p)
 {
 	int ret;
@@ -104,6 +122,8 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = rj_u64(c, o, "elapsed_ns", true, &p->elapsed_ns)) ||
 	    (ret = rj_bool(c, o, "partial", false, &p->partial)) ||
 	    (ret = rj_bool(c, o, "inside", false, &p->inside)) ||
+	    (ret = rj_bool(c, o, "repeat_missed", false, &p->repeat_missed)) ||
+	    (ret = parse_seconds(c, o, p)) ||
 	    (ret = results_parse_dir(c, o, "read", &p->read)) ||
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
 	    (ret = results_parse_dir(c, o, "total", &p->total)) ||
@@ -194,6 +214,11 @@ static int parse_search(const struct rj_ctx *c, json_object *o, struct rs_tset *
 	ret = parse_point_array(c, o, "points", true, &ts->points, &ts->nr_points);
 	if (!ret)
 		ret = parse_point_member(c, o, "best", &best, &have);
+	/* the confirmation: absent from older files */
+	if (!ret && !(ret = rj_bool(c, o, "confirmed", false, &ts->confirmed)) &&
+	    !(ret = rj_double(c, o, "spread", false, &ts->spread)) &&
+	    !(ret = rj_uint(c, o, "dropped_by_repeat", false, &ts->nr_dropped)))
+		ret = parse_point_member(c, o, "repeat", &ts->repeat, &ts->has_repeat);
 	if (ret || !have) {
 		rs_point_free(&best);
 		return ret;
@@ -213,6 +238,12 @@ static int parse_curve(const struct rj_ctx *pc, json_object *o, struct rs_tset *
 {
 	char buf[WHERE_MAX];
 	int ret = parse_point_member(pc, o, "max", &ts->max, &ts->has_max);
+	if (!ret)
+		ret = parse_point_member(pc, o, "max_again", &ts->max_again, &ts->has_max_again);
+	if (!ret)
+		ret = rj_double(pc, o, "top_reached_iops", false, &ts->top_reached_iops);
+	if (!ret)
+		ret = rj_double(pc, o, "max_underestimated", false, &ts->max_underestimated);
 	if (ret)
 		return ret;
 	size_t n;
@@ -235,6 +266,7 @@ static int parse_curve(const struct rj_ctx *pc, json_object *o, struct rs_tset *
 			return ret;
 		if (!have)
 			return rj_fail(&c, "point", "missing");
+		cp->p.asked_iops = cp->asked_iops; /* its point's rate_iops per worker, rounded */
 	}
 	return 0;
 }

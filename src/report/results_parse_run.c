@@ -15,7 +15,7 @@
 
 /* "options": the first job is the step's; the label names them all. */
 static int parse_jobs(const struct rj_ctx *c, json_object *root, struct rs_step *st,
-		      unsigned *numjobs)
+		      unsigned *numjobs, double *asked_iops)
 {
 	char buf[WHERE_MAX];
 	size_t len = 0;
@@ -40,6 +40,8 @@ static int parse_jobs(const struct rj_ctx *c, json_object *root, struct rs_step 
 		if (!ret) {
 			fprintf(f, "%s%s", i ? " + " : "", got->name);
 			*numjobs += got->numjobs;
+			/* rate_iops is each clone's; 0 where a job is unlimited */
+			*asked_iops += (double)got->rate_iops * got->numjobs;
 		}
 		if (i) /* only the first is kept */
 			rs_job_free(&j);
@@ -100,6 +102,7 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 {
 	struct rj_ctx c = {.file = file, .where = "", .err = err};
 	unsigned numjobs = 0;
+	double asked_iops = 0;
 	int ret;
 
 	if ((ret = results_parse_header(&c, root, s)))
@@ -132,7 +135,7 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	ts->points = calloc(1, sizeof(*ts->points));
 	if (!ts->points)
 		return rj_oom(&c);
-	if ((ret = parse_jobs(&c, root, st, &numjobs)))
+	if ((ret = parse_jobs(&c, root, st, &numjobs, &asked_iops)))
 		return ret;
 	/* the label names the workload, so runs of different workloads
 	 * under the same job name do not match in a comparison */
@@ -147,8 +150,10 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	p->iodepth = st->job.iodepth;
 	p->numjobs = numjobs;
 	p->rate_iops = st->job.rate_iops;
+	p->asked_iops = asked_iops;
 	p->inside = true;
 	if ((ret = rj_bool(&c, root, "partial", false, &p->partial)) ||
+	    (ret = rj_str(&c, root, "latency_origin", false, &p->latency_origin)) ||
 	    (ret = rj_u64(&c, root, "elapsed_ns", true, &p->elapsed_ns)) ||
 	    (ret = results_parse_dir(&c, root, "read", &p->read)) ||
 	    (ret = results_parse_dir(&c, root, "write", &p->write)) ||
@@ -160,6 +165,9 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	    (ret = results_parse_host_envs(&c, root, s)) ||
 	    (ret = parse_intervals(&c, root, p)))
 		return ret;
+	if (p->latency_origin && strcmp(p->latency_origin, "submit") &&
+	    strcmp(p->latency_origin, "scheduled"))
+		return rj_fail(&c, "latency_origin", "not submit or scheduled");
 	st->partial = p->partial;
 	/* the targets: every job's files */
 	ts->targets = calloc(st->job.nr_files ? st->job.nr_files : 1, sizeof(char *));
