@@ -205,18 +205,43 @@ static void test_search_repeat(void **state)
 	assert_true(json_object_get_boolean(jget(set, "confirmed")));
 	set_num(set, "spread", 0.0234);
 	set_num(set, "dropped_by_repeat", 1);
+	/* which run scored less is up to the run: set it, both ways */
+	json_object_object_add(set, "best_run", json_object_new_string("first"));
+	json_object_object_add(set, "unsteady", json_object_new_boolean(0));
 	save(p, st);
 
 	char *html = fixture_report(dir, "s");
 	expect_has(html, "<br><small class=\"repeat\">repeat spread 2.3 %</small></td>");
 	snprintf(want, sizeof(want), ": confirmed by a repeat (%s then %s IOPS): spread 2.3 %%; "
-				     "1 better point dropped: its repeat missed the limit.",
+				     "1 better point dropped: its repeat missed the limit. "
+				     "The figure is the lower of the two runs",
 		 numfmt_iops(a, jget_double(set, "best.total.iops")),
 		 numfmt_iops(b, jget_double(set, "repeat.total.iops")));
 	expect_has(html, want);
+	assert_null(strstr(html, "unsteady"));
 	/* a closed-loop search has no rate-limited points */
 	assert_null(strstr(html, "id=\"paced\""));
 	free(html);
+
+	/* the repeat was the lower run: it is "best", the first run in
+	 * "repeat", and the note still gives them in the order they ran */
+	json_object_object_add(set, "best_run", json_object_new_string("repeat"));
+	json_object_object_add(set, "unsteady", json_object_new_boolean(1));
+	save(p, st);
+	html = fixture_report(dir, "s");
+	snprintf(want, sizeof(want), ": confirmed by a repeat (%s then %s IOPS): spread 2.3 %%, "
+				     "unsteady (over 10 %%",
+		 numfmt_iops(a, jget_double(set, "repeat.total.iops")),
+		 numfmt_iops(b, jget_double(set, "best.total.iops")));
+	expect_has(html, want);
+	free(html);
+	json_object_object_add(set, "best_run", json_object_new_string("last"));
+	save(p, st);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("report", "s", "-o", "bad.html"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "best_run: is \"first\" or \"repeat\"");
+	proc_out_free(&po);
 	json_object_put(st);
 }
 

@@ -213,11 +213,16 @@ static void repeat_note(struct report_ctx *r, const struct rs_set *set,
 	fputs("<p class=\"repeat\">Best of ", r->f);
 	report_point_name(r->f, set, st, k);
 	if (ts->confirmed && ts->has_repeat) {
-		const struct rs_point *q = &ts->repeat;
+		/* the best is the lower-scoring run: the repeat when best_run
+		 * says so, the first run then being in repeat */
+		const struct rs_point *first = ts->best_is_repeat ? &ts->repeat : p;
+		const struct rs_point *again = ts->best_is_repeat ? p : &ts->repeat;
 		fprintf(r->f, ": confirmed by a repeat (%s then %s%s): spread %.1f %%",
-			rnd ? numfmt_iops(a, p->total.iops) : numfmt_bw(a, p->total.bw_bytes),
-			rnd ? numfmt_iops(b, q->total.iops) : numfmt_bw(b, q->total.bw_bytes),
+			rnd ? numfmt_iops(a, first->total.iops) : numfmt_bw(a, first->total.bw_bytes),
+			rnd ? numfmt_iops(b, again->total.iops) : numfmt_bw(b, again->total.bw_bytes),
 			rnd ? " IOPS" : "", 100 * ts->spread);
+		if (ts->unsteady)
+			fputs(", unsteady (over 10 %: which point won is noise)", r->f);
 	} else if (ts->confirmed) {
 		fprintf(r->f, ": confirmed by a repeat: spread %.1f %%", 100 * ts->spread);
 	} else {
@@ -227,7 +232,10 @@ static void repeat_note(struct report_ctx *r, const struct rs_set *set,
 		fprintf(r->f, "; %u better point%s dropped: %s repeat missed the limit",
 			ts->nr_dropped, ts->nr_dropped == 1 ? "" : "s",
 			ts->nr_dropped == 1 ? "its" : "their");
-	fputs(". The figure is the first run's; the repeat says how far to trust it.</p>\n",
+	fputs(ts->confirmed && ts->has_repeat
+		      ? ". The figure is the lower of the two runs: the first won for scoring "
+			"highest of many points, so its luck is part of why it won.</p>\n"
+		      : ".</p>\n",
 	      r->f);
 }
 

@@ -176,6 +176,9 @@ struct rs_tset {
 	bool confirmed, has_repeat;
 	struct rs_point repeat;
 	double spread;
+	/* best_run "repeat": the repeat scored less and is best, the first
+	 * run is in repeat; unsteady: spread over the search's 10 % */
+	bool best_is_repeat, unsteady;
 	unsigned nr_dropped;
 	/* curve: the maximum run, then the percentages */
 	bool has_max;

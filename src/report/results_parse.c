@@ -203,6 +203,26 @@ static bool same_point(const struct rs_point *a, const struct rs_point *b)
 	       a->total.ios == b->total.ios && a->elapsed_ns == b->elapsed_ns;
 }
 
+
+/* A search's "best_run": which of the best's two runs the best is (the
+ * lower-scoring one); "first" when absent (older files reported the
+ * first run). */
+static int parse_best_run(const struct rj_ctx *c, json_object *o, bool *is_repeat)
+{
+	char *run = NULL;
+	int ret = rj_str(c, o, "best_run", false, &run);
+
+	*is_repeat = false;
+	if (!ret && run) {
+		if (!strcmp(run, "repeat"))
+			*is_repeat = true;
+		else if (strcmp(run, "first"))
+			ret = rj_fail(c, "best_run", "is \"first\" or \"repeat\"");
+	}
+	free(run);
+	return ret;
+}
+
 static int parse_search(const struct rj_ctx *c, json_object *o, struct rs_tset *ts)
 {
 	struct rs_point best;
@@ -217,7 +237,9 @@ static int parse_search(const struct rj_ctx *c, json_object *o, struct rs_tset *
 	/* the confirmation: absent from older files */
 	if (!ret && !(ret = rj_bool(c, o, "confirmed", false, &ts->confirmed)) &&
 	    !(ret = rj_double(c, o, "spread", false, &ts->spread)) &&
-	    !(ret = rj_uint(c, o, "dropped_by_repeat", false, &ts->nr_dropped)))
+	    !(ret = rj_uint(c, o, "dropped_by_repeat", false, &ts->nr_dropped)) &&
+	    !(ret = rj_bool(c, o, "unsteady", false, &ts->unsteady)) &&
+	    !(ret = parse_best_run(c, o, &ts->best_is_repeat)))
 		ret = parse_point_member(c, o, "repeat", &ts->repeat, &ts->has_repeat);
 	if (ret || !have) {
 		rs_point_free(&best);
