@@ -61,6 +61,13 @@ int step_json_write(const struct step_outcome *o, FILE *f);
 /* The CSV header (with newline) of results.csv. */
 extern const char step_csv_header[];
 
+/* A results.csv row's last columns, with its newline: where lat_* counts
+ * from (scheduled: a rate-limited point's response time; submit) and, when
+ * scheduled, the p99 issue and tool lag and the service latency (from
+ * submission, fio's measure), in us. */
+struct dir_summary;
+void step_csv_lag_cols(FILE *f, const struct dir_summary *d);
+
 /* Write the step's rows of results.csv to f. */
 int step_csv_write(const struct step_outcome *o, FILE *f);
 

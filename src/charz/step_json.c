@@ -52,6 +52,8 @@ static void emit_point(struct jw *w, const struct point *p,
 		jw_kv_uint(w, "seconds", p->nr_sec);
 		jw_kv_uint(w, "seconds_on_rate", p->sec_on_rate);
 	}
+	/* as a run's: a rate-limited point's lat_ns is its response time */
+	jw_kv_string(w, "latency_origin", p->s.total.paced ? "scheduled" : "submit");
 	jw_kv_bool(w, "tool_limited", p->tool_limited);
 	if (p->tool_limited)
 		jw_kv_string(w, "tool_limited_reason", p->tool_limited_reason);

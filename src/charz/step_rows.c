@@ -12,7 +12,19 @@ const char step_csv_header[] =
 	"step,label,mode,point,target,rw,bs,read_pct,iodepth,numjobs,"
 	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met,"
 	"read_lat_mean_us,write_lat_mean_us,latency_scope,reached,tool_limited,"
-	"member_ios_per_host_io,max_underestimated_pct\n";
+	"member_ios_per_host_io,max_underestimated_pct,lat_origin,lag_p99_us,"
+	"tool_lag_p99_us,service_lat_mean_us,service_lat_p99_us\n";
+
+void step_csv_lag_cols(FILE *f, const struct dir_summary *d)
+{
+	if (!d->paced) {
+		fputs(",submit,,,,\n", f);
+		return;
+	}
+	fprintf(f, ",scheduled,%.1f,%.1f,%.1f,%.1f\n", (double)d->lag.pct[PCT_P99] / 1e3,
+		(double)d->tool_lag.pct[PCT_P99] / 1e3, d->service.mean / 1e3,
+		(double)d->service.pct[PCT_P99] / 1e3);
+}
 
 static unsigned read_pct(const struct job_spec *j)
 {
@@ -68,7 +80,7 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 	fputc(',', f);
 	if (under > 0)
 		fprintf(f, "%.1f", 100 * under);
-	fputc('\n', f);
+	step_csv_lag_cols(f, d);
 }
 
 /* The measure call that gave p (its per-target and VD figures), or NULL. */

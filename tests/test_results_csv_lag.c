@@ -1,0 +1,114 @@
+/* test_results_csv_lag.c - a plan's results.csv and step JSON say where a
+ * point's latency counts from, and give a rate-limited point's lags and
+ * service time: a curve's closed-loop maximum is "submit" with those
+ * columns empty, its open-loop percentage "scheduled" with them filled,
+ * the service mean no larger than the response mean it is part of (a
+ * script reading lat_* of a curve could not tell response from service
+ * before). A real null-engine curve. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* Field named name of the CSV row line (no quoted commas in these rows),
+ * copied into buf. */
+static const char *field(const char *header, const char *line, const char *name, char *buf,
+			 size_t len)
+{
+	const char *at = strstr(header, name);
+	unsigned n = 0;
+	assert_non_null(at);
+	for (const char *p = header; p < at; p++)
+		n += *p == ',';
+	while (n--) {
+		line = strchr(line, ',');
+		assert_non_null(line);
+		line++;
+	}
+	size_t k = strcspn(line, ",\n");
+	assert_true(k < len);
+	memcpy(buf, line, k);
+	buf[k] = '\0';
+	return buf;
+}
+
+/* The row whose point column is point (",point,total of 1," or the
+ * target's own row): the first line holding ",point,". */
+static const char *row(const char *csv, const char *point)
+{
+	char want[64];
+	snprintf(want, sizeof(want), ",%s,", point);
+	const char *r = strstr(csv, want);
+	assert_non_null(r);
+	while (r > csv && r[-1] != '\n')
+		r--;
+	return r;
+}
+
+static void test_curve_origin_columns(void **state)
+{
+	const char *dir = *state;
+	char res[4200], p[4300], b[64];
+	snprintf(res, sizeof(res), "%s/res", dir);
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("curve", "--ioengine=null", "--size=64m", "--time_based", "--runtime=1s",
+			"--points=10", "--discipline=fixed", "--out", res));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/results.csv", res);
+	char *csv = file_slurp(p, NULL);
+	assert_non_null(csv);
+	print_message("%s", csv);
+	const char *h = csv;
+
+	const char *max = row(csv, "max");
+	assert_string_equal(field(h, max, "lat_origin", b, sizeof(b)), "submit");
+	assert_string_equal(field(h, max, "lag_p99_us", b, sizeof(b)), "");
+	assert_string_equal(field(h, max, "service_lat_mean_us", b, sizeof(b)), "");
+
+	const char *pt = row(csv, "10%");
+	assert_string_equal(field(h, pt, "lat_origin", b, sizeof(b)), "scheduled");
+	double lag = strtod(field(h, pt, "lag_p99_us", b, sizeof(b)), NULL);
+	double tool = strtod(field(h, pt, "tool_lag_p99_us", b, sizeof(b)), NULL);
+	double svc = strtod(field(h, pt, "service_lat_mean_us", b, sizeof(b)), NULL);
+	double svc99 = strtod(field(h, pt, "service_lat_p99_us", b, sizeof(b)), NULL);
+	double resp = strtod(field(h, pt, "lat_mean_us", b, sizeof(b)), NULL);
+	assert_string_not_equal(field(h, pt, "lag_p99_us", b, sizeof(b)), "");
+	/* null engine: its service time is tens of ns, all else is lag */
+	assert_true(lag >= 0 && tool >= 0 && tool <= lag + 0.1);
+	assert_true(svc >= 0 && svc <= resp + 0.1 && svc99 >= 0);
+	free(csv);
+
+	/* the step JSON's points say the same */
+	snprintf(p, sizeof(p), "%s/steps/000.json", res);
+	char *js = file_slurp(p, NULL);
+	assert_non_null(js);
+	json_object *st = json_tokener_parse(js);
+	assert_non_null(st);
+	json_object *set = json_object_array_get_idx(jget(st, "sets"), 0);
+	json_object *c0 = json_object_array_get_idx(jget(set, "curve"), 0);
+	assert_string_equal(json_object_get_string(jget(set, "max.latency_origin")), "submit");
+	assert_string_equal(json_object_get_string(jget(c0, "point.latency_origin")), "scheduled");
+	json_object_put(st);
+	free(js);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_curve_origin_columns, shmdir_setup,
+						tmpdir_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
