@@ -323,12 +323,12 @@ static void test_bad_discipline(void **state)
 
 	snprintf(out, sizeof(out), "%s/res", dir);
 	snprintf(fn, sizeof(fn), "--filename=%s/never", dir);
-	run_iochar(&po, NULL, 0, ARGS("curve", fn, "--size=1m", "--ioengine=io_uring",
+	run_iochar(&po, NULL, 0, ARGS("curve", fn, "--size=1m", "--runtime=1s", "--ioengine=io_uring",
 				      "--discipline=fast", "--points=50", "--out", out));
 	expect_exit(&po, 2);
 	expect_has(po.err, "--discipline=fast: accepted: auto, fixed");
 	proc_out_free(&po);
-	run_iochar(&po, NULL, 0, ARGS("curve", fn, "--size=1m", "--ioengine=libaio",
+	run_iochar(&po, NULL, 0, ARGS("curve", fn, "--size=1m", "--runtime=1s", "--ioengine=libaio",
 				      "--discipline=coop_taskrun", "--points=50", "--out", out));
 	expect_exit(&po, 2);
 	expect_has(po.err, "--discipline=coop_taskrun is for ioengine=io_uring, not ioengine=libaio");
