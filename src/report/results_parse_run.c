@@ -97,6 +97,21 @@ static int parse_intervals(const struct rj_ctx *c, json_object *root,
 	return 0;
 }
 
+/* A run's targets: every job's files. */
+static int run_targets(const struct rj_ctx *c, const struct rs_step *st, struct rs_tset *ts)
+{
+	ts->targets = calloc(st->job.nr_files ? st->job.nr_files : 1, sizeof(char *));
+	if (!ts->targets)
+		return rj_oom(c);
+	for (unsigned i = 0; i < st->job.nr_files; i++) {
+		ts->targets[i] = strdup(st->job.files[i]);
+		if (!ts->targets[i])
+			return rj_oom(c);
+		ts->nr_targets = i + 1;
+	}
+	return 0;
+}
+
 int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 		      struct ioc_err *err)
 {
@@ -169,15 +184,5 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	    strcmp(p->latency_origin, "scheduled"))
 		return rj_fail(&c, "latency_origin", "not submit or scheduled");
 	st->partial = p->partial;
-	/* the targets: every job's files */
-	ts->targets = calloc(st->job.nr_files ? st->job.nr_files : 1, sizeof(char *));
-	if (!ts->targets)
-		return rj_oom(&c);
-	for (unsigned i = 0; i < st->job.nr_files; i++) {
-		ts->targets[i] = strdup(st->job.files[i]);
-		if (!ts->targets[i])
-			return rj_oom(&c);
-		ts->nr_targets = i + 1;
-	}
-	return 0;
+	return run_targets(&c, st, ts);
 }
