@@ -13,22 +13,27 @@
 #include <cmocka.h>
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 
-/* Field named name of the CSV row line (no quoted commas in these rows),
- * copied into buf. */
+/* Field named name (a whole header column) of the CSV row line (no
+ * quoted commas in these rows), copied into buf. */
 static const char *field(const char *header, const char *line, const char *name, char *buf,
 			 size_t len)
 {
-	const char *at = strstr(header, name);
+	size_t nl = strlen(name);
 	unsigned n = 0;
-	assert_non_null(at);
-	for (const char *p = header; p < at; p++)
-		n += *p == ',';
+	const char *h = header;
+	while (!(!strncmp(h, name, nl) && (h[nl] == ',' || h[nl] == '\n'))) {
+		h = strchr(h, ',');
+		assert_non_null(h);
+		h++;
+		n++;
+	}
 	while (n--) {
 		line = strchr(line, ',');
 		assert_non_null(line);
@@ -104,10 +109,50 @@ static void test_curve_origin_columns(void **state)
 	free(js);
 }
 
+/* Two targets at once: each target's row gives the limit but no verdict
+ * (it judged the summed point, whose directions are not kept per target:
+ * a "yes" there was the total's, even for a slow target); the total row
+ * has it. A direction with no I/O has an empty latency, not 0.0. */
+static void test_per_target_rows_no_verdict(void **state)
+{
+	const char *dir = *state;
+	char res[4200], fn[8500], p[4300], b[64];
+	snprintf(res, sizeof(res), "%s/res", dir);
+	snprintf(fn, sizeof(fn), "--filename=%s/a:%s/b", dir, dir);
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("search", fn, "--size=4m", "--ioengine=psync", "--rw=randread",
+			"--time_based", "--runtime=200ms", "--latency_limit=1s",
+			"--max_iodepth=1", "--max_numjobs=2", "--targets=parallel",
+			"--discipline=fixed", "--out", res));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	proc_out_free(&po);
+	snprintf(p, sizeof(p), "%s/results.csv", res);
+	char *csv = file_slurp(p, NULL);
+	assert_non_null(csv);
+	print_message("%s", csv);
+	unsigned targets = 0, totals = 0;
+	for (const char *l = strchr(csv, '\n') + 1; *l; l = strchr(l, '\n') + 1) {
+		bool total = !strncmp(field(csv, l, "target", b, sizeof(b)), "total of", 8);
+		assert_string_equal(field(csv, l, "limit_us", b, sizeof(b)), "1000000.0");
+		field(csv, l, "limit_met", b, sizeof(b));
+		assert_string_equal(b, total ? "yes" : "");
+		/* reads only: no write latency to give, not 0.0 */
+		assert_string_equal(field(csv, l, "write_lat_mean_us", b, sizeof(b)), "");
+		targets += !total;
+		totals += total;
+	}
+	assert_true(targets >= 2 && totals >= 1);
+	free(csv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_curve_origin_columns, shmdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_per_target_rows_no_verdict, shmdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

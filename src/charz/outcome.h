@@ -68,6 +68,11 @@ extern const char step_csv_header[];
 struct dir_summary;
 void step_csv_lag_cols(FILE *f, const struct dir_summary *d);
 
+/* read_lat_mean_us,write_lat_mean_us, (with their commas): empty for a
+ * direction that did no I/O (0.0 read as a latency). */
+struct stats_summary;
+void step_csv_dir_lats(FILE *f, const struct stats_summary *s);
+
 /* Write the step's rows of results.csv to f. */
 int step_csv_write(const struct step_outcome *o, FILE *f);
 

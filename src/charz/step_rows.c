@@ -15,6 +15,15 @@ const char step_csv_header[] =
 	"member_ios_per_host_io,max_underestimated_pct,lat_origin,lag_p99_us,"
 	"tool_lag_p99_us,service_lat_mean_us,service_lat_p99_us\n";
 
+void step_csv_dir_lats(FILE *f, const struct stats_summary *s)
+{
+	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
+		if (s->dir[d].ios)
+			fprintf(f, "%.1f", s->dir[d].lat.mean / 1e3);
+		fputc(',', f);
+	}
+}
+
 void step_csv_lag_cols(FILE *f, const struct dir_summary *d)
 {
 	if (!d->paced) {
@@ -62,15 +71,18 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		(unsigned long long)j->bs, read_pct(j), p->iodepth, p->numjobs,
 		d->iops, d->bw_bytes / 1e6, d->lat.mean / 1e3,
 		(double)d->lat.pct[PCT_P99] / 1e3, (double)d->lat.pct[PCT_P99_9] / 1e3);
-	if (st->latency_limit_ns)
+	/* one target's row of several: the verdict is the point's, on its
+	 * total row (its directions are not kept per target to judge) */
+	if (st->latency_limit_ns && !whole)
+		fprintf(f, "%.1f,,", lim);
+	else if (st->latency_limit_ns)
 		fprintf(f, "%.1f,%s,", lim,
 			point_within(p, st->latency_stat, st->latency_scope,
 				     st->latency_limit_ns) ? "yes" : "no");
 	else
 		fputs(",,", f);
 	if (whole)
-		fprintf(f, "%.1f,%.1f,", p->s.dir[DIR_READ].lat.mean / 1e3,
-			p->s.dir[DIR_WRITE].lat.mean / 1e3);
+		step_csv_dir_lats(f, &p->s);
 	else
 		fputs(",,", f);
 	fprintf(f, "%s,%s,%s,", lat_scope_name(st->latency_scope), reached ? reached : "",

@@ -95,9 +95,9 @@ void step_wl_csv(FILE *f, const struct step_outcome *o, const char *point,
 			fprintf(f, "%.1f,%s,", (double)st->latency_limit_ns / 1e3, wl_met(st, w));
 		else
 			fputs(",,", f);
-		fprintf(f, "%.1f,%.1f,judge=%s,%s,%s,,", w->s.dir[DIR_READ].lat.mean / 1e3,
-			w->s.dir[DIR_WRITE].lat.mean / 1e3, wl_judge_name(w->judge),
-			reached ? reached : "", p->tool_limited ? "yes" : "no");
+		step_csv_dir_lats(f, &w->s);
+		fprintf(f, "judge=%s,%s,%s,,", wl_judge_name(w->judge), reached ? reached : "",
+			p->tool_limited ? "yes" : "no");
 		step_csv_lag_cols(f, d);
 	}
 }
