@@ -199,16 +199,40 @@ static void log_call(struct sim_device *d, const struct job_spec *job)
 	c->ramp_ns = job->ramp_ns;
 }
 
-/* The next preconditioning round's IOPS from the schedule. */
+/* Round r's IOPS (1-based) on schedule sc. */
+static double sched_iops(const struct sim_sched *sc, unsigned r)
+{
+	double v = sc->floor;
+
+	if (sc->tau > 0)
+		v += (sc->start - sc->floor) * exp(-(r - 1.0) / sc->tau);
+	v *= pow(1 - sc->drift, r - 1.0);
+	return v * (1 + sc->swing * (r % 2 ? 1 : -1));
+}
+
+/* The next preconditioning round's IOPS from the schedule: the device's
+ * own, or the sum of its targets'. */
 static double wr_round_iops(struct sim_device *d)
 {
 	unsigned r = ++d->wr_rounds;
-	double v = d->wr_floor;
+	struct sim_sched own = {d->wr_start, d->wr_floor, d->wr_tau, d->wr_swing, 0};
+	double sum = 0;
 
-	if (d->wr_tau > 0)
-		v += (d->wr_start - d->wr_floor) * exp(-(r - 1.0) / d->wr_tau);
+	if (!d->nr_targets)
+		return sched_iops(&own, r);
+	for (unsigned t = 0; t < d->nr_targets && t < SIM_TARGETS_MAX; t++)
+		sum += d->target_last[t] = sched_iops(&d->target[t], r);
+	return sum;
+}
 
-	return v * (1 + d->wr_swing * (r % 2 ? 1 : -1));
+unsigned sim_target_iops(void *arg, double *out, unsigned max)
+{
+	const struct sim_device *d = arg;
+	unsigned n = d->nr_targets < max ? d->nr_targets : max;
+
+	for (unsigned t = 0; t < n; t++)
+		out[t] = d->target_last[t];
+	return n;
 }
 
 /* Scale a point's IOPS by fi and its latency by fl, keeping the shape. */
@@ -262,7 +286,7 @@ int sim_measure(void *arg, const struct job_spec *job, struct point *out,
 		fill_point(d, job, 0, 0, 0, out);
 		return 0;
 	}
-	if (d->wr_start > 0 && job->rw == RW_RANDWRITE && job->time_based) {
+	if ((d->wr_start > 0 || d->nr_targets) && job->rw == RW_RANDWRITE && job->time_based) {
 		double iops = wr_round_iops(d), mean = q / iops * NS;
 
 		fill_point(d, job, iops, mean, mean * 2, out);

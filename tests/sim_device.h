@@ -42,6 +42,7 @@
 #include "charz/point.h"
 
 #define SIM_LOG_MAX 128
+#define SIM_TARGETS_MAX 4
 
 /* What one call was asked. */
 struct sim_call {
@@ -74,6 +75,15 @@ struct sim_device {
 	double iops_skew;
 	/* Preconditioning schedule (see above); wr_start 0: none. */
 	double wr_start, wr_floor, wr_tau, wr_swing;
+	/* Preconditioning rounds on several targets at once: nr_targets
+	 * schedules like the one above, each also x (1 - drift)^(r - 1) (a
+	 * drive still falling), the round's total their sum; overrides wr_*.
+	 * sim_target_iops gives each one's IOPS of the last round. */
+	unsigned nr_targets;
+	struct sim_sched {
+		double start, floor, tau, swing, drift;
+	} target[SIM_TARGETS_MAX];
+	double target_last[SIM_TARGETS_MAX];
 	uint64_t region_bytes; /* one pass when not time based; 0 = 1 GiB */
 	unsigned fail_at;      /* 1-based call failing with -EIO; 0 = never */
 	/* Fault hook: the 1-based call outlier_call reports IOPS x
@@ -125,6 +135,10 @@ int sim_job(struct job_spec *job, const char *name, const char *files,
 /* measure_fn: arg is a struct sim_device. */
 int sim_measure(void *arg, const struct job_spec *job, struct point *out,
 		struct ioc_err *err);
+
+/* target_iops_fn (charz/precondition.h): each target's IOPS of the last
+ * round of several targets (d->nr_targets of them); arg is the device. */
+unsigned sim_target_iops(void *arg, double *out, unsigned max);
 
 /* The figure a search ranks: bandwidth for sequential, IOPS for random. */
 double sim_score(const struct point *p, enum rw_mode rw);

@@ -11,6 +11,11 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "charz/outcome.h"
 #include "charz/precondition.h"
 #include "sim_device.h"
 
@@ -409,6 +414,237 @@ static void test_precondition_ran_is_what_ran(void **state)
 	job_spec_free(&base);
 }
 
+/* Two targets at once, rounds of 1 s: setup's job on /dev/a and /dev/b,
+ * each target's IOPS from its own schedule, judged one by one unless
+ * by_target is false (the old rule: the sum only). */
+static void run_two(struct sim_device *d, struct job_spec *base, bool by_target,
+		    struct precond_result *res)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+
+	precond_params_default(&pp);
+	pp.fill_passes = 0;
+	pp.round_ns = 1000000000ull;
+	if (by_target) {
+		pp.nr_targets = 2;
+		pp.target_iops = sim_target_iops;
+	}
+	d->calls = d->wr_rounds = 0;
+	assert_int_equal(precondition_run(base, &pp, sim_measure, d, res, &err), 0);
+}
+
+static void two_targets(struct sim_device *d, struct job_spec *base)
+{
+	setup(d, base);
+	d->nr_targets = 2;
+	d->target[0].floor = 50000; /* flat: steady from the first window */
+}
+
+/* One drive steady at 50k, the other still falling 3 % a round: the sum
+ * (100k, 98.5k, 97.0k, 95.6k, 94.3k) moves 5.7 % across the first window,
+ * steady by the old rule at round 5, while the falling drive's own line
+ * moves 12 % of its average in every window: PTS would not call it
+ * steady, and neither does the step, after all 25 rounds. */
+static void test_precondition_targets_one_drifts(void **state)
+{
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	two_targets(&d, &base);
+	d.target[1].floor = 50000;
+	d.target[1].drift = 0.03;
+	run_two(&d, &base, false, &res); /* the sum alone: steady at once */
+	assert_int_equal(res.steady_round, 5);
+	assert_true(res.steady);
+	assert_int_equal(res.nr_targets, 0);
+	precond_result_free(&res);
+
+	run_two(&d, &base, true, &res);
+	print_message("sum %.0f slope %.1f %%; drifting target %.0f slope %.1f %%\n",
+		      res.verdict.average, 100 * res.verdict.slope,
+		      res.target_verdict[1].average, 100 * res.target_verdict[1].slope);
+	assert_int_equal(res.nr_targets, 2);
+	assert_int_equal(res.nr_rounds, 25);
+	assert_int_equal(res.steady_round, 0);
+	assert_false(res.steady);
+	assert_true(res.verdict.steady); /* the sum looks steady all along */
+	assert_true(res.target_verdict[0].steady);
+	assert_true(res.target_verdict[0].average == 50000);
+	assert_false(res.target_verdict[1].steady);
+	assert_true(res.target_verdict[1].slope < -0.10 && res.target_verdict[1].slope > -0.14);
+	for (unsigned r = 0; r < res.nr_rounds; r++) /* the series are each target's */
+		assert_true(fabs(precond_target_rounds(&res, 0)[r] +
+				 precond_target_rounds(&res, 1)[r] - res.round_iops[r]) < 1e-6);
+	assert_true(fabs(precond_target_rounds(&res, 1)[1] - 48500) < 1e-6);
+	precond_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* Both steady (one flat, one swinging +-5 %): steady once the window is
+ * full, as on one target; and a drive that settles later than the sum
+ * makes the step last until it has: its own steady round, not the sum's. */
+static void test_precondition_targets_steady(void **state)
+{
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+	unsigned sum_round, alone_round;
+
+	(void)state;
+	two_targets(&d, &base);
+	d.target[1].floor = 40000;
+	d.target[1].swing = 0.05;
+	run_two(&d, &base, true, &res);
+	assert_int_equal(res.steady_round, 5);
+	assert_int_equal(res.nr_rounds, 5);
+	assert_true(res.steady);
+	assert_true(res.target_verdict[0].steady && res.target_verdict[1].steady);
+	assert_true(fabs(res.target_verdict[1].excursion - 4000.0 / 40400) < 1e-12);
+	precond_result_free(&res);
+
+	/* 60k falling to 20k, time constant 3 rounds, beside a flat 50k */
+	d.target[1] = (struct sim_sched){.start = 60000, .floor = 20000, .tau = 3};
+	run_two(&d, &base, false, &res);
+	sum_round = res.steady_round;
+	precond_result_free(&res);
+	run_two(&d, &base, true, &res);
+	assert_true(res.steady);
+	/* the falling drive alone, as a one-target step */
+	d.nr_targets = 0;
+	d.wr_start = 60000;
+	d.wr_floor = 20000;
+	d.wr_tau = 3;
+	{
+		struct precond_result one;
+		run_two(&d, &base, false, &one);
+		alone_round = one.steady_round;
+		precond_result_free(&one);
+	}
+	print_message("steady: sum alone at round %u, each target at %u, the falling one alone at %u\n",
+		      sum_round, res.steady_round, alone_round);
+	assert_true(sum_round < alone_round);
+	assert_int_equal(res.steady_round, alone_round);
+	assert_int_equal(res.nr_rounds, alone_round);
+	precond_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* A measure that cannot say each target's figures is an error, not a
+ * silent fall back to the sum. */
+static unsigned no_targets(void *arg, double *out, unsigned max)
+{
+	(void)arg, (void)out, (void)max;
+	return 0;
+}
+
+static void test_precondition_targets_missing(void **state)
+{
+	struct ioc_err err = {.msg = ""};
+	struct precond_params pp;
+	struct precond_result res;
+	struct sim_device d;
+	struct job_spec base;
+
+	(void)state;
+	two_targets(&d, &base);
+	d.target[1].floor = 50000;
+	precond_params_default(&pp);
+	pp.fill_passes = 0;
+	pp.nr_targets = 2;
+	pp.target_iops = no_targets;
+	assert_int_equal(precondition_run(&base, &pp, sim_measure, &d, &res, &err), -EIO);
+	assert_non_null(strstr(err.msg, "round 1 gave no figures per target"));
+	precond_result_free(&res);
+	job_spec_free(&base);
+}
+
+/* The step's table and JSON of a drifting pair: the sum's window, the
+ * unsteady target named, each target's window under the row; in the JSON
+ * the old keys (steady now the step's verdict, window_* the sum's) and
+ * each target's window. */
+static void test_precondition_targets_output(void **state)
+{
+	static char *const targets[] = {"/dev/a", "/dev/b"};
+	struct plan_step st;
+	struct set_outcome set;
+	struct step_outcome o;
+	struct sim_device d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	memset(&set, 0, sizeof(set));
+	memset(&o, 0, sizeof(o));
+	two_targets(&d, &st.job);
+	d.target[1].floor = 50000;
+	d.target[1].drift = 0.03;
+	run_two(&d, &st.job, true, &set.precond);
+	snprintf(st.label, sizeof(st.label), "pre");
+	st.mode = STEP_PRECONDITION;
+	set.targets = targets;
+	set.nr_targets = 2;
+	o.step = &st;
+	o.sets = &set;
+	o.nr_sets = 1;
+
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(step_table_write(&o, f), 0);
+	fclose(f);
+	print_message("%s", buf);
+	assert_non_null(strstr(buf, "no steady state after 25 rounds"));
+	assert_non_null(strstr(buf, "; unsteady: /dev/b; no fill"));
+	assert_null(strstr(buf, "unsteady: /dev/a"));
+	assert_non_null(strstr(buf, "\n  /dev/a"));
+	assert_non_null(strstr(buf, " steady: window 50000 IOPS, excursion 0%, slope +0%\n"));
+	assert_non_null(strstr(buf, "\n  /dev/b"));
+	assert_non_null(strstr(buf, " not steady: window "));
+	free(buf);
+
+	buf = NULL;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(step_json_write(&o, f), 0);
+	fclose(f);
+	struct json_object *j = json_tokener_parse(buf), *sets, *s0, *v, *pt;
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "sets", &sets));
+	s0 = json_object_array_get_idx(sets, 0);
+	assert_true(json_object_object_get_ex(s0, "steady", &v));
+	assert_false(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(s0, "total_steady", &v));
+	assert_true(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(s0, "steady_round", &v));
+	assert_int_equal(json_object_get_int(v), 0);
+	assert_true(json_object_object_get_ex(s0, "window_average_iops", &v));
+	assert_true(fabs(json_object_get_double(v) - set.precond.verdict.average) < 1);
+	assert_true(json_object_object_get_ex(s0, "rounds_iops", &v));
+	assert_int_equal(json_object_array_length(v), 25);
+	assert_true(json_object_object_get_ex(s0, "unsteady_targets", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(v, 0)), "/dev/b");
+	assert_true(json_object_object_get_ex(s0, "per_target_window", &pt));
+	assert_int_equal(json_object_array_length(pt), 2);
+	for (unsigned t = 0; t < 2; t++) {
+		struct json_object *e = json_object_array_get_idx(pt, t);
+		assert_true(json_object_object_get_ex(e, "target", &v));
+		assert_string_equal(json_object_get_string(v), targets[t]);
+		assert_true(json_object_object_get_ex(e, "steady", &v));
+		assert_int_equal(json_object_get_boolean(v), t == 0);
+		assert_true(json_object_object_get_ex(e, "window_slope", &v));
+		assert_true(fabs(json_object_get_double(v) - set.precond.target_verdict[t].slope) < 0.0006 /* 3 decimals */);
+		assert_true(json_object_object_get_ex(e, "rounds_iops", &v));
+		assert_int_equal(json_object_array_length(v), 25);
+	}
+	json_object_put(j);
+	free(buf);
+	precond_result_free(&set.precond);
+	job_spec_free(&st.job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +660,10 @@ int main(void)
 	    cmocka_unit_test(test_precondition_errors),
 	    cmocka_unit_test(test_precondition_workload),
 	    cmocka_unit_test(test_precondition_ran_is_what_ran),
+	    cmocka_unit_test(test_precondition_targets_one_drifts),
+	    cmocka_unit_test(test_precondition_targets_steady),
+	    cmocka_unit_test(test_precondition_targets_missing),
+	    cmocka_unit_test(test_precondition_targets_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

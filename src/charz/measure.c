@@ -337,3 +337,15 @@ out:
 		run_result_free(&r);
 	return ret;
 }
+
+unsigned measure_target_iops(void *arg, double *out, unsigned max)
+{
+	const struct measure_ctx *ctx = arg;
+	unsigned n = ctx->nr_targets < max ? ctx->nr_targets : max;
+
+	if (!ctx->nr_calls)
+		return 0;
+	for (unsigned t = 0; t < n; t++)
+		out[t] = ctx->calls[ctx->nr_calls - 1].per_target[t].iops;
+	return n;
+}

@@ -74,6 +74,11 @@ struct measure_ctx {
 int measure_run(void *arg, const struct job_spec *job, struct point *out,
 		struct ioc_err *err);
 
+/* Each target's IOPS in ctx's (arg's) last call, out[0..max): how many
+ * it wrote (the precondition's target_iops_fn). 0 before any call and on
+ * a VD step, whose entries are VDs. */
+unsigned measure_target_iops(void *arg, double *out, unsigned max);
+
 /* Forget the calls (keeps targets and hooks); ctx may be NULL. */
 void measure_ctx_reset(struct measure_ctx *ctx);
 

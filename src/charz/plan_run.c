@@ -369,6 +369,10 @@ static int run_precondition(const struct plan_step *st, const struct job_spec *j
 		pp.max_rounds = st->max_rounds;
 	if (st->round_ns)
 		pp.round_ns = st->round_ns;
+	if (!s->mctx.dist) { /* over many hosts a rank's per_target is its own: ranks would judge apart */
+		pp.nr_targets = s->nr_targets;
+		pp.target_iops = measure_target_iops;
+	}
 	for (unsigned t = 0; t < s->nr_targets; t++) {
 		unsigned i = fills_find(f, s->targets[t]);
 		filled &= i != 0;

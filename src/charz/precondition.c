@@ -5,9 +5,11 @@
  * workload-independent preconditioning, whatever the workload), then
  * rounds of the workload itself (base's rw, bs, mix, iodepth and numjobs,
  * round_ns each: the workload-dependent part). Every round's total IOPS is
- * recorded; from the window-th round on, steady_state_check judges the
- * last window rounds, and the first steady verdict ends it. Otherwise it
- * ends after max_rounds. Every run is closed loop without ramp time: the
+ * recorded, and on several targets at once each target's too; from the
+ * window-th round on, steady_state_check judges the last window rounds of
+ * the total and of every target, and the first round where all are steady
+ * ends it (PTS judges each device: a sum can look steady while one drive
+ * still falls). Otherwise it ends after max_rounds. Every run is closed loop without ramp time: the
  * rounds follow each other, so there is nothing to warm up between them,
  * and PTS measures the device flat out, so the job's pacing is dropped.
  */
@@ -157,6 +159,62 @@ static void record_ran(const struct job_spec *fill, const struct job_spec *round
 	ran->fill_bs = fill->bs;
 }
 
+const double *precond_target_rounds(const struct precond_result *res, unsigned t)
+{
+	return res->target_rounds + (size_t)t * res->rounds_cap;
+}
+
+/* The series of every round: the total's, and each target's when they
+ * are judged one by one. */
+static int alloc_rounds(const struct precond_params *pp, struct precond_result *res,
+			struct ioc_err *err)
+{
+	res->rounds_cap = pp->max_rounds;
+	res->round_iops = calloc(pp->max_rounds, sizeof(*res->round_iops));
+	if (!res->round_iops)
+		return err_set(err, ENOMEM, "precondition: out of memory");
+	if (pp->nr_targets < 2 || !pp->target_iops)
+		return 0;
+	res->target_rounds = calloc((size_t)pp->nr_targets * pp->max_rounds, sizeof(double));
+	res->target_verdict = calloc(pp->nr_targets, sizeof(*res->target_verdict));
+	if (!res->target_rounds || !res->target_verdict)
+		return err_set(err, ENOMEM, "precondition: out of memory");
+	res->nr_targets = pp->nr_targets;
+	return 0;
+}
+
+/* Round r's (0-based) IOPS of each target into their series. */
+static int keep_targets(const struct precond_params *pp, void *arg, unsigned r,
+			struct precond_result *res, struct ioc_err *err)
+{
+	double iops[JOB_MAX_FILES];
+	unsigned n = res->nr_targets;
+
+	if (n > JOB_MAX_FILES)
+		return err_set(err, EINVAL, "precondition: %u targets: at most %d", n,
+			       JOB_MAX_FILES);
+	if (pp->target_iops(arg, iops, n) != n) /* the measure's bug: judging the sum would hide it */
+		return err_set(err, EIO, "precondition: round %u gave no figures per target",
+			       r + 1);
+	for (unsigned t = 0; t < n; t++)
+		res->target_rounds[(size_t)t * res->rounds_cap + r] = iops[t];
+	return 0;
+}
+
+/* Judge the last window: the total's, then every target's; steady when
+ * all are. */
+static bool judge(const struct precond_params *pp, struct precond_result *res)
+{
+	res->verdict = steady_state_check(res->round_iops, res->nr_rounds, &pp->steady);
+	res->steady = res->verdict.steady;
+	for (unsigned t = 0; t < res->nr_targets; t++) {
+		res->target_verdict[t] = steady_state_check(precond_target_rounds(res, t),
+							    res->nr_rounds, &pp->steady);
+		res->steady &= res->target_verdict[t].steady;
+	}
+	return res->steady;
+}
+
 static int run_rounds(const struct job_spec *job,
 		      const struct precond_params *pp, measure_fn measure,
 		      void *arg, struct precond_result *res,
@@ -165,20 +223,19 @@ static int run_rounds(const struct job_spec *job,
 	struct point pt;
 	int ret;
 
-	res->round_iops = calloc(pp->max_rounds, sizeof(*res->round_iops));
-	if (!res->round_iops)
-		return err_set(err, ENOMEM, "precondition: out of memory");
+	if ((ret = alloc_rounds(pp, res, err)))
+		return ret;
 	for (unsigned r = 0; r < pp->max_rounds; r++) {
 		ret = run_pass(job, measure, arg, &pt, err);
+		if (!ret && res->nr_targets)
+			ret = keep_targets(pp, arg, r, res, err);
 		if (ret)
 			return ret;
 		res->last_round = pt;
 		res->round_iops[res->nr_rounds++] = pt.s.total.iops;
 		if (res->nr_rounds < pp->steady.window)
 			continue;
-		res->verdict = steady_state_check(res->round_iops,
-						  res->nr_rounds, &pp->steady);
-		if (res->verdict.steady) {
+		if (judge(pp, res)) {
 			res->steady_round = res->nr_rounds;
 			break;
 		}
@@ -227,6 +284,9 @@ void precond_result_free(struct precond_result *res)
 	if (!res)
 		return;
 	free(res->round_iops);
-	res->round_iops = NULL;
-	res->nr_rounds = 0;
+	free(res->target_rounds);
+	free(res->target_verdict);
+	res->round_iops = res->target_rounds = NULL;
+	res->target_verdict = NULL;
+	res->nr_rounds = res->nr_targets = 0;
 }

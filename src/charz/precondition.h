@@ -31,6 +31,11 @@ struct steady_verdict {
 struct steady_verdict steady_state_check(const double *series, unsigned n,
 					 const struct steady_params *sp);
 
+/* Each target's IOPS in the run just measured, when a preconditioning runs
+ * on several targets at once (arg is the measure_fn's): writes out[0..max)
+ * and returns how many it wrote. */
+typedef unsigned (*target_iops_fn)(void *arg, double *out, unsigned max);
+
 struct precond_params {
 	unsigned fill_passes;    /* sequential write passes over the region; 2 */
 	uint64_t fill_bs;        /* 128k */
@@ -38,6 +43,12 @@ struct precond_params {
 	unsigned max_rounds;     /* 25 */
 	uint64_t round_ns;       /* length of one round; 60 s */
 	struct steady_params steady;
+	/* Several targets at once: PTS judges each device, and one drive still
+	 * in its write cliff can hide in a steady-looking sum, so each
+	 * target's rounds are judged too (target_iops gives them). nr_targets
+	 * < 2 or no target_iops: the total only. */
+	unsigned nr_targets;
+	target_iops_fn target_iops;
 };
 
 /* What a preconditioning ran, for the results: taken from the jobs handed
@@ -57,11 +68,18 @@ struct precond_result {
 	struct precond_ran ran;
 	struct point fill[8];    /* one per fill pass (at most 8) */
 	unsigned nr_fill;
-	double *round_iops;      /* owned */
+	double *round_iops;      /* owned: each round's total */
 	unsigned nr_rounds;
 	struct point last_round; /* the last round's figures (nr_rounds > 0) */
 	unsigned window;         /* rounds judged together (steady.window) */
-	struct steady_verdict verdict; /* all 0 while nr_rounds < window */
+	struct steady_verdict verdict; /* the total's window; all 0 while nr_rounds < window */
+	/* judged one by one (pp->nr_targets > 1), else 0 and NULL: each
+	 * target's round IOPS (precond_target_rounds) and last window */
+	unsigned nr_targets;
+	double *target_rounds;   /* owned: nr_targets x rounds_cap */
+	unsigned rounds_cap;
+	struct steady_verdict *target_verdict; /* owned: nr_targets; all 0 while nr_rounds < window */
+	bool steady;             /* every target's window steady (the total's when judged alone) */
 	unsigned steady_round;   /* 1-based round where steady state was met; 0 = never */
 	unsigned filled_by_step; /* set by a plan: 1-based step whose fill covered
 				  * these targets, so none ran here; 0 = not skipped */
@@ -78,6 +96,9 @@ int precondition_run(const struct job_spec *base,
 		     void *arg, struct precond_result *res, struct ioc_err *err);
 
 void precond_result_free(struct precond_result *res);
+
+/* Target t's round IOPS (res->nr_rounds of them), t < res->nr_targets. */
+const double *precond_target_rounds(const struct precond_result *res, unsigned t);
 
 /* The first pacing option j sets ("rate", "rate_iops", "rate_min",
  * "rate_iops_min", "thinktime"), or NULL: what a preconditioning would

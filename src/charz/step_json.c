@@ -188,6 +188,40 @@ static void emit_curve(struct jw *w, const struct set_outcome *s)
 	jw_array_end(w);
 }
 
+/* Several targets judged one by one: the total's window verdict (the
+ * window_* keys are its figures), each target's rounds and window, and
+ * those not steady, by name. */
+static void emit_precond_targets(struct jw *w, const struct set_outcome *s)
+{
+	const struct precond_result *r = &s->precond;
+	jw_kv_bool(w, "total_steady", r->verdict.steady);
+	jw_key(w, "per_target_window");
+	jw_array_begin(w);
+	for (unsigned t = 0; t < r->nr_targets; t++) {
+		const struct steady_verdict *v = &r->target_verdict[t];
+		const double *iops = precond_target_rounds(r, t);
+		jw_object_begin(w);
+		jw_kv_string(w, "target", t < s->nr_targets ? s->targets[t] : "");
+		jw_key(w, "rounds_iops");
+		jw_array_begin(w);
+		for (unsigned i = 0; i < r->nr_rounds; i++)
+			jw_double(w, iops[i]);
+		jw_array_end(w);
+		jw_kv_bool(w, "steady", v->steady);
+		jw_kv_double(w, "window_average_iops", v->average);
+		jw_kv_double(w, "window_excursion", v->excursion);
+		jw_kv_double(w, "window_slope", v->slope);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_key(w, "unsteady_targets");
+	jw_array_begin(w);
+	for (unsigned t = 0; t < r->nr_targets && t < s->nr_targets; t++)
+		if (!r->target_verdict[t].steady)
+			jw_string(w, s->targets[t]);
+	jw_array_end(w);
+}
+
 static void emit_precond(struct jw *w, const struct set_outcome *s)
 {
 	const struct precond_result *r = &s->precond;
@@ -221,11 +255,13 @@ static void emit_precond(struct jw *w, const struct set_outcome *s)
 		emit_point(w, &r->last_round, NULL, s);
 	}
 	jw_kv_uint(w, "window_rounds", r->window);
-	jw_kv_bool(w, "steady", r->verdict.steady);
+	jw_kv_bool(w, "steady", r->steady);
 	jw_kv_uint(w, "steady_round", r->steady_round);
 	jw_kv_double(w, "window_average_iops", r->verdict.average);
 	jw_kv_double(w, "window_excursion", r->verdict.excursion);
 	jw_kv_double(w, "window_slope", r->verdict.slope);
+	if (r->nr_targets)
+		emit_precond_targets(w, s);
 }
 
 static void emit_set(struct jw *w, const struct step_outcome *o,

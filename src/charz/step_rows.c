@@ -369,15 +369,55 @@ static void fmt_bytes(char *buf, size_t len, uint64_t b)
 		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
+/* A window's figures: "window 41200 IOPS, excursion 6%, slope -2%". */
+static void fmt_window(char *buf, size_t len, const struct steady_verdict *v)
+{
+	snprintf(buf, len, "window %.0f IOPS, excursion %.0f%%, slope %+.0f%%", v->average,
+		 100 * v->excursion, 100 * v->slope);
+}
+
+/* Several targets judged one by one: "; unsteady: /dev/sdc" after the
+ * total's window (empty when all are steady), then, under the row, each
+ * target's own window: "  /dev/sdc  1  not steady: window 18000 IOPS,
+ * excursion 12%, slope -13%". */
+static void precond_unsteady(char *buf, size_t len, const struct set_outcome *s)
+{
+	const struct precond_result *r = &s->precond;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned t = 0; t < r->nr_targets && t < s->nr_targets && at < len; t++)
+		if (!r->target_verdict[t].steady)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "; unsteady: ", s->targets[t]);
+}
+
+static void precond_target_rows(FILE *f, const struct set_outcome *s)
+{
+	const struct precond_result *r = &s->precond;
+	char name[PLAN_LABEL_MAX + 16], window[96];
+
+	if (r->nr_rounds < r->window || !r->window)
+		return;
+	for (unsigned t = 0; t < r->nr_targets && t < s->nr_targets; t++) {
+		snprintf(name, sizeof(name), "  %s", s->targets[t]);
+		fmt_window(window, sizeof(window), &r->target_verdict[t]);
+		fprintf(f, "%-34.34s %-7s %s: %s\n", name, "1",
+			r->target_verdict[t].steady ? "steady" : "not steady", window);
+	}
+}
+
 /* "steady state after 7 rounds of 8K randwrite, QD 32 x 4 jobs/tgt: window
  * 41200 IOPS, excursion 6%, slope -2%; fill 2 x 128K sequential (16 MiB)",
  * or why not: "no window (3 of 5 rounds)" before the window is full, "fill
- * skipped: filled by step 1" when an earlier step filled the targets. */
+ * skipped: filled by step 1" when an earlier step filled the targets. On
+ * several targets judged one by one the window is the sum's, the targets
+ * not steady are named after it, and each target's window follows. */
 static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
 			const char *tgt)
 {
 	const struct precond_result *r = &s->precond;
-	char bs[24], mix[24] = "", fbs[24], size[32], window[96], fill[96];
+	char bs[24], mix[24] = "", fbs[24], size[32], window[96], fill[96], unsteady[256] = "";
 
 	fmt_bs(bs, sizeof(bs), r->ran.bs);
 	fmt_bs(fbs, sizeof(fbs), r->ran.fill_bs);
@@ -387,19 +427,21 @@ static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
 	if (r->nr_rounds < r->window || !r->window)
 		snprintf(window, sizeof(window), "no window (%u of %u rounds)", r->nr_rounds,
 			 r->window);
-	else
-		snprintf(window, sizeof(window), "window %.0f IOPS, excursion %.0f%%, slope %+.0f%%",
-			 r->verdict.average, 100 * r->verdict.excursion, 100 * r->verdict.slope);
+	else {
+		fmt_window(window, sizeof(window), &r->verdict);
+		precond_unsteady(unsteady, sizeof(unsteady), s);
+	}
 	if (r->filled_by_step)
 		snprintf(fill, sizeof(fill), "fill skipped: filled by step %u", r->filled_by_step);
 	else if (!r->nr_fill)
 		snprintf(fill, sizeof(fill), "no fill (fill_passes=0)");
 	else
 		snprintf(fill, sizeof(fill), "fill %u x %s sequential (%s)", r->nr_fill, fbs, size);
-	fprintf(f, "%-34.34s %-7s %s after %u round%s of %s %s%s, QD %u x %u job%s/tgt: %s; %s\n",
-		name, tgt, r->verdict.steady ? "steady state" : "no steady state", r->nr_rounds,
+	fprintf(f, "%-34.34s %-7s %s after %u round%s of %s %s%s, QD %u x %u job%s/tgt: %s%s; %s\n",
+		name, tgt, r->steady ? "steady state" : "no steady state", r->nr_rounds,
 		r->nr_rounds == 1 ? "" : "s", bs, rw_name(r->ran.rw), mix, r->ran.iodepth,
-		r->ran.numjobs, r->ran.numjobs == 1 ? "" : "s", window, fill);
+		r->ran.numjobs, r->ran.numjobs == 1 ? "" : "s", window, unsteady, fill);
+	precond_target_rows(f, s);
 }
 
 /* A rebuild step: the baseline, each rate's foreground with the rebuild's
