@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -645,6 +646,78 @@ static void test_precondition_targets_output(void **state)
 	job_spec_free(&st.job);
 }
 
+/* Reads of a block device no preconditioning filled are warned of: a
+ * read workload (a mix that reads), a block device, not filled. A mix
+ * with rwmixread=0, a pure write, a file (laid out, so written, first)
+ * or a filled device are not; nor is a path that cannot be looked at. */
+static void test_reads_unwritten(void **state)
+{
+	struct job_spec j;
+	const char *file = "/dev/shm/test_precondition_unwritten.dat";
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(sim_job(&j, "rd", "/dev/x", RW_RANDREAD, 4096, 1, 1, 0), 0);
+	assert_true(precond_reads_unwritten(&j, true, false));
+	assert_false(precond_reads_unwritten(&j, true, true));   /* filled */
+	assert_false(precond_reads_unwritten(&j, false, false)); /* a file */
+	j.rw = RW_READ;
+	assert_true(precond_reads_unwritten(&j, true, false));
+	j.rw = RW_RANDRW;
+	j.rwmixread = 30;
+	assert_true(precond_reads_unwritten(&j, true, false));
+	j.rwmixread = 0; /* every I/O a write */
+	assert_false(precond_reads_unwritten(&j, true, false));
+	j.rw = RW_RANDWRITE;
+	j.rwmixread = 50; /* not a mix: ignored */
+	assert_false(precond_reads_unwritten(&j, true, false));
+	j.rw = RW_RANDREAD;
+	assert_non_null(f = fopen(file, "w"));
+	fclose(f);
+	assert_false(precond_target_unwritten(&j, file, false));
+	unlink(file);
+	assert_false(precond_target_unwritten(&j, file, false)); /* gone */
+	job_spec_free(&j);
+}
+
+/* The step's table names such targets under its rows, with why. */
+static void test_reads_unwritten_row(void **state)
+{
+	static char *const targets[] = {"/dev/loop7"};
+	struct plan_step st;
+	struct set_outcome set;
+	struct step_outcome o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	memset(&set, 0, sizeof(set));
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(sim_job(&st.job, "rd", "/dev/loop7", RW_RANDREAD, 4096, 1, 1, 0), 0);
+	snprintf(st.label, sizeof(st.label), "rd");
+	st.mode = STEP_FIXED;
+	set.targets = targets;
+	set.nr_targets = 1;
+	o.step = &st;
+	o.sets = &set;
+	o.nr_sets = 1;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(step_table_write(&o, f), 0);
+	fclose(f);
+	assert_null(strstr(buf, "never-written"));
+	free(buf);
+	o.unwritten[o.nr_unwritten++] = targets[0];
+	buf = NULL;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(step_table_write(&o, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n  /dev/loop7: " PRECOND_UNWRITTEN_MSG "\n"));
+	free(buf);
+	job_spec_free(&st.job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +737,8 @@ int main(void)
 	    cmocka_unit_test(test_precondition_targets_steady),
 	    cmocka_unit_test(test_precondition_targets_missing),
 	    cmocka_unit_test(test_precondition_targets_output),
+	    cmocka_unit_test(test_reads_unwritten),
+	    cmocka_unit_test(test_reads_unwritten_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

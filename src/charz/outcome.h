@@ -43,6 +43,10 @@ struct step_outcome {
 	unsigned nr_sets;
 	unsigned saturation_set;   /* scaling: index of the set after which the total stops growing, or nr_sets */
 	char scaling_msg[200];
+	/* block devices it read that no preconditioning of the plan filled
+	 * (precond_target_unwritten); borrowed from the step's job */
+	const char *unwritten[8];
+	unsigned nr_unwritten;
 	bool partial;              /* interrupted or failed part way */
 	char error[512];           /* why, when partial */
 };

@@ -487,6 +487,30 @@ static void find_saturation(struct step_outcome *o)
 		 o->nr_sets ? o->sets[o->nr_sets - 1].nr_targets : 0);
 }
 
+/* s's block devices the step reads (its job or any of its workloads)
+ * that no preconditioning of this plan filled, after precondition=auto's:
+ * kept for its table and said once each on stderr, before its runs. */
+static void note_unwritten(const struct plan_step *st, const struct set_outcome *s,
+			   const struct fills *f, const struct plan_run_opts *o,
+			   struct step_outcome *out)
+{
+	const struct job_spec *rd = &st->job;
+	for (unsigned w = 0; w < st->nr_wl && !precond_reads_unwritten(rd, true, false); w++)
+		rd = &st->wl[w].job;
+	for (unsigned t = 0; t < s->nr_targets; t++) {
+		const char *path = s->targets[t];
+		bool known = false;
+		for (unsigned i = 0; i < out->nr_unwritten; i++)
+			known |= !strcmp(out->unwritten[i], path);
+		if (known || out->nr_unwritten == sizeof(out->unwritten) / sizeof(out->unwritten[0]) ||
+		    !precond_target_unwritten(rd, path, fills_has(f, path)))
+			continue;
+		out->unwritten[out->nr_unwritten++] = path;
+		fprintf(o->progress ? o->progress : stderr, "iochar: warning: step '%s': %s: %s\n",
+			st->label, path, PRECOND_UNWRITTEN_MSG);
+	}
+}
+
 static int run_step(const struct plan *p, unsigned idx,
 		    const struct plan_run_opts *o, struct fills *f, struct disc_memo *m,
 		    struct eta *eta, struct step_outcome *out, struct ioc_err *err)
@@ -518,6 +542,8 @@ static int run_step(const struct plan *p, unsigned idx,
 		s->mctx.nr_wl = st->nr_wl;
 		out->nr_sets++;
 		ret = pre_mode(st, s, f, err);
+		if (!ret && st->mode != STEP_PRECONDITION && st->mode != STEP_REBUILD)
+			note_unwritten(st, s, f, o, out);
 		if (!ret)
 			ret = disc_set_choose(st, s, o, m, err);
 		if (!ret)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/job_gen.h"
+#include "target/target.h"
 
 #define PRECOND_MAX_FILL                                                       \
 	(sizeof(((struct precond_result *)0)->fill) /                          \
@@ -289,4 +290,21 @@ void precond_result_free(struct precond_result *res)
 	res->round_iops = res->target_rounds = NULL;
 	res->target_verdict = NULL;
 	res->nr_rounds = res->nr_targets = 0;
+}
+
+bool precond_reads_unwritten(const struct job_spec *job, bool is_block, bool filled)
+{
+	bool reads = rw_reads(job->rw) && !(rw_is_mixed(job->rw) && job->rwmixread == 0);
+
+	return reads && is_block && !filled;
+}
+
+bool precond_target_unwritten(const struct job_spec *job, const char *path, bool filled)
+{
+	struct target_info info;
+	struct ioc_err err = {.msg = ""};
+
+	if (!precond_reads_unwritten(job, true, filled)) /* no need to look */
+		return false;
+	return !target_inspect(path, &info, &err) && info.exists && info.is_block;
 }

@@ -105,6 +105,22 @@ const double *precond_target_rounds(const struct precond_result *res, unsigned t
  * drop, so a precondition step refuses it (plan_validate). */
 const char *precond_pacing_option(const struct job_spec *j);
 
+/* What a step reading a block device no preconditioning filled is told
+ * (a warning: it runs, and its figures are what the device gave). */
+#define PRECOND_UNWRITTEN_MSG                                                  \
+	"reads of never-written blocks: an SSD answers them from its mapping "  \
+	"table; precondition first for figures a filled drive gives"
+
+/* Does job, run on a target, read blocks never written: it reads (a mix
+ * with rwmixread=0 does not), the target is a block device (a file is
+ * laid out, written, before it is read) and no preconditioning of the
+ * plan has filled it (filled)? */
+bool precond_reads_unwritten(const struct job_spec *job, bool is_block, bool filled);
+
+/* The same for path, looked at (read-only) to tell a block device; false
+ * when it cannot be looked at (the run will say why). */
+bool precond_target_unwritten(const struct job_spec *job, const char *path, bool filled);
+
 /* The defaults named above. */
 void precond_params_default(struct precond_params *pp);
 

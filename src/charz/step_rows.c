@@ -524,6 +524,12 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 			break;
 		}
 	}
+	if (o->nr_unwritten) {
+		fputs("  ", f);
+		for (unsigned i = 0; i < o->nr_unwritten; i++)
+			fprintf(f, "%s%s", i ? ", " : "", o->unwritten[i]);
+		fprintf(f, ": %s\n", PRECOND_UNWRITTEN_MSG);
+	}
 	if (o->step->targets == TARGETS_SCALING && o->scaling_msg[0])
 		fprintf(f, "  %s\n", o->scaling_msg);
 	if (o->partial)
