@@ -328,8 +328,8 @@ static int prepare(struct dist *d, struct plan *p, bool *scratch,
 /* --dry-run: the run's own checks (its --out or --resume directory too,
  * not created), then its steps and first estimate on stdout (rank 0's).
  * No target opened for writing, nothing laid out or created. */
-static int dry_run(const char *cmd, struct plan_args *a, struct plan *p,
-		   struct dist *d, bool scratch, struct ioc_err *err)
+static int dry_run(struct plan_args *a, struct plan *p, struct dist *d,
+		   bool scratch, struct ioc_err *err)
 {
 	struct eta eta;
 	const char *dir = a->resume ? a->resume : a->out;
@@ -339,7 +339,6 @@ static int dry_run(const char *cmd, struct plan_args *a, struct plan *p,
 		.dist = d,
 		.discipline = a->discipline,
 	};
-	(void)cmd;
 	int ret = plan_dry_run(p, &o, &eta, err);
 	if (!ret && dist_is_root(d)) {
 		if (scratch)
@@ -447,7 +446,7 @@ int cmd_plan(int argc, char **argv)
 		ret = prepare(d, &p, &scratch, &local);
 	ret = dist_agree(d, text ? text : "", ret, &local, &err);
 	if (!ret && a.dry_run)
-		ret = dry_run(cmd, &a, &p, d, scratch, &err);
+		ret = dry_run(&a, &p, d, scratch, &err);
 	else if (!ret)
 		ret = run_plan(cmd, &a, &p, d, scratch, &err);
 out:
