@@ -65,6 +65,11 @@ static bool step_preconditions(const struct plan_step *st)
 	return st->mode == STEP_PRECONDITION || auto_precondition(st);
 }
 
+bool plan_step_preconditions(const struct plan_step *st)
+{
+	return step_preconditions(st);
+}
+
 /* Sizes of the target sets a step uses: all 1 (each), one of n (parallel),
  * or 1, 2, 4 ... n (scaling). Returns how many sets; sizes has room for 64. */
 static unsigned set_sizes(const struct plan_step *st, unsigned *sizes)
@@ -294,7 +299,7 @@ uint64_t plan_time_estimate_ns(const struct plan *p)
 	return ns;
 }
 
-static void fmt_left(char *buf, size_t len, uint64_t ns)
+void plan_fmt_left(char *buf, size_t len, uint64_t ns)
 {
 	uint64_t s = ns / 1000000000ull;
 	if (!ns)
@@ -596,7 +601,7 @@ static int plan_step(const struct plan *p, unsigned i, const struct plan_run_opt
 	struct step_outcome so;
 	if (o->progress) {
 		char left[48];
-		fmt_left(left, sizeof(left), eta_plan_left_ns(eta, 0));
+		plan_fmt_left(left, sizeof(left), eta_plan_left_ns(eta, 0));
 		fprintf(o->progress, "iochar: step %u of %u: %s (%s; plan: %s)\n", i + 1,
 			p->nr_steps, p->steps[i].label, step_mode_name(p->steps[i].mode), left);
 		if (p->steps[i].mode == STEP_CURVE && !p->steps[i].job.time_based)
@@ -624,6 +629,35 @@ static int plan_step(const struct plan *p, unsigned i, const struct plan_run_opt
 	return ret;
 }
 
+int plan_run_check(const struct plan *p, const struct plan_run_opts *o,
+		   struct ioc_err *err)
+{
+	int ret = plan_validate(p, err);
+	for (unsigned i = 0; i < p->nr_steps && !ret; i++)
+		if ((ret = discipline_opt_check(&o->discipline, &p->steps[i].job, err)))
+			err_prefix(err, "step '%s'", p->steps[i].label);
+	return ret;
+}
+
+int plan_dry_run(const struct plan *p, const struct plan_run_opts *o,
+		 struct eta *eta, struct ioc_err *err)
+{
+	struct results_dir rd;
+	int ret;
+
+	eta_init(eta, NULL, 0);
+	if ((ret = plan_run_check(p, o, err)))
+		return ret;
+	if (o->out_dir && (ret = results_check(&rd, o->out_dir, p, NULL, o->resume, err)))
+		return ret;
+	if (plan_eta(p, eta))
+		return err_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; i < p->nr_steps; i++) /* as plan_run skips them */
+		if (o->out_dir && o->resume && results_step_done(&rd, i))
+			eta_step_done(eta, i, 0, 0);
+	return 0;
+}
+
 int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	     struct ioc_err *err)
 {
@@ -638,13 +672,8 @@ int plan_run(const struct plan *p, const struct plan_run_opts *o,
 	int ret;
 
 	eta_init(eta, NULL, 0);
-	if ((ret = plan_validate(p, err)))
+	if ((ret = plan_run_check(p, o, err)))
 		return ret;
-	for (unsigned i = 0; i < p->nr_steps; i++)
-		if ((ret = discipline_opt_check(&o->discipline, &p->steps[i].job, err))) {
-			err_prefix(err, "step '%s'", p->steps[i].label);
-			return ret;
-		}
 	if (plan_eta(p, eta))
 		return err_set(err, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < p->nr_steps; i++)

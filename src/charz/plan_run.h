@@ -55,6 +55,27 @@ int plan_validate(const struct plan *p, struct ioc_err *err);
  * sizes; writes nothing. */
 uint64_t plan_time_estimate_ns(const struct plan *p);
 
+/* Does st run a preconditioning (mode=precondition, or precondition=auto
+ * before a step that writes at random)? */
+bool plan_step_preconditions(const struct plan_step *st);
+
+/* "about 12m left" (or "time left unknown" for 0): how the progress
+ * lines say the plan's time left. */
+void plan_fmt_left(char *buf, size_t len, uint64_t ns);
+
+/* Everything plan_run refuses before it writes anything: plan_validate
+ * and each step's --discipline. 0 or -errno with a message. */
+int plan_run_check(const struct plan *p, const struct plan_run_opts *o,
+		   struct ioc_err *err);
+
+/* `--dry-run`: plan_run's checks (plan_run_check, and out_dir's as
+ * results_open makes them, without creating it), then *eta as plan_run
+ * starts with it (steps --resume keeps counted done), so that
+ * eta_plan_left_ns(eta, 0) is the run's first estimate. No I/O, nothing
+ * created; reads the targets' sizes. The caller frees eta->steps. */
+int plan_dry_run(const struct plan *p, const struct plan_run_opts *o,
+		 struct eta *eta, struct ioc_err *err);
+
 /* Run p. Returns 0 when every step completed, -EINTR when stopped by the
  * user (finished steps are kept), or the first error (the step is written
  * down as partial first). */

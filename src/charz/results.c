@@ -39,8 +39,8 @@ static void step_path(const struct results_dir *rd, unsigned i,
 	snprintf(buf, len, "%s/steps/%03u.%s", rd->path, i, ext);
 }
 
-int results_open(struct results_dir *rd, const char *dir, const struct plan *p,
-		 const struct environment *env, bool resume, struct ioc_err *err)
+int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
+		  const struct environment *env, bool resume, struct ioc_err *err)
 {
 	char steps[4100];
 	struct stat st;
@@ -70,7 +70,18 @@ int results_open(struct results_dir *rd, const char *dir, const struct plan *p,
 		if (r)
 			return r;
 	}
-	int ret = mkdir_p(steps);
+	return 0;
+}
+
+int results_open(struct results_dir *rd, const char *dir, const struct plan *p,
+		 const struct environment *env, bool resume, struct ioc_err *err)
+{
+	char steps[4100];
+	int ret = results_check(rd, dir, p, env, resume, err);
+	if (ret)
+		return ret;
+	snprintf(steps, sizeof(steps), "%s/steps", dir);
+	ret = mkdir_p(steps);
 	if (ret)
 		return err_set(err, -ret, "%s: cannot create: %s", steps, strerror(-ret));
 	return 0;

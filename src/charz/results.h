@@ -19,6 +19,11 @@ struct results_dir {
 	char *const *host_envs;
 };
 
+/* results_open's checks of dir, rd filled, nothing created: what
+ * `iochar plan --dry-run` refuses exactly as the run would. */
+int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
+		  const struct environment *env, bool resume, struct ioc_err *err);
+
 /* Create (or, with resume, reuse) dir for plan p. 0 or -errno + message. */
 int results_open(struct results_dir *rd, const char *dir, const struct plan *p,
 		 const struct environment *env, bool resume, struct ioc_err *err);

@@ -1,13 +1,14 @@
 /* plan.c - `iochar plan`, and `search`, `curve`, `precondition`, which are
  * one-step plans built from the command line.
  *
- *   iochar plan NAME|FILE [--out DIR | --resume DIR] [--key=value ...]
+ *   iochar plan NAME|FILE [--out DIR | --resume DIR] [--dry-run] [--key=value ...]
  *   iochar plan --list
- *   iochar search|curve|precondition --key=value ... [--out DIR]
+ *   iochar search|curve|precondition --key=value ... [--out DIR] [--dry-run]
  *
  * Every --key=value that is not the command's own is a plan or workload
  * key applied to every step (lists allowed, as in plan files). Nothing is
- * written anywhere before the plan has parsed and every step validated. */
+ * written anywhere before the plan has parsed and every step validated;
+ * --dry-run stops there and says what would run and for how long. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "cli/run_config.h"
 #include "base/units.h"
 #include "cmd/cmd.h"
+#include "cmd/plan_dry.h"
 #include "cmd/plan_model.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
@@ -34,6 +36,7 @@ struct plan_args {
 	const char *out;         /* --out */
 	const char *resume;      /* --resume */
 	bool list, help, json;
+	bool dry_run;            /* --dry-run: validate, print, run nothing */
 	uint64_t progress_interval_ns; /* --progress-interval */
 	struct disc_opt discipline;    /* --discipline */
 	const char **overrides;  /* "key=value", borrowed from argv */
@@ -92,6 +95,9 @@ static const struct arg_def rows[] = {
 		   "defer_taskrun, coop_taskrun, none (libaio: pass, fio_batch) "
 		   "1 s each and keeps the most IOPS; fixed: the job's own; "
 		   "NAME: that one (a job's ring_setup or iodepth_batch_* skip the probe)"},
+	{PROW(dry_run, "dry-run", OPT_BOOL),
+	 .o.help = "check the plan and targets as a run would, then list its steps and "
+		   "its time estimate; no I/O, nothing created (fio's --parse-only)"},
 };
 
 static struct args_spec spec(const char *cmd, bool one_step)
@@ -102,13 +108,13 @@ static struct args_spec spec(const char *cmd, bool one_step)
 		snprintf(usage, sizeof(usage),
 			 "usage: iochar %s --key=value ... [--out DIR] "
 			 "[--output-format=json]\n"
-			 "                  [--progress-interval=10s]\n",
+			 "                  [--progress-interval=10s] [--dry-run]\n",
 			 cmd);
 	return (struct args_spec){
 		.usage = one_step ? usage
 				  : "usage: iochar plan NAME|FILE [--out DIR | "
 				    "--resume DIR] [--output-format=json]\n"
-				    "                  [--progress-interval=10s] "
+				    "                  [--progress-interval=10s] [--dry-run] "
 				    "[--key=value ...]\n"
 				    "       iochar plan --list\n",
 		.rows = one_step ? rows + 2 : rows,
@@ -319,6 +325,32 @@ static int prepare(struct dist *d, struct plan *p, bool *scratch,
 	return ret;
 }
 
+/* --dry-run: the run's own checks (its --out or --resume directory too,
+ * not created), then its steps and first estimate on stdout (rank 0's).
+ * No target opened for writing, nothing laid out or created. */
+static int dry_run(struct plan_args *a, struct plan *p, struct dist *d,
+		   bool scratch, struct ioc_err *err)
+{
+	struct eta eta;
+	const char *dir = a->resume ? a->resume : a->out;
+	struct plan_run_opts o = {
+		.out_dir = dir,
+		.resume = a->resume != NULL,
+		.dist = d,
+		.discipline = a->discipline,
+	};
+	int ret = plan_dry_run(p, &o, &eta, err);
+	if (!ret && dist_is_root(d)) {
+		if (scratch)
+			printf("no target given: the run would use scratch file %s "
+			       "(created and written if missing)\n",
+			       p->nr_steps ? p->steps[0].job.files[0] : RUN_SCRATCH_FILE);
+		plan_dry_print(stdout, p, &eta);
+	}
+	free(eta.steps);
+	return ret;
+}
+
 static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 		    struct dist *d, bool scratch, struct ioc_err *err)
 {
@@ -413,7 +445,9 @@ int cmd_plan(int argc, char **argv)
 	if (!ret)
 		ret = prepare(d, &p, &scratch, &local);
 	ret = dist_agree(d, text ? text : "", ret, &local, &err);
-	if (!ret)
+	if (!ret && a.dry_run)
+		ret = dry_run(&a, &p, d, scratch, &err);
+	else if (!ret)
 		ret = run_plan(cmd, &a, &p, d, scratch, &err);
 out:
 	free(text);
