@@ -12,6 +12,7 @@
 
 #include "base/units.h"
 #include "report/numfmt.h"
+#include "report/results_parse.h"
 
 #define WHERE_MAX 256
 
@@ -255,16 +256,7 @@ static int group_finish(const struct rj_ctx *c, struct rs_step *st, struct fio_g
 		st->label = NULL;
 		return rj_oom(c);
 	}
-	ts->targets = calloc(st->job.nr_files ? st->job.nr_files : 1, sizeof(char *));
-	if (!ts->targets)
-		return rj_oom(c);
-	for (unsigned i = 0; i < st->job.nr_files; i++) {
-		ts->targets[i] = strdup(st->job.files[i]);
-		if (!ts->targets[i])
-			return rj_oom(c);
-		ts->nr_targets = i + 1;
-	}
-	return 0;
+	return results_step_targets(c, st, ts);
 }
 
 static int parse_entries(const struct rj_ctx *c, json_object *jobs, size_t n,

@@ -50,6 +50,9 @@ int results_parse_tool_limited(const struct rj_ctx *c, json_object *o,
 int results_parse_point_targets(const struct rj_ctx *c, json_object *o,
 				struct rs_point *p);
 int results_parse_job(const struct rj_ctx *c, json_object *o, struct rs_job *j);
+/* A one-run step's targets (an iochar run's or a fio group's): every file
+ * of st's job into ts->targets (results_parse_run.c). */
+int results_step_targets(const struct rj_ctx *c, const struct rs_step *st, struct rs_tset *ts);
 
 /* results_parse_hosts.c: a run over many hosts. "start_skew_ns" and, with
  * run, a run JSON's "hosts[]" (every member), else a plan point's

@@ -97,8 +97,7 @@ static int parse_intervals(const struct rj_ctx *c, json_object *root,
 	return 0;
 }
 
-/* A run's targets: every job's files. */
-static int run_targets(const struct rj_ctx *c, const struct rs_step *st, struct rs_tset *ts)
+int results_step_targets(const struct rj_ctx *c, const struct rs_step *st, struct rs_tset *ts)
 {
 	ts->targets = calloc(st->job.nr_files ? st->job.nr_files : 1, sizeof(char *));
 	if (!ts->targets)
@@ -184,5 +183,5 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	    strcmp(p->latency_origin, "scheduled"))
 		return rj_fail(&c, "latency_origin", "not submit or scheduled");
 	st->partial = p->partial;
-	return run_targets(&c, st, ts);
+	return results_step_targets(&c, st, ts);
 }
