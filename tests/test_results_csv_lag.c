@@ -59,15 +59,13 @@ static const char *row(const char *csv, const char *point)
 	return r;
 }
 
-static void test_curve_origin_columns(void **state)
+/* Run iochar with argv (its results under res) and return res's
+ * results.csv, printed for the log. */
+static char *run_csv(const char *dir, const char *res, const char *const *argv)
 {
-	const char *dir = *state;
-	char res[4200], p[4300], b[64];
-	snprintf(res, sizeof(res), "%s/res", dir);
+	char p[4300];
 	struct proc_out po;
-	run_iochar(&po, dir, 0,
-		   ARGS("curve", "--ioengine=null", "--size=64m", "--time_based", "--runtime=1s",
-			"--points=10", "--discipline=fixed", "--out", res));
+	run_iochar(&po, dir, 0, argv);
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	proc_out_free(&po);
@@ -75,6 +73,17 @@ static void test_curve_origin_columns(void **state)
 	char *csv = file_slurp(p, NULL);
 	assert_non_null(csv);
 	print_message("%s", csv);
+	return csv;
+}
+
+static void test_curve_origin_columns(void **state)
+{
+	const char *dir = *state;
+	char res[4200], p[4300], b[64];
+	snprintf(res, sizeof(res), "%s/res", dir);
+	char *csv = run_csv(dir, res,
+			    ARGS("curve", "--ioengine=null", "--size=64m", "--time_based",
+				 "--runtime=1s", "--points=10", "--discipline=fixed", "--out", res));
 	const char *h = csv;
 
 	const char *max = row(csv, "max");
@@ -116,22 +125,14 @@ static void test_curve_origin_columns(void **state)
 static void test_per_target_rows_no_verdict(void **state)
 {
 	const char *dir = *state;
-	char res[4200], fn[8500], p[4300], b[64];
+	char res[4200], fn[8500], b[64];
 	snprintf(res, sizeof(res), "%s/res", dir);
 	snprintf(fn, sizeof(fn), "--filename=%s/a:%s/b", dir, dir);
-	struct proc_out po;
-	run_iochar(&po, dir, 0,
-		   ARGS("search", fn, "--size=4m", "--ioengine=psync", "--rw=randread",
-			"--time_based", "--runtime=200ms", "--latency_limit=1s",
-			"--max_iodepth=1", "--max_numjobs=2", "--targets=parallel",
-			"--discipline=fixed", "--out", res));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	proc_out_free(&po);
-	snprintf(p, sizeof(p), "%s/results.csv", res);
-	char *csv = file_slurp(p, NULL);
-	assert_non_null(csv);
-	print_message("%s", csv);
+	char *csv = run_csv(dir, res,
+			    ARGS("search", fn, "--size=4m", "--ioengine=psync", "--rw=randread",
+				 "--time_based", "--runtime=200ms", "--latency_limit=1s",
+				 "--max_iodepth=1", "--max_numjobs=2", "--targets=parallel",
+				 "--discipline=fixed", "--out", res));
 	unsigned targets = 0, totals = 0;
 	for (const char *l = strchr(csv, '\n') + 1; *l; l = strchr(l, '\n') + 1) {
 		bool total = !strncmp(field(csv, l, "target", b, sizeof(b)), "total of", 8);
