@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/pace_opts.h"
 #include "charz/outcome.h"
 #include "charz/precondition.h"
 #include "sim_device.h"
@@ -405,13 +406,13 @@ static void test_precondition_ran_is_what_ran(void **state)
 	assert_int_equal(res.ran.rwmixread, 0);
 	precond_result_free(&res);
 	/* a job's pacing is what a precondition step refuses */
-	assert_string_equal(precond_pacing_option(&base), "rate");
+	assert_string_equal(pace_opts_first_set(&base), "rate");
 	memset(base.rate_bps, 0, sizeof(base.rate_bps));
-	assert_string_equal(precond_pacing_option(&base), "rate_iops"); /* setup's 777 */
+	assert_string_equal(pace_opts_first_set(&base), "rate_iops"); /* setup's 777 */
 	base.rate_iops = 0;
-	assert_string_equal(precond_pacing_option(&base), "thinktime");
+	assert_string_equal(pace_opts_first_set(&base), "thinktime");
 	base.thinktime_ns = 0;
-	assert_null(precond_pacing_option(&base));
+	assert_null(pace_opts_first_set(&base));
 	job_spec_free(&base);
 }
 

@@ -251,3 +251,33 @@ int pace_opts_check(const struct job_spec *j, struct ioc_err *err)
 	}
 	return 0; /* thinktime_spin past thinktime: cut to it, as fio */
 }
+
+void pace_opts_clear(struct job_spec *job)
+{
+	job->rate_iops = 0;
+	memset(job->rate_iops_rw, 0, sizeof(job->rate_iops_rw));
+	memset(job->rate_bps, 0, sizeof(job->rate_bps));
+	memset(job->rate_min_bps, 0, sizeof(job->rate_min_bps));
+	memset(job->rate_iops_min, 0, sizeof(job->rate_iops_min));
+	job->thinktime_ns = job->thinktime_spin_ns = job->thinktime_iotime_ns = 0;
+	job->thinktime_blocks = 0;
+}
+
+const char *pace_opts_first_set(const struct job_spec *j)
+{
+	for (unsigned d = 0; d < DIR_COUNT; d++) {
+		if (j->rate_bps[d])
+			return "rate";
+		if (j->rate_iops_rw[d])
+			return "rate_iops";
+		if (j->rate_min_bps[d])
+			return "rate_min";
+		if (j->rate_iops_min[d])
+			return "rate_iops_min";
+	}
+	if (j->rate_iops)
+		return "rate_iops";
+	if (j->thinktime_ns)
+		return "thinktime";
+	return NULL;
+}

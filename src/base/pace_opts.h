@@ -54,6 +54,18 @@ static inline bool pace_job_paced(const struct job_spec *j)
 	       j->rate_iops_rw[0] || j->rate_iops_rw[1];
 }
 
+/* Everything that keeps job from running flat out: rate, rate_iops,
+ * their minimums, thinktime and its spin, iotime and blocks, cleared
+ * (closed loop: a preconditioning's fill and rounds). One list beside
+ * pace_opts_first_set's, so a pacing option added later is both cleared
+ * and refused. */
+void pace_opts_clear(struct job_spec *job);
+
+/* The first of those j sets ("rate", "rate_iops", "rate_min",
+ * "rate_iops_min", "thinktime"), or NULL: named in the error of a step
+ * that must run closed loop (a precondition step, plan_validate). */
+const char *pace_opts_first_set(const struct job_spec *j);
+
 /* The checks between the pacing options of one job (job_options.c):
  * rate and rate_iops exclude each other, as rate_min and rate_iops_min,
  * a limit below its minimum. 0 or -EINVAL with a usage message. */

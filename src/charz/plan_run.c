@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pace_opts.h"
 #include "charz/disc_set.h"
 #include "charz/eta.h"
 #include "charz/outcome.h"
@@ -131,7 +132,7 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 					 "step '%s': mode=precondition with rw=%s writes nothing "
 					 "(PTS's default is rw=randwrite; give a workload that writes)",
 					 st->label, rw_name(st->job.rw));
-		const char *pace = precond_pacing_option(&st->job);
+		const char *pace = pace_opts_first_set(&st->job);
 		if (st->mode == STEP_PRECONDITION && pace) /* PTS: flat out */
 			return err_usage(err, EINVAL,
 					 "step '%s': mode=precondition with %s: preconditioning runs "

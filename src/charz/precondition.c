@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/job_gen.h"
+#include "base/pace_opts.h"
 #include "target/target.h"
 
 #define PRECOND_MAX_FILL                                                       \
@@ -39,39 +40,6 @@ void precond_params_default(struct precond_params *pp)
 	pp->steady.max_slope = 0.10;
 }
 
-/* Preconditioning runs closed loop (PTS): whatever pacing the job asks for
- * (rate, rate_iops, their minimums, thinktime) is dropped, so the fill and
- * the rounds write as fast as the device takes them. */
-static void unpaced(struct job_spec *job)
-{
-	job->rate_iops = 0;
-	memset(job->rate_iops_rw, 0, sizeof(job->rate_iops_rw));
-	memset(job->rate_bps, 0, sizeof(job->rate_bps));
-	memset(job->rate_min_bps, 0, sizeof(job->rate_min_bps));
-	memset(job->rate_iops_min, 0, sizeof(job->rate_iops_min));
-	job->thinktime_ns = job->thinktime_spin_ns = job->thinktime_iotime_ns = 0;
-	job->thinktime_blocks = 0;
-}
-
-const char *precond_pacing_option(const struct job_spec *j)
-{
-	for (unsigned d = 0; d < DIR_COUNT; d++) {
-		if (j->rate_bps[d])
-			return "rate";
-		if (j->rate_iops_rw[d])
-			return "rate_iops";
-		if (j->rate_min_bps[d])
-			return "rate_min";
-		if (j->rate_iops_min[d])
-			return "rate_iops_min";
-	}
-	if (j->rate_iops)
-		return "rate_iops";
-	if (j->thinktime_ns)
-		return "thinktime";
-	return NULL;
-}
-
 /* The job of one fill pass over base's targets: rw=write of fill_bs, once
  * over the region by one job at fill_iodepth, whatever base's shape. */
 static int fill_job(const struct job_spec *base, const struct precond_params *pp,
@@ -87,7 +55,7 @@ static int fill_job(const struct job_spec *base, const struct precond_params *pp
 	job->time_based = false;
 	job->runtime_ns = 0;
 	job->ramp_ns = 0;
-	unpaced(job);
+	pace_opts_clear(job); /* PTS: closed loop, as fast as the device takes it */
 	return 0;
 }
 
@@ -100,7 +68,7 @@ static int round_job(const struct job_spec *base, const struct precond_params *p
 	job->time_based = true;
 	job->runtime_ns = pp->round_ns;
 	job->ramp_ns = 0;
-	unpaced(job);
+	pace_opts_clear(job); /* PTS: closed loop, as fast as the device takes it */
 	return 0;
 }
 

@@ -100,11 +100,6 @@ void precond_result_free(struct precond_result *res);
 /* Target t's round IOPS (res->nr_rounds of them), t < res->nr_targets. */
 const double *precond_target_rounds(const struct precond_result *res, unsigned t);
 
-/* The first pacing option j sets ("rate", "rate_iops", "rate_min",
- * "rate_iops_min", "thinktime"), or NULL: what a preconditioning would
- * drop, so a precondition step refuses it (plan_validate). */
-const char *precond_pacing_option(const struct job_spec *j);
-
 /* What a step reading a block device no preconditioning filled is told
  * (a warning: it runs, and its figures are what the device gave). */
 #define PRECOND_UNWRITTEN_MSG                                                  \
