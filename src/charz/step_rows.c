@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "charz/outcome.h"
 #include "util/csv.h"
 
@@ -358,17 +359,6 @@ static void curve_mark(FILE *f, const struct curve_result *r)
 		r->max.s.total.iops);
 }
 
-/* bytes as "16 MiB" or "15.4 GiB": a fill's size, honest at any scale. */
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= (1ull << 30))
-		snprintf(buf, len, "%.1f GiB", (double)b / (1ull << 30));
-	else if (b >= (1ull << 20))
-		snprintf(buf, len, "%.0f MiB", (double)b / (1ull << 20));
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
-}
-
 /* A window's figures: "window 41200 IOPS, excursion 6%, slope -2%". */
 static void fmt_window(char *buf, size_t len, const struct steady_verdict *v)
 {
@@ -421,7 +411,7 @@ static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
 
 	fmt_bs(bs, sizeof(bs), r->ran.bs);
 	fmt_bs(fbs, sizeof(fbs), r->ran.fill_bs);
-	fmt_bytes(size, sizeof(size), r->ran.fill_bytes);
+	units_format_bytes(r->ran.fill_bytes, size, sizeof(size));
 	if (rw_is_mixed(r->ran.rw))
 		snprintf(mix, sizeof(mix), " %u:%u", r->ran.rwmixread, 100 - r->ran.rwmixread);
 	if (r->nr_rounds < r->window || !r->window)

@@ -23,14 +23,6 @@ static void fmt_dur(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%.1fh", s / 3600);
 }
 
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= (1ull << 30))
-		snprintf(buf, len, "%.1f GiB", (double)b / (1ull << 30));
-	else
-		snprintf(buf, len, "%.0f MiB", (double)b / (1ull << 20));
-}
-
 /* The time e gives bytes of fills at its (assumed) fill rate. */
 static uint64_t fill_ns(const struct eta *e, uint64_t bytes)
 {
@@ -104,7 +96,7 @@ static void print_step_eta(FILE *f, const struct eta *e, const struct eta_step *
 	}
 	fmt_dur(run, sizeof(run), s->run_ns);
 	fmt_dur(runs, sizeof(runs), s->run_ns * s->runs * s->sets);
-	fmt_bytes(fbytes, sizeof(fbytes), s->fill_bytes);
+	units_format_bytes(s->fill_bytes, fbytes, sizeof(fbytes));
 	fmt_dur(fill, sizeof(fill), fill_ns(e, s->fill_bytes));
 	fmt_dur(rounds, sizeof(rounds), s->precond_ns);
 	const char *sep = "";
@@ -149,7 +141,7 @@ void plan_dry_print(FILE *f, const struct plan *p, const struct eta *e)
 		precond_ns += s->precond_ns;
 	}
 	fmt_dur(a, sizeof(a), runs_ns);
-	fmt_bytes(b, sizeof(b), fill_bytes);
+	units_format_bytes(fill_bytes, b, sizeof(b));
 	fmt_dur(c, sizeof(c), fill_ns(e, fill_bytes));
 	fmt_dur(d, sizeof(d), precond_ns);
 	fprintf(f, "estimate: I/O runs %s; fills and layouts %s, %s at an assumed %.0f MB/s; "
