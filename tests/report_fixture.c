@@ -11,9 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -130,39 +128,6 @@ void fixture_synthetic_qd(const char *dir, const char *name,
 	}
 	fputs("]}\n", f);
 	assert_int_equal(fclose(f), 0);
-}
-
-void fixture_null_runs(const char *dir, const struct null_run *runs, unsigned n)
-{
-	pid_t pid[16];
-	assert_true(n <= 16);
-	for (unsigned i = 0; i < n; i++) {
-		char qd[32], rate[32], rt[32], path[4400];
-		snprintf(qd, sizeof(qd), "--iodepth=%u", runs[i].iodepth);
-		snprintf(rate, sizeof(rate), "--rate_iops=%u", runs[i].rate_iops);
-		snprintf(rt, sizeof(rt), "--runtime=%us", runs[i].runtime_s);
-		snprintf(path, sizeof(path), "%s/%s.json", dir, runs[i].name);
-		pid[i] = fork();
-		assert_true(pid[i] >= 0);
-		if (pid[i] == 0) {
-			int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || chdir(dir))
-				_exit(127);
-			execl(iochar_path(), iochar_path(), "run", "--name=job",
-			      "--ioengine=null", "--rw=randread", "--bs=4k", "--size=4m", qd,
-			      rate, rt, "--time_based", "--output-format=json", (char *)NULL);
-			_exit(127);
-		}
-	}
-	int bad = 0;
-	for (unsigned i = 0; i < n; i++) {
-		int st;
-		assert_int_equal(waitpid(pid[i], &st, 0), pid[i]);
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-			bad++;
-	}
-	if (bad)
-		fail_msg("%d of %u null runs in %s failed", bad, n, dir);
 }
 
 json_object *compare_workload(json_object *root, const char *key)

@@ -29,21 +29,6 @@ void fixture_synthetic_qd(const char *dir, const char *name,
 			  const struct synth_workload *w, unsigned n,
 			  const unsigned *iodepth);
 
-/* One run of fixture_null_runs: DIR/NAME.json. */
-struct null_run {
-	const char *name;
-	unsigned iodepth, rate_iops, runtime_s; /* rate_iops 0: none */
-};
-
-/* For each of runs[0..n), all at once, write DIR/NAME.json: `iochar run
- * --output-format=json` of a short null-engine 4k random read job named
- * "job", at iodepth, numjobs 1, limited to rate_iops, for runtime_s
- * seconds; fails the test if any fails. Rate-limited, two such runs gave
- * the same IOPS within 0.1 % on our 2-core machine at load 12, where
- * unlimited runs varied by half; paced null runs use little CPU, so n of
- * them take one run's time. */
-void fixture_null_runs(const char *dir, const struct null_run *runs, unsigned n);
-
 /* Read a whole file (NUL-terminated, malloc'd); fails the test if absent. */
 char *fixture_slurp(const char *path, size_t *len);
 

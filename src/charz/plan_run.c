@@ -60,15 +60,9 @@ static bool auto_precondition(const struct plan_step *st)
 	       !(rw_is_mixed(j->rw) && j->rwmixread >= 100);
 }
 
-/* Does st run a preconditioning (its own mode, or auto before it)? */
-static bool step_preconditions(const struct plan_step *st)
-{
-	return st->mode == STEP_PRECONDITION || auto_precondition(st);
-}
-
 bool plan_step_preconditions(const struct plan_step *st)
 {
-	return step_preconditions(st);
+	return st->mode == STEP_PRECONDITION || auto_precondition(st);
 }
 
 /* Sizes of the target sets a step uses: all 1 (each), one of n (parallel),
@@ -209,7 +203,7 @@ static uint64_t step_fill_bytes(const struct plan_step *st, struct eta_targets *
 {
 	unsigned sizes[64], nsets = set_sizes(st, sizes);
 	uint64_t bytes = 0;
-	for (unsigned k = 0; step_preconditions(st) && k < nsets; k++) {
+	for (unsigned k = 0; plan_step_preconditions(st) && k < nsets; k++) {
 		char *const *set = st->job.files + set_first(st, k);
 		bool filled = sizes[k] > 0;
 		for (unsigned i = 0; i < sizes[k]; i++)
@@ -249,7 +243,7 @@ static void step_eta(const struct plan_step *st, struct eta_targets *f, struct e
 	e->run_ns = st->job.ramp_ns + st->job.runtime_ns;
 	e->sets = set_sizes(st, sizes);
 	e->fill_bytes = step_fill_bytes(st, f);
-	if (step_preconditions(st))
+	if (plan_step_preconditions(st))
 		e->precond_ns = (uint64_t)st->max_rounds * st->round_ns * e->sets;
 	switch (st->mode) {
 	case STEP_FIXED:
