@@ -11,6 +11,7 @@
 #include "core/replay.h"
 #include "core/schedule.h"
 #include "util/clock.h"
+#include "util/note.h"
 
 int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		    struct ioc_err *err)
@@ -63,8 +64,7 @@ static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = runner_check_layouts(jobs, nr_jobs, layouts, &nr_workers, err);
 	for (unsigned j = 0; j < nr_jobs && !ret; j++)
 		if (layouts[j].target.note[0])
-			fprintf(stderr, "note: job %s: %s\n", jobs[j].name,
-				layouts[j].target.note);
+			note_once("job %s: %s", jobs[j].name, layouts[j].target.note);
 	if (!ret)
 		ret = runner_prepare_targets(jobs, nr_jobs, layouts, hooks, err);
 	if (!ret)

@@ -14,9 +14,11 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "base/pace_opts.h"
 #include "core/schedule.h"
 #include "core/seams.h"
 #include "core/tool_limited.h"
+#include "util/note.h"
 #include "util/sparse_mem.h"
 
 static uint64_t rusage_ns(const struct timeval *tv)
@@ -123,10 +125,8 @@ static void cap_sync_depth(struct job_spec *j)
 	if (!e || !(e->flags & ENGINE_SYNC) || j->iodepth <= 1 ||
 	    runner_target_kind(j))
 		return;
-	fprintf(stderr,
-		"note: job %s: both iodepth >= 1 and synchronous I/O engine "
-		"are selected, queue depth will be capped at 1\n",
-		j->name);
+	note_once("job %s: both iodepth >= 1 and synchronous I/O engine "
+		  "are selected, queue depth will be capped at 1", j->name);
 	j->iodepth = 1;
 }
 

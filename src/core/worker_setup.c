@@ -18,6 +18,7 @@
 #include "core/placement.h"
 #include "target/target.h"
 #include "util/clock.h"
+#include "util/note.h"
 
 #define PAGE_ALIGN 4096
 
@@ -82,8 +83,8 @@ static int setup_files(struct worker *w, struct ioc_err *err)
 				       strerror(-ret));
 		if (w->job->invalidate && !w->job->pre_read &&
 		    (ret = target_invalidate(w->fds[i], w->job->offset, w->region)))
-			fprintf(stderr, "note: %s: cache invalidation failed: %s\n",
-				files[i], strerror(-ret));
+			note_once("%s: cache invalidation failed: %s", files[i],
+				  strerror(-ret));
 	}
 	return 0;
 }
