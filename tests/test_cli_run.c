@@ -176,6 +176,45 @@ static void test_ramp_excluded(void **state)
 	proc_out_free(&po);
 }
 
+/* fio's own rate options pace as rate_iops does, so their latency is
+ * from the due time too, and says so: the run's latency_origin, the
+ * totals line, and fio's figures (jobs[]) from submission, fio's lat.
+ * Before, only rate_iops set the origin: a --rate=4m run was labelled
+ * "submit" and fio's lat_ns was the response time. */
+static void test_fio_rates_open_loop(void **state)
+{
+	const char *const rates[] = {"--rate=400k", "--rate_iops=100,50"};
+	for (size_t i = 0; i < 2; i++) {
+		struct proc_out po;
+		json_object *r = run_json(&po, *state,
+					  ARGS("run", "--ioengine=null", "--time_based",
+					       "--runtime=1", "--rw=randrw", "--bs=4k", rates[i],
+					       "--output-format=json"));
+		assert_string_equal(json_object_get_string(jget(r, "latency_origin")),
+				    "scheduled");
+		double service = jget_double(r, "total.service_latency.mean");
+		json_object *job = json_object_array_get_idx(jget(r, "jobs"), 0);
+		double rd = jget_double(job, "read.lat_ns.mean"),
+		       wr = jget_double(job, "write.lat_ns.mean");
+		uint64_t nr = jget_u64(job, "read.total_ios"), nw = jget_u64(job, "write.total_ios");
+		assert_true(nr > 0 && nw > 0);
+		/* fio's lat over both directions is the service time's mean */
+		double both = (rd * (double)nr + wr * (double)nw) / (double)(nr + nw);
+		if (fabs(both - service) > 1e-6 * service + 1)
+			fail_msg("%s: fio's lat mean %.1f ns, service mean %.1f ns", rates[i], both,
+				 service);
+		json_object_put(r);
+		proc_out_free(&po);
+		run_iochar(&po, *state, 0,
+			   ARGS("run", "--ioengine=null", "--time_based", "--runtime=1",
+				"--rw=randread", "--bs=4k", rates[i]));
+		expect_exit(&po, 0);
+		expect_has(po.out, "latency from scheduled issue time");
+		expect_has(po.out, "    response lat (");
+		proc_out_free(&po);
+	}
+}
+
 static void test_rate_iops_open_loop(void **state)
 {
 	struct proc_out po;
@@ -371,6 +410,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_every_engine_direct, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_sync_engine_time_based_ends, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_ramp_excluded, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fio_rates_open_loop, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rate_iops_open_loop, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_scratch_target, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_job_file_and_csv_and_output_file, tmpdir_setup, tmpdir_teardown),

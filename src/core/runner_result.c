@@ -149,7 +149,9 @@ int runner_init_result(const struct job_spec *jobs, unsigned nr_jobs,
 			return err_set(err, ENOMEM, "out of memory");
 		r->nr_jobs++;
 		cap_sync_depth(&r->jobs[j]);
-		if (jobs[j].rate_iops)
+		/* any rate (fio's rate=, rate_iops=R,W too, as dist/merge.c):
+		 * its latency counts from the due time */
+		if (pace_job_paced(&jobs[j]))
 			r->open_loop = true;
 		r->verify |= jobs[j].verify;
 		if (engine_find(jobs[j].ioengine)->flags & ENGINE_NO_TARGET)

@@ -81,7 +81,7 @@ struct run_result {
 	 * on many hosts, rank 0's */
 	uint64_t ctx, majf, minf;
 	bool partial;                  /* stopped early by a signal or an error */
-	bool open_loop;                /* rate_iops set: latency counts from the scheduled time */
+	bool open_loop;                /* a rate (pace_job_paced): latency counts from the scheduled time */
 	/* Rate-limited runs whose issue lag is a material share of their
 	 * latency (core/tool_limited.h): the figures are iochar's lateness as
 	 * much as the device's. The reason is one line; "" when false. */
