@@ -664,8 +664,8 @@ static void test_text(void **state)
 				     "(49.2MB/s)(117MiB/2500msec)\n"));
 	assert_non_null(strstr(text, "  write: IOPS=2000, BW=7.81MiB/s "
 				     "(8.19MB/s)(19.5MiB/2500msec)\n"));
-	assert_non_null(strstr(text, "    lat (usec): min=10.0, max=120, "));
-	assert_non_null(strstr(text, "    lat (usec): min=1000, max=1990, "));
+	assert_non_null(strstr(text, "    response lat (usec): min=10.0, max=120, "));
+	assert_non_null(strstr(text, "    response lat (usec): min=1000, max=1990, "));
 	assert_non_null(strstr(text, "lat percentiles (usec): 50th="));
 	assert_non_null(strstr(text, "99.99th="));
 	assert_non_null(
@@ -734,7 +734,10 @@ static void test_paced(void **state)
 	free(text);
 
 	text = emit(r, OUTPUT_NORMAL);
-	/* reads: latency 10 .. 119.9 us, a quarter of it lag */
+	/* reads: latency 10 .. 119.9 us, a quarter of it lag; from the due
+	 * time, so not called fio's plain "lat" */
+	assert_non_null(strstr(text, "    response lat (usec): min=10.0, max=120, "));
+	assert_null(strstr(text, "\n    lat ("));
 	assert_non_null(strstr(text, "    service lat (usec): min=7.50, max=89.9, "));
 	assert_non_null(strstr(text, "    issue lag (usec): min=2.50, max=30.0, "));
 	assert_non_null(strstr(text, "    issue lag percentiles (usec): 50th="));

@@ -269,9 +269,10 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 		if (!s.dir[d].ios)
 			continue;
 		text_rate_line(f, summary_dir_name(d), &s.dir[d]);
-		text_lat_lines(f, "lat", &s.dir[d].lat);
-		/* rate-limited: lat is the response time from the due time;
-		 * split it into iochar's lateness and the device's part */
+		/* rate-limited: the latency is the response time from the due
+		 * time, not fio's lat (from submission), so it says so; then
+		 * its parts, iochar's lateness and the device's */
+		text_lat_lines(f, s.dir[d].paced ? "response lat" : "lat", &s.dir[d].lat);
 		if (s.dir[d].paced) {
 			text_lat_lines(f, "service lat", &s.dir[d].service);
 			text_lat_lines(f, "issue lag", &s.dir[d].lag);
