@@ -303,7 +303,9 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	/* a cluster run that failed keeps the other hosts' figures (rank 0) */
 	if (ret && !(ctx->dist && r.nr_hosts))
 		goto out;
-	out->iodepth = job->iodepth;
+	/* the depth the workers ran: a synchronous engine's is 1 whatever
+	 * the step asked (core/runner_result.c), and a point says what ran */
+	out->iodepth = r.nr_jobs ? r.jobs[0].iodepth : job->iodepth;
 	out->numjobs = job->numjobs;
 	out->rate_iops = job->rate_iops;
 	/* every figure below (totals, the per-second series' last second,

@@ -80,7 +80,8 @@ static int run_pass(const struct job_spec *job, measure_fn measure, void *arg,
 	int ret = measure(arg, job, out, err);
 	if (ret && err && err->msg[0])
 		err_prefix(err, "precondition %s", rw_name(job->rw));
-	out->iodepth = job->iodepth;
+	if (!out->iodepth) /* measure's is what ran (a synchronous engine: 1) */
+		out->iodepth = job->iodepth;
 	out->numjobs = job->numjobs;
 	return ret;
 }
@@ -243,6 +244,11 @@ int precondition_run(const struct job_spec *base,
 	}
 	if (!ret && pp->max_rounds)
 		ret = run_rounds(&round, pp, measure, arg, res, err);
+	/* as run: a synchronous engine ran at 1 */
+	if (res->nr_fill)
+		res->ran.fill_iodepth = res->fill[0].iodepth;
+	if (!ret && res->nr_rounds)
+		res->ran.iodepth = res->last_round.iodepth;
 	job_spec_free(&fill);
 	job_spec_free(&round);
 	return ret;
