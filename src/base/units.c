@@ -320,17 +320,6 @@ char *units_format_size(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-char *units_format_bytes(uint64_t b, char *buf, size_t len)
-{
-	if (b >= (1ull << 30))
-		snprintf(buf, len, "%.1f GiB", (double)b / (1ull << 30));
-	else if (b >= (1ull << 20))
-		snprintf(buf, len, "%.0f MiB", (double)b / (1ull << 20));
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
-	return buf;
-}
-
 char *units_format_time(uint64_t ns, char *buf, size_t len)
 {
 	static const struct time_unit units[] = {

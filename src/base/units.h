@@ -61,10 +61,6 @@ int units_online_cpus(cpu_set_t *out);
  * Returns buf. */
 char *units_format_size(uint64_t v, char *buf, size_t len);
 
-/* Write b bytes as a reader's size, "512 KiB", "16 MiB" or "15.4 GiB"
- * (rounded: a fill's or a layout's size, not an option value). Returns
- * buf. */
-char *units_format_bytes(uint64_t b, char *buf, size_t len);
 
 /* Write v nanoseconds as the shortest exact time ("10s", "500ms", "0")
  * into buf. Returns buf. */

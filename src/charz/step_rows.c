@@ -8,6 +8,7 @@
 #include "base/units.h"
 #include "charz/outcome.h"
 #include "util/csv.h"
+#include "util/fmt.h"
 
 const char step_csv_header[] =
 	"step,label,mode,point,target,rw,bs,read_pct,iodepth,numjobs,"
@@ -411,7 +412,7 @@ static void precond_row(FILE *f, const char *name, const struct set_outcome *s,
 
 	fmt_bs(bs, sizeof(bs), r->ran.bs);
 	fmt_bs(fbs, sizeof(fbs), r->ran.fill_bs);
-	units_format_bytes(r->ran.fill_bytes, size, sizeof(size));
+	fmt_bytes(size, sizeof(size), r->ran.fill_bytes);
 	if (rw_is_mixed(r->ran.rw))
 		snprintf(mix, sizeof(mix), " %u:%u", r->ran.rwmixread, 100 - r->ran.rwmixread);
 	if (r->nr_rounds < r->window || !r->window)

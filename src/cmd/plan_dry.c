@@ -8,6 +8,7 @@
 #include "base/units.h"
 #include "charz/plan_run.h"
 #include "charz/point.h"
+#include "util/fmt.h"
 
 /* A duration at the precision a plan's length deserves. */
 static void fmt_dur(char *buf, size_t len, uint64_t ns)
@@ -96,7 +97,7 @@ static void print_step_eta(FILE *f, const struct eta *e, const struct eta_step *
 	}
 	fmt_dur(run, sizeof(run), s->run_ns);
 	fmt_dur(runs, sizeof(runs), s->run_ns * s->runs * s->sets);
-	units_format_bytes(s->fill_bytes, fbytes, sizeof(fbytes));
+	fmt_bytes(fbytes, sizeof(fbytes), s->fill_bytes);
 	fmt_dur(fill, sizeof(fill), fill_ns(e, s->fill_bytes));
 	fmt_dur(rounds, sizeof(rounds), s->precond_ns);
 	const char *sep = "";
@@ -141,7 +142,7 @@ void plan_dry_print(FILE *f, const struct plan *p, const struct eta *e)
 		precond_ns += s->precond_ns;
 	}
 	fmt_dur(a, sizeof(a), runs_ns);
-	units_format_bytes(fill_bytes, b, sizeof(b));
+	fmt_bytes(b, sizeof(b), fill_bytes);
 	fmt_dur(c, sizeof(c), fill_ns(e, fill_bytes));
 	fmt_dur(d, sizeof(d), precond_ns);
 	fprintf(f, "estimate: I/O runs %s; fills and layouts %s, %s at an assumed %.0f MB/s; "
