@@ -259,6 +259,12 @@ static void test_curve_records_probe(void **state)
 	expect_exit(&po, 0);
 	expect_has(po.err, "probing 3 submission disciplines");
 	expect_has(po.out, "discipline: io_uring ring_setup=");
+	/* the line follows the step's rows (curve max and points) it chose
+	 * for, not above them where it reads as the step before's */
+	const char *disc = strstr(po.out, "discipline: io_uring");
+	const char *max_row = strstr(po.out, " max ");
+	assert_non_null(max_row);
+	assert_true(max_row < disc);
 	snprintf(path, sizeof(path), "%s/results.json", out);
 	json_object *r = json_object_from_file(path);
 	assert_non_null(r);

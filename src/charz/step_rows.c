@@ -474,11 +474,6 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 			snprintf(name, sizeof(name), "%.21s precondition", o->step->label);
 			precond_row(f, name, s, tgt);
 		}
-		if (s->disc_decided && s->disc.how != DISC_HOW_NONE) { /* something chosen */
-			char line[512];
-			discipline_describe(&s->disc, line, sizeof(line));
-			fprintf(f, "  discipline: %s\n", line);
-		}
 		switch (o->step->mode) {
 		case STEP_FIXED:
 			table_row(f, o, o->step->label, tgt, p, limit_verdict(o, p));
@@ -513,6 +508,13 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 			if (s->done)
 				rebuild_rows(f, o, s);
 			break;
+		}
+		/* under the rows it chose for: above them it read as the
+		 * previous step's */
+		if (s->disc_decided && s->disc.how != DISC_HOW_NONE) {
+			char line[512];
+			discipline_describe(&s->disc, line, sizeof(line));
+			fprintf(f, "  discipline: %s\n", line);
 		}
 	}
 	if (o->nr_unwritten) {
