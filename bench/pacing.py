@@ -15,6 +15,14 @@
   3. null: the null engine, 4 jobs x 71k IOPS, iochar and fio alternating.
      Target: iochar's p99 response latency <= 100 us.
 
+In the loop and cpu cases a third reader alternates with the two tools:
+bench/floor_paced.c, built here with cc, the least a paced QD 1 reader can
+do (one sleep and one io_uring_enter per I/O, no spinning, no statistics
+until the end), measuring response and service latency as iochar does.
+Its response p99 at 50 % is the devices' own queueing at QD 1, which any
+honest open-loop reader reports; its CPU share at 10 % is the floor of
+that share on this machine.
+
 Every figure is a median over the rounds; ratios are medians of the
 per-round ratios of the two tools run back to back. The load average is
 logged before and after every run: this machine is shared, and a p99 of
@@ -102,6 +110,28 @@ def m_iochar(d):
             "reason": d.get("tool_limited_reason", "")}
 
 
+def floor_argv(floor, devs, runtime, rate=0):
+    return [floor, "%d" % max(1, round(float(runtime))), "%d" % rate] + devs["paths"]
+
+
+def m_floor(d):
+    el = d["elapsed_ns"] or 1
+    return {"iops": d["iops"], "mean": d["resp_mean_ns"], "p99": d["resp_p99_ns"],
+            "svc_mean": d["svc_mean_ns"], "svc_p99": d["svc_p99_ns"], "lag_p99": d["lag_p99_ns"],
+            "cpu_pct": 100.0 * d["_cpu_ns"] / el, "tool_limited": False, "reason": ""}
+
+
+def build_floor(bindir):
+    exe = os.path.join(bindir, "floor_paced")
+    cc = os.environ.get("CC", "cc")
+    r = subprocess.run([cc, "-O2", "-std=gnu11", "-o", exe,
+                        os.path.join(ROOT, "bench", "floor_paced.c"), "-luring", "-lpthread"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("pacing: cannot build bench/floor_paced.c with %s:\n%s" % (cc, r.stderr))
+    return exe
+
+
 def m_fio(d):
     j = d["jobs"][0]["read"]
     return {"iops": j["iops"], "mean": j["lat_ns"]["mean"],
@@ -177,20 +207,22 @@ def make_devices(size, tmp, devs):
             f.write("[j%d]\nfilename=%s\n" % (i, d))
 
 
-def case_loop(a, iochar, devs, log, summary):
+def case_loop(a, iochar, floor, devs, log, summary):
     print("loop: maximum (closed loop), 4 jobs x QD1", flush=True)
     mx, loads = alternate(a.rounds, {
         "iochar": (iochar_argv(iochar, devs, a.runtime), m_iochar),
-        "fio": (fio_argv(devs, a.runtime), m_fio)}, log)
+        "fio": (fio_argv(devs, a.runtime), m_fio),
+        "floor": (floor_argv(floor, devs, a.runtime), m_floor)}, log)
     top = min(med(mx["iochar"], "iops"), med(mx["fio"], "iops"))
     rate = int(top * 0.5 / 4)
     print("loop: 50 %% of %.0f IOPS = %d IOPS per job" % (top, rate), flush=True)
     runs = {"iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar),
-            "fio": (fio_argv(devs, a.runtime, rate), m_fio)}
+            "fio": (fio_argv(devs, a.runtime, rate), m_fio),
+            "floor": (floor_argv(floor, devs, a.runtime, rate), m_floor)}
     if a.baseline:
         runs["baseline"] = (iochar_argv(a.baseline, devs, a.runtime, rate), m_iochar)
     half, l2 = alternate(a.rounds, runs, log)
-    io, fi = half["iochar"], half["fio"]
+    io, fi, fl = half["iochar"], half["fio"], half["floor"]
     base = []
     if a.baseline:
         b = half["baseline"]
@@ -212,22 +244,31 @@ def case_loop(a, iochar, devs, log, summary):
         "ratio_svc_mean": ratios(svc, fi, "mean"), "ratio_svc_p99": ratios(svc, fi, "p99"),
         "ci90": {"resp_mean": ratios_ci(io, fi, "mean"), "resp_p99": ratios_ci(io, fi, "p99"),
                  "svc_mean": ratios_ci(svc, fi, "mean"), "svc_p99": ratios_ci(svc, fi, "p99")},
+        # the floor reader: the same response measure, the least pacing
+        "floor_resp_mean": med(fl, "mean"), "floor_resp_p99": med(fl, "p99"),
+        "floor_svc_p99": med(fl, "svc_p99"), "floor_lag_p99": med(fl, "lag_p99"),
+        "floor_iops": med(fl, "iops"), "floor_max": med(mx["floor"], "iops"),
+        "ratio_floor_mean": ratios(io, fl, "mean"), "ratio_floor_p99": ratios(io, fl, "p99"),
+        "ci90_floor": {"mean": ratios_ci(io, fl, "mean"), "p99": ratios_ci(io, fl, "p99")},
+        "floor_pass_p99": med(fl, "p99") <= 1.5 * med(fi, "p99") + 50000,
         "pass_svc": med(io, "svc_mean") <= 1.5 * med(fi, "mean") + 20000 and
                     med(io, "svc_p99") <= 1.5 * med(fi, "p99") + 50000,
         "tool_limited_rounds": sum(m["tool_limited"] for m in io),
         "pass_mean": ok_mean, "pass_p99": ok_p99,
         "load_median": statistics.median(loads + l2)})
     summary.extend(base)
-    return top, med(mx["iochar"], "cpu_pct"), med(mx["fio"], "cpu_pct")
+    return top, {k: med(mx[k], "cpu_pct") for k in mx}
 
 
-def case_cpu(a, iochar, devs, top, cpu_max, fio_max, log, summary):
+def case_cpu(a, iochar, floor, devs, top, cpu_maxes, log, summary):
+    cpu_max, fio_max, floor_max = cpu_maxes["iochar"], cpu_maxes["fio"], cpu_maxes["floor"]
     rate = max(1, int(top * 0.1 / 4))
     print("cpu: 10 %% of %.0f IOPS = %d IOPS per job" % (top, rate), flush=True)
     # fio beside it, for reference: what one sleep and wake-up per I/O
     # costs on this machine whoever paces
     runs = {"iochar": (iochar_argv(iochar, devs, a.runtime, rate), m_iochar),
-            "fio": (fio_argv(devs, a.runtime, rate), m_fio)}
+            "fio": (fio_argv(devs, a.runtime, rate), m_fio),
+            "floor": (floor_argv(floor, devs, a.runtime, rate), m_floor)}
     if a.baseline:
         runs["baseline"] = (iochar_argv(a.baseline, devs, a.runtime, rate), m_iochar)
     r, loads = alternate(a.rounds, runs, log)
@@ -236,6 +277,10 @@ def case_cpu(a, iochar, devs, top, cpu_max, fio_max, log, summary):
                     "cpu_pct_max": cpu_max, "share": c / cpu_max if cpu_max else None,
                     "fio_cpu_pct_10": med(r["fio"], "cpu_pct"), "fio_cpu_pct_max": fio_max,
                     "fio_share": med(r["fio"], "cpu_pct") / fio_max if fio_max else None,
+                    "floor_cpu_pct_10": med(r["floor"], "cpu_pct"), "floor_cpu_pct_max": floor_max,
+                    "floor_share": med(r["floor"], "cpu_pct") / floor_max if floor_max else None,
+                    "floor_share_ci90": median_ci([m["cpu_pct"] / floor_max for m in r["floor"]])
+                    if floor_max else None,
                     "pass": cpu_max > 0 and c <= 0.25 * cpu_max,
                     # the share's 90 % interval, round by round against the maximum's median
                     "share_ci90": median_ci([m["cpu_pct"] / cpu_max for m in r["iochar"]])
@@ -295,6 +340,13 @@ def report(summary):
                   "p99 x%.2f %s; within 1.5x +20/+50 us: %s"
                   % (s["ratio_svc_mean"], ci["svc_mean"], s["ratio_svc_p99"], ci["svc_p99"],
                      verdict(s["pass_svc"])))
+            print("  floor reader (max %.0f IOPS, at the rate %.0f): response mean %s p99 %s, service p99 %s, "
+                  "lag p99 %s; its p99 within 1.5x fio's +50 us: %s; iochar / floor response: mean x%.2f %s, "
+                  "p99 x%.2f %s"
+                  % (s["floor_max"], s["floor_iops"], us(s["floor_resp_mean"]), us(s["floor_resp_p99"]),
+                     us(s["floor_svc_p99"]), us(s["floor_lag_p99"]), verdict(s["floor_pass_p99"]),
+                     s["ratio_floor_mean"], s["ci90_floor"]["mean"], s["ratio_floor_p99"],
+                     s["ci90_floor"]["p99"]))
         elif s["case"] == "cpu 10%":
             ci = s.get("share_ci90")
             print("cpu, 10 %% (%d IOPS/job): %.1f %% vs %.1f %% at the maximum = %.0f %% of it "
@@ -304,6 +356,11 @@ def report(summary):
                      "%.0f-%.0f %%" % (100 * ci[0], 100 * ci[1]) if ci else "-",
                      verdict(s["pass"]), s["load_median"], s["fio_cpu_pct_10"],
                      s["fio_cpu_pct_max"] or 0, 100 * (s["fio_share"] or 0)))
+            fci = s.get("floor_share_ci90")
+            print("  floor reader: %.1f %% vs %.1f %% at its maximum = %.0f %% [%s]: the least "
+                  "this machine allows, against the target's 25 %%"
+                  % (s["floor_cpu_pct_10"], s["floor_cpu_pct_max"] or 0, 100 * (s["floor_share"] or 0),
+                     "%.0f-%.0f %%" % (100 * fci[0], 100 * fci[1]) if fci else "-"))
         elif s["case"] == "baseline":
             print("  baseline %s (alternating): mean %s p99 %s, %.0f IOPS, CPU %.1f %%; "
                   "this iochar / baseline (per-round medians): mean x%.3f, p99 x%.3f, CPU x%.2f"
@@ -353,15 +410,16 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iochar-pacing-", dir="/dev/shm")
     iochar = os.path.join(tmp, "iochar")  # a private copy: a rebuild cannot mix binaries
     shutil.copy(os.path.join(ROOT, "build/iochar"), iochar)
+    floor = build_floor(tmp)
     log, summary, devs = [], [], {"paths": [], "files": []}
     print("fio: %s; %d CPUs; load %.2f" % (subprocess.run(["fio", "--version"], capture_output=True,
                                                            text=True).stdout.strip(), os.cpu_count(), load()))
     try:
         if "loop" in cases or "cpu" in cases:
             make_devices(size, tmp, devs)
-            top, cpu_max, fio_max = case_loop(a, iochar, devs, log, summary)
+            top, cpu_maxes = case_loop(a, iochar, floor, devs, log, summary)
             if "cpu" in cases:
-                case_cpu(a, iochar, devs, top, cpu_max, fio_max, log, summary)
+                case_cpu(a, iochar, floor, devs, top, cpu_maxes, log, summary)
         if "null" in cases:
             case_null(a, iochar, log, summary)
     finally:
