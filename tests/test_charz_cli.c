@@ -126,6 +126,42 @@ static void test_search_json(void **state)
 	proc_out_free(&po);
 }
 
+/* A synchronous engine runs at depth 1 whatever iodepth says, so a
+ * search over psync varies numjobs only, and says so once: before, it ran
+ * depths 1, 8, 64 ... that all ran as 1, each a point, and called them
+ * by the depth asked. */
+static void test_search_sync_engine(void **state)
+{
+	const char *dir = *state;
+	char fn[4300];
+	snprintf(fn, sizeof(fn), "--filename=%s/s.dat", dir);
+	struct proc_out po;
+	run_iochar(&po, dir, 0,
+		   ARGS("search", fn, "--ioengine=psync", "--size=16m", "--time_based",
+			"--runtime=300ms", "--latency_limit=1s", "--max_numjobs=4",
+			"--output-format=json"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	json_object *r = parse_json(&po);
+	json_object *pts = jget(r, "points");
+	size_t n = json_object_array_length(pts);
+	uint64_t most_jobs = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *pt = json_object_array_get_idx(pts, i);
+		assert_int_equal(jget_u64(pt, "iodepth"), 1);
+		if (jget_u64(pt, "numjobs") > most_jobs)
+			most_jobs = jget_u64(pt, "numjobs");
+	}
+	assert_true(most_jobs >= 2); /* numjobs was searched */
+	assert_int_equal(jget_u64(r, "best.iodepth"), 1);
+	const char *say = "is synchronous: its depth is 1, so the search varies numjobs only";
+	const char *note = strstr(po.err, say);
+	assert_non_null(note);
+	assert_null(strstr(note + 1, say));
+	json_object_put(r);
+	proc_out_free(&po);
+}
+
 /* The summary table says what its latency cells hold: the read and
  * write columns are the step's latency_stat (p99 here, not the mean), and
  * a search's limit cell names the limit and the statistic, that its row
@@ -687,6 +723,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_after_kill, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_records, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_sync_depth, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_search_sync_engine, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_text, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_refuses, tmpdir_setup, tmpdir_teardown),

@@ -13,8 +13,11 @@
 #include "charz/rebuild_step.h"
 #include "charz/results.h"
 #include "charz/workloads.h"
+#include "core/seams.h"
+#include "engine/engine.h"
 #include "target/target.h"
 #include "util/clock.h"
+#include "util/note.h"
 
 #define SEARCH_PLATEAU 0.03      /* < 3 % more IOPS is not worth more load */
 #define CURVE_REACH_TOLERANCE 0.02
@@ -413,6 +416,17 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 			.scope = st->latency_scope,
 			.confirm = true, /* one run more: the best and its spread */
 		};
+		/* a synchronous engine runs at depth 1 whatever iodepth says
+		 * (fio's rule, core/runner_result.c): only numjobs is a
+		 * dimension, and depths that all run as 1 would each be a
+		 * point, all of them the same */
+		const struct engine_ops *e = engine_find(st->job.ioengine);
+		if (e && (e->flags & ENGINE_SYNC) && !runner_target_kind(&st->job) &&
+		    sp.max_iodepth > 1) {
+			note_once("step %s: ioengine=%s is synchronous: its depth is 1, so the "
+				  "search varies numjobs only", st->label, st->job.ioengine);
+			sp.max_iodepth = 1;
+		}
 		return search_run(&st->job, &sp, measure_run, &s->mctx, &s->search, err);
 	}
 	case STEP_CURVE: {
