@@ -79,6 +79,7 @@
 
 #define NO_POINT     UINT32_MAX
 #define BISECT_DIV   32	  /* an edge is narrow enough at a gap < 1/32 (~3 %) */
+#define REFILL_DIV   4	  /* the gap of a dropped best: to 1/4 (refill_gap) */
 #define REFINE_DEPTH 8	  /* refine the depths next to the best below this */
 #define STEP_MAX     8	  /* a climb step multiplies iodepth by at most this */
 #define STEP_BOLD    0.5  /* weight of the elasticity in a climb step */
@@ -498,13 +499,13 @@ static int climb(struct search_ctx *c, struct line ln, unsigned v, unsigned *lo,
 }
 
 static bool worth_bisecting(const struct search_ctx *c, struct line ln,
-			    unsigned lo, unsigned hi)
+			    unsigned lo, unsigned hi, unsigned div)
 {
 	unsigned vlo = line_pos(c, ln, lo), vhi = line_pos(c, ln, hi);
 
 	if (vhi <= vlo + 1)
 		return false;
-	if ((uint64_t)(vhi - vlo) * BISECT_DIV < vlo)
+	if ((uint64_t)(vhi - vlo) * div < vlo)
 		return false;
 	return gains(c, score(c, hi), score(c, lo));
 }
@@ -541,15 +542,15 @@ static unsigned interpolate(const struct search_ctx *c, struct line ln,
  * along): regula falsi on latency, Illinois variant (when the same end
  * moves twice in a row, the other end's distance to the limit counts half
  * as much, so a curved latency cannot hold the steps to one side). */
-static int bisect(struct search_ctx *c, struct line ln, unsigned lo,
-		  unsigned hi)
+static int bisect_to(struct search_ctx *c, struct line ln, unsigned lo,
+		     unsigned hi, unsigned div)
 {
 	double wlo = 1, whi = 1;
 	int last = 0; /* the end the last step moved: +1 lo, -1 hi */
 	unsigned i;
 	int ret;
 
-	while (worth_bisecting(c, ln, lo, hi)) {
+	while (worth_bisecting(c, ln, lo, hi, div)) {
 		ret = line_at(c, ln, interpolate(c, ln, lo, hi, wlo, whi), &i);
 		if (ret)
 			return ret;
@@ -566,6 +567,13 @@ static int bisect(struct search_ctx *c, struct line ln, unsigned lo,
 		}
 	}
 	return 0;
+}
+
+/* bisect_to, down to a gap of 1/BISECT_DIV of the position. */
+static int bisect(struct search_ctx *c, struct line ln, unsigned lo,
+		  unsigned hi)
+{
+	return bisect_to(c, ln, lo, hi, BISECT_DIV);
 }
 
 /* Climb along ln from v, then bisect the edge it found. */
@@ -732,7 +740,12 @@ static int refill_gap(struct search_ctx *c, unsigned b)
 		    (lo == NO_POINT || p->iodepth > c->res->points[lo].iodepth))
 			lo = i;
 	}
-	return lo == NO_POINT ? 0 : bisect(c, ln, lo, b);
+	/* coarser than a climb's edge (REFILL_DIV): the dropped run's own
+	 * score, a lucky one, keeps the edge "worth" narrowing until the
+	 * position gap alone stops it, and on a plateau every point of the
+	 * gap scores about the same (the disk: 5 more points to 1/32, each
+	 * within 3 % of the one before) */
+	return lo == NO_POINT ? 0 : bisect_to(c, ln, lo, b, REFILL_DIV);
 }
 
 /* Repeat the best; a best whose repeat misses the limit is dropped, the
