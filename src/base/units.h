@@ -61,7 +61,6 @@ int units_online_cpus(cpu_set_t *out);
  * Returns buf. */
 char *units_format_size(uint64_t v, char *buf, size_t len);
 
-
 /* Write v nanoseconds as the shortest exact time ("10s", "500ms", "0")
  * into buf. Returns buf. */
 char *units_format_time(uint64_t ns, char *buf, size_t len);

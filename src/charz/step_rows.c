@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/units.h"
 #include "charz/outcome.h"
 #include "util/csv.h"
 #include "util/fmt.h"
