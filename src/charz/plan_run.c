@@ -13,8 +13,7 @@
 #include "charz/rebuild_step.h"
 #include "charz/results.h"
 #include "charz/workloads.h"
-#include "core/seams.h"
-#include "engine/engine.h"
+#include "core/runner.h"
 #include "target/target.h"
 #include "util/clock.h"
 #include "util/note.h"
@@ -420,9 +419,7 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 		 * (fio's rule, core/runner_result.c): only numjobs is a
 		 * dimension, and depths that all run as 1 would each be a
 		 * point, all of them the same */
-		const struct engine_ops *e = engine_find(st->job.ioengine);
-		if (e && (e->flags & ENGINE_SYNC) && !runner_target_kind(&st->job) &&
-		    sp.max_iodepth > 1) {
+		if (runner_depth_is_one(&st->job) && sp.max_iodepth > 1) {
 			note_once("step %s: ioengine=%s is synchronous: its depth is 1, so the "
 				  "search varies numjobs only", st->label, st->job.ioengine);
 			sp.max_iodepth = 1;

@@ -65,6 +65,12 @@ struct runner_hooks {
 int runner_validate(const struct job_spec *jobs, unsigned nr_jobs,
 		    struct ioc_err *err);
 
+/* Whether job runs at depth 1 whatever its iodepth: a synchronous engine
+ * (ENGINE_SYNC) on files, fio's rule; a target kind's engine is its own.
+ * runner_run caps such a job's depth and says so once; a search varies
+ * numjobs only on it. */
+bool runner_depth_is_one(const struct job_spec *job);
+
 /* Validate, prepare targets, run, merge. On success (0) *out holds the
  * result, to be released with run_result_free; out->partial is set when the
  * run was stopped early. On failure returns -errno with a message in err and

@@ -115,15 +115,19 @@ static int collect_env(const char *const *paths, unsigned nr_paths,
 	return 0;
 }
 
+bool runner_depth_is_one(const struct job_spec *job)
+{
+	const struct engine_ops *e = engine_find(job->ioengine);
+
+	return e && (e->flags & ENGINE_SYNC) && !runner_target_kind(job);
+}
+
 /* fio runs a synchronous engine at depth 1 whatever iodepth says, and says
  * so (backend.c); the job the workers run and the result record says 1,
- * the depth really used. A target kind's engine is its own (vd/). */
+ * the depth really used. */
 static void cap_sync_depth(struct job_spec *j)
 {
-	const struct engine_ops *e = engine_find(j->ioengine);
-
-	if (!e || !(e->flags & ENGINE_SYNC) || j->iodepth <= 1 ||
-	    runner_target_kind(j))
+	if (j->iodepth <= 1 || !runner_depth_is_one(j))
 		return;
 	note_once("job %s: both iodepth >= 1 and synchronous I/O engine "
 		  "are selected, queue depth will be capped at 1", j->name);
