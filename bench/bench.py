@@ -173,16 +173,22 @@ int main(int argc, char **argv)
 SPAWN = [None]  # path of the compiled helper
 
 
+def build_c(exe, sources, libs=(), what=None):
+    """Compile the bench's C helpers with $CC (cc) -O2 -std=gnu11 into exe;
+    exits naming what failed to build. Returns exe."""
+    cc = os.environ.get("CC", "cc")
+    r = subprocess.run([cc, "-O2", "-std=gnu11", "-o", exe] + list(sources) + list(libs),
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("bench: cannot build %s with %s:\n%s" % (what or " ".join(sources), cc, r.stderr))
+    return exe
+
+
 def build_spawn(bindir):
     src = os.path.join(bindir, "spawn.c")
-    exe = os.path.join(bindir, "spawn")
     with open(src, "w") as f:
         f.write(SPAWN_C)
-    cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-O2", "-std=gnu11", "-o", exe, src], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("bench: cannot build the rusage helper with %s:\n%s" % (cc, r.stderr))
-    SPAWN[0] = exe
+    SPAWN[0] = build_c(os.path.join(bindir, "spawn"), [src], what="the rusage helper")
 
 
 def child_of(pid):

@@ -173,14 +173,8 @@ def render(pts, summ):
 
 
 def build_floor(bindir):
-    exe = os.path.join(bindir, "floor")
-    cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-O2", "-std=gnu11", "-o", exe,
-                        os.path.join(bench.ROOT, "bench", "floor.c"), "-luring"],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("floor: cannot build bench/floor.c with %s:\n%s" % (cc, r.stderr))
-    FLOOR[0] = exe
+    FLOOR[0] = bench.build_c(os.path.join(bindir, "floor"),
+                             [os.path.join(bench.ROOT, "bench", "floor.c")], ["-luring"])
 
 
 def make_points(args, only):

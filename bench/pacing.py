@@ -37,6 +37,7 @@ removed at the end, also on failure or Ctrl-C.
 """
 import argparse, json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
+import bench
 from pairstats import fmt_ci, median_ci
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -122,14 +123,8 @@ def m_floor(d):
 
 
 def build_floor(bindir):
-    exe = os.path.join(bindir, "floor_paced")
-    cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-O2", "-std=gnu11", "-o", exe,
-                        os.path.join(ROOT, "bench", "floor_paced.c"), "-luring", "-lpthread"],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("pacing: cannot build bench/floor_paced.c with %s:\n%s" % (cc, r.stderr))
-    return exe
+    return bench.build_c(os.path.join(bindir, "floor_paced"),
+                         [os.path.join(ROOT, "bench", "floor_paced.c")], ["-luring", "-lpthread"])
 
 
 def m_fio(d):
