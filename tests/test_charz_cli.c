@@ -53,6 +53,17 @@ static const char three_steps[] =
 	"[global]\nioengine=null\nsize=64m\ntime_based\nruntime=1\n"
 	"[a]\nrw=randread\n[b]\nrw=randwrite\niodepth=4,8\n";
 
+/* Run iochar in dir with args; it must exit 0 with JSON on stdout,
+ * which is returned parsed (the caller puts it). */
+static json_object *run_ok_json(struct proc_out *po, const char *dir,
+				const char *const *args)
+{
+	run_iochar(po, dir, 0, args);
+	if (po->status != 0)
+		fail_msg("exit %d: %s", po->status, po->err);
+	return parse_json(po);
+}
+
 static void test_plan_results_directory(void **state)
 {
 	const char *dir = *state;
@@ -94,13 +105,10 @@ static void test_plan_results_directory(void **state)
 static void test_search_json(void **state)
 {
 	struct proc_out po;
-	run_iochar(&po, *state, 0,
+	json_object *r = run_ok_json(&po, *state,
 		   ARGS("search", "--ioengine=null", "--size=64m", "--time_based",
 			"--runtime=1", "--latency_limit=1s", "--max_iodepth=8",
 			"--max_numjobs=1", "--output-format=json"));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	json_object *r = parse_json(&po);
 	json_object *pts = jget(r, "points");
 	size_t n = json_object_array_length(pts);
 	assert_true(n >= 2);
@@ -136,13 +144,10 @@ static void test_search_sync_engine(void **state)
 	char fn[4300];
 	snprintf(fn, sizeof(fn), "--filename=%s/s.dat", dir);
 	struct proc_out po;
-	run_iochar(&po, dir, 0,
+	json_object *r = run_ok_json(&po, dir,
 		   ARGS("search", fn, "--ioengine=psync", "--size=16m", "--time_based",
 			"--runtime=300ms", "--latency_limit=1s", "--max_numjobs=4",
 			"--output-format=json"));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	json_object *r = parse_json(&po);
 	json_object *pts = jget(r, "points");
 	size_t n = json_object_array_length(pts);
 	uint64_t most_jobs = 0;
@@ -221,12 +226,9 @@ static void check_curve_rates(json_object *r, bool poisson)
 static void test_curve_rate_accuracy_null(void **state)
 {
 	struct proc_out po;
-	run_iochar(&po, *state, 0,
+	json_object *r = run_ok_json(&po, *state,
 		   ARGS("curve", "--ioengine=null", "--size=64m", "--time_based", "--runtime=1",
 			"--iodepth=8", "--points=1,5", "--output-format=json"));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	json_object *r = parse_json(&po);
 	check_curve_rates(r, false);
 	json_object_put(r);
 	proc_out_free(&po);
@@ -237,13 +239,10 @@ static void test_curve_rate_accuracy_file(void **state)
 	char fn[4300];
 	snprintf(fn, sizeof(fn), "--filename=%s/c.dat", (char *)*state);
 	struct proc_out po;
-	run_iochar(&po, *state, 0,
+	json_object *r = run_ok_json(&po, *state,
 		   ARGS("curve", fn, "--size=16m", "--ioengine=psync", "--rw=randread",
 			"--time_based", "--runtime=1", "--points=10,30", "--rate_process=poisson",
 			"--output-format=json"));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	json_object *r = parse_json(&po);
 	check_curve_rates(r, true);
 	json_object_put(r);
 	proc_out_free(&po);
@@ -325,13 +324,10 @@ static void test_curve_stalled_second(void **state)
 static void test_curve_io_time(void **state)
 {
 	struct proc_out po;
-	run_iochar(&po, *state, 0,
+	json_object *r = run_ok_json(&po, *state,
 		   ARGS("curve", "--ioengine=null", "--size=64m", "--time_based", "--runtime=1s",
 			"--startdelay=3s", "--points=1", "--discipline=fixed",
 			"--output-format=json"));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	json_object *r = parse_json(&po);
 	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
 	json_object *pt = json_object_array_get_idx(jget(set, "curve"), 0);
 	uint64_t max_ns = jget_u64(set, "max.elapsed_ns"), pt_ns = jget_u64(pt, "point.elapsed_ns");
@@ -605,13 +601,10 @@ static void test_precondition_sync_depth(void **state)
 	char fn[4300];
 	snprintf(fn, sizeof(fn), "--filename=%s/pre.dat", dir);
 	struct proc_out po;
-	run_iochar(&po, dir, 0,
+	json_object *r = run_ok_json(&po, dir,
 		   ARGS("precondition", fn, "--size=4m", "--ioengine=psync", "--direct=0",
 			"--iodepth=8", "--max_rounds=3", "--round_time=1s",
 			"--output-format=json"));
-	if (po.status != 0)
-		fail_msg("exit %d: %s", po.status, po.err);
-	json_object *r = parse_json(&po);
 	json_object *set = json_object_array_get_idx(jget(r, "sets"), 0);
 	assert_int_equal(jget_u64(set, "ran.iodepth"), 1);
 	assert_int_equal(jget_u64(set, "last_round.iodepth"), 1);
