@@ -68,9 +68,16 @@ struct pace_sched_attr {
 	uint64_t sched_runtime, sched_deadline, sched_period;
 };
 
-void pace_thread_init(void)
+/* The lead of this thread's sleeps (pace.h): each pacing thread learns
+ * its own, as each may run on a CPU of its own; 0 never spins. */
+static _Thread_local uint64_t lead_ns = PACE_SPIN_NS;
+
+void pace_thread_init(bool room)
 {
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	lead_ns = room ? PACE_SPIN_NS : 0;
+	if (!room)
+		return;
 #ifdef SYS_sched_setattr
 	/* A short slice (EEVDF, Linux 6.12+) gives the woken worker an early
 	 * deadline, so it preempts a CPU hog instead of queueing behind it
@@ -94,10 +101,6 @@ static inline void cpu_relax(void)
 	__builtin_ia32_pause();
 #endif
 }
-
-/* The lead of this thread's sleeps (pace.h): each pacing thread learns
- * its own, as each may run on a CPU of its own. */
-static _Thread_local uint64_t lead_ns = PACE_SPIN_NS;
 
 uint64_t pace_lead_ns(void)
 {
@@ -127,8 +130,8 @@ uint64_t pace_wait(uint64_t t, uint64_t sleep_min)
 	if (want > now) {
 		clock_sleep_until(want);
 		now = fast_ns();
-		if (now < want)
-			return now; /* a signal: the caller looks again */
+		if (now < want || !lead_ns)
+			return now; /* a signal (the caller looks again), or no spin */
 		lead_ns = pace_lead_next(lead_ns, want, now);
 	}
 	while (now < t) {

@@ -98,13 +98,31 @@ uint64_t pace_take_n(struct pace *p, uint64_t n);
 void pace_shift(struct pace *p, uint64_t ns);
 
 /* Make this thread's sleeps end when asked: timer slack 1 ns instead of
- * the default 50 us (PR_SET_TIMERSLACK). Call from the pacing thread. */
-void pace_thread_init(void);
+ * the default 50 us (PR_SET_TIMERSLACK). Call from the pacing thread.
+ *
+ * room: the pacing threads leave most CPUs free (pace_has_room). Only
+ * then does the thread also ask for a short scheduler slice and spin the
+ * last stretch of each wait (the lead). Without room both take the CPU
+ * from what is measured: on 2 CPUs with 4 workers over loop devices
+ * (issue 34) the spin and the slice preempted the devices' own kernel
+ * threads and ksoftirqd, so the service latency at QD 32 and 25 % of the
+ * maximum was 880 us with both, 640 without the spin and 460 without
+ * either, where fio saw 60 (bench/README.md). A thread without room
+ * sleeps to each deadline and its wake-up lateness is its lag. */
+void pace_thread_init(bool room);
+
+/* Whether nr pacing threads on cpus usable CPUs leave room to spin: at
+ * most one thread per two CPUs (the other for the device's completions
+ * and the rest of the machine). */
+static inline bool pace_has_room(unsigned nr, unsigned cpus)
+{
+	return nr && 2 * (uint64_t)nr <= cpus;
+}
 
 /* Wait until monotonic time t: sleep until the thread's lead before it
  * (pace_lead_ns), but not less than until sleep_min (0: no minimum; a
  * batch's shortest sleep), spin what is left to t, and learn the lead
- * from how late the sleep ended. Returns the time at return (fast_ns),
+ * from how late the sleep ended (a thread without room sleeps to t). Returns the time at return (fast_ns),
  * >= t unless a signal cut the sleep short and t was still more than the
  * lead away. */
 uint64_t pace_wait(uint64_t t, uint64_t sleep_min);
@@ -116,7 +134,8 @@ static inline uint64_t pace_wait_until(uint64_t t)
 }
 
 /* This thread's lead: how long before a deadline its sleeps end, in
- * [PACE_SPIN_NS, PACE_LEAD_MAX_NS]; PACE_SPIN_NS until it has slept. */
+ * [PACE_SPIN_NS, PACE_LEAD_MAX_NS]; PACE_SPIN_NS until it has slept; 0
+ * for a thread without room (pace_thread_init), which never spins. */
 uint64_t pace_lead_ns(void);
 
 /* The lead after a sleep meant to end at want ended at woke: up by

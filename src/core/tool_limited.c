@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/pace_opts.h"
+
 /* "812 us", "7.10 ms", "45 ns" */
 static void fmt_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -23,7 +25,7 @@ static unsigned paced_workers(const struct run_result *r)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < r->nr_workers; i++)
-		if (r->workers[i].job < r->nr_jobs && r->jobs[r->workers[i].job].rate_iops)
+		if (r->workers[i].job < r->nr_jobs && pace_job_paced(&r->jobs[r->workers[i].job]))
 			n++;
 	return n;
 }
@@ -68,6 +70,27 @@ static void add_causes(const struct run_result *r, char *buf, size_t len)
 			 r->machine_busy_pct, own);
 }
 
+/* Every CPU busy and the schedule's lag a material share of the
+ * latency: the workers, the device's kernel threads (a loop or zram
+ * device's I/O runs on the host's CPUs) and the rest of the machine
+ * competed, and the tool-lag model, which takes the measured service
+ * times as the device's, cannot tell whose the lateness was. */
+static bool saturated_and_late(const struct run_result *r, int *dir)
+{
+	if (r->machine_busy_pct < TOOL_LIMITED_BUSY_PCT)
+		return false;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct dir_stats *ds = &r->total.dir[d];
+		uint64_t lat = hist_percentile(&ds->lat, 99);
+		if (ds->lag.count && lat &&
+		    100.0 * (double)hist_percentile(&ds->lag, 99) / (double)lat > TOOL_LIMITED_PCT) {
+			*dir = d;
+			return true;
+		}
+	}
+	return false;
+}
+
 void tool_limited_judge(struct run_result *r)
 {
 	char lag[32], lat[32];
@@ -78,6 +101,17 @@ void tool_limited_judge(struct run_result *r)
 	if (!r->open_loop)
 		return;
 	int d = worst_dir(r, &pct);
+	if (pct <= TOOL_LIMITED_PCT && saturated_and_late(r, &d)) {
+		r->tool_limited = true;
+		fmt_ns(lag, sizeof(lag), hist_percentile(&r->total.dir[d].lag, 99));
+		fmt_ns(lat, sizeof(lat), hist_percentile(&r->total.dir[d].lat, 99));
+		snprintf(r->tool_limited_reason, sizeof(r->tool_limited_reason),
+			 "%s p99 lag %s behind the schedule (p99 latency %s) with "
+			 "every CPU busy: workers and device threads competed",
+			 d == DIR_READ ? "read" : "write", lag, lat);
+		add_causes(r, r->tool_limited_reason, sizeof(r->tool_limited_reason));
+		return;
+	}
 	if (pct <= TOOL_LIMITED_PCT)
 		return;
 	r->tool_limited = true;

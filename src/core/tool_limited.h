@@ -7,7 +7,8 @@
  * I/O due while all iodepth slots are busy waits for the device, which is
  * what open-loop latency is meant to show). A direction whose p99 tool lag
  * exceeds TOOL_LIMITED_PCT % of its p99 latency marks the whole run
- * tool-limited, with the likely cause.
+ * tool-limited, with the likely cause; so does a lag behind the schedule
+ * of that share while every CPU was busy (TOOL_LIMITED_BUSY_PCT).
  */
 #ifndef IOCHAR_CORE_TOOL_LIMITED_H
 #define IOCHAR_CORE_TOOL_LIMITED_H
@@ -15,6 +16,11 @@
 #include "stats/result.h"
 
 #define TOOL_LIMITED_PCT 10
+/* ... or when the machine's CPUs were at least this busy and the lag
+ * behind the schedule (the device's wait included) is such a share: on
+ * a saturated machine the measured service times are not the device's
+ * alone, so neither is the lag they explain. */
+#define TOOL_LIMITED_BUSY_PCT 95
 
 /* Set r->tool_limited and r->tool_limited_reason from r->total (its
  * tool-lag and latency histograms), r->jobs / r->workers (how many are rate-limited),

@@ -249,6 +249,13 @@ void start_gate_open(struct start_gate *g, unsigned expected)
 	pthread_mutex_unlock(&g->mu);
 }
 
+/* The CPUs this thread may run on (its job's cpus_allowed, or all). */
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : (unsigned)CPU_COUNT(&set);
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -278,7 +285,7 @@ void *worker_main(void *arg)
 	if (!w->error && !atomic_load(w->stop) && !atomic_load(&w->exit_now)) {
 		bool timed = worker_iolog_timed(w);
 		if (pace_job_paced(w->job) || timed) /* naps must be short to be accurate */
-			pace_thread_init();
+			pace_thread_init(pace_has_room(w->nr_threads, usable_cpus()));
 		struct loop_state s = {
 			.now = fast_ns(),
 			.deadline = w->job->runtime_ns ?

@@ -17,6 +17,7 @@
 #include "output/summary.h"
 #include "output/vd_out.h"
 #include "base/job_options.h"
+#include "core/rate_verdict.h"
 #include "core/replay.h"
 #include "engine/engine.h"
 
@@ -35,6 +36,26 @@ void json_emit_job(struct jw *w, const struct job_spec *j)
 	     o++)
 		if (option_differs_from_default(o, j->engine_opts))
 			option_emit_json(o, j->engine_opts, w);
+	jw_object_end(w);
+}
+
+/* A rate-limited run: the rate asked against what was achieved, and
+ * why not where it was not (core/rate_verdict.h). */
+static void emit_rate(struct jw *w, const struct run_result *r)
+{
+	struct rate_verdict v;
+
+	rate_verdict_judge(r, &v);
+	if (!v.paced)
+		return;
+	jw_key(w, "rate");
+	jw_object_begin(w);
+	jw_kv_string(w, "unit", v.bytes ? "bytes/s" : "IOPS");
+	jw_kv_double(w, "asked", v.asked);
+	jw_kv_double(w, "achieved", v.achieved);
+	jw_kv_bool(w, "reached", v.reached);
+	if (!v.reached)
+		jw_kv_string(w, "why", v.why);
 	jw_object_end(w);
 }
 
@@ -333,6 +354,7 @@ static void emit_header(struct jw *w, const struct run_result *r)
 		jw_key(w, "tool_limited_reason");
 		jw_string_n(w, r->tool_limited_reason, sizeof(r->tool_limited_reason));
 	}
+	emit_rate(w, r);
 	if (r->sched_groups) { /* the autogroup weighed as fio's process jobs */
 		jw_key(w, "sched_autogroup");
 		jw_object_begin(w);

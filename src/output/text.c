@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rate_verdict.h"
 #include "core/replay.h"
 #include "inventory/environment.h"
 #include "output/fio_disk.h"
@@ -303,6 +304,20 @@ static void text_verify(FILE *f, const struct run_result *r)
 		c->stale, c->never_written, c->unverified_units);
 }
 
+/* A rate-limited run: asked, achieved, and why not (core/rate_verdict.h). */
+static void text_rate(FILE *f, const struct run_result *r)
+{
+	struct rate_verdict v;
+
+	rate_verdict_judge(r, &v);
+	if (!v.paced)
+		return;
+	const char *unit = v.bytes ? "B/s" : "IOPS";
+	fprintf(f, "  rate: asked %.0f %s, achieved %.0f (%.1f%%)%s%s\n", v.asked, unit,
+		v.achieved, v.asked ? 100 * v.achieved / v.asked : 0,
+		v.reached ? "" : ": NOT REACHED: ", v.why);
+}
+
 static int text_totals(FILE *f, const struct run_result *r)
 {
 	struct stats_summary s;
@@ -325,6 +340,7 @@ static int text_totals(FILE *f, const struct run_result *r)
 	if (r->tool_limited)
 		fprintf(f, "  TOOL-LIMITED: %.*s\n",
 			(int)sizeof(r->tool_limited_reason), r->tool_limited_reason);
+	text_rate(f, r);
 	text_verify(f, r);
 	return 0;
 }
