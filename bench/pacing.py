@@ -29,8 +29,17 @@ logged before and after every run: this machine is shared, and a p99 of
 wake-ups measures it as much as the tool. Raw runs:
 bench/out/pacing-<time>.json.
 
+  4. grid (issue 34): at iodepth 1, 8, 32 and 128, fio's closed-loop
+     maximum on the loop devices, then 10, 25, 50 and 90 % of it as
+     rate_iops per job, iochar and fio alternating (the order rotated each
+     round; the floor reader too at QD 1), with io_uring and libaio.
+     Targets per cell: the rate reached (>= 0.98 x); iochar's service mean
+     within 1.3 x fio's lat mean + 10 us; its response mean within 1.5 x +
+     20 us and p99 within 2 x + 50 us of fio's; at 90 %, IOPS >= 0.95 x
+     fio's with no more CPU per I/O. Not in the default cases (~32 cells).
+
   python3 bench/pacing.py [--rounds N] [--runtime S] [--size 256m]
-                          [--cases loop,cpu,null] [--quick]
+                          [--cases loop,cpu,null,grid] [--engines io_uring,libaio] [--quick]
 
 Needs root (losetup) and fio. Loop devices are detached and the files
 removed at the end, also on failure or Ctrl-C.
@@ -71,10 +80,10 @@ def run_json(argv, log):
     return d, l0
 
 
-def iochar_argv(iochar, devs, runtime, rate=0, engine="io_uring", null=False):
+def iochar_argv(iochar, devs, runtime, rate=0, engine="io_uring", null=False, qd=1):
     a = [iochar, "run", "--output-format=json", "--time_based",
          "--runtime=%s" % runtime, "--rw=randread", "--bs=4k",
-         "--ioengine=%s" % engine]
+         "--ioengine=%s" % engine, "--iodepth=%d" % qd]
     if rate:
         a.append("--rate_iops=%d" % rate)
     if null:
@@ -83,15 +92,15 @@ def iochar_argv(iochar, devs, runtime, rate=0, engine="io_uring", null=False):
     return a + ["--direct=1", devs["jobfile"]]
 
 
-def fio_argv(devs, runtime, rate=0, null=False):
+def fio_argv(devs, runtime, rate=0, null=False, engine="io_uring", qd=1):
     a = ["fio", "--output-format=json", "--group_reporting", "--time_based",
          "--runtime=%s" % runtime, "--rw=randread", "--bs=4k",
-         "--clat_percentiles=0", "--lat_percentiles=1"]
+         "--clat_percentiles=0", "--lat_percentiles=1", "--iodepth=%d" % qd]
     if rate:
         a.append("--rate_iops=%d" % rate)
     if null:
         return a + ["--ioengine=null", "--size=1g", "--numjobs=4", "--name=null"]
-    a += ["--ioengine=io_uring", "--direct=1"]
+    a += ["--ioengine=%s" % engine, "--direct=1"]
     for i, d in enumerate(devs["paths"]):
         a += ["--name=j%d" % i, "--filename=%s" % d]
     return a
@@ -102,6 +111,7 @@ def m_iochar(d):
     cpu = d["cpu"]
     el = d["elapsed_ns"] or 1
     return {"iops": t["iops"], "mean": t["lat_ns"]["mean"], "p99": t["lat_ns"]["p99"],
+            "ios": t["ios"], "reached": d.get("rate", {}).get("reached", True),
             "svc_mean": t.get("service_latency", t["lat_ns"])["mean"],
             "svc_p99": t.get("service_latency", t["lat_ns"])["p99"],
             "lag_p99": t.get("lag", {}).get("p99", float("nan")),
@@ -129,7 +139,7 @@ def build_floor(bindir):
 
 def m_fio(d):
     j = d["jobs"][0]["read"]
-    return {"iops": j["iops"], "mean": j["lat_ns"]["mean"],
+    return {"iops": j["iops"], "mean": j["lat_ns"]["mean"], "ios": j["total_ios"],
             "p99": j["lat_ns"].get("percentile", {}).get("99.000000", 0),
             # of one CPU, the whole process tree, over the run's time
             "cpu_pct": 100.0 * d["_cpu_ns"] / (max(j["runtime"], 1) * 1e6),
@@ -313,11 +323,83 @@ def case_null(a, iochar, log, summary):
                         "iops": med(b, "iops"), "ratio_mean": ratios(io, b, "mean"),
                         "ratio_p99": ratios(io, b, "p99"), "ratio_cpu": ratios(io, b, "cpu_pct")})
 
+GRID_QDS = (1, 8, 32, 128)
+GRID_PCTS = (10, 25, 50, 90)
+
+
+def case_grid(a, iochar, floor, devs, log, summary):
+    """Issue 34's grid: at each iodepth, fio's closed-loop maximum, then
+    each share of it as a rate per job, iochar and fio alternating (the
+    floor reader too at QD 1, the only depth it has), for each engine.
+    The targets: rate >= 0.98 x asked; service mean within 1.3 x fio's lat
+    mean + 10 us; response mean within 1.5 x + 20 us and p99 within 2 x +
+    50 us of fio's; at 90 % iochar's IOPS >= 0.95 x fio's and its CPU per
+    I/O no higher."""
+    for engine in a.engines.split(","):
+        for qd in GRID_QDS:
+            mx, _ = alternate(a.rounds, {"fio": (fio_argv(devs, a.runtime, engine=engine, qd=qd), m_fio)},
+                              log)
+            top = med(mx["fio"], "iops")
+            for pct in GRID_PCTS:
+                rate = max(1, int(top * pct / 100 / len(devs["paths"])))
+                print("grid: %s QD %d, %d %% of fio's %.0f = %d IOPS per job"
+                      % (engine, qd, pct, top, rate), flush=True)
+                runs = {"iochar": (iochar_argv(iochar, devs, a.runtime, rate, engine, qd=qd), m_iochar),
+                        "fio": (fio_argv(devs, a.runtime, rate, engine=engine, qd=qd), m_fio)}
+                if qd == 1:
+                    runs["floor"] = (floor_argv(floor, devs, a.runtime, rate), m_floor)
+                r, loads = alternate(a.rounds, runs, log)
+                io, fi = r["iochar"], r["fio"]
+                asked = rate * len(devs["paths"])
+                cell = {"case": "grid", "engine": engine, "qd": qd, "pct": pct, "rate_per_job": rate,
+                        "fio_max": top, "iochar_iops": med(io, "iops"), "fio_iops": med(fi, "iops"),
+                        "resp_mean": med(io, "mean"), "resp_p99": med(io, "p99"),
+                        "svc_mean": med(io, "svc_mean"), "svc_p99": med(io, "svc_p99"),
+                        "fio_mean": med(fi, "mean"), "fio_p99": med(fi, "p99"),
+                        "iochar_cpu_per_io": med([dict(m, c=m["cpu_pct"] / max(m["iops"], 1)) for m in io], "c"),
+                        "fio_cpu_per_io": med([dict(m, c=m["cpu_pct"] / max(m["iops"], 1)) for m in fi], "c"),
+                        "tool_limited_rounds": sum(m["tool_limited"] for m in io),
+                        "load_median": statistics.median(loads)}
+                if qd == 1:
+                    cell["floor_resp_mean"] = med(r["floor"], "mean")
+                    cell["floor_svc_mean"] = med(r["floor"], "svc_mean")
+                fm, fp = cell["fio_mean"], cell["fio_p99"]
+                cell["pass_rate"] = cell["iochar_iops"] >= 0.98 * asked
+                cell["pass_svc"] = cell["svc_mean"] <= 1.3 * fm + 10000
+                cell["pass_resp"] = cell["resp_mean"] <= 1.5 * fm + 20000 and cell["resp_p99"] <= 2 * fp + 50000
+                if pct == 90:
+                    cell["pass_90"] = (cell["iochar_iops"] >= 0.95 * cell["fio_iops"] and
+                                       cell["iochar_cpu_per_io"] <= cell["fio_cpu_per_io"])
+                summary.append(cell)
+
+
+def report_grid(cells):
+    if not cells:
+        return
+    print("grid (medians; response from the schedule, service and fio's lat from submission):")
+    print("  %-8s %4s %4s %9s | %9s %9s %9s %9s | %9s %9s | rate svc resp 90%%"
+          % ("engine", "qd", "pct", "IOPS/job", "resp", "resp p99", "svc", "svc p99", "fio lat", "fio p99"))
+    for c in cells:
+        print("  %-8s %4d %3d%% %9d | %9s %9s %9s %9s | %9s %9s | %s %s %s %s%s"
+              % (c["engine"], c["qd"], c["pct"], c["rate_per_job"], us(c["resp_mean"]), us(c["resp_p99"]),
+                 us(c["svc_mean"]), us(c["svc_p99"]), us(c["fio_mean"]), us(c["fio_p99"]),
+                 verdict(c["pass_rate"]), verdict(c["pass_svc"]), verdict(c["pass_resp"]),
+                 verdict(c["pass_90"]) if "pass_90" in c else "-",
+                 (" | floor resp %s svc %s" % (us(c["floor_resp_mean"]), us(c["floor_svc_mean"])))
+                 if "floor_resp_mean" in c else ""))
+    n = len(cells)
+    print("  passed: rate %d/%d, service %d/%d, response %d/%d"
+          % (sum(c["pass_rate"] for c in cells), n, sum(c["pass_svc"] for c in cells), n,
+             sum(c["pass_resp"] for c in cells), n))
+
 
 def report(summary):
     print("\n== summary (medians; load = median 1-min load average at the runs' start; %d CPUs)"
           % os.cpu_count())
+    report_grid([s for s in summary if s["case"] == "grid"])
     for s in summary:
+        if s["case"] == "grid":
+            continue
         if s["case"] == "loop 50%":
             print("loop, 50 %% of %.0f IOPS (iochar max %.0f, fio max %.0f), %d IOPS/job, load %.2f:"
                   % (s["max_iops"], s["max_iochar"], s["max_fio"], s["rate_per_job"], s["load_median"]))
@@ -380,7 +462,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runtime", default="3")
     ap.add_argument("--size", default="256m", help="per loop device")
-    ap.add_argument("--cases", default="loop,cpu,null")
+    ap.add_argument("--cases", default="loop,cpu,null",
+                    help="loop, cpu, null, grid (issue 34: QD 1/8/32/128 x 10/25/50/90 %% of fio's max)")
+    ap.add_argument("--engines", default="io_uring,libaio", help="the grid's engines")
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s, 32m devices")
     ap.add_argument("--baseline", help="another iochar binary (e.g. before a change) "
                     "to alternate with in every paced case (loop at 50 %%, cpu at 10 %%, null)")
@@ -394,8 +478,8 @@ def main():
         ap.error("--size takes NNNm or NNNg, --runtime seconds: got %r, %r" % (a.size, a.runtime))
     cases = a.cases.split(",")
     for c in cases:
-        if c not in ("loop", "cpu", "null"):
-            ap.error("--cases: unknown case %r (loop, cpu, null)" % c)
+        if c not in ("loop", "cpu", "null", "grid"):
+            ap.error("--cases: unknown case %r (loop, cpu, null, grid)" % c)
     if a.rounds < 1 or runtime <= 0 or size < 1 << 20:
         ap.error("--rounds >= 1, --runtime > 0 and --size >= 1m")
     if a.baseline and not os.access(a.baseline, os.X_OK):
@@ -415,6 +499,10 @@ def main():
             top, cpu_maxes = case_loop(a, iochar, floor, devs, log, summary)
             if "cpu" in cases:
                 case_cpu(a, iochar, floor, devs, top, cpu_maxes, log, summary)
+        if "grid" in cases:
+            if not devs["paths"]:
+                make_devices(size, tmp, devs)
+            case_grid(a, iochar, floor, devs, log, summary)
         if "null" in cases:
             case_null(a, iochar, log, summary)
     finally:

@@ -306,7 +306,7 @@ static void test_json_top_level(void **state)
 	static const char *const keys[] = {
 	    "fio version", "timestamp", "timestamp_ms", "time", "jobs", "disk_util",
 	    "iochar_version", "format_version", "start_unix_ms", "partial", "elapsed_ns",
-	    "ramp_ns",	      "latency_origin", "tool_limited", "options", "read",
+	    "ramp_ns",	      "latency_origin", "tool_limited", "rate", "options", "read",
 	    "write",	      "total",		"cpu",	   "intervals",
 	    "workers",	      "groups",	      "environment",
 	};
@@ -331,11 +331,17 @@ static void test_json_top_level(void **state)
 	assert_string_equal(jget_s(root, "latency_origin"), "scheduled");
 	assert_false(json_object_get_boolean(jget(root, "tool_limited")));
 	assert_false(json_object_object_get_ex(root, "tool_limited_reason", NULL));
+	/* the rate asked, 2 workers x rate_iops=12000, against the I/Os done */
+	assert_string_equal(jget_s(jget(root, "rate"), "unit"), "IOPS");
+	assert_true(jget_d(jget(root, "rate"), "asked") == 24000.0);
+	assert_true(fabs(jget_d(jget(root, "rate"), "achieved") -
+			 (NR_READS0 + NR_READS1 + NR_WRITES1) * 1e9 / (double)ELAPSED_NS) < 0.01);
 	json_object_put(root);
 	free_result(r);
 
 	r = make_result(false, false);
 	root = parse_json(r);
+	assert_false(json_object_object_get_ex(root, "rate", NULL)); /* closed loop: none */
 	assert_false(json_object_get_boolean(jget(root, "partial")));
 	assert_string_equal(jget_s(root, "latency_origin"), "submit");
 	json_object_put(root);

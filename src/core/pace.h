@@ -105,7 +105,7 @@ void pace_shift(struct pace *p, uint64_t ns);
  * last stretch of each wait (the lead). Without room both take the CPU
  * from what is measured: on 2 CPUs with 4 workers over loop devices
  * (issue 34) the spin and the slice preempted the devices' own kernel
- * threads and ksoftirqd, so the service latency at QD 32 and 25 % of the
+ * threads and ksoftirqd, so the service latency at QD 32 and 20 % of the
  * maximum was 880 us with both, 640 without the spin and 460 without
  * either, where fio saw 60 (bench/README.md). A thread without room
  * sleeps to each deadline and its wake-up lateness is its lag. */

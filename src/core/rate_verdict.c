@@ -30,7 +30,7 @@ static void asked(const struct run_result *r, struct rate_verdict *v, unsigned *
 			bytes += (double)j->rate_bps[d];
 		}
 	}
-	v->paced = ios > 0 || bytes > 0;
+	v->paced = r->open_loop && (ios > 0 || bytes > 0);
 	v->bytes = ios == 0;
 	v->asked = v->bytes ? bytes : ios;
 }

@@ -19,7 +19,7 @@
 #define RATE_REACHED_SHARE 0.98
 
 struct rate_verdict {
-	bool paced;           /* some job asked a rate; nothing else is set otherwise */
+	bool paced;           /* an open-loop run whose jobs asked a rate; nothing else is set otherwise */
 	bool bytes;           /* asked and achieved are bytes/s (fio's rate=), else I/Os/s */
 	double asked, achieved; /* over all workers, per second of the measured phase */
 	bool reached;

@@ -64,7 +64,9 @@ bool worker_queue_staged(struct worker *w, struct loop_state *s)
 				w->log_queued[w->nr_log_queued++] = u->index;
 			s->inflight++;
 			s->pending++;
-			if (w->batch.submit_now && s->pending >= w->batch.submit &&
+			/* paced: the pass's due I/Os go with the wait that
+			 * follows at once (one system call, not two per I/O) */
+			if (w->batch.submit_now && !s->paced && s->pending >= w->batch.submit &&
 			    !worker_commit_call(w, s, true)) {
 				i++;
 				break;
