@@ -141,6 +141,18 @@ static void test_saturated_machine_flagged(void **state)
 	tool_limited_judge(&b->r);
 	assert_false(b->r.tool_limited);
 	free(b);
+	/* 1000 IOPS at 2 ms need 2 slots, the job has 1: every I/O waits for
+	 * it whatever else had the CPUs (a psync job asked 50M IOPS while
+	 * other work saturated the machine was called tool-limited) */
+	b = build(1000, 0, 1, 500, 2000000, 900000, 0);
+	b->r.machine_busy_pct = 99;
+	assert_true(rate_depth_bound(&b->r));
+	tool_limited_judge(&b->r);
+	assert_false(b->r.tool_limited);
+	struct rate_verdict v;
+	rate_verdict_judge(&b->r, &v);
+	expect_has(v.why, "the device at the queue depth: 1 slot per worker");
+	free(b);
 }
 
 static void test_room_rule(void **state)

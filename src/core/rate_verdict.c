@@ -61,6 +61,21 @@ static void lags(const struct run_result *r, double *svc, uint64_t *lag, uint64_
 	*svc = n ? sum / n : 0;
 }
 
+bool rate_depth_bound(const struct run_result *r)
+{
+	struct rate_verdict v = {0};
+	unsigned depth;
+	double svc;
+	uint64_t lag, tool;
+
+	asked(r, &v, &depth);
+	if (!v.paced || v.bytes || !depth || !r->nr_workers)
+		return false;
+	lags(r, &svc, &lag, &tool);
+	/* Little's law: I/Os in flight on average, per worker */
+	return v.asked / r->nr_workers * svc / 1e9 >= RATE_DEPTH_BUSY * depth;
+}
+
 void rate_verdict_judge(const struct run_result *r, struct rate_verdict *v)
 {
 	unsigned depth;

@@ -26,6 +26,16 @@ struct rate_verdict {
 	char why[240];        /* "" when reached: the likely cause, one line */
 };
 
+/* A rate that keeps this share of a worker's iodepth slots busy on
+ * average (Little's law: asked x mean service) leaves I/Os waiting for
+ * a slot most of the time: its lag is the queue depth's. */
+#define RATE_DEPTH_BUSY 0.9
+
+/* Whether r's rate asks more than its slots carry at the service time
+ * measured (RATE_DEPTH_BUSY): its lag behind the schedule is then the
+ * depth's, whoever else had the CPUs. */
+bool rate_depth_bound(const struct run_result *r);
+
 /* Judge r (after tool_limited_judge). */
 void rate_verdict_judge(const struct run_result *r, struct rate_verdict *v);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/pace_opts.h"
+#include "core/rate_verdict.h"
 
 /* "812 us", "7.10 ms", "45 ns" */
 static void fmt_ns(char *buf, size_t len, uint64_t ns)
@@ -77,7 +78,8 @@ static void add_causes(const struct run_result *r, char *buf, size_t len)
  * times as the device's, cannot tell whose the lateness was. */
 static bool saturated_and_late(const struct run_result *r, int *dir)
 {
-	if (r->machine_busy_pct < TOOL_LIMITED_BUSY_PCT)
+	/* a rate the slots cannot carry waits for them, busy CPUs or not */
+	if (r->machine_busy_pct < TOOL_LIMITED_BUSY_PCT || rate_depth_bound(r))
 		return false;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct dir_stats *ds = &r->total.dir[d];

@@ -8,7 +8,8 @@
  * what open-loop latency is meant to show). A direction whose p99 tool lag
  * exceeds TOOL_LIMITED_PCT % of its p99 latency marks the whole run
  * tool-limited, with the likely cause; so does a lag behind the schedule
- * of that share while every CPU was busy (TOOL_LIMITED_BUSY_PCT).
+ * of that share while every CPU was busy (TOOL_LIMITED_BUSY_PCT), unless
+ * the rate asks more than the iodepth slots carry (rate_verdict.h).
  */
 #ifndef IOCHAR_CORE_TOOL_LIMITED_H
 #define IOCHAR_CORE_TOOL_LIMITED_H
