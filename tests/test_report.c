@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,42 @@ static void test_bad_inputs(void **state)
 	fixture_write(p, "[1, 2]", 6);
 	expect_refused(dir, "run.json", "run.json: not iochar's results");
 	free(text);
+}
+
+/* report (and compare) of INPUT, killed if it hangs: exit 2, one line
+ * naming what. */
+static void expect_refused_soon(const char *dir, const char *cmd, const char *input,
+				const char *what)
+{
+	struct proc_out po;
+	if (!strcmp(cmd, "report"))
+		run_iochar_signal(&po, dir, SIGKILL, 10000, ARGS(cmd, input, "-o", "r.html"));
+	else
+		run_iochar_signal(&po, dir, SIGKILL, 10000, ARGS(cmd, input, input));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, what);
+	expect_has(po.err, "not a regular file");
+	proc_out_free(&po);
+}
+
+/* Issue 37 H13: a results.json (or a results file) that is a FIFO is
+ * refused at once, not waited on for a writer that never comes. */
+static void test_fifo_refused(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/fifo/results.json", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	expect_refused_soon(dir, "report", "fifo", "fifo/results.json");
+	expect_refused_soon(dir, "compare", "fifo", "fifo/results.json");
+	expect_refused_soon(dir, "report", "run.json", "run.json");
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	assert_int_not_equal(access(p, F_OK), 0);
 }
 
 /* Sum of what the report must draw, counted from results.json itself. */
@@ -553,6 +590,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bad_inputs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_refused, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_content, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_nonsense_figures, tmpdir_setup, tmpdir_teardown),
