@@ -20,6 +20,7 @@
 #include "charz/plan.h"
 #include "charz/plan_run.h"
 #include "charz/results.h"
+#include "charz/resume_targets.h"
 #include "cli/args.h"
 #include "cli/options.h"
 #include "cli/run_config.h"
@@ -440,6 +441,10 @@ int cmd_plan(int argc, char **argv)
 	} else if (!ret) {
 		ret = plan_load(a.plan, a.overrides, a.nr_overrides, &p, &local);
 	}
+	/* one host: a resumed plan runs on the targets its results record
+	 * (over many hosts each rank's are its own, %h/%r expanded) */
+	if (!ret && a.resume && !d)
+		ret = resume_targets_apply(&p, a.resume, &local);
 	if (!ret && plan_text(&p, &text))
 		ret = err_set(&local, ENOMEM, "out of memory");
 	if (!ret)
