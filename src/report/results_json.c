@@ -31,6 +31,18 @@ int rj_parse(const char *text, size_t len, const char *file,
 	if (e == json_tokener_continue) {
 		ret = err_usage(err, EINVAL, "%s: truncated: the JSON ends early (%zu bytes)",
 				file, len);
+	} else if (!o && e == json_tokener_success) {
+		/* json-c (0.16) stops with no object and no error when it cannot
+		 * allocate; a document that begins with null (a whole value)
+		 * ends the same way */
+		size_t a = strspn(text, " \t\r\n");
+		if (len - a >= 4 && !memcmp(text + a, "null", 4))
+			ret = err_usage(err, EINVAL, "%s: not iochar's results (the JSON is null)",
+					file);
+		else
+			ret = err_set(err, ENOMEM, "%s: out of memory reading it (%zu bytes: "
+				      "the JSON reader needs 10 to 20 times a results file's size)",
+				      file, len);
 	} else if (!o || e != json_tokener_success) {
 		ret = err_usage(err, EINVAL, "%s: not JSON: %s at byte %zu", file,
 				json_tokener_error_desc(e), used);
