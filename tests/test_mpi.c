@@ -194,6 +194,35 @@ static void test_trims_cross_the_wire(void **state)
 	json_object_put(o);
 }
 
+/* Flushes travel too (issue 37: the hand-made wire dropped sync_ios and
+ * sync_lat, so rank 1 showed 0 fsyncs): 100 writes with fsync=1 on a
+ * file per rank, and every rank's job and client show its flushes. */
+static void test_fsyncs_cross_the_wire(void **state)
+{
+	const char *dir = *state;
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' run "
+		    "--name=f --filename='%s/f%%r.dat' --rw=write --bs=4k --size=400k "
+		    "--fsync=1 --output-format=json >out.json 2>err", dir, mpi_bin, dir);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run (fsync=1) failed");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	json_object *jobs = jget(o, "jobs"), *clients = jget(o, "client_stats");
+	assert_int_equal(json_object_array_length(jobs), 2);
+	uint64_t want = jget_u64(json_object_array_get_idx(jobs, 0), "sync.total_ios");
+	assert_true(want >= 99); /* fio's count: a flush after each write but the last */
+	for (int r = 0; r < 2; r++) {
+		json_object *j = json_object_array_get_idx(jobs, r);
+		assert_int_equal(jget_u64(j, "sync.total_ios"), want);
+		assert_true(jget_u64(j, "sync.lat_ns.max") > 0);
+		assert_int_equal(jget_u64(json_object_array_get_idx(clients, r), "sync.total_ios"),
+				 want);
+	}
+	json_object_put(o);
+}
+
 /* A plan with a fixed step, a curve and a search on a file per rank (%r): one
  * results directory, every point with per-host figures that add up. */
 static void test_plan_4_ranks(void **state)
@@ -452,6 +481,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_3_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_fsyncs_cross_the_wire, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_trims_cross_the_wire, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),
