@@ -1,5 +1,6 @@
 /* results_json.c - see results_json.h. */
 #include "report/results_json.h"
+#include "report/json_cost.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,9 @@ int rj_parse(const char *text, size_t len, const char *file,
 		return err_usage(err, EINVAL, "%s: too large to be iochar's results", file);
 	if (memchr(text, '\0', len))
 		return err_usage(err, EINVAL, "%s: not JSON (holds a NUL byte)", file);
+	int cost = json_cost_check(text, len, file, err);
+	if (cost)
+		return cost;
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return err_set(err, ENOMEM, "%s: out of memory", file);
