@@ -127,12 +127,39 @@ static void test_resume_plan_file_target(void **state)
 	assert_false(exists_at(dir, "iochar-data"));
 }
 
+/* Steps on targets of their own: a step not run yet keeps its own. */
+static void test_resume_steps_own_targets(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	char text[512];
+	snprintf(text, sizeof(text), "%.*sfilename=t1.dat\n[b]\nrw=randwrite\nfilename=t2.dat\n",
+		 (int)(strstr(two_steps, "[b]") - two_steps), two_steps);
+	write_at(dir, "p.ini", text);
+	run_iochar(&po, dir, 0, ARGS("plan", "p.ini", "--out", "res"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char cmd[4400];
+	snprintf(cmd, sizeof(cmd), "rm %s/res/steps/001.* %s/t2.dat", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	run_iochar(&po, dir, 0, ARGS("plan", "p.ini", "--resume", "res"));
+	expect_exit(&po, 0);
+	expect_has(po.err, "step 1 of 2, a: done earlier, kept");
+	proc_out_free(&po);
+	char *key = slurp_at(dir, "res/steps/001.key");
+	expect_has(key, "\"filename\":\"t2.dat\"");
+	free(key);
+	assert_true(exists_at(dir, "t2.dat"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_resume_keeps_targets, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_resume_plan_file_target, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_resume_steps_own_targets, tmpdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,11 +58,15 @@ static bool same_files(const struct job_spec *job, const char *rec)
 	return same;
 }
 
+/* rec: what step st's job ran on, or (ran false) what the finished steps
+ * share, for a step not run yet: only given to a job that names none. */
 static int apply_one(const struct plan_step *st, struct job_spec *job, const char *rec,
-		     const char *dir, struct ioc_err *err)
+		     bool ran, const char *dir, struct ioc_err *err)
 {
 	if (job->vd[0] || !strcmp(job->ioengine, "null"))
 		return 0; /* no files: a VD's members are its definition's */
+	if (!ran && job->nr_files)
+		return 0; /* its own targets: nothing of it was run */
 	if (!job->nr_files) {
 		if (!strcmp(rec, RUN_SCRATCH_FILE))
 			return 0; /* the scratch default makes it again, alike */
@@ -101,7 +105,7 @@ int resume_targets_apply(struct plan *p, const char *dir, struct ioc_err *err)
 			/* a step not run yet: the targets every finished step ran on */
 			const char *want = rec[i][k] ? rec[i][k] : several ? NULL : common;
 			if (want)
-				ret = apply_one(st, job, want, dir, err);
+				ret = apply_one(st, job, want, rec[i][k] != NULL, dir, err);
 		}
 	}
 	for (unsigned i = 0; i < p->nr_steps; i++)
