@@ -277,6 +277,43 @@ static void test_plan_4_ranks(void **state)
 	assert_false(file_exists(path));
 }
 
+/* Issue 37 H6 over many hosts: a resumed plan whose ranks would name
+ * other targets than the results record (no --filename: each rank's
+ * scratch file) is refused before any I/O; named as before, it keeps the
+ * finished step. */
+static void test_plan_resume_checks_targets(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	sh("printf '[global]\\nioengine=psync\\nsize=1m\\nbs=4k\\ntime_based\\nruntime=1\\n"
+	   "[a]\\nrw=randread\\n[b]\\nrw=randwrite\\n' >'%s/p.ini'", dir);
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' plan p.ini "
+		    "--filename=f-%%r --out res >out 2>err && rm res/steps/001.*", dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar plan failed");
+	rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' plan p.ini "
+		"--resume res >out 2>err", dir, mpi_bin);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	if (rc == 0 || !strstr(err, "step 'a' ran on f-0"))
+		fail_with(dir, "a resume on other targets was not refused");
+	free(err);
+	snprintf(path, sizeof(path), "%s/res/steps/001.json", dir);
+	assert_false(file_exists(path));
+	snprintf(path, sizeof(path), "%s/iochar-data", dir);
+	assert_false(file_exists(path));
+	rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' plan p.ini "
+		"--filename=f-%%r --resume res >out 2>err", dir, mpi_bin);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	err = slurp(path);
+	if (rc != 0 || !strstr(err, "step 1 of 2, a: done earlier, kept"))
+		fail_with(dir, "the resume on the recorded targets failed");
+	free(err);
+	snprintf(path, sizeof(path), "%s/res/steps/001.json", dir);
+	assert_true(file_exists(path));
+}
+
 /* SIGKILL one rank mid-run (by the PID it wrote): the others stop in
  * order, rank 0 names the lost rank and host, keeps the others' figures
  * and exits 1, all within the timeout. mpirun --enable-recovery keeps the
@@ -482,6 +519,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_fsyncs_cross_the_wire, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_resume_checks_targets, mpi_setup,
+						mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_trims_cross_the_wire, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),
