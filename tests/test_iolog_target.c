@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +103,42 @@ static void test_log_on_target_refused(void **state)
 	expect_untouched(p);
 }
 
+/* A log that cannot be opened for appending (no directory; a FIFO, whose
+ * open would wait for a reader) fails when the workers start, after the
+ * targets are laid out: refused when the job is read, nothing made. */
+static void test_log_unopenable_refused(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	static const struct {
+		const char *opt, *want;
+	} cases[] = {
+		{"--write_iolog=nodir/w.log", "write_iolog=nodir/w.log: no directory nodir"},
+		{"--write_iolog=fifo", "write_iolog=fifo is not a file"},
+		{"--write_iolog=.", "write_iolog=. is not a file"},
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct proc_out po;
+		run_iochar_signal(&po, dir, SIGKILL, 10000,
+				  ARGS("run", "--name=j", "--filename=new.dat", "--rw=write",
+				       "--bs=4k", "--size=64k", cases[i].opt));
+		expect_exit(&po, 2);
+		assert_int_equal(count_lines(po.err), 1);
+		expect_has(po.err, cases[i].want);
+		proc_out_free(&po);
+		snprintf(p, sizeof(p), "%s/new.dat", dir);
+		assert_int_not_equal(access(p, F_OK), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_log_on_target_refused, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_log_unopenable_refused, tmpdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
