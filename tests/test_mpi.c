@@ -194,6 +194,35 @@ static void test_trims_cross_the_wire(void **state)
 	json_object_put(o);
 }
 
+/* Flushes travel too (issue 37: the hand-made wire dropped sync_ios and
+ * sync_lat, so rank 1 showed 0 fsyncs): 100 writes with fsync=1 on a
+ * file per rank, and every rank's job and client show its flushes. */
+static void test_fsyncs_cross_the_wire(void **state)
+{
+	const char *dir = *state;
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' run "
+		    "--name=f --filename='%s/f%%r.dat' --rw=write --bs=4k --size=400k "
+		    "--fsync=1 --output-format=json >out.json 2>err", dir, mpi_bin, dir);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run (fsync=1) failed");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	json_object *jobs = jget(o, "jobs"), *clients = jget(o, "client_stats");
+	assert_int_equal(json_object_array_length(jobs), 2);
+	uint64_t want = jget_u64(json_object_array_get_idx(jobs, 0), "sync.total_ios");
+	assert_true(want >= 99); /* fio's count: a flush after each write but the last */
+	for (int r = 0; r < 2; r++) {
+		json_object *j = json_object_array_get_idx(jobs, r);
+		assert_int_equal(jget_u64(j, "sync.total_ios"), want);
+		assert_true(jget_u64(j, "sync.lat_ns.max") > 0);
+		assert_int_equal(jget_u64(json_object_array_get_idx(clients, r), "sync.total_ios"),
+				 want);
+	}
+	json_object_put(o);
+}
+
 /* A plan with a fixed step, a curve and a search on a file per rank (%r): one
  * results directory, every point with per-host figures that add up. */
 static void test_plan_4_ranks(void **state)
@@ -246,6 +275,43 @@ static void test_plan_4_ranks(void **state)
 	/* only rank 0 writes results: no stray directories elsewhere */
 	snprintf(path, sizeof(path), "%s/results", dir);
 	assert_false(file_exists(path));
+}
+
+/* Issue 37 H6 over many hosts: a resumed plan whose ranks would name
+ * other targets than the results record (no --filename: each rank's
+ * scratch file) is refused before any I/O; named as before, it keeps the
+ * finished step. */
+static void test_plan_resume_checks_targets(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	need_mpi();
+	sh("printf '[global]\\nioengine=psync\\nsize=1m\\nbs=4k\\ntime_based\\nruntime=1\\n"
+	   "[a]\\nrw=randread\\n[b]\\nrw=randwrite\\n' >'%s/p.ini'", dir);
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' plan p.ini "
+		    "--filename=f-%%r --out res >out 2>err && rm res/steps/001.*", dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar plan failed");
+	rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' plan p.ini "
+		"--resume res >out 2>err", dir, mpi_bin);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	if (rc == 0 || !strstr(err, "step 'a' ran on f-0"))
+		fail_with(dir, "a resume on other targets was not refused");
+	free(err);
+	snprintf(path, sizeof(path), "%s/res/steps/001.json", dir);
+	assert_false(file_exists(path));
+	snprintf(path, sizeof(path), "%s/iochar-data", dir);
+	assert_false(file_exists(path));
+	rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' plan p.ini "
+		"--filename=f-%%r --resume res >out 2>err", dir, mpi_bin);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	err = slurp(path);
+	if (rc != 0 || !strstr(err, "step 1 of 2, a: done earlier, kept"))
+		fail_with(dir, "the resume on the recorded targets failed");
+	free(err);
+	snprintf(path, sizeof(path), "%s/res/steps/001.json", dir);
+	assert_true(file_exists(path));
 }
 
 /* SIGKILL one rank mid-run (by the PID it wrote): the others stop in
@@ -452,6 +518,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_3_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_fsyncs_cross_the_wire, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_resume_checks_targets, mpi_setup,
+						mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_trims_cross_the_wire, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_rank_ends_run_in_order, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_failed_target_on_one_rank_stops_all, mpi_setup, mpi_teardown),

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,101 @@ static void test_bad_inputs(void **state)
 	fixture_write(p, "[1, 2]", 6);
 	expect_refused(dir, "run.json", "run.json: not iochar's results");
 	free(text);
+}
+
+/* report (and compare) of INPUT, killed if it hangs: exit 2, one line
+ * naming what. */
+static void expect_refused_soon(const char *dir, const char *cmd, const char *input,
+				const char *what)
+{
+	struct proc_out po;
+	if (!strcmp(cmd, "report"))
+		run_iochar_signal(&po, dir, SIGKILL, 10000, ARGS(cmd, input, "-o", "r.html"));
+	else
+		run_iochar_signal(&po, dir, SIGKILL, 10000, ARGS(cmd, input, input));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, what);
+	expect_has(po.err, "not a regular file");
+	proc_out_free(&po);
+}
+
+/* Issue 37 H13: a results.json (or a results file) that is a FIFO is
+ * refused at once, not waited on for a writer that never comes. */
+static void test_fifo_refused(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/fifo/results.json", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	expect_refused_soon(dir, "report", "fifo", "fifo/results.json");
+	expect_refused_soon(dir, "compare", "fifo", "fifo/results.json");
+	expect_refused_soon(dir, "report", "run.json", "run.json");
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	assert_int_not_equal(access(p, F_OK), 0);
+}
+
+/* dir/name: "[" then n copies of item, ','-separated, then "]". */
+static void write_array(const char *dir, const char *name, const char *item, unsigned n)
+{
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputc('[', f);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : "", item);
+	fputc(']', f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* `iochar report NAME` in dir under ulimit -v kib (0: none): its exit status, and
+ * its one line of stderr must hold want; no report written. */
+static void expect_report_fails(const char *dir, const char *name, unsigned kib,
+				int status, const char *want)
+{
+	char p[4400], cmd[9000];
+	size_t len;
+	char limit[64] = "";
+	if (kib)
+		snprintf(limit, sizeof(limit), "ulimit -v %u; ", kib);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && (%sexec '%s' report %s -o r.html) 2>err; "
+		 "echo $? >rc", dir, limit, iochar_path(), name);
+	assert_int_equal(system(cmd), 0);
+	snprintf(p, sizeof(p), "%s/err", dir);
+	char *err = fixture_slurp(p, &len);
+	assert_int_equal(count_lines(err), 1);
+	expect_has(err, want);
+	free(err);
+	snprintf(p, sizeof(p), "%s/rc", dir);
+	char *rc = fixture_slurp(p, &len);
+	assert_int_equal(atoi(rc), status);
+	free(rc);
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	assert_int_not_equal(access(p, F_OK), 0);
+}
+
+/* Issue 37 H7: json-c failing to allocate was told as "not JSON: success
+ * at byte N", and a document's tree could cost hundreds of times its
+ * size. A million {} in 3 MB (about 800 MB as json-c's tree) is refused
+ * before parsing, with its cost; 3 million numbers in 6 MB (about 220
+ * MB) under a 150 MB address-space limit run out: one line, out of
+ * memory, naming the file. */
+static void test_json_memory_bounded(void **state)
+{
+	const char *dir = *state;
+	write_array(dir, "dense.json", "{}", 1000000);
+	expect_report_fails(dir, "dense.json", 0, 2, "more than 40 times its 3000001 bytes");
+#if defined(__SANITIZE_ADDRESS__)
+	skip(); /* AddressSanitizer reserves terabytes: ulimit -v breaks it */
+#else
+	write_array(dir, "nums.json", "1", 3000000);
+	expect_report_fails(dir, "nums.json", 150000, 1, "nums.json: out of memory reading it");
+#endif
 }
 
 /* Sum of what the report must draw, counted from results.json itself. */
@@ -553,6 +649,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bad_inputs, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_refused, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_json_memory_bounded, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_report_content, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rerun_command, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_nonsense_figures, tmpdir_setup, tmpdir_teardown),

@@ -67,16 +67,46 @@ static int merge_check(const struct job_spec *job, struct ioc_err *err)
 	return 0;
 }
 
+/* write_iolog= is opened for appending when the job's workers start,
+ * after its targets are laid out: what would fail or block there (a
+ * missing directory, a FIFO) is refused now, as a block device is. */
+static int check_write_iolog(const struct job_spec *job, struct ioc_err *err)
+{
+	const char *log = job->write_iolog;
+	struct stat st;
+	if (stat(log, &st) == 0) {
+		if (S_ISBLK(st.st_mode))
+			return err_usage(err, EINVAL, "job %s: write_iolog=%s is a block device: "
+					 "the log is appended to a file", job->name, log);
+		if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+			return err_usage(err, EINVAL, "job %s: write_iolog=%s is not a file "
+					 "(a directory, FIFO or socket)", job->name, log);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return err_usage(err, errno, "job %s: write_iolog=%s: %s", job->name, log,
+				 strerror(errno));
+	char dir[sizeof(job->write_iolog)];
+	snprintf(dir, sizeof(dir), "%s", log);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0; /* in the current directory */
+	slash[slash == dir] = '\0'; /* "/x": the root */
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return err_usage(err, ENOENT, "job %s: write_iolog=%s: no directory %s",
+				 job->name, log, dir);
+	return 0;
+}
+
 int iolog_opts_check(const struct job_spec *job, struct ioc_err *err)
 {
 	uint64_t a = job->replay_align;
 	if (a & (a - 1))
 		return err_usage(err, EINVAL, "job %s: replay_align=%llu is not a power of 2",
 				 job->name, (unsigned long long)a);
-	struct stat st;
-	if (job->write_iolog[0] && !stat(job->write_iolog, &st) && S_ISBLK(st.st_mode))
-		return err_usage(err, EINVAL, "job %s: write_iolog=%s is a block device: "
-				 "the log is appended to a file", job->name, job->write_iolog);
+	int ret = job->write_iolog[0] ? check_write_iolog(job, err) : 0;
+	if (ret)
+		return ret;
 	if (job->read_iolog[0] && (job->verify || job->verify_type))
 		return err_usage(err, EINVAL, "job %s: read_iolog= with verify=: iochar does not "
 				 "verify a replay yet (its reads would check blocks it did not write)",

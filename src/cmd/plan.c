@@ -20,6 +20,7 @@
 #include "charz/plan.h"
 #include "charz/plan_run.h"
 #include "charz/results.h"
+#include "charz/resume_targets.h"
 #include "cli/args.h"
 #include "cli/options.h"
 #include "cli/run_config.h"
@@ -440,10 +441,18 @@ int cmd_plan(int argc, char **argv)
 	} else if (!ret) {
 		ret = plan_load(a.plan, a.overrides, a.nr_overrides, &p, &local);
 	}
+	/* a resumed plan runs on the targets its results record: on one
+	 * host they are given to the steps that name none; over many, each
+	 * rank names its own (%h, %r, a scratch file each), and rank 0's,
+	 * which the results record, are checked once expanded */
+	if (!ret && a.resume && !d)
+		ret = resume_targets_apply(&p, a.resume, &local);
 	if (!ret && plan_text(&p, &text))
 		ret = err_set(&local, ENOMEM, "out of memory");
 	if (!ret)
 		ret = prepare(d, &p, &scratch, &local);
+	if (!ret && a.resume && d && root)
+		ret = resume_targets_apply(&p, a.resume, &local);
 	ret = dist_agree(d, text ? text : "", ret, &local, &err);
 	if (!ret && a.dry_run)
 		ret = dry_run(&a, &p, d, scratch, &err);

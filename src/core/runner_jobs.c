@@ -10,6 +10,7 @@
 
 #include "core/schedule.h"
 #include "core/seams.h"
+#include "util/file_id.h"
 
 /* The per-I/O hooks (verification) see every job before anything is
  * written; without them no job may ask to be verified. */
@@ -100,10 +101,37 @@ void runner_release_expanded(const struct job_spec *orig, struct job_spec *x,
 	free(x);
 }
 
+/* A write_iolog= that is a target of the run (any job's file, however
+ * spelt) would have the log's text appended to the data, even by a read
+ * job (issue 37 H14). */
+static int check_iolog_targets(const struct job_spec *jobs, unsigned nr_jobs,
+			       struct ioc_err *err)
+{
+	for (unsigned i = 0; i < nr_jobs; i++) {
+		if (!jobs[i].write_iolog[0])
+			continue;
+		struct file_id log, file;
+		file_id_of(jobs[i].write_iolog, &log);
+		for (unsigned j = 0; j < nr_jobs; j++)
+			for (unsigned f = 0; f < jobs[j].nr_files; f++) {
+				file_id_of(jobs[j].files[f], &file);
+				if (file_id_same(&log, &file))
+					return err_usage(err, EINVAL,
+							 "job %s: write_iolog=%s is job %s's target %s: "
+							 "the log would be written into it",
+							 jobs[i].name, jobs[i].write_iolog,
+							 jobs[j].name, jobs[j].files[f]);
+			}
+	}
+	return 0;
+}
+
 int runner_check_layouts(const struct job_spec *jobs, unsigned nr_jobs,
 			 struct job_layout *layouts, unsigned *nr_workers, struct ioc_err *err)
 {
-	int ret = 0;
+	int ret = check_iolog_targets(jobs, nr_jobs, err);
+	if (ret)
+		return ret;
 	unsigned t = 1; /* the next job's first worker number */
 	for (unsigned i = 0; i < nr_jobs && !ret; t += jobs[i++].numjobs)
 		ret = layout_job_at(&jobs[i], t, &layouts[i], err);

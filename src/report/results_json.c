@@ -1,5 +1,6 @@
 /* results_json.c - see results_json.h. */
 #include "report/results_json.h"
+#include "report/json_cost.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,9 @@ int rj_parse(const char *text, size_t len, const char *file,
 		return err_usage(err, EINVAL, "%s: too large to be iochar's results", file);
 	if (memchr(text, '\0', len))
 		return err_usage(err, EINVAL, "%s: not JSON (holds a NUL byte)", file);
+	int cost = json_cost_check(text, len, file, err);
+	if (cost)
+		return cost;
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return err_set(err, ENOMEM, "%s: out of memory", file);
@@ -31,6 +35,18 @@ int rj_parse(const char *text, size_t len, const char *file,
 	if (e == json_tokener_continue) {
 		ret = err_usage(err, EINVAL, "%s: truncated: the JSON ends early (%zu bytes)",
 				file, len);
+	} else if (!o && e == json_tokener_success) {
+		/* json-c (0.16) stops with no object and no error when it cannot
+		 * allocate; a document that begins with null (a whole value)
+		 * ends the same way */
+		size_t a = strspn(text, " \t\r\n");
+		if (len - a >= 4 && !memcmp(text + a, "null", 4))
+			ret = err_usage(err, EINVAL, "%s: not iochar's results (the JSON is null)",
+					file);
+		else
+			ret = err_set(err, ENOMEM, "%s: out of memory reading it (%zu bytes: "
+				      "the JSON reader needs 10 to 20 times a results file's size)",
+				      file, len);
 	} else if (!o || e != json_tokener_success) {
 		ret = err_usage(err, EINVAL, "%s: not JSON: %s at byte %zu", file,
 				json_tokener_error_desc(e), used);

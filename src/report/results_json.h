@@ -1,7 +1,8 @@
 /* results_json.h - reading iochar's JSON back with json-c: text to tree
  * with a message that says where it broke, and typed member lookups whose
  * failures name the file and the member ("steps[2].sets[0].best.iops:
- * expected a number"). Every failure is a usage error (exit 2).
+ * expected a number"). Every failure is a usage error (exit 2) but the
+ * want of memory.
  */
 #ifndef IOCHAR_REPORT_RESULTS_JSON_H
 #define IOCHAR_REPORT_RESULTS_JSON_H
@@ -22,7 +23,9 @@ struct rj_ctx {
 
 /* Parse len bytes of text as one JSON value followed by nothing but white
  * space. *out is owned by the caller (json_object_put). 0 or -EINVAL with
- * "FILE: truncated ..." / "FILE: not JSON ..." in err. */
+ * "FILE: truncated ..." / "FILE: not JSON ..." in err; -E2BIG or -ENOMEM
+ * when its tree would cost too much (report/json_cost.h) or memory ran
+ * out while parsing ("FILE: out of memory reading it"). */
 int rj_parse(const char *text, size_t len, const char *file,
 	     json_object **out, struct ioc_err *err);
 

@@ -2,12 +2,14 @@
 #include "report/results_read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/net_parse.h"
 #include "report/results_fio.h"
@@ -17,15 +19,22 @@
 static int slurp(const char *path, char **text, size_t *len, struct ioc_err *err)
 {
 	struct stat st;
-	FILE *f = fopen(path, "rbe");
+	/* O_NONBLOCK: opening a FIFO for reading waits for a writer; the
+	 * file's type is known only once it is open (issue 37 H13) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	int ret = 0;
 
 	*text = NULL;
-	if (!f)
+	if (fd < 0)
 		return err_usage(err, errno, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
 		return err_usage(err, EINVAL, "%s: not a regular file", path);
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return err_set(err, ENOMEM, "%s: out of memory", path);
 	}
 	if ((unsigned long long)st.st_size > RESULTS_FILE_MAX) {
 		fclose(f);

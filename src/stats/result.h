@@ -20,7 +20,9 @@
 
 struct environment; /* inventory/environment.h, through core/seams.h */
 
-/* One worker (a job clone, numjobs of them per job). */
+/* One worker (a job clone, numjobs of them per job). It travels between
+ * MPI ranks as its bytes (dist/wire.c): a pointer added here must be
+ * remade in wire_unpack. */
 struct worker_result {
 	unsigned job;          /* index into run_result.jobs */
 	unsigned clone;        /* 0 .. numjobs-1 */

@@ -3,7 +3,6 @@
 #include "vd/members.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "target/target.h"
+#include "util/file_id.h"
 #include "util/fmt.h"
 #include "target/guard.h"
 #include "vd/bbu.h"
@@ -27,56 +27,18 @@ static int fsync_all(const struct vd_sync *s)
 	return ret;
 }
 
-/* One identity per member: device and inode when it exists, else the
- * canonical path of its directory plus its name. */
-struct identity {
-	bool exists;
-	dev_t dev;
-	ino_t ino;
-	char path[PATH_MAX + 256];
-};
-
-static void identify(const char *path, struct identity *id)
-{
-	struct stat st;
-
-	memset(id, 0, sizeof(*id));
-	if (stat(path, &st) == 0) {
-		id->exists = true;
-		id->dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-		id->ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
-		return;
-	}
-	char *a = strdup(path), *b = strdup(path);
-	char dir[PATH_MAX];
-	if (a && b && realpath(dirname(a), dir))
-		snprintf(id->path, sizeof(id->path), "%s/%s", dir, basename(b));
-	else
-		snprintf(id->path, sizeof(id->path), "%s", path);
-	free(a);
-	free(b);
-}
-
-static bool same(const struct identity *x, const struct identity *y)
-{
-	if (x->exists != y->exists)
-		return false;
-	if (x->exists)
-		return x->dev == y->dev && x->ino == y->ino;
-	return strcmp(x->path, y->path) == 0;
-}
-
+/* Two members that name one file (util/file_id.h), however spelt. */
 static int check_twice(const struct vd_def *def, struct ioc_err *err)
 {
-	struct identity *ids = calloc(def->nr_members, sizeof(*ids));
+	struct file_id *ids = calloc(def->nr_members, sizeof(*ids));
 	int ret = 0;
 
 	if (!ids)
 		return err_set(err, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < def->nr_members && !ret; i++) {
-		identify(def->members[i], &ids[i]);
+		file_id_of(def->members[i], &ids[i]);
 		for (unsigned k = 0; k < i && !ret; k++)
-			if (same(&ids[i], &ids[k]))
+			if (file_id_same(&ids[i], &ids[k]))
 				ret = err_usage(err, EINVAL,
 						"--vd: members %u (%s) and %u (%s) are the same file",
 						k, def->members[k], i, def->members[i]);

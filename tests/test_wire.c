@@ -1,0 +1,92 @@
+/* test_wire.c - a remote rank's result reaches rank 0 whole (issue 37:
+ * the hand-made copy lost sync_ios, sync_lat and latency_depth). Every
+ * byte of a worker is set to a value of its own, so any field, one added
+ * later too, that does not travel fails the comparison. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/internal.h"
+
+#define NR_IV 3
+
+/* Each byte of w its own value (its offset, mixed by the worker's index),
+ * then a real series of NR_IV seconds and a terminated message. */
+static void fill_worker(struct worker_result *w, unsigned idx)
+{
+	unsigned char *b = (unsigned char *)w;
+	for (size_t i = 0; i < sizeof(*w); i++)
+		b[i] = (unsigned char)(i * 131u + idx * 29u + 7u);
+	w->error_msg[sizeof(w->error_msg) - 1] = '\0';
+	struct interval_series *s = &w->stats.intervals;
+	s->v = calloc(NR_IV, sizeof(*s->v));
+	assert_non_null(s->v);
+	s->len = s->cap = NR_IV;
+	unsigned char *iv = (unsigned char *)s->v;
+	for (size_t i = 0; i < NR_IV * sizeof(*s->v); i++)
+		iv[i] = (unsigned char)(i * 17u + idx + 3u);
+}
+
+/* a and b equal in every byte but the series' memory (the receiver's own),
+ * whose slots must hold the same seconds. */
+static void expect_same_worker(const struct worker_result *a, const struct worker_result *b)
+{
+	assert_int_equal(a->stats.intervals.len, b->stats.intervals.len);
+	assert_memory_equal(a->stats.intervals.v, b->stats.intervals.v,
+			    a->stats.intervals.len * sizeof(struct interval));
+	struct worker_result x, y;
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	memset(&x.stats.intervals, 0, sizeof(x.stats.intervals));
+	memset(&y.stats.intervals, 0, sizeof(y.stats.intervals));
+	/* the named figures first, for a readable failure */
+	assert_int_equal(x.stats.sync_ios, y.stats.sync_ios);
+	assert_memory_equal(&x.stats.sync_lat, &y.stats.sync_lat, sizeof(x.stats.sync_lat));
+	assert_int_equal(x.latency_depth, y.latency_depth);
+	assert_memory_equal(&x.stats, &y.stats, sizeof(x.stats));
+	assert_memory_equal(&x, &y, sizeof(x));
+}
+
+static void test_wire_carries_every_field(void **state)
+{
+	(void)state;
+	struct run_result *r = calloc(1, sizeof(*r)), *back = calloc(1, sizeof(*back));
+	assert_non_null(r);
+	assert_non_null(back);
+	r->nr_workers = 2;
+	r->workers = calloc(r->nr_workers, sizeof(*r->workers));
+	assert_non_null(r->workers);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		fill_worker(&r->workers[i], i);
+	void *buf;
+	size_t len;
+	assert_int_equal(wire_pack(r, &buf, &len), 0);
+	assert_int_equal(wire_unpack(buf, len, back), 0);
+	assert_int_equal(back->nr_workers, r->nr_workers);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		expect_same_worker(&r->workers[i], &back->workers[i]);
+	run_result_free(back);
+	memset(back, 0, sizeof(*back));
+	/* cut anywhere inside the last worker or its series: refused */
+	for (size_t cut = 1; cut <= sizeof(struct interval) * NR_IV + 64; cut += 61) {
+		assert_int_not_equal(wire_unpack(buf, len - cut, back), 0);
+		run_result_free(back);
+		memset(back, 0, sizeof(*back));
+	}
+	free(buf);
+	run_result_free(r);
+	free(r);
+	free(back);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wire_carries_every_field),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
