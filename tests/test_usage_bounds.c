@@ -1,6 +1,7 @@
 /* test_usage_bounds.c - inputs at the edge of what they can mean are
  * usage errors before anything is written: an offset whose region would
- * wrap past 2^64 (issue 37 H8). */
+ * wrap past 2^64 (issue 37 H8), a --secret-file whose first line holds a
+ * NUL byte or is longer than a secret (H11). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,10 +85,49 @@ static void test_offset_wraps(void **state)
 	assert_int_equal(file_hash(target), before);
 }
 
+static void write_bytes(const char *path, const char *b, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* H11: the secret stopped at a NUL byte silently ("abc\0def" was "abc",
+ * which a client's --secret abc matched) and a line longer than a secret
+ * was cut; both are refused. A secret travels as a JSON string and is
+ * compared as a C string: the bytes after a NUL could never count. */
+static void test_secret_file(void **state)
+{
+	const char *dir = *state;
+	char path[4200], long_line[300];
+
+	snprintf(path, sizeof(path), "%s/secret", dir);
+	write_bytes(path, "abc\0def\n", 8);
+	/* the client first: before the fix it failed at once, where a
+	 * server went on listening */
+	expect_refused(dir,
+		       ARGS("net", "client", "127.0.0.1", "--secret-file", path),
+		       ARGS("a NUL byte at byte 4"));
+	expect_refused(dir, ARGS("net", "server", "--secret-file", path),
+		       ARGS("--secret-file", "a NUL byte at byte 4 of the first line"));
+	memset(long_line, 'x', 200);
+	long_line[200] = '\n';
+	write_bytes(path, long_line, 201);
+	expect_refused(dir, ARGS("net", "server", "--secret-file", path),
+		       ARGS("the first line is longer than a secret's 127 characters"));
+	write_bytes(path, "\r\n", 2);
+	expect_refused(dir, ARGS("net", "server", "--secret-file", path),
+		       ARGS("empty"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_offset_wraps, shmdir_setup,
+					    tmpdir_teardown),
+	    cmocka_unit_test_setup_teardown(test_secret_file, shmdir_setup,
 					    tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
