@@ -219,6 +219,7 @@ int jobfile_expand(const char *key, const char *value, size_t *budget,
 		   char **out, struct ioc_err *err)
 {
 	struct sbuf env = {.max = *budget}, kw = {.max = *budget};
+	size_t used;
 	bool hit;
 	long long v;
 	int ret;
@@ -237,7 +238,7 @@ int jobfile_expand(const char *key, const char *value, size_t *budget,
 					 key, JOBFILE_EXPAND_MAX >> 20);
 		return err_set(err, ENOMEM, "%s: out of memory", key);
 	}
-	*budget -= kw.len;
+	used = kw.len; /* taken from the budget on success only */
 	/* fio asks bc only when a keyword was replaced and there is math;
 	 * a quote keeps bc out too. */
 	if (hit && strpbrk(kw.s, "+-*/") && !strchr(kw.s, '\'')) {
@@ -259,6 +260,7 @@ int jobfile_expand(const char *key, const char *value, size_t *budget,
 		if (!kw.s)
 			return err_set(err, ENOMEM, "%s: out of memory", key);
 	}
+	*budget -= used;
 	*out = kw.s;
 	return 0;
 }
