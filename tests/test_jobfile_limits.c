@@ -125,6 +125,14 @@ static void test_expansion_budget(void **state)
 			 -E2BIG);
 	assert_null(out);
 	assert_int_equal(err.usage, 1);
+	/* a refused value takes nothing from it (fuzz_jobfile_expand) */
+	budget = 100;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(jobfile_expand("size", "$mb_memory*2m", &budget, &out,
+					&err),
+			 -EINVAL);
+	assert_null(out);
+	assert_int_equal(budget, 100);
 	unsetenv("IOCHAR_T_V");
 }
 
