@@ -228,6 +228,27 @@ static void test_long_bad_value_named(void **state)
 	}
 }
 
+/* The command line too: a short line, the option and the reason. */
+static void test_long_bad_value_cli(void **state)
+{
+	char *arg = malloc(3100);
+	struct proc_out po;
+
+	(void)state;
+	assert_non_null(arg);
+	strcpy(arg, "--rw=");
+	memset(arg + 5, 'x', 3000);
+	arg[3005] = '\0';
+	run_iochar(&po, NULL, 0, ARGS("run", arg, "--parse-only"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "rw=xxxx");
+	expect_has(po.err, "x... (3000 bytes): not a mode");
+	assert_true(strlen(po.err) < 200);
+	proc_out_free(&po);
+	free(arg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +257,7 @@ int main(void)
 	    cmocka_unit_test(test_expansion_budget),
 	    cmocka_unit_test(test_long_lines_linear),
 	    cmocka_unit_test(test_long_bad_value_named),
+	    cmocka_unit_test(test_long_bad_value_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,9 +28,6 @@
 /* Nested includes: deep enough for any real file, bounded for a loop
  * that realpath cannot see (a file rewritten while read). */
 #define JOBFILE_MAX_DEPTH 16
-/* A long value is shown by its first bytes in a message, so the line
- * still holds the file, the line, the option and the reason. */
-#define JOBFILE_VALUE_SHOWN 64
 
 enum section {
 	SECTION_NONE, /* before the first [header] */
@@ -250,7 +247,7 @@ static void name_option(struct ioc_err *e, const char *key,
 			const char *value)
 {
 	if (value)
-		err_shorten(e, value, JOBFILE_VALUE_SHOWN);
+		err_shorten(e, value, ERR_VALUE_KEEP);
 	if (!strstr(e->msg, key))
 		err_prefix(e, "%s", key);
 }

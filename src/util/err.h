@@ -38,4 +38,7 @@ void err_prefix(struct ioc_err *err, const char *fmt, ...)
  * is short or not quoted. */
 void err_shorten(struct ioc_err *err, const char *value, size_t keep);
 
+/* keep for a value given by the user (a job file's, a command line's) */
+#define ERR_VALUE_KEEP 64
+
 #endif
