@@ -246,6 +246,18 @@ static void test_long_bad_value_cli(void **state)
 	expect_has(po.err, "x... (3000 bytes): not a mode");
 	assert_true(strlen(po.err) < 200);
 	proc_out_free(&po);
+
+	/* a filename too long for the kernel: by its start as well */
+	strcpy(arg, "--filename=/dev/shm/");
+	memset(arg + 20, 'x', 3000);
+	arg[3020] = '\0';
+	run_iochar(&po, NULL, 0, ARGS("run", arg, "--rw=read", "--size=1m"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "/dev/shm/xxxx");
+	expect_has(po.err, "x... (3009 bytes): File name too long");
+	assert_true(strlen(po.err) < 200);
+	proc_out_free(&po);
 	free(arg);
 }
 
