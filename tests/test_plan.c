@@ -877,6 +877,34 @@ static void write_file(const char *path, const char *text)
 		fail_msg("write %s: %s", path, strerror(errno));
 }
 
+/* A NUL byte in a plan file cut it silently there ("bs=4k\0garbage" ran
+ * as bs=4k, and what followed was never read); it is refused at its line
+ * and column, as a job file's (issue 37 H9). */
+static void test_load_nul(void **state)
+{
+	static const char text[] = "[global]\nioengine=null\n[x]\nbs=4k\0garbage\n"
+				   "[y]\nbs=8k\n";
+	struct ioc_err err = {0};
+	struct tmpdir d;
+	struct plan p;
+	FILE *f;
+
+	(void)state;
+	enter_tmpdir(&d);
+	f = fopen("nul.ini", "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	assert_int_equal(fclose(f), 0);
+	memset(&p, 0x5a, sizeof(p));
+	assert_int_equal(plan_load("nul.ini", NULL, 0, &p, &err), -EILSEQ);
+	assert_int_equal(err.usage, 1);
+	if (strncmp(err.msg, "nul.ini:4: NUL byte at column 6", 31))
+		fail_msg("%s", err.msg);
+	assert_null(p.steps);
+	unlink("nul.ini");
+	leave_tmpdir(&d);
+}
+
 static void test_load_file(void **state)
 {
 	static const char text[] = "[global]\nioengine=null\n[x]\nbs=4k,8k\n";
@@ -1017,6 +1045,7 @@ int main(void)
 	    cmocka_unit_test(test_load_file),
 	    cmocka_unit_test(test_load_builtin),
 	    cmocka_unit_test(test_load_missing),
+	    cmocka_unit_test(test_load_nul),
 	    cmocka_unit_test(test_names),
 	};
 

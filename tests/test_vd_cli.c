@@ -115,6 +115,11 @@ static void test_bad_inputs(void **state)
 	expect_bad(o, "names member 5, but there are only 3 members");
 	vd_opt(o, sizeof(o), "raid5,strip=64k", "x0:x1:x0", NULL);
 	expect_bad(o, "listed twice");
+	/* issue 37 H15: cache=1t allocated 294 MB, then exit 1 */
+	vd_opt(o, sizeof(o), "raid5,strip=64k", "x0:x1:x2", "write=back,cache=1t");
+	expect_bad(o, "--vd: cache=1t: out of range; accepted: 1m to 16g");
+	vd_opt(o, sizeof(o), "raid5,strip=64k", "x0:x1:x2", "cache=512k");
+	expect_bad(o, "--vd: cache=512k: out of range; accepted: 1m to 16g");
 	vd_opt(o, sizeof(o), "raid10,strip=64k", "x0:x1:x2", NULL);
 	expect_bad(o, "raid10 needs at least 4 members");
 	vd_opt(o, sizeof(o), "raid10,strip=64k", "x0:x1:x2:x3:x4:x5", "spans=2");

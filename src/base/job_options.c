@@ -4,6 +4,8 @@
 #include "base/iolog.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "base/buffer_opts.h"
 #include "base/json_writer.h"
@@ -47,6 +49,48 @@ static int check_size_bs(const struct job_spec *job, struct ioc_err *err)
 	return 0;
 }
 
+/* The furthest byte a job's region may reach: a file offset is an off_t.
+ * offset=2^64-32k with size=64k wrapped to 0 and wrote at 8k-24k. */
+#define JOB_REGION_END_MAX ((uint64_t)INT64_MAX)
+
+/* offset + the last clone's offset_increment + size (or filesize) must
+ * end inside JOB_REGION_END_MAX; without either, the target's size
+ * bounds the region and the layout checks it. */
+static int check_region_end(const struct job_spec *job, struct ioc_err *err)
+{
+	uint64_t span = 0, len, end;
+	bool wraps;
+
+	wraps = __builtin_mul_overflow(job->offset_increment,
+				       (uint64_t)(job->numjobs ? job->numjobs - 1 : 0),
+				       &span);
+	if (job->filesize) /* the region is filesize - offset */
+		wraps |= __builtin_add_overflow(
+		    job->filesize_high > job->filesize ? job->filesize_high
+						       : job->filesize,
+		    span, &end);
+	else
+		wraps |= __builtin_add_overflow(job->offset, span, &end) ||
+			 __builtin_add_overflow(end, job->size, &len) ||
+			 ((end = len), false);
+	if (!wraps && end <= JOB_REGION_END_MAX)
+		return 0;
+	char inc[64] = "";
+
+	if (job->offset_increment)
+		snprintf(inc, sizeof(inc), " + offset_increment=%llu x %u",
+			 (unsigned long long)job->offset_increment,
+			 job->numjobs - 1);
+	return err_usage(err, EINVAL,
+			 "job '%s': offset=%llu%s + %s=%llu ends past %llu "
+			 "bytes (2^63-1), the most a file or device may hold",
+			 job->name, (unsigned long long)job->offset, inc,
+			 job->filesize ? "filesize" : "size",
+			 (unsigned long long)(job->filesize ? job->filesize
+							    : job->size),
+			 (unsigned long long)JOB_REGION_END_MAX);
+}
+
 /* zonemode and zonesize go together, as fio 3.33 checks them */
 static int check_zones(const struct job_spec *job, struct ioc_err *err)
 {
@@ -69,6 +113,7 @@ static const struct {
 	bool parse;
 } job_checks[] = {
 	{check_size_bs, true},
+	{check_region_end, true},
 	{check_time_based, false},
 	{pace_opts_check, true},
 	{check_zones, true},

@@ -326,12 +326,22 @@ int plan_parse(const char *text, const char *origin,
 	       const char *const *overrides, unsigned nr_overrides,
 	       struct plan *out, struct ioc_err *err)
 {
+	return plan_parse_n(text, strlen(text), origin, overrides,
+			    nr_overrides, out, err);
+}
+
+int plan_parse_n(const char *text, size_t len, const char *origin,
+		 const char *const *overrides, unsigned nr_overrides,
+		 struct plan *out, struct ioc_err *err)
+{
 	struct parser p = {.origin = origin, .where = IN_NOTHING};
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	plan_step_defaults(&p.defaults);
-	ret = ini_parse(text, origin, &plan_ini, &p, err);
+	/* by length: a NUL byte is refused at its line, as a job file's,
+	 * not taken as the text's end */
+	ret = ini_parse_n(text, len, origin, &plan_ini, &p, err);
 	for (unsigned i = 0; i < nr_overrides && !ret; i++) {
 		ret = add_override(&p, overrides[i], err);
 		if (ret)
@@ -387,12 +397,14 @@ int plan_load(const char *path, const char *const *overrides,
 	const struct plan_builtin *b;
 	char origin[96];
 	char *text = NULL;
+	size_t len = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = ini_read_file(path, &text);
+	ret = ini_read_file_n(path, &text, &len);
 	if (ret == 0) {
-		ret = plan_parse(text, path, overrides, nr_overrides, out, err);
+		ret = plan_parse_n(text, len, path, overrides, nr_overrides,
+				   out, err);
 		free(text);
 		return ret;
 	}

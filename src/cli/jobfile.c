@@ -48,6 +48,7 @@ struct jobfile {
 	struct ioc_err *errs;			/* every bad line, one a line */
 	unsigned nr_errs, errs_left_out;
 	int first_code; /* the first bad line's -errno: the file's */
+	size_t expand_left; /* what ${VAR} may still make (jobfile_expand.h) */
 	unsigned shown; /* sections written to opts->showcmd */
 	/* --showcmd: the current section's options, written when it ends in
 	 * fio's parse order (its priority, then file order) */
@@ -77,9 +78,13 @@ static void note_error(struct jobfile *jf, unsigned line, int code,
 	int n = snprintf(msg + len, sizeof(jf->errs->msg) - len, "%s%s:%u: %s",
 			 len ? "\n" : "", jf->origin, line, e->msg);
 
-	if (n < 0 || (size_t)n >= sizeof(jf->errs->msg) - len - 40) {
+	/* the first line is kept, cut, rather than left out: the message is
+	 * never empty */
+	if (len && (n < 0 || (size_t)n >= sizeof(jf->errs->msg) - len - 40)) {
 		msg[len] = '\0';
 		jf->errs_left_out++;
+	} else if (n > 0 && (size_t)n >= sizeof(jf->errs->msg) - 40) {
+		strcpy(msg + sizeof(jf->errs->msg) - 44, "...");
 	}
 	if (!jf->nr_errs++)
 		jf->first_code = code;
@@ -235,6 +240,18 @@ static void flush_shown(struct jobfile *jf)
 	jf->nr_shown = 0;
 }
 
+/* A bad option's message names the option and quotes a long value by
+ * its start, so the reason still fits its line (a 3,000-byte value left
+ * it empty). */
+static void name_option(struct ioc_err *e, const char *key,
+			const char *value)
+{
+	if (value)
+		err_shorten(e, value, ERR_VALUE_KEEP);
+	if (!strstr(e->msg, key))
+		err_prefix(e, "%s", key);
+}
+
 /* A "key=value" or bare "key" line, for the current section. A bad option
  * is noted and the reading goes on; a bad include stops it. */
 static int on_key(void *arg, const char *key, const char *value, unsigned line,
@@ -257,11 +274,17 @@ static int on_key(void *arg, const char *key, const char *value, unsigned line,
 		return on_include(jf, ini_trim((char *)key + 8), err);
 	spec = jf->section == SECTION_GLOBAL ? &jf->global
 					     : &jf->jobs[jf->nr_jobs - 1];
-	ret = value ? jobfile_expand(key, value, &expanded, &e) : 0;
+	ret = value ? jobfile_expand(key, value, &jf->expand_left, &expanded,
+				     &e)
+		    : 0;
+	if (ret == -E2BIG) /* every later value would pass it too */
+		return err_usage(err, E2BIG, "%s", e.msg);
 	if (!ret)
 		ret = options_apply(spec, key, expanded, &e);
 	if (!ret && jf->opts && jf->opts->showcmd)
 		ret = show_option(jf, key, expanded);
+	if (ret)
+		name_option(&e, key, expanded);
 	free(expanded);
 	if (ret == -ENOMEM)
 		return err_set(err, ENOMEM, "%s: out of memory", key);
@@ -359,7 +382,8 @@ static int parse_jobs(const char *path, const char *text, size_t len,
 {
 	struct ioc_err errs = {0};
 	struct jobfile jf = {.section = SECTION_NONE, .opts = opts,
-			     .origin = path, .errs = &errs};
+			     .origin = path, .errs = &errs,
+			     .expand_left = JOBFILE_EXPAND_MAX};
 	int ret;
 
 	job_spec_init(&jf.global);

@@ -8,15 +8,25 @@
 #ifndef IOCHAR_CLI_JOBFILE_EXPAND_H
 #define IOCHAR_CLI_JOBFILE_EXPAND_H
 
+#include <stddef.h>
+
 #include "util/err.h"
+
+/* What a job file's values may hold after substitution, all of them
+ * together: as much as a job file itself may be (cli/ini.h). A value is a
+ * few bytes of text naming a variable that may be large, so without a cap
+ * 8,000 references to a 120 kB variable took 1.9 GB. */
+#define JOBFILE_EXPAND_MAX (16u << 20)
 
 /* Expand value (not modified) into *out, which the caller frees (free());
  * *out is a copy even when nothing was substituted. key names the option
- * in messages. 0, -ENOMEM, or -EINVAL (usage) when the arithmetic of a
- * keyword's value does not compute ("size=$mb_memory*2m": bc refuses it,
- * and fio with it). */
-int jobfile_expand(const char *key, const char *value, char **out,
-		   struct ioc_err *err);
+ * in messages. *budget is what the file's values may still hold (start
+ * at JOBFILE_EXPAND_MAX): the result's length is taken from it. 0,
+ * -ENOMEM, -E2BIG (usage) when the result would pass *budget, or -EINVAL
+ * (usage) when the arithmetic of a keyword's value does not compute
+ * ("size=$mb_memory*2m": bc refuses it, and fio with it). */
+int jobfile_expand(const char *key, const char *value, size_t *budget,
+		   char **out, struct ioc_err *err);
 
 /* Integer arithmetic as bc computes it at scale 0: + - * / %, unary -,
  * parentheses, whitespace; '/' truncates toward zero. 0 with *v, or

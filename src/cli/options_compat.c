@@ -24,6 +24,10 @@ static const char *const general_differences[] = {
 	"`$pagesize`, `$mb_memory`, `$ncpus` arithmetic is computed by iochar "
 	"(integers, as bc at scale 0) instead of running bc.",
 	"An include loop is refused; fio recurses until it fails.",
+	"`${VAR}` substitution is bounded: a job file's values together hold "
+	"at most 16 MiB after it (as much as a job file may be); past that "
+	"the file is refused at the line, exit 2. fio has no bound (8,000 "
+	"references to a 120 kB variable take it gigabytes).",
 	"At most one job file per run.",
 	"A job renamed with `name=` has every `numjobs` clone so named; fio "
 	"names the clones after the first by the section.",

@@ -95,8 +95,12 @@ static int parse_option(struct run_config *cfg, struct cli_args *a,
 	if (ret)
 		return ret;
 	value = option_value(o, eq, argc, argv, i);
-	if (o->scope == OPT_SCOPE_CLI)
-		return options_apply_cli(cfg, o, value, err);
+	if (o->scope == OPT_SCOPE_CLI) {
+		ret = options_apply_cli(cfg, o, value, err);
+		if (ret && value)
+			err_shorten(err, value, ERR_VALUE_KEEP);
+		return ret;
+	}
 	a->opts[a->nr_opts].o = o;
 	a->opts[a->nr_opts].value = value;
 	a->opts[a->nr_opts].key = arg;
@@ -163,7 +167,12 @@ static bool is_name(const struct cli_opt *c)
 static int apply_one(struct job_spec *spec, const struct cli_opt *c,
 		     struct ioc_err *err)
 {
-	return options_apply(spec, c->o->name, c->value, err);
+	int ret = options_apply(spec, c->o->name, c->value, err);
+
+	/* a long value by its start: the reason stays on a short line */
+	if (ret && c->value)
+		err_shorten(err, c->value, ERR_VALUE_KEEP);
+	return ret;
 }
 
 /* fio's command line: options before the first --name into global, each

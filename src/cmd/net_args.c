@@ -59,23 +59,50 @@ int net_arg_secret(void *obj, const struct option_def *o, const char *v,
 	return 0;
 }
 
+/* The first line of the file: the secret, as --secret gives it. A NUL
+ * byte in it is refused, not read as its end: the secret travels as a
+ * JSON string and is compared as a C string, so the bytes after a NUL
+ * would be dropped silently and two different files would match; a line
+ * longer than a secret may be is refused rather than cut, for the same
+ * reason. */
 int net_arg_secret_file(void *obj, const struct option_def *o, const char *v,
 			struct ioc_err *err)
 {
-	char *out = field(obj, o);
+	char buf[4096]; /* more than a secret may hold: a longer line is seen */
 	FILE *f = fopen(v, "re");
+	size_t n, len;
+	const char *nl, *nul;
 
 	if (!f)
 		return err_usage(err, errno, "--secret-file %s: %s", v,
 				 strerror(errno));
-	if (!fgets(out, (int)o->size, f)) {
+	n = fread(buf, 1, sizeof(buf), f);
+	if (ferror(f)) {
+		int e = errno;
+
 		fclose(f);
-		return err_usage(err, EINVAL, "--secret-file %s: empty", v);
+		return err_usage(err, e, "--secret-file %s: %s", v, strerror(e));
 	}
 	fclose(f);
-	out[strcspn(out, "\r\n")] = '\0';
-	if (!out[0])
+	nl = memchr(buf, '\n', n);
+	len = nl ? (size_t)(nl - buf) : n;
+	if (len && buf[len - 1] == '\r')
+		len--;
+	nul = memchr(buf, '\0', len);
+	if (nul)
+		return err_usage(err, EINVAL,
+				 "--secret-file %s: a NUL byte at byte %zu of the "
+				 "first line; the secret is text",
+				 v, (size_t)(nul - buf) + 1);
+	if (len >= o->size || (!nl && n == sizeof(buf)))
+		return err_usage(err, EINVAL,
+				 "--secret-file %s: the first line is longer than "
+				 "a secret's %zu characters",
+				 v, o->size - 1);
+	if (!len)
 		return err_usage(err, EINVAL, "--secret-file %s: empty", v);
+	memcpy(field(obj, o), buf, len);
+	((char *)field(obj, o))[len] = '\0';
 	return 0;
 }
 

@@ -404,6 +404,8 @@ int layout_job_at(const struct job_spec *job, unsigned first_thread,
 		return err_set(err, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < job->nr_files && !ret; i++) {
 		ret = target_inspect(job->files[i], &ti[i], err);
+		if (ret) /* a path of kilobytes by its start */
+			err_shorten(err, job->files[i], ERR_VALUE_KEEP);
 		if (!ret)
 			ret = check_file(job, job->files[i], &ti[i], err);
 	}

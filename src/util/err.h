@@ -9,6 +9,7 @@
 #define IOCHAR_UTIL_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #define IOC_ERR_MAX 2048 /* room for a job file's every bad line */
 
@@ -30,5 +31,14 @@ int err_usage(struct ioc_err *err, int code, const char *fmt, ...)
 /* Prefix the existing message with "prefix: " (e.g. a job file and line). */
 void err_prefix(struct ioc_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* A message that quotes a long value (a job file's line of megabytes)
+ * keeps its first keep bytes, "..." and its length in bytes in its place,
+ * once, so the reason after it still fits one line. Nothing when value
+ * is short or not quoted. */
+void err_shorten(struct ioc_err *err, const char *value, size_t keep);
+
+/* keep for a value given by the user (a job file's, a command line's) */
+#define ERR_VALUE_KEEP 64
 
 #endif

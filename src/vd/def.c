@@ -178,8 +178,11 @@ static int parse_pair(const char *key, const char *v, struct vd_def *def,
 	if (strcmp(key, "cache") == 0) {
 		if ((ret = units_parse_size("--vd cache", v, &def->cache, err)))
 			return ret;
-		if (def->cache < (1u << 20))
-			return err_usage(err, EINVAL, "--vd: cache=%s: at least 1m", v);
+		if (def->cache < VD_CACHE_MIN || def->cache > VD_CACHE_MAX)
+			return err_usage(err, ERANGE,
+					 "--vd: cache=%s: out of range; accepted: "
+					 "1m to 16g",
+					 v);
 		return 0;
 	}
 	if (strcmp(key, "access") == 0) {

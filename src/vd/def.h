@@ -26,6 +26,11 @@
 #define VD_STRIP_MIN 4096u
 #define VD_STRIP_MAX (1u << 20)
 #define VD_CACHE_DEFAULT (64ull << 20)
+/* cache=: 1m to 16g, checked where the definition is read. 16g is twice
+ * the largest RAID controller's cache; more (cache=1t) made each worker
+ * allocate its slot table, 294 MB, before the cache's own map failed. */
+#define VD_CACHE_MIN (1ull << 20)
+#define VD_CACHE_MAX (16ull << 30)
 
 enum vd_level {
 	VD_RAID0,
