@@ -593,6 +593,61 @@ static void usage_error(struct ctx *c, const char *const *args,
 	(void)c;
 }
 
+/* Zero a unit as a hole punch does (or as a zeroed device reads, where
+ * the filesystem cannot punch). */
+static void zero_unit(const char *path, uint64_t off)
+{
+	static const char zeros[4096];
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)off, 4096))
+		assert_int_equal(pwrite(fd, zeros, 4096, (off_t)off), 4096);
+	close(fd);
+}
+
+/* An all-zero unit was never written, at offset 0 as anywhere (issue 37
+ * H1: a zero "offset" field named unit 0, so it was "damaged magic"): a
+ * sparse file, a short run's unwritten units, a punched hole, blocks
+ * outside a journal are unverified, never corrupted; exit 0. */
+static void test_zero_units_not_corrupted(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+	char jarg[4300];
+
+	int fd = open(c->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.corrupted"), 0);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.unverified_units"), 256);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* a short run, then unit 0 punched out, with and without a journal */
+	snprintf(jarg, sizeof(jarg), "--journal=%s/j", c->dir);
+	assert_int_equal(unlink(c->path), 0); /* the guard's: ours again */
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=1m", "--rw=randwrite",
+			"--bs=4k", "--verify=1", "--ioengine=psync",
+			"--number_ios=100", jarg));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	zero_unit(c->path, 0);
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
+	expect_exit(&po, 0);
+	expect_has(po.out, "failures (corrupted 0,");
+	assert_null(strstr(po.err, "damaged magic"));
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0, ARGS("verify", jarg));
+	assert_null(strstr(po.err, "damaged magic"));
+	assert_null(strstr(po.err, "corrupted"));
+	proc_out_free(&po);
+}
+
 static void test_usage_errors(void **state)
 {
 	struct ctx *c = *state;
@@ -730,6 +785,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_verify_fatal_stops_at_first,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_zero_units_not_corrupted,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_csv, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_jobs_overlap_refused,
 					    setup, teardown),
