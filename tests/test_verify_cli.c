@@ -648,6 +648,72 @@ static void test_zero_units_not_corrupted(void **state)
 	proc_out_free(&po);
 }
 
+/* `iochar verify ARG FMT` with stdout on fd out and stderr into errpath;
+ * its wait status. */
+static int verify_to_fd(const char *arg, const char *fmt, int out,
+			const char *errpath)
+{
+	char bin[4096];
+	int status;
+
+	assert_non_null(realpath(iochar_path(), bin));
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* the default disposition, as a shell gives it */
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(out, 1) < 0 || !freopen(errpath, "w", stderr))
+			_exit(126);
+		execl(bin, bin, "verify", arg, fmt, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* stdout that cannot take the results (issue 37 H12): /dev/full is one
+ * line naming ENOSPC and exit 1 (it was exit 0, and said EIO); a closed
+ * pipe ends verify quietly with exit 1, not killed by SIGPIPE. */
+static void test_stdout_errors(void **state)
+{
+	static const char *const fmts[] = {"--output-format=normal",
+					   "--output-format=json",
+					   "--output-format=csv"};
+	struct ctx *c = *state;
+	char errpath[4300];
+
+	snprintf(errpath, sizeof(errpath), "%s/err", c->dir);
+	write_verified(c, "4k");
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	if (full < 0) {
+		printf("SKIP /dev/full: no such device here\n");
+		return;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		int st = verify_to_fd(c->arg_file, fmts[i], full, errpath);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 1);
+		char *err = file_slurp(errpath, NULL);
+		assert_non_null(err);
+		assert_string_equal(err, "iochar: writing results to stdout: "
+					 "No space left on device\n");
+		free(err);
+
+		int p[2];
+		assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+		close(p[0]); /* the reader went away before any output */
+		st = verify_to_fd(c->arg_file, fmts[i], p[1], errpath);
+		close(p[1]);
+		assert_false(WIFSIGNALED(st));
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 1);
+		err = file_slurp(errpath, NULL);
+		assert_string_equal(err, ""); /* quietly, as cat or grep */
+		free(err);
+	}
+	close(full);
+}
+
 static void test_usage_errors(void **state)
 {
 	struct ctx *c = *state;
@@ -785,6 +851,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_verify_fatal_stops_at_first,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stdout_errors, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_zero_units_not_corrupted,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_csv, setup, teardown),
