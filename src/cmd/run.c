@@ -19,6 +19,7 @@
 #include "dist/dist.h"
 #include "output/output.h"
 #include "output/results_file.h"
+#include "util/path_same.h"
 
 static void print_help(void)
 {
@@ -68,19 +69,28 @@ static bool output_forced(const struct run_config *cfg)
 	return cfg->nr_jobs > 0;
 }
 
-/* --output must not be one of the targets: the run would write its data
- * there, then the results over it. */
-static int output_not_a_target(const struct run_config *cfg,
-			       struct ioc_err *err)
+/* --output may name neither a target nor a journal: the run would write
+ * its data or its journal there, then rename the results over it. Any
+ * spelling of the same file counts (./X, a symlink; path_same). */
+static int output_own_file(const struct run_config *cfg, struct ioc_err *err)
 {
-	for (unsigned j = 0; j < cfg->nr_jobs; j++)
-		for (unsigned i = 0; i < cfg->jobs[j].nr_files; i++) {
-			const char *t = cfg->jobs[j].files[i];
-			if (!strcmp(t, cfg->output) || results_file_same(t, cfg->output))
+	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
+		const struct job_spec *job = &cfg->jobs[j];
+		for (unsigned i = 0; i < job->nr_files; i++)
+			if (path_same(job->files[i], cfg->output))
 				return err_usage(err, EINVAL,
-						 "--output=%s: also a target of job %s",
-						 cfg->output, cfg->jobs[j].name);
-		}
+						 "--output=%s: also a target of "
+						 "job %s (filename=%s); the "
+						 "results need a file of their own",
+						 cfg->output, job->name,
+						 job->files[i]);
+		if (job->journal[0] && path_same(job->journal, cfg->output))
+			return err_usage(err, EINVAL,
+					 "--output=%s: also the journal of job %s "
+					 "(journal=%s); the results need a file "
+					 "of their own",
+					 cfg->output, job->name, job->journal);
+	}
 	return 0;
 }
 
@@ -145,6 +155,9 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 		ret = err_set(&local, -ret, "the jobs as text: %s", strerror(-ret));
 	if (!ret)
 		ret = per_rank_files(d, cfg, &local);
+	/* before the jobs' checks, which lock (and may create) journals */
+	if (!ret && cfg->output && dist_is_root(d))
+		ret = output_own_file(cfg, &local);
 	if (!ret)
 		ret = runner_validate(cfg->jobs, cfg->nr_jobs, &local);
 	ret = dist_agree(d, text ? text : "", ret, &local, err);
@@ -242,7 +255,7 @@ int cmd_run(int argc, char **argv)
 		run_config_free(&cfg);
 		return dist_finish(d, 0);
 	}
-	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
+	if (!ret && root && cfg.output)
 		ret = results_file_open(&rf, "--output", cfg.output,
 					output_forced(&cfg), &err);
 	/* validated everywhere: merge_blktrace_file appears now */
