@@ -29,7 +29,7 @@ static int setup(void **state)
 	assert_non_null(real);
 	assert_int_equal(chdir(real), 0);
 	assert_int_equal(mkdir("sub", 0755), 0);
-	assert_int_equal(symlink("J", "l1"), 0);	 /* dangling */
+	assert_int_equal(symlink("J", "l1"), 0);      /* dangling */
 	assert_int_equal(symlink("l1", "sub/l2"), 0); /* relative to sub/ */
 	assert_int_equal(symlink("../l1", "sub/l3"), 0);
 	free(real);
@@ -46,8 +46,8 @@ static int teardown(void **state)
 
 static void check_spellings(void)
 {
-	static const char *const same[] = {"./J", "sub/../J", ".//J", "l1",
-					   "sub/l3", "sub/./../l1"};
+	static const char *const same[] = {"./J", "sub/../J", ".//J",
+					   "l1",  "sub/l3",   "sub/./../l1"};
 	for (unsigned i = 0; i < sizeof(same) / sizeof(same[0]); i++)
 		if (!path_same("J", same[i]))
 			fail_msg("J and %s are one file", same[i]);

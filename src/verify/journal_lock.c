@@ -63,8 +63,8 @@ static long holder_pid(const struct stat *st)
 		long p;
 		unsigned maj, min;
 		unsigned long ino;
-		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &p,
-			   &maj, &min, &ino) == 4 &&
+		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &p, &maj,
+			   &min, &ino) == 4 &&
 		    maj == major(st->st_dev) && min == minor(st->st_dev) &&
 		    ino == st->st_ino && p > 0)
 			pid = p;
@@ -97,8 +97,8 @@ static bool already_held(const struct stat *st)
 }
 
 /* Keep fd (locked) in the table. */
-static int keep(int fd, const struct stat *st, bool created,
-		const char *what, const char *path, struct ioc_err *err)
+static int keep(int fd, const struct stat *st, bool created, const char *what,
+		const char *path, struct ioc_err *err)
 {
 	static bool at_exit;
 	char *copy = nr_held < HELD_MAX ? strdup(path) : NULL;
