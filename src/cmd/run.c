@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
+#include "cmd/stdout_end.h"
 #include "core/runner.h"
 #include "dist/dist.h"
 #include "output/output.h"
@@ -49,14 +50,16 @@ static int emit(const struct run_config *cfg, const struct run_result *r,
 	if (!ret)
 		return 0;
 	if (!cfg->output) {
-		fprintf(stderr, "iochar: writing results to stdout: %s\n",
-			strerror(-ret));
+		/* stdout's own failure is main's stdout_end line (none for a
+		 * closed pipe: the reader went away, as with cat or grep) */
+		if (!stdout_failed())
+			fprintf(stderr, "iochar: writing results to stdout: %s\n",
+				strerror(-ret));
 		return ret;
 	}
 	fprintf(stderr, "iochar: writing results to %s: %s (left as it was); "
 		"the results follow on stdout\n", cfg->output, strerror(-ret));
-	if (output_write(r, cfg->format, stdout) == 0)
-		fflush(stdout);
+	output_write(r, cfg->format, stdout); /* its failure: stdout_end's */
 	return ret;
 }
 

@@ -6,14 +6,22 @@
 #ifndef IOCHAR_CMD_STDOUT_END_H
 #define IOCHAR_CMD_STDOUT_END_H
 
+#include <stdbool.h>
+
 /* Ignore SIGPIPE, so a closed pipe is a write error (EPIPE) the command
- * sees; call before anything is written. */
+ * sees, and make stdout a stream over fd 1 that remembers the first
+ * errno its writes met; call before anything is written (main does). */
 void stdout_begin(void);
 
+/* Whether a write to stdout has failed: a command that meets a write
+ * error and sees this leaves the line to stdout_end (main's), which names
+ * the real errno, and says nothing for a closed pipe. */
+bool stdout_failed(void);
+
 /* Flush stdout: 0, or 1 after printing "iochar: writing results to
- * stdout: <errno text>" (nothing for EPIPE). glibc keeps the bytes a
- * failed write did not take, so the flush meets the error again and its
- * errno is the real one, whatever write failed first. */
+ * stdout: <errno text>" naming the first write's errno, whichever write
+ * met it (nothing for EPIPE; the line only once however often it is
+ * called). main calls it after every command. */
 int stdout_end(void);
 
 #endif
