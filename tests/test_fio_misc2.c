@@ -64,7 +64,10 @@ static const char *flow_ratio_held(int rc, json_object *f, char *why,
  * the ratio is about 1. fio's own ratio drifts under load (6.73 in CI,
  * 5.39 on a busy 2-core machine: its jobs start one after the other and
  * its flow counter is checked every flow_sleep), so fio gets up to 3
- * runs to show its ratio (side_fio_tries); iochar's is held on its one. */
+ * runs to show its ratio (side_fio_tries); iochar's is held on its one.
+ * Known: under two CPU hogs iochar's job a sometimes does only ~600 I/Os
+ * in 700 ms (each handoff between a and b costs a tick once they share a
+ * CPU with a hog), and fails "regulated, not stalled" (issue 37). */
 static void test_flow_ratio(void **state)
 {
 	static const char opts[] = FIRST "--name=a " NUL "--flow=1 --time_based "
@@ -74,7 +77,10 @@ static void test_flow_ratio(void **state)
 	json_object *f, *i;
 	int rf, ri;
 	side_need_fio();
-	side_run_both(dir, opts, &rf, &ri);
+	/* one tool after the other: each tool's ratio is its own, not cut by
+	 * the other's two threads on the same CPUs */
+	ri = side_run("iochar", dir, "iochar", opts);
+	rf = side_run("fio", dir, "fio", opts);
 	assert_int_equal(ri, 0);
 	i = side_json(dir, "iochar");
 	assert_non_null(i);
