@@ -27,8 +27,8 @@
 
 static const char *const cases[][MAX_ARGS] = {
     {"run", "--ioengine=null", "--size=1m", "--rw=read", NULL},
-    {"run", "--ioengine=null", "--size=1m", "--rw=read",
-     "--output-format=json", NULL},
+    {"run", "--ioengine=null", "--size=1m", "--rw=read", "--output-format=json",
+     NULL},
     {"run", "--ioengine=null", "--size=1m", "--rw=read",
      "--output-format=terse", NULL},
     {"inventory", NULL},
