@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/seams.h"
+#include "cmd/stdout_end.h"
 
 static const struct command {
 	const char *name;
@@ -34,9 +35,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n'iochar COMMAND --help' lists a command's options.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-	cmd_seams_install();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -56,4 +56,17 @@ int main(int argc, char **argv)
 	fprintf(stderr, "iochar: unknown command '%s'; try 'iochar --help'\n",
 		argv[1]);
 	return 2;
+}
+
+/* Every command's stdout ends here: results that did not reach it (a full
+ * disk, a closed pipe) make a command that succeeded exit 1, whichever
+ * command wrote them and however (stdout_end.h); a command that failed
+ * keeps its own status (2 for usage). */
+int main(int argc, char **argv)
+{
+	cmd_seams_install();
+	stdout_begin();
+	int status = dispatch(argc, argv);
+	int out = stdout_end();
+	return status ? status : out;
 }

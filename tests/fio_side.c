@@ -196,3 +196,24 @@ void side_need_fio(void)
 		skip();
 	}
 }
+
+void side_fio_tries(const char *dir, const char *opts, int rc,
+		    json_object **doc, side_fio_check *check, unsigned tries)
+{
+	char why[512];
+	unsigned t = 1;
+	const char *no = check(rc, *doc, why, sizeof(why));
+
+	for (; no; t++) {
+		print_message("fio, try %u of %u: %s\n", t, tries, no);
+		if (t == tries)
+			fail_msg("fio did not hold in %u tries: %s (%s; see %s/fio/err.txt)",
+				 tries, no, opts, dir);
+		json_object_put(*doc);
+		rc = side_run("fio", dir, "fio", opts);
+		*doc = rc == 0 ? side_json(dir, "fio") : NULL;
+		no = check(rc, *doc, why, sizeof(why));
+	}
+	print_message("fio held on try %u of %u%s\n", t, tries,
+		      t > 1 ? " (run again alone)" : "");
+}

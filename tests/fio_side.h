@@ -30,6 +30,21 @@ void side_run_both(const char *dir, const char *opts, int *rf, int *ri);
 void side_run_both_json(const char *dir, const char *opts, json_object **f,
 			json_object **i);
 
+/* What a test asks of fio's run: NULL when it holds, else why not (in
+ * why, len bytes). rc: fio's exit status; doc: its JSON, NULL if none. */
+typedef const char *side_fio_check(int rc, json_object *doc, char *why,
+				   size_t len);
+
+/* fio's own behaviour varies on a busy machine (its jobs start one after
+ * the other, it checks its flow counter once per flow_sleep), so a test
+ * that compares with it gives fio up to tries runs in all before failing:
+ * *doc and rc are fio's first (side_run_both's); while check says no,
+ * opts run again with fio alone in dir/fio. Prints each try that did not
+ * hold and which try did; fails the test naming the last reason when none
+ * did. *doc is then the run that held (the caller puts it). */
+void side_fio_tries(const char *dir, const char *opts, int rc,
+		    json_object **doc, side_fio_check *check, unsigned tries);
+
 /* SKIP the test (with the reason) when fio is not installed. */
 void side_need_fio(void);
 

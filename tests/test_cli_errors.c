@@ -252,10 +252,54 @@ static void test_io_uring_disabled(void **state)
 	fclose(k);
 }
 
+/* --output may name neither the journal nor a target, however spelled
+ * (issue 37 H10: --journal=X --output=X renamed the results over the
+ * journal): one line naming both, exit 2, nothing written. Run in the
+ * fixture's directory, so the relative spellings are its files. */
+static void test_output_not_journal_or_target(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const outs[] = {"--output=J", "--output=./J",
+					   "--output=sub/../J"};
+	char sub[4300];
+
+	snprintf(sub, sizeof(sub), "%s/sub", f->sc.dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		struct proc_out po;
+		run_iochar(&po, f->sc.dir, 0,
+			   ARGS("run", "--filename=target.dat", "--size=64k",
+				"--rw=write", "--verify=1", "--journal=J",
+				"--ioengine=psync", outs[i]));
+		expect_exit(&po, 2);
+		assert_int_equal(count_lines(po.err), 1);
+		expect_has(po.err, outs[i]);
+		expect_has(po.err, "also the journal of job job0 (journal=J)");
+		proc_out_free(&po);
+		assert_false(file_exists(f->target));
+		char j[4300];
+		snprintf(j, sizeof(j), "%s/J", f->sc.dir);
+		assert_false(file_exists(j));
+	}
+	struct proc_out po;
+	run_iochar(&po, f->sc.dir, 0,
+		   ARGS("run", "--filename=target.dat", "--size=64k",
+			"--rw=write", "--ioengine=psync",
+			"--output=./target.dat"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "--output=./target.dat: also a target of job job0 "
+			   "(filename=target.dat)");
+	proc_out_free(&po);
+	assert_false(file_exists(f->target));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_unknown_option, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_output_not_journal_or_target, setup,
+						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_target, setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_direct_unsupported_found_first, setup, scratch_teardown),

@@ -540,6 +540,116 @@ static void test_usage_errors(void **state)
 	 * lost data: test_truncated_target) */
 }
 
+/* Start `iochar run` writing c->data with c->journal for a while, in the
+ * background (stderr into c->errlog); returns once the journal has its
+ * header, i.e. the run is writing. */
+static pid_t start_holder(struct ctx *c)
+{
+	char bin[4096];
+	struct stat st;
+
+	assert_non_null(realpath(iochar_path(), bin));
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen(c->errlog, "w", stderr))
+			_exit(126);
+		execl(bin, bin, "run", c->arg_file, "--size=1m",
+		      "--rw=randwrite", "--bs=4k", "--verify=1",
+		      c->arg_journal, "--ioengine=psync", "--time_based",
+		      "--runtime=30", (char *)NULL);
+		_exit(127);
+	}
+	for (int waited = 0; waited < 20000; waited += 10) {
+		if (stat(c->journal, &st) == 0 && st.st_size > 0)
+			return pid;
+		usleep(10 * 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fail_msg("the first run never wrote its journal: %s",
+		 slurp(c->errlog));
+	return -1;
+}
+
+/* A journal in use by a run (issue 37 H5): a second run naming it, by
+ * another spelling too, is refused before it writes anything (exit 2,
+ * one line naming the journal and the holder's PID), and the first
+ * run's journal stays whole: verify finds its data consistent. */
+static void test_journal_in_use(void **state)
+{
+	struct ctx *c = *state;
+	char other_file[4400], spelled[4400], want[64], other_data[4300];
+	struct proc_out po;
+	int status;
+
+	snprintf(other_data, sizeof(other_data), "%s/other", c->dir);
+	snprintf(other_file, sizeof(other_file), "--filename=%s", other_data);
+	snprintf(spelled, sizeof(spelled), "--journal=%s/./journal", c->dir);
+	pid_t pid = start_holder(c);
+	snprintf(want, sizeof(want), "in use by process %d", (int)pid);
+
+	const char *const *variants[] = {
+	    ARGS("run", other_file, "--size=1m", "--rw=randwrite",
+		 "--verify=1", c->arg_journal, "--ioengine=psync"),
+	    ARGS("run", other_file, "--size=1m", "--rw=randwrite",
+		 "--verify=1", spelled, "--ioengine=psync"),
+	};
+	for (unsigned i = 0; i < 2; i++) {
+		run_iochar(&po, NULL, 0, variants[i]);
+		expect_exit(&po, 2);
+		expect_has(po.err, want);
+		expect_has(po.err, "journal=");
+		assert_int_equal(count_lines(po.err), 1);
+		proc_out_free(&po);
+		/* refused before any I/O: its target was never made */
+		assert_int_equal(access(other_data, F_OK), -1);
+	}
+
+	kill(pid, SIGINT); /* the first run stops in order */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_journal));
+	expect_exit(&po, 0);
+	expect_has(po.out, "0 failures");
+	proc_out_free(&po);
+}
+
+/* One journal for two jobs is refused (one journal per job) however it
+ * is spelled, before the journal exists: `J`, `./J`, `sub/../J`, a
+ * dangling symlink to J (issue 37 H5); nothing is created. */
+static void test_journal_spellings(void **state)
+{
+	struct ctx *c = *state;
+	char jobfile[4300], link[4300], sub[4300];
+	static const char *const names[] = {"./journal", "sub/../journal",
+					    "link"};
+
+	snprintf(jobfile, sizeof(jobfile), "%s/two.fio", c->dir);
+	snprintf(link, sizeof(link), "%s/link", c->dir);
+	snprintf(sub, sizeof(sub), "%s/sub", c->dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(symlink("journal", link), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		FILE *f = fopen(jobfile, "we");
+		assert_non_null(f);
+		fprintf(f,
+			"[global]\nsize=1m\nioengine=psync\nverify=1\n"
+			"rw=randwrite\n\n[a]\nfilename=a\njournal=journal\n\n"
+			"[b]\nfilename=b\njournal=%s\n",
+			names[i]);
+		fclose(f);
+		struct proc_out po;
+		run_iochar(&po, c->dir, 0, ARGS("run", jobfile));
+		expect_exit(&po, 2);
+		expect_has(po.err, "one journal per job");
+		assert_int_equal(count_lines(po.err), 1);
+		proc_out_free(&po);
+		assert_int_equal(access(c->journal, F_OK), -1);
+		assert_int_equal(access(c->data, F_OK), -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +662,10 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_journal_full, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_journal_in_use, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_journal_spellings, setup,
+					    teardown),
 	};
 	return cmocka_run_group_tests_name("journal_cli", tests, NULL, NULL);
 }

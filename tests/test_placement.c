@@ -139,11 +139,19 @@ static void compare_policy(void **state, const char *policy, const char *fio_cal
 	assert_string_equal(f, fio_calls);
 	assert_string_equal(i, iochar_calls);
 	assert_int_equal(threads, 2); /* iochar: both workers placed */
-	live_sets(*state, "fio", opts, f, sizeof(f));
 	live_sets(*state, "iochar", opts, i, sizeof(i));
-	print_message("%s: threads' Cpus_allowed_list: fio %s, iochar %s\n", policy, f, i);
+	/* fio's threads, 1 s in, are not all placed yet on a busy machine
+	 * (read as "0-1" or a set short): fio gets up to 3 runs to show its
+	 * placement, each printed; iochar's is held on its one */
+	for (unsigned t = 1;; t++) {
+		live_sets(*state, "fio", opts, f, sizeof(f));
+		print_message("%s: threads' Cpus_allowed_list: fio %s (try %u of 3), "
+			      "iochar %s\n", policy, f, t, i);
+		if (!strcmp(f, want_live) || t == 3)
+			break;
+	}
+	assert_string_equal(f, want_live);
 	assert_string_equal(i, f);
-	assert_string_equal(i, want_live);
 }
 
 static void test_split_as_fio(void **state)

@@ -287,6 +287,12 @@ static void test_damaged_header(void **state)
 	assert_int_equal(f.first_diff, 3);
 	e.gen = 0; /* a damaged magic is still found when nothing is expected */
 	assert_int_equal(vunit_check(buf, 4096, &e, NULL), VK_CORRUPTED);
+	/* at offset 0 too: the unit-length field backs the zero offset */
+	vblock_fill(buf, 4096, 4096, 0, &st);
+	buf[3] ^= 0x20;
+	e.offset = 0;
+	assert_int_equal(vunit_check(buf, 4096, &e, NULL), VK_CORRUPTED);
+	e.offset = 8192;
 
 	vblock_fill(buf, 4096, 4096, 8192, &st);
 	buf[8] ^= 0x01; /* the offset: the CRC catches it */
@@ -526,9 +532,19 @@ static void test_prefill_block(void **state)
 	e.gen = 0;
 	assert_int_equal(vunit_check(buf, 4096, &e, NULL), VK_UNVERIFIED);
 	assert_int_equal(vunit_check(buf, 512, &e, NULL), VK_UNVERIFIED);
-	memset(buf, 0,
-	       4096); /* a hole reads as zeros; offset 0 must not match */
+	memset(buf, 0, 4096); /* a hole reads as zeros, at any offset */
 	e.offset = 4096;
+	assert_int_equal(vunit_check(buf, 4096, &e, NULL), VK_UNVERIFIED);
+	e.offset = 0; /* its zero "offset" field names unit 0: no evidence */
+	assert_int_equal(vunit_check(buf, 4096, &e, &f), VK_UNVERIFIED);
+	assert_int_equal(vunit_check(buf, 512, &e, NULL), VK_UNVERIFIED);
+	e.gen = 2;
+	assert_int_equal(vunit_check(buf, 4096, &e, NULL), VK_NEVER_WRITTEN);
+	e.gen = 0;
+	/* another program's data at offset 0 with zeros where our offset
+	 * field would be (a partition's first sectors) */
+	random_fill(buf, 4096, 7);
+	memset(buf + 8, 0, 8);
 	assert_int_equal(vunit_check(buf, 4096, &e, NULL), VK_UNVERIFIED);
 	free(buf);
 }

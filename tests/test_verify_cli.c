@@ -593,6 +593,127 @@ static void usage_error(struct ctx *c, const char *const *args,
 	(void)c;
 }
 
+/* Zero a unit as a hole punch does (or as a zeroed device reads, where
+ * the filesystem cannot punch). */
+static void zero_unit(const char *path, uint64_t off)
+{
+	static const char zeros[4096];
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)off, 4096))
+		assert_int_equal(pwrite(fd, zeros, 4096, (off_t)off), 4096);
+	close(fd);
+}
+
+/* An all-zero unit was never written, at offset 0 as anywhere (issue 37
+ * H1: a zero "offset" field named unit 0, so it was "damaged magic"): a
+ * sparse file, a short run's unwritten units, a punched hole, blocks
+ * outside a journal are unverified, never corrupted; exit 0. */
+static void test_zero_units_not_corrupted(void **state)
+{
+	struct ctx *c = *state;
+	struct proc_out po;
+	char jarg[4300];
+
+	int fd = open(c->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	json_object *r = verify_json(&po, c, 0, NULL);
+	assert_int_equal(jget_u64(r, "verify.corrupted"), 0);
+	assert_int_equal(jget_u64(r, "verify.failures"), 0);
+	assert_int_equal(jget_u64(r, "verify.unverified_units"), 256);
+	json_object_put(r);
+	proc_out_free(&po);
+
+	/* a short run, then unit 0 punched out, with and without a journal */
+	snprintf(jarg, sizeof(jarg), "--journal=%s/j", c->dir);
+	assert_int_equal(unlink(c->path), 0); /* the guard's: ours again */
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", c->arg_file, "--size=1m", "--rw=randwrite",
+			"--bs=4k", "--verify=1", "--ioengine=psync",
+			"--number_ios=100", jarg));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	zero_unit(c->path, 0);
+	run_iochar(&po, NULL, 0, ARGS("verify", c->arg_file));
+	expect_exit(&po, 0);
+	expect_has(po.out, "failures (corrupted 0,");
+	assert_null(strstr(po.err, "damaged magic"));
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0, ARGS("verify", jarg));
+	assert_null(strstr(po.err, "damaged magic"));
+	assert_null(strstr(po.err, "corrupted"));
+	proc_out_free(&po);
+}
+
+/* `iochar verify ARG FMT` with stdout on fd out and stderr into errpath;
+ * its wait status. */
+static int verify_to_fd(const char *arg, const char *fmt, int out,
+			const char *errpath)
+{
+	char bin[4096];
+	int status;
+
+	assert_non_null(realpath(iochar_path(), bin));
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* the default disposition, as a shell gives it */
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(out, 1) < 0 || !freopen(errpath, "w", stderr))
+			_exit(126);
+		execl(bin, bin, "verify", arg, fmt, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* stdout that cannot take the results (issue 37 H12): /dev/full is one
+ * line naming ENOSPC and exit 1 (it was exit 0, and said EIO); a closed
+ * pipe ends verify quietly with exit 1, not killed by SIGPIPE. */
+static void test_stdout_errors(void **state)
+{
+	static const char *const fmts[] = {"--output-format=normal",
+					   "--output-format=json",
+					   "--output-format=csv"};
+	struct ctx *c = *state;
+	char errpath[4300];
+
+	snprintf(errpath, sizeof(errpath), "%s/err", c->dir);
+	write_verified(c, "4k");
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	if (full < 0) {
+		printf("SKIP /dev/full: no such device here\n");
+		return;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		int st = verify_to_fd(c->arg_file, fmts[i], full, errpath);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 1);
+		char *err = file_slurp(errpath, NULL);
+		assert_non_null(err);
+		assert_string_equal(err, "iochar: writing results to stdout: "
+					 "No space left on device\n");
+		free(err);
+
+		int p[2];
+		assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+		close(p[0]); /* the reader went away before any output */
+		st = verify_to_fd(c->arg_file, fmts[i], p[1], errpath);
+		close(p[1]);
+		assert_false(WIFSIGNALED(st));
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 1);
+		err = file_slurp(errpath, NULL);
+		assert_string_equal(err, ""); /* quietly, as cat or grep */
+		free(err);
+	}
+	close(full);
+}
+
 static void test_usage_errors(void **state)
 {
 	struct ctx *c = *state;
@@ -730,6 +851,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_verify_fatal_stops_at_first,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stdout_errors, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_zero_units_not_corrupted,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify_csv, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_jobs_overlap_refused,
 					    setup, teardown),

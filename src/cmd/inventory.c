@@ -16,6 +16,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_args.h"
+#include "cmd/stdout_end.h"
 #include "inventory/inventory.h"
 #include "base/json_writer.h"
 #include "output/output.h"
@@ -111,13 +112,11 @@ int cmd_inventory(int argc, char **argv)
 		return 1;
 	}
 	ret = write_inventory(&inv, &a, stdout);
-	if (!ret && fflush(stdout))
-		ret = -errno;
 	inventory_free(&inv);
-	if (ret) {
+	/* stdout's own failure (a full disk, a closed pipe) is main's
+	 * stdout_end line, with the real errno; only others are said here */
+	if (ret && !stdout_failed())
 		fprintf(stderr, "iochar: inventory: writing stdout: %s\n",
 			strerror(-ret));
-		return 1;
-	}
-	return 0;
+	return ret ? 1 : 0;
 }

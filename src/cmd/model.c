@@ -12,6 +12,7 @@
 #include "cli/ini.h"
 #include "cmd/cmd.h"
 #include "cmd/model_args.h"
+#include "cmd/stdout_end.h"
 #include "model/config_ini.h"
 #include "model/explain_results.h"
 #include "model/fit_file.h"
@@ -41,7 +42,7 @@ static int sink_open(struct sink *s, const char *path)
 static int sink_close(struct sink *s, int ret)
 {
 	if (!s->path)
-		return ret || fflush(stdout) ? -EIO : 0;
+		return ret ? ret : fflush(stdout) ? -EIO : 0;
 	if (ret) {
 		atomic_file_abort(&s->af);
 		return ret;
@@ -230,6 +231,9 @@ int cmd_model(int argc, char **argv)
 	ret = sink_close(&s, ret);
 	if (!ret)
 		return 0;
+	/* stdout's own failure is main's stdout_end line, with its errno */
+	if (!err.msg[0] && !a.output && stdout_failed())
+		return 1;
 	fprintf(stderr, "iochar model: %s\n", err.msg[0] ? err.msg : strerror(-ret));
 	return err.usage ? EXIT_USAGE : 1;
 }

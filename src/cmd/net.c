@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "cmd/net_args.h"
 #include "cmd/signals.h"
+#include "cmd/stdout_end.h"
 #include "inventory/environment.h"
 #include "net/net_client.h"
 #include "net/proto.h"
@@ -155,6 +156,10 @@ static int cmd_net_client(int argc, char **argv)
 	} else {
 		net_result_text(stdout, &r);
 	}
+	/* stdout's own failure (a full disk, a closed pipe) is main's
+	 * stdout_end line and exit 1; the results still go to --out-dir */
+	if (rc && stdout_failed())
+		rc = 0;
 	if (!rc && c.out_dir)
 		rc = net_result_write_dir(c.out_dir, c.force, &r, &env, &err);
 	if (rc)

@@ -15,10 +15,12 @@
 #include "cmd/cmd.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
+#include "cmd/stdout_end.h"
 #include "core/runner.h"
 #include "dist/dist.h"
 #include "output/output.h"
 #include "output/results_file.h"
+#include "util/path_same.h"
 
 static void print_help(void)
 {
@@ -48,14 +50,16 @@ static int emit(const struct run_config *cfg, const struct run_result *r,
 	if (!ret)
 		return 0;
 	if (!cfg->output) {
-		fprintf(stderr, "iochar: writing results to stdout: %s\n",
-			strerror(-ret));
+		/* stdout's own failure is main's stdout_end line (none for a
+		 * closed pipe: the reader went away, as with cat or grep) */
+		if (!stdout_failed())
+			fprintf(stderr, "iochar: writing results to stdout: %s\n",
+				strerror(-ret));
 		return ret;
 	}
 	fprintf(stderr, "iochar: writing results to %s: %s (left as it was); "
 		"the results follow on stdout\n", cfg->output, strerror(-ret));
-	if (output_write(r, cfg->format, stdout) == 0)
-		fflush(stdout);
+	output_write(r, cfg->format, stdout); /* its failure: stdout_end's */
 	return ret;
 }
 
@@ -68,19 +72,28 @@ static bool output_forced(const struct run_config *cfg)
 	return cfg->nr_jobs > 0;
 }
 
-/* --output must not be one of the targets: the run would write its data
- * there, then the results over it. */
-static int output_not_a_target(const struct run_config *cfg,
-			       struct ioc_err *err)
+/* --output may name neither a target nor a journal: the run would write
+ * its data or its journal there, then rename the results over it. Any
+ * spelling of the same file counts (./X, a symlink; path_same). */
+static int output_own_file(const struct run_config *cfg, struct ioc_err *err)
 {
-	for (unsigned j = 0; j < cfg->nr_jobs; j++)
-		for (unsigned i = 0; i < cfg->jobs[j].nr_files; i++) {
-			const char *t = cfg->jobs[j].files[i];
-			if (!strcmp(t, cfg->output) || results_file_same(t, cfg->output))
+	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
+		const struct job_spec *job = &cfg->jobs[j];
+		for (unsigned i = 0; i < job->nr_files; i++)
+			if (path_same(job->files[i], cfg->output))
 				return err_usage(err, EINVAL,
-						 "--output=%s: also a target of job %s",
-						 cfg->output, cfg->jobs[j].name);
-		}
+						 "--output=%s: also a target of "
+						 "job %s (filename=%s); the "
+						 "results need a file of their own",
+						 cfg->output, job->name,
+						 job->files[i]);
+		if (job->journal[0] && path_same(job->journal, cfg->output))
+			return err_usage(err, EINVAL,
+					 "--output=%s: also the journal of job %s "
+					 "(journal=%s); the results need a file "
+					 "of their own",
+					 cfg->output, job->name, job->journal);
+	}
 	return 0;
 }
 
@@ -145,6 +158,9 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 		ret = err_set(&local, -ret, "the jobs as text: %s", strerror(-ret));
 	if (!ret)
 		ret = per_rank_files(d, cfg, &local);
+	/* before the jobs' checks, which lock (and may create) journals */
+	if (!ret && cfg->output && dist_is_root(d))
+		ret = output_own_file(cfg, &local);
 	if (!ret)
 		ret = runner_validate(cfg->jobs, cfg->nr_jobs, &local);
 	ret = dist_agree(d, text ? text : "", ret, &local, err);
@@ -242,7 +258,7 @@ int cmd_run(int argc, char **argv)
 		run_config_free(&cfg);
 		return dist_finish(d, 0);
 	}
-	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
+	if (!ret && root && cfg.output)
 		ret = results_file_open(&rf, "--output", cfg.output,
 					output_forced(&cfg), &err);
 	/* validated everywhere: merge_blktrace_file appears now */

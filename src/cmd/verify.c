@@ -28,6 +28,7 @@
 #include "base/units.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_args.h"
+#include "cmd/stdout_end.h"
 #include "cmd/verify_journal.h"
 #include "cmd/verify_vd.h"
 #include "base/json_writer.h"
@@ -428,6 +429,7 @@ int cmd_verify(int argc, char **argv)
 	struct verify_vd *vd = NULL;
 	int status = EXIT_USAGE;
 
+	stdout_begin();
 	int ret = parse_args(argc, argv, &a, &err);
 	if (ret == ARGS_HELP) {
 		args_help(&spec, stdout);
@@ -458,9 +460,11 @@ int cmd_verify(int argc, char **argv)
 		emit_csv(t, n, &total);
 	else
 		emit_text(t, n, &total);
-	if (ret || fflush(stdout))
-		fprintf(stderr, "iochar: writing results: %s\n", strerror(EIO));
-	status = io_error || total.failures || ret ? 1 : 0;
+	/* stdout's own errors (ENOSPC, a closed pipe) are stdout_end's */
+	int out_err = stdout_end();
+	if (ret && !out_err)
+		fprintf(stderr, "iochar: writing results: %s\n", strerror(-ret));
+	status = io_error || total.failures || ret || out_err ? 1 : 0;
 out:
 	verify_vd_close(vd);
 	free(t);

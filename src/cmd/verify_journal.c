@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/stdout_end.h"
 #include "cmd/verify_vd.h"
 #include "base/json_writer.h"
 #include "verify/report_csv.h"
@@ -255,9 +256,11 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 		emit_csv(r, t, &total);
 	else
 		emit_text(journal, r, t, &total);
-	if (ret || fflush(stdout))
-		fprintf(stderr, "iochar: writing results: %s\n", strerror(EIO));
-	int status = io_error || total.failures || ret ? 1 : 0;
+	/* stdout's own errors (ENOSPC, a closed pipe) are stdout_end's */
+	int out_err = stdout_end();
+	if (ret && !out_err)
+		fprintf(stderr, "iochar: writing results: %s\n", strerror(-ret));
+	int status = io_error || total.failures || ret || out_err ? 1 : 0;
 	verify_vd_close(vd);
 	free(t);
 	journal_replay_free(r);

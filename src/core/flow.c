@@ -2,7 +2,24 @@
 #include "core/flow.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/clock.h"
+
+/* Members asleep on f->turn wake: the turn moves first, so one that is
+ * about to sleep sees it moved and does not. */
+static void wake_sleepers(struct flow *f)
+{
+	if (!atomic_load(&f->sleepers))
+		return;
+	atomic_fetch_add(&f->turn, 1);
+	syscall(SYS_futex, &f->turn, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
 
 int flow_table_init(struct flow_table *t, unsigned cap)
 {
@@ -36,6 +53,8 @@ void flow_join(struct flow_table *t, unsigned id, unsigned weight,
 		f->id = id;
 		atomic_init(&f->counter, 1);
 		atomic_init(&f->weight, 0);
+		atomic_init(&f->turn, 0);
+		atomic_init(&f->sleepers, 0);
 	}
 	atomic_fetch_add(&f->weight, weight);
 	m->flow = f;
@@ -52,11 +71,45 @@ bool flow_admit(struct flow_member *m)
 			  (double)atomic_load_explicit(&f->counter, memory_order_relaxed);
 	double weight_share = (double)m->weight /
 			      (double)atomic_load_explicit(&f->weight, memory_order_relaxed);
-	if (io_share > weight_share)
+	if (io_share > weight_share) {
+		m->seen = atomic_load_explicit(&f->counter, memory_order_relaxed);
 		return false;
-	atomic_fetch_add_explicit(&f->counter, 1, memory_order_relaxed);
+	}
+	/* seq_cst with the sleepers' count (wake_sleepers): a member going
+	 * to sleep sees this I/O, or this sees it asleep */
+	atomic_fetch_add(&f->counter, 1);
 	m->counter++;
+	wake_sleepers(f);
 	return true;
+}
+
+void flow_wait_turn(struct flow_member *m, uint64_t spin_ns, uint64_t max_ns)
+{
+	struct flow *f = m->flow;
+	if (!f)
+		return;
+	uint64_t t0 = fast_ns();
+	while (atomic_load_explicit(&f->counter, memory_order_relaxed) == m->seen) {
+		uint64_t now = fast_ns();
+		if (now - t0 >= max_ns)
+			return;
+		if (now - t0 < spin_ns) {
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#endif
+			continue;
+		}
+		uint32_t turn = atomic_load(&f->turn);
+		atomic_fetch_add(&f->sleepers, 1);
+		if (atomic_load(&f->counter) == m->seen) {
+			uint64_t ns = max_ns - (now - t0);
+			struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+					      .tv_nsec = (long)(ns % 1000000000ull)};
+			/* returns at once if the turn moved since it was read */
+			syscall(SYS_futex, &f->turn, FUTEX_WAIT_PRIVATE, turn, &ts, NULL, 0);
+		}
+		atomic_fetch_sub(&f->sleepers, 1);
+	}
 }
 
 void flow_leave(struct flow_member *m)
@@ -65,5 +118,6 @@ void flow_leave(struct flow_member *m)
 		return;
 	atomic_fetch_sub(&m->flow->counter, m->counter);
 	atomic_fetch_sub(&m->flow->weight, m->weight);
+	wake_sleepers(m->flow); /* the others' shares changed */
 	m->flow = NULL;
 }

@@ -16,6 +16,8 @@ struct flow {
 	unsigned id;
 	_Atomic uint64_t counter; /* I/Os of the members, + 1 */
 	_Atomic uint64_t weight;  /* sum of the members' weights */
+	_Atomic uint32_t turn;	  /* the futex a held member sleeps on */
+	_Atomic uint32_t sleepers; /* members asleep on it: wake only then */
 };
 
 /* One run's flows; cap is the most that can be joined (one a worker). */
@@ -28,6 +30,7 @@ struct flow_table {
 struct flow_member {
 	struct flow *flow;
 	uint64_t counter;
+	uint64_t seen; /* the flow's counter when m was last held back */
 	unsigned weight;
 };
 
@@ -44,6 +47,14 @@ void flow_join(struct flow_table *t, unsigned id, unsigned weight,
 /* May m issue one more I/O? true counts it (in m and its flow); false:
  * m is ahead of its share and must wait. Thread-safe between members. */
 bool flow_admit(struct flow_member *m);
+
+/* m was held back (flow_admit false) and has nothing in flight: wait
+ * for another member to issue (the flow's counter to move), at most
+ * max_ns. It spins spin_ns first, as fio's held jobs spin, for a member
+ * running on another CPU; then it sleeps on a futex the issuing member
+ * wakes. Yielding instead made each turn between two members cost a
+ * scheduler tick once each shared its CPU with another busy thread. */
+void flow_wait_turn(struct flow_member *m, uint64_t spin_ns, uint64_t max_ns);
 
 /* m's worker is done: its I/Os and weight leave the flow. */
 void flow_leave(struct flow_member *m);

@@ -97,14 +97,16 @@ static bool think_and_watch(struct worker *w, struct loop_state *s)
 
 /* Held back by flow=: as fio, let what is in flight finish and sleep
  * flow_sleep (in slices, to see the stop flag), or with no flow_sleep
- * retry at once (yielding the CPU when nothing is in flight). Returns
- * false when the worker must stop. */
+ * retry at once; with nothing in flight, after another member's next
+ * I/O (flow_wait_turn: 20 us of spin, then a futex, 1 ms at most so the
+ * stop flag and the deadline are seen). Returns false when the worker
+ * must stop. */
 static bool flow_wait(struct worker *w, struct loop_state *s)
 {
 	s->flow_held = false;
 	if (!w->job->flow_sleep_us) {
 		if (!s->inflight) {
-			sched_yield();
+			flow_wait_turn(&w->flow, 20000, 1000000);
 			s->now = fast_ns();
 		}
 		return true;

@@ -290,12 +290,33 @@ static enum vkind fail(struct vfailure *f, enum vkind k, const char *why)
 	return k;
 }
 
-/* No magic: a damaged header when the offset field still names this unit
- * (random data matches 8 given bytes once in 2^64), else no header at all. */
+static bool all_zero(const uint8_t *p, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Does a unit without magic keep enough of a header to call it damaged?
+ * Its offset field must name this unit (random data matches 8 given bytes
+ * once in 2^64). Zeros are no such evidence: a hole, a zeroed device or
+ * another program's data at offset 0 has a zero "offset" field there, so
+ * at offset 0 the unit-length field must name the unit's length too. */
+static bool damaged_header(const struct vfailure *f, const struct vexpect *exp)
+{
+	if (f->found.offset != exp->offset)
+		return false;
+	return exp->offset != 0 || f->found.unit_len == f->unit_len;
+}
+
+/* No magic: a damaged header (see above), else no header at all. An
+ * all-zero unit was never written (a hole, a trim, a zeroed device),
+ * whatever its offset. */
 static enum vkind check_headerless(struct vfailure *f,
 				   const struct vexpect *exp)
 {
-	if (f->found.offset == exp->offset) {
+	if (!all_zero(f->data, f->unit_len) && damaged_header(f, exp)) {
 		uint64_t magic = htole64(VBLOCK_MAGIC);
 		const uint8_t *m = (const uint8_t *)&magic;
 		for (int i = 0; i < 8 && f->first_diff < 0; i++)

@@ -4,12 +4,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "verify/block.h"
 #include "verify/fio_session.h"
 #include "verify/fio_state.h"
+#include "util/path_same.h"
 #include "verify/journal.h"
+#include "verify/journal_lock.h"
 #include "vd/def.h"
 
 static int check_one(const struct io_hooks_job *vj, struct ioc_err *err)
@@ -46,14 +47,11 @@ static int check_one(const struct io_hooks_job *vj, struct ioc_err *err)
 	return 0;
 }
 
+/* One file, however spelled, existing yet or not (a journal the run
+ * will create: `J`, `./J`, `sub/../J`, a dangling symlink to J). */
 static bool same_file(const char *a, const char *b)
 {
-	struct stat sa, sb;
-
-	if (strcmp(a, b) == 0)
-		return true;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return path_same(a, b);
 }
 
 /* Do the regions of v (verifying) and w (writing) meet on a shared file? */
@@ -183,6 +181,25 @@ static int check_state_files(const struct job_spec *j, unsigned first,
 	return 0;
 }
 
+/* Every job checked: take the journals' locks (journal_lock.h), so a
+ * journal another run is using is refused before anything is written. */
+static int lock_journals(const struct io_hooks_job *jobs, unsigned nr,
+			 struct ioc_err *err)
+{
+	char what[128];
+
+	for (unsigned a = 0; a < nr; a++) {
+		const struct job_spec *j = jobs[a].job;
+		if (!j->journal[0])
+			continue;
+		snprintf(what, sizeof(what), "job %s: journal", j->name);
+		int ret = journal_lock(what, j->journal, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int verify_check_jobs(const struct io_hooks_job *jobs, unsigned nr,
 		      struct ioc_err *err)
 {
@@ -229,5 +246,5 @@ int verify_check_jobs(const struct io_hooks_job *jobs, unsigned nr,
 				    jobs[a].job->name, jobs[b].job->name, path);
 		}
 	}
-	return 0;
+	return lock_journals(jobs, nr, err);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "verify/journal_fmt.h"
+#include "verify/journal_lock.h"
 
 /* The file grows by this many zeroed bytes at a time: records then
  * overwrite allocated blocks, and fdatasync has no metadata to commit. */
@@ -309,6 +310,8 @@ int journal_create(const char *path, const struct journal_info *info,
 	int ret = journal_probe("journal", path, err);
 
 	*out = NULL;
+	if (!ret) /* held since the run's checks; taken here otherwise */
+		ret = journal_lock("journal", path, err);
 	if (ret)
 		return ret;
 	j = calloc(1, sizeof(*j));
