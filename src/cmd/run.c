@@ -20,7 +20,7 @@
 #include "dist/dist.h"
 #include "output/output.h"
 #include "output/results_file.h"
-#include "util/path_same.h"
+#include "util/file_id.h"
 
 static void print_help(void)
 {
@@ -74,20 +74,20 @@ static bool output_forced(const struct run_config *cfg)
 
 /* --output may name neither a target nor a journal: the run would write
  * its data or its journal there, then rename the results over it. Any
- * spelling of the same file counts (./X, a symlink; path_same). */
+ * spelling of the same file counts (./X, a symlink; file_same). */
 static int output_own_file(const struct run_config *cfg, struct ioc_err *err)
 {
 	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
 		const struct job_spec *job = &cfg->jobs[j];
 		for (unsigned i = 0; i < job->nr_files; i++)
-			if (path_same(job->files[i], cfg->output))
+			if (file_same(job->files[i], cfg->output))
 				return err_usage(err, EINVAL,
 						 "--output=%s: also a target of "
 						 "job %s (filename=%s); the "
 						 "results need a file of their own",
 						 cfg->output, job->name,
 						 job->files[i]);
-		if (job->journal[0] && path_same(job->journal, cfg->output))
+		if (job->journal[0] && file_same(job->journal, cfg->output))
 			return err_usage(err, EINVAL,
 					 "--output=%s: also the journal of job %s "
 					 "(journal=%s); the results need a file "

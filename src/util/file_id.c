@@ -2,44 +2,82 @@
 #define _GNU_SOURCE
 #include "util/file_id.h"
 
-#include <libgen.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A path that does not exist yet: follow the dangling symlinks it is
- * (where the file would be made), then resolve its directory. */
-static void where_it_would_be(const char *path, char *out, size_t len)
-{
-	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
+#define LINKS_MAX 40 /* the kernel's own bound on symlinks followed */
 
-	snprintf(cur, sizeof(cur), "%s", path);
-	for (int hops = 0; hops < 40 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
-		ssize_t n = readlink(cur, link, sizeof(link) - 1);
-		if (n <= 0)
-			break;
-		link[n] = '\0';
-		if (link[0] == '/') {
-			snprintf(cur, sizeof(cur), "%s", link);
-			continue;
-		}
-		snprintf(dir, sizeof(dir), "%s", cur);
-		char next[2 * PATH_MAX + 2];
-		int w = snprintf(next, sizeof(next), "%s/%s", dirname(dir), link);
-		if (w < 0 || (size_t)w >= sizeof(cur))
-			break; /* too long to be a path: its spelling stands */
-		memcpy(cur, next, (size_t)w + 1);
+/* cur's directory part joined with link (relative to it) into cur. */
+static int follow(char *cur, size_t len, const char *link)
+{
+	char dir[PATH_MAX];
+	char *slash = strrchr(cur, '/');
+
+	if (link[0] == '/' || !slash) {
+		if (snprintf(dir, sizeof(dir), "%s", link) >= (int)sizeof(dir))
+			return -ENAMETOOLONG;
+	} else if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - cur),
+			    cur, link) >= (int)sizeof(dir)) {
+		return -ENAMETOOLONG;
 	}
-	char a[PATH_MAX], b[PATH_MAX];
-	snprintf(a, sizeof(a), "%s", cur);
-	snprintf(b, sizeof(b), "%s", cur);
-	if (realpath(dirname(a), dir))
-		snprintf(out, len, "%s/%s", dir, basename(b));
-	else
-		snprintf(out, len, "%s", cur);
+	if (snprintf(cur, len, "%s", dir) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* A missing last component: its directory resolved, the name kept. */
+static int resolve_missing(const char *cur, char *out, size_t len)
+{
+	const char *slash = strrchr(cur, '/');
+	const char *base = slash ? slash + 1 : cur;
+	char dir[PATH_MAX];
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return -ENOENT;
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == cur)
+		strcpy(dir, "/");
+	else /* cur is shorter than PATH_MAX: its prefix fits */
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - cur), cur);
+	char *d = realpath(dir, NULL);
+	if (!d)
+		return -errno;
+	int n = snprintf(out, len, "%s/%s", strcmp(d, "/") ? d : "", base);
+	free(d);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int path_resolve(const char *path, char *out, size_t len)
+{
+	char cur[PATH_MAX], link[PATH_MAX];
+
+	if (!path[0])
+		return -ENOENT;
+	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+		return -ENAMETOOLONG;
+	for (int i = 0; i < LINKS_MAX; i++) {
+		char *r = realpath(cur, NULL);
+		if (r) {
+			int n = snprintf(out, len, "%s", r);
+			free(r);
+			return (size_t)n >= len ? -ENAMETOOLONG : 0;
+		}
+		if (errno != ENOENT)
+			return -errno;
+		ssize_t n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) /* not a symlink: the name a creation would make */
+			return resolve_missing(cur, out, len);
+		link[n] = '\0';
+		int ret = follow(cur, sizeof(cur), link);
+		if (ret)
+			return ret;
+	}
+	return -ELOOP;
 }
 
 void file_id_of(const char *path, struct file_id *id)
@@ -53,7 +91,9 @@ void file_id_of(const char *path, struct file_id *id)
 		id->ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
 		return;
 	}
-	where_it_would_be(path, id->path, sizeof(id->path));
+	/* where it would be made; an unresolvable path is its own spelling */
+	if (path_resolve(path, id->path, sizeof(id->path)))
+		snprintf(id->path, sizeof(id->path), "%s", path);
 }
 
 bool file_id_same(const struct file_id *a, const struct file_id *b)

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct file_id {
@@ -15,6 +16,12 @@ struct file_id {
 	ino_t ino;
 	char path[PATH_MAX + 256]; /* when it does not exist: where it would be */
 };
+
+/* path as the kernel would resolve it, into out (len bytes): absolute,
+ * every symlink followed (a dangling one to the file it would create),
+ * '.' and '..' taken; the last component need not exist, its directory
+ * must. 0, or -errno (-ENOENT: no such directory, -ELOOP, -ENAMETOOLONG). */
+int path_resolve(const char *path, char *out, size_t len);
 
 /* The identity of path into *id (never fails: an unresolvable path is
  * its own spelling). */

@@ -8,7 +8,7 @@
 #include "verify/block.h"
 #include "verify/fio_session.h"
 #include "verify/fio_state.h"
-#include "util/path_same.h"
+#include "util/file_id.h"
 #include "verify/journal.h"
 #include "verify/journal_lock.h"
 #include "vd/def.h"
@@ -51,7 +51,7 @@ static int check_one(const struct io_hooks_job *vj, struct ioc_err *err)
  * will create: `J`, `./J`, `sub/../J`, a dangling symlink to J). */
 static bool same_file(const char *a, const char *b)
 {
-	return path_same(a, b);
+	return file_same(a, b);
 }
 
 /* Do the regions of v (verifying) and w (writing) meet on a shared file? */

@@ -1,5 +1,5 @@
-/* test_path_same.c - one file however its path is spelled
- * (util/path_same.h): `J`, `./J`, `sub/../J`, `//dir/J`, a symlink to J
+/* test_file_id.c - one file however its path is spelled
+ * (util/file_id.h): `J`, `./J`, `sub/../J`, `//dir/J`, a symlink to J
  * and a chain of them, dangling too (J not made yet), are J; another
  * name, or J in another directory, is not. The journal's identity and
  * --output's check rest on it (issue 37 H5, H10). */
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "util/path_same.h"
+#include "util/file_id.h"
 
 /* Runs in a fresh /dev/shm directory, the cwd for relative spellings. */
 static int setup(void **state)
@@ -49,12 +49,12 @@ static void check_spellings(void)
 	static const char *const same[] = {"./J", "sub/../J", ".//J",
 					   "l1",  "sub/l3",   "sub/./../l1"};
 	for (unsigned i = 0; i < sizeof(same) / sizeof(same[0]); i++)
-		if (!path_same("J", same[i]))
+		if (!file_same("J", same[i]))
 			fail_msg("J and %s are one file", same[i]);
-	assert_false(path_same("J", "K"));
-	assert_false(path_same("J", "sub/J"));
-	assert_false(path_same("J", "sub/l2")); /* sub/l1, not J */
-	assert_false(path_same("J", "nodir/J"));
+	assert_false(file_same("J", "K"));
+	assert_false(file_same("J", "sub/J"));
+	assert_false(file_same("J", "sub/l2")); /* sub/l1, not J */
+	assert_false(file_same("J", "nodir/J"));
 }
 
 static void test_before_and_after_creation(void **state)
@@ -83,7 +83,7 @@ static void test_loop(void **state)
 	assert_int_equal(symlink("loop2", "loop1"), 0);
 	assert_int_equal(symlink("loop1", "loop2"), 0);
 	assert_int_equal(path_resolve("loop1", got, sizeof(got)), -ELOOP);
-	assert_false(path_same("loop1", "J"));
+	assert_false(file_same("loop1", "J"));
 }
 
 int main(void)
@@ -93,5 +93,5 @@ int main(void)
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_loop, setup, teardown),
 	};
-	return cmocka_run_group_tests_name("path_same", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("file_id", tests, NULL, NULL);
 }
