@@ -1,4 +1,5 @@
 /* note.c - see note.h. */
+#define _GNU_SOURCE /* vasprintf */
 #include "util/note.h"
 
 #include <errno.h>
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NOTE_MSG_MAX 1024
 
 struct kept {
 	uint64_t hash; /* FNV-1a of msg: most repeats are told apart by it */
@@ -67,10 +66,16 @@ static bool keep(const char *msg, uint64_t h)
 /* Keep msg unless given before; print it after prefix when print. */
 static bool say(const char *prefix, bool print, const char *fmt, va_list ap)
 {
-	char msg[NOTE_MSG_MAX];
+	char *msg = NULL;
 	bool fresh;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* whole, however long: a run's differences from fio are one line */
+	if (vasprintf(&msg, fmt, ap) < 0) { /* out of memory: counted */
+		pthread_mutex_lock(&note_lock);
+		nr_over++;
+		pthread_mutex_unlock(&note_lock);
+		return true;
+	}
 	uint64_t h = fnv1a(msg);
 	pthread_mutex_lock(&note_lock);
 	fresh = !seen(msg, h);
@@ -79,6 +84,7 @@ static bool say(const char *prefix, bool print, const char *fmt, va_list ap)
 	if (fresh && print && shown)
 		fprintf(stderr, "%s%s\n", prefix, msg);
 	pthread_mutex_unlock(&note_lock);
+	free(msg);
 	return fresh;
 }
 
