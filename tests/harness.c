@@ -150,6 +150,21 @@ void expect_has(const char *s, const char *want)
 		fail_msg("'%s' not in:\n%.4000s", want, s);
 }
 
+void expect_note(json_object *run, const char *want)
+{
+	json_object *notes;
+	if (!json_object_object_get_ex(run, "notes", &notes) ||
+	    !json_object_is_type(notes, json_type_array))
+		fail_msg("no \"notes\" array in the run's JSON (wanted '%s')", want);
+	for (size_t i = 0; i < json_object_array_length(notes); i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(notes, i));
+		if (s && strstr(s, want))
+			return;
+	}
+	fail_msg("'%s' not in the notes: %.4000s", want,
+		 json_object_to_json_string(notes));
+}
+
 unsigned count_lines(const char *s)
 {
 	unsigned n = 0;

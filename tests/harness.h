@@ -47,6 +47,10 @@ void expect_usage_line(const char *const *args, const char *want);
 /* Parse po->out as JSON, failing the test if it is not an object. */
 json_object *parse_json(const struct proc_out *po);
 
+/* Fail the test unless a string of the run's "notes" (iochar's notes:
+ * off a terminal they are in the JSON, not on stderr) contains want. */
+void expect_note(json_object *run, const char *want);
+
 /* Look up a '.'-separated path ("read.lat_ns.p99"); fails if missing. */
 json_object *jget(json_object *o, const char *path);
 uint64_t jget_u64(json_object *o, const char *path);

@@ -245,7 +245,8 @@ static void test_rate_iops_open_loop(void **state)
 static void test_scratch_target(void **state)
 {
 	struct proc_out po;
-	run_iochar(&po, *state, 0, ARGS("run", "--runtime=1", "--size=4m"));
+	/* --verbose: the note is on stderr off a terminal too */
+	run_iochar(&po, *state, 0, ARGS("run", "--runtime=1", "--size=4m", "--verbose"));
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	assert_non_null(strstr(po.err, "scratch"));

@@ -2,7 +2,10 @@
  * remaining, IOPS, MB/s, mean and p99 latency, a plan's step, point and
  * time left), right across a plan's points, with
  * messages on their own lines; absent when stderr is not a terminal,
- * where a progress line comes every --progress-interval instead. */
+ * where with --verbose a progress line comes every --progress-interval
+ * instead, and without it `iochar run` is as silent as fio. iochar's
+ * notes (differences from fio, files laid out) on a terminal; --eta as
+ * fio's: never hides the line on a terminal, always shows it in a pipe. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,14 +147,16 @@ static void test_status_line_fields(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* Logs (no terminal) see a long step advance: a line every interval. */
+/* Logs (no terminal) see a long step advance with --verbose: a line
+ * every interval; without it, nothing (fio's harnesses read any stderr
+ * as a failure). */
 static void test_progress_lines_in_a_log(void **state)
 {
 	(void)state;
 	struct proc_out po;
 	run_iochar(&po, NULL, 0,
 		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=3500ms",
-			"--progress-interval=1s", "--output-format=json"));
+			"--progress-interval=1s", "--output-format=json", "--verbose"));
 	expect_exit(&po, 0);
 	unsigned n = 0;
 	for (char *p = po.err; (p = strstr(p, "iochar: [")); p++, n++)
@@ -164,9 +169,16 @@ static void test_progress_lines_in_a_log(void **state)
 
 	run_iochar(&po, NULL, 0,
 		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=1500ms",
-			"--progress-interval=0", "--output-format=json"));
+			"--progress-interval=0", "--output-format=json", "--verbose"));
 	expect_exit(&po, 0);
 	assert_null(strstr(po.err, "iochar: ["));
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=2500ms",
+			"--progress-interval=1s", "--output-format=json"));
+	expect_exit(&po, 0);
+	assert_string_equal(po.err, "");
 	proc_out_free(&po);
 }
 
@@ -178,9 +190,54 @@ static void test_no_status_line_in_a_pipe(void **state)
 		   (const char *const[]){"run", "--ioengine=null", "--time_based",
 					 "--runtime=2", "--output-format=json", NULL});
 	assert_int_equal(po.status, 0);
-	assert_null(strchr(po.err, '\r'));
-	assert_null(strstr(po.err, "left"));
+	assert_string_equal(po.err, ""); /* as fio's: nothing at all */
 	proc_out_free(&po);
+}
+
+/* --eta=always (fio's): the line even when stderr is not a terminal. */
+static void test_eta_always_in_a_pipe(void **state)
+{
+	(void)state;
+	struct proc_out po;
+	run_iochar(&po, NULL, 0,
+		   ARGS("run", "--ioengine=null", "--time_based", "--runtime=2",
+			"--output-format=json", "--eta=always"));
+	expect_exit(&po, 0);
+	if (!strchr(po.err, '\r') || !strstr(po.err, "IOPS") || !strstr(po.err, "left"))
+		fail_msg("no status line with --eta=always:\n%s", po.err);
+	proc_out_free(&po);
+}
+
+/* --eta=never (fio's): no line even on a terminal. */
+static void test_eta_never_on_a_terminal(void **state)
+{
+	(void)state;
+	char *buf = run_on_terminal(ARGS("run", "--ioengine=null", "--time_based",
+					 "--runtime=2", "--output-format=json",
+					 "--eta=never"));
+	if (strstr(buf, "IOPS") || strstr(buf, "left"))
+		fail_msg("a status line with --eta=never:\n%s", buf);
+	free(buf);
+}
+
+/* On a terminal iochar's notes still appear, as before: how the run
+ * differs from fio and the file it lays out (off a terminal they are
+ * in the JSON only: test_cli_quiet). */
+static void test_notes_on_a_terminal(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iochar-tty-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char fn[64], cmd[128];
+	snprintf(fn, sizeof(fn), "--filename=%s/f", dir);
+	char *buf = run_on_terminal(ARGS("run", "--name=j", fn, "--size=1m",
+					 "--rw=read", "--thread", "--output-format=json"));
+	expect_has(buf, "iochar: differs from fio here: thread: ");
+	expect_has(buf, "iochar: writing ");
+	expect_has(buf, "/f before the run: 1 MiB of 1 MiB (100%)");
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -188,6 +245,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_status_line_on_a_terminal),
 		cmocka_unit_test(test_no_status_line_in_a_pipe),
+		cmocka_unit_test(test_eta_always_in_a_pipe),
+		cmocka_unit_test(test_eta_never_on_a_terminal),
+		cmocka_unit_test(test_notes_on_a_terminal),
 		cmocka_unit_test(test_plan_status_line_resets_and_messages_stand_apart),
 		cmocka_unit_test(test_progress_lines_in_a_log),
 		cmocka_unit_test(test_status_line_fields),

@@ -183,12 +183,13 @@ static void test_submit_offload(void **state)
 	double ii = side_jobs_sum(i, "read", "iops");
 	expect_within("fio's IOPS", fi, 42.5, 57.5);
 	expect_within("iochar's IOPS", ii, 42.5, 57.5);
+	/* said in iochar's JSON, not on stderr (a harness's failure) */
+	expect_note(i, "differs from fio here: io_submit_mode: offload is "
+		       "accepted but I/O is submitted inline");
 	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "grep -q 'differs from fio.*io_submit_mode: "
-		 "offload is accepted but I/O is submitted inline' '%s/iochar/err.txt'",
-		 dir);
+	snprintf(cmd, sizeof(cmd), "test ! -s '%s/iochar/err.txt'", dir);
 	if (system(cmd))
-		fail_msg("iochar's stderr does not say io_submit_mode differs");
+		fail_msg("iochar wrote to stderr where fio is silent");
 	json_object_put(f);
 	json_object_put(i);
 }

@@ -1,6 +1,7 @@
 /* test_note.c - note_once(): a note said once per process, whoever says
  * it and how often (a plan's runs each repeated the same "note:"), and a
- * different note still said. stderr goes to a file for the test. */
+ * different note still said; not shown (a harness's stderr), every note
+ * still kept for the JSON. stderr goes to a file for the test. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,26 +94,91 @@ static void test_once_across_threads(void **state)
 	free(out);
 }
 
-/* Past the table's size every message is still printed: repeated at
- * worst, never lost. */
+/* Past NOTE_KEEP_MAX every message is still printed: repeated at worst,
+ * never lost; what was not kept is counted in note_copy's last entry. */
 static void say_many(void)
 {
-	for (int i = 0; i < 300; i++)
+	for (int i = 0; i < NOTE_KEEP_MAX + 10; i++)
 		note_once("distinct note %d", i);
-	note_once("distinct note %d", 299); /* beyond the table: said again */
+	note_once("distinct note %d", NOTE_KEEP_MAX + 9); /* not kept: said again */
+	note_once("distinct note %d", 0);                 /* kept: not again */
 }
 
 static void test_never_lost(void **state)
 {
 	(void)state;
+	note_reset();
 	char *out = with_stderr_captured(say_many);
-	for (int i = 0; i < 300; i++) {
+	for (int i = 0; i < NOTE_KEEP_MAX + 10; i++) {
 		char want[64];
 		snprintf(want, sizeof(want), "note: distinct note %d\n", i);
 		assert_true(count(out, want) >= 1);
 	}
-	assert_int_equal(count(out, "note: distinct note 299\n"), 2);
+	char last[64];
+	snprintf(last, sizeof(last), "note: distinct note %d\n", NOTE_KEEP_MAX + 9);
+	assert_int_equal(count(out, last), 2);
+	assert_int_equal(count(out, "note: distinct note 0\n"), 1);
 	free(out);
+
+	char **notes;
+	unsigned nr;
+	assert_int_equal(note_copy(&notes, &nr), 0);
+	assert_int_equal(nr, NOTE_KEEP_MAX + 1);
+	assert_string_equal(notes[0], "distinct note 0");
+	assert_string_equal(notes[NOTE_KEEP_MAX], "11 more notes, not kept (at most 4096 are)");
+	note_free(notes, nr);
+	note_reset();
+}
+
+/* Not shown (iochar run off a terminal): nothing on stderr, every note
+ * kept in order, without the prefix stderr would have had. */
+static void say_hidden(void)
+{
+	note_show(false);
+	assert_true(note_once("job %s: capped", "a"));
+	assert_true(note_once_as("iochar: ", "differs from fio here: %s", "thread"));
+	assert_true(note_keep("wrote %s before the run", "/tmp/f"));
+	assert_false(note_once("job a: capped"));
+	note_show(true);
+}
+
+static void test_hidden_but_kept(void **state)
+{
+	(void)state;
+	note_reset();
+	char *out = with_stderr_captured(say_hidden);
+	assert_string_equal(out, "");
+	free(out);
+	char **notes;
+	unsigned nr;
+	assert_int_equal(note_copy(&notes, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_string_equal(notes[0], "job a: capped");
+	assert_string_equal(notes[1], "differs from fio here: thread");
+	assert_string_equal(notes[2], "wrote /tmp/f before the run");
+	note_free(notes, nr);
+	note_reset();
+	assert_int_equal(note_copy(&notes, &nr), 0);
+	assert_null(notes);
+	assert_int_equal(nr, 0);
+}
+
+/* Shown: the prefix given, and note_keep still prints nothing. */
+static void say_shown(void)
+{
+	note_once_as("iochar: ", "differs from fio here: %s", "thread");
+	note_keep("wrote %s before the run", "/tmp/f");
+}
+
+static void test_shown_with_prefix(void **state)
+{
+	(void)state;
+	note_reset();
+	assert_true(note_shown());
+	char *out = with_stderr_captured(say_shown);
+	assert_string_equal(out, "iochar: differs from fio here: thread\n");
+	free(out);
+	note_reset();
 }
 
 int main(void)
@@ -121,6 +187,8 @@ int main(void)
 	    cmocka_unit_test(test_once_per_message),
 	    cmocka_unit_test(test_once_across_threads),
 	    cmocka_unit_test(test_never_lost),
+	    cmocka_unit_test(test_hidden_but_kept),
+	    cmocka_unit_test(test_shown_with_prefix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,7 +136,16 @@ static const struct option_def cli_rows[] = {
 		.type = OPT_TIME, CLI_FIELD(progress_interval_ns),
 		.group = OPT_GROUP_CLI,
 		.def = "10s",
-		.help = "without a terminal, a progress line this often; 0 = none",
+		.help = "with --verbose and without a terminal, a progress line this often; 0 = none",
+		.fio = OPT_COMPAT_IOCHAR,
+	},
+	{
+		/* fio's harnesses read any stderr as a failure: off a
+		 * terminal the notes are only in the JSON unless asked */
+		.name = "verbose",
+		.type = OPT_BOOL, CLI_FIELD(verbose),
+		.group = OPT_GROUP_CLI,
+		.help = "iochar's notes (how the run differs from fio, files laid out before the run, progress lines) on stderr without a terminal too, where fio is silent; on a terminal they always are, and the JSON has them in notes",
 		.fio = OPT_COMPAT_IOCHAR,
 	},
 	{

@@ -60,7 +60,7 @@ static const char *const general_differences[] = {
 	"when a file takes more than one I/O (filesize > bs), fio's latency "
 	"figures sample only each file's operation, iochar's every I/O (the "
 	"file's other I/Os, fio's fakes, at about zero); the I/O counts are "
-	"fio's. Announced at run start. `ioengine=ftruncate` with a reading "
+	"fio's. A note at run start. `ioengine=ftruncate` with a reading "
 	"rw is refused before the run (fio fails its first read with EINVAL). "
 	"`--readonly` refuses `filedelete` and `falloc` (they change their "
 	"files whatever rw says); fio runs them.",
@@ -72,10 +72,19 @@ static const char *const general_differences[] = {
 	"`blockalign` give trims the write's. `rate`/`rate_iops` pace trims "
 	"with W (`R,W,T`'s T is accepted, not used). fio 3.33's `randtrimwrite` with an offset writes "
 	"each block at offset + the trim's offset, past the region, and ends "
-	"after one trim; iochar writes the block it trimmed (announced at run "
+	"after one trim; iochar writes the block it trimmed (a note at run "
 	"start). Trims are refused "
 	"with verify and on a RAID VD (`--vd`); the live status line counts "
 	"reads and writes only.",
+	/* issue 35: fio's harnesses read any stderr as a failure */
+	"`iochar run`'s notes (each difference of a run from fio, as "
+	"`differs from fio here: OPTION: how`; files laid out before the "
+	"run; progress lines; a depth capped at 1, which fio says on stdout) "
+	"are on stderr only when it is a terminal or with iochar's "
+	"`--verbose`, and always in the JSON's top-level `notes`; off a "
+	"terminal stderr carries only errors, as fio's. `--eta=always` draws "
+	"the live status line on stderr in any output format (fio: on "
+	"stdout, with the normal output only); `--eta=never` hides it.",
 	NULL,
 };
 

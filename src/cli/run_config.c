@@ -20,6 +20,7 @@
 #include "base/job_options.h"
 #include "base/units.h"
 #include "engine/engine.h"
+#include "util/note.h"
 
 /* A job option from argv, in order; --name is one too (it starts a job). */
 struct cli_opt {
@@ -461,10 +462,17 @@ static int check_readonly(const struct run_config *cfg, struct ioc_err *err)
 	return 0;
 }
 
-/* Print each job row of status "different" that a job was given, once,
- * with how it differs; 0 printed: nothing. */
-static unsigned print_set_differences(const struct run_config *cfg, FILE *f,
-				      unsigned n)
+/* One way this run differs from fio, as a note of its own (util/note.h):
+ * shown on a terminal or with --verbose, always in the JSON's notes,
+ * where a reader can find each by its option's name. */
+static void say_difference(const char *what, const char *how)
+{
+	note_once_as("iochar: ", "differs from fio here: %s: %s", what, how);
+}
+
+/* Each job row of status "different" that a job was given, once, with
+ * how it differs. */
+static void say_set_differences(const struct run_config *cfg)
 {
 	size_t nr;
 	const struct option_def *rows = job_option_rows(&nr);
@@ -478,17 +486,14 @@ static unsigned print_set_differences(const struct run_config *cfg, FILE *f,
 			set = cfg->jobs[j].set_mask[i / 64] &
 			      (1ull << (i % 64));
 		if (set)
-			fprintf(f, "%s%s: %s", n++ ? "; " : "", rows[i].name,
-				rows[i].compat);
+			say_difference(rows[i].name, rows[i].compat);
 	}
-	return n;
 }
 
 /* fio's file-operation engines (issue 14, fileng) sample latency only at
  * each file's operation (FIO_NOSTATS fakes); iochar samples every I/O:
  * it shows when a file takes more than one I/O. */
-static unsigned print_fileop_differences(const struct run_config *cfg,
-					 FILE *f, unsigned n)
+static void say_fileop_differences(const struct run_config *cfg)
 {
 	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
 		const struct job_spec *job = &cfg->jobs[j];
@@ -497,50 +502,39 @@ static unsigned print_fileop_differences(const struct run_config *cfg,
 		uint64_t per_file = job->filesize ? job->filesize : job->size / files;
 
 		if (e && (e->flags & ENGINE_NO_OPEN) && per_file > job->bs) {
-			fprintf(f, "%sioengine=%s: latency is sampled at every "
-				   "I/O, not only at each file's operation "
-				   "(filesize > bs)",
-				n ? "; " : "", job->ioengine);
-			return n + 1; /* once per run */
+			char what[64];
+			snprintf(what, sizeof(what), "ioengine=%s", job->ioengine);
+			say_difference(what, "latency is sampled at every I/O, not "
+					     "only at each file's operation "
+					     "(filesize > bs)");
+			return; /* once per run */
 		}
 	}
-	return n;
 }
 
 /* fio 3.33's randtrimwrite writes at offset + the trim's offset: past
  * the region once offset is not 0, where it ends the job. */
-static unsigned print_trim_differences(const struct run_config *cfg,
-				       FILE *f, unsigned n)
+static void say_trim_differences(const struct run_config *cfg)
 {
 	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
 		const struct job_spec *job = &cfg->jobs[j];
 		if (job->rw == RW_RANDTRIMWRITE &&
 		    (job->offset || job->offset_pct || job->offset_increment)) {
-			fprintf(f, "%srw=randtrimwrite with an offset: each block "
-				   "trimmed is written (fio 3.33 writes past "
-				   "the region and stops)", n ? "; " : "");
-			return n + 1; /* once per run */
+			say_difference("rw=randtrimwrite with an offset",
+				       "each block trimmed is written (fio 3.33 "
+				       "writes past the region and stops)");
+			return; /* once per run */
 		}
 	}
-	return n;
 }
 
-void run_config_differences(const struct run_config *cfg, FILE *f)
+void run_config_differences(const struct run_config *cfg)
 {
-	char *line = NULL;
-	size_t len = 0;
-	unsigned n = 0;
-	FILE *m;
-
-	if (!cfg->fio_defaults || !(m = open_memstream(&line, &len)))
+	if (!cfg->fio_defaults)
 		return; /* the scratch run says what it is */
-	n = print_set_differences(cfg, m, n);
-	n = print_fileop_differences(cfg, m, n);
-	n = print_trim_differences(cfg, m, n);
-	fclose(m);
-	if (n)
-		fprintf(f, "iochar: differs from fio here: %s\n", line);
-	free(line);
+	say_set_differences(cfg);
+	say_fileop_differences(cfg);
+	say_trim_differences(cfg);
 }
 
 int run_config_parse(int argc, char **argv, struct run_config *cfg,

@@ -60,6 +60,8 @@ struct run_config {
 	enum run_eta eta;   /* --eta */
 	bool readonly;      /* --readonly: every write job was refused */
 	bool version;       /* --version: print it, run nothing */
+	bool verbose;       /* --verbose: iochar's notes on stderr without a
+			     * terminal too (util/note.h) */
 	bool fio_compat;    /* --fio-compat: print docs/fio-compat.md */
 	bool fio_defaults;  /* the jobs got fio's defaults, not scratch's */
 };
@@ -72,11 +74,12 @@ struct run_config {
 int run_config_parse(int argc, char **argv, struct run_config *cfg,
 		     struct ioc_err *err);
 
-/* Write the one line that says how this run differs from what fio would
- * do with the same command line (e.g. "iochar: differs from fio here:
- * numjobs clones share their job's file"), or nothing when it does not:
- * run start prints it on stderr. docs/fio-compat.md lists them all. */
-void run_config_differences(const struct run_config *cfg, FILE *f);
+/* Say how this run differs from what fio would do with the same command
+ * line, a note each (e.g. "differs from fio here: thread: iochar workers
+ * are always threads; ..."), or nothing when it does not: run start says
+ * them (util/note.h: on stderr as "iochar: ..." when notes are shown,
+ * always in the JSON's notes). docs/fio-compat.md lists them all. */
+void run_config_differences(const struct run_config *cfg);
 
 /* Does cfg ask only for something to print (--version, --fio-compat,
  * --showcmd, --parse-only), so that nothing is validated or run? */

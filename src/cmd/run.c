@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/blktrace_merge.h"
 #include "cli/options.h"
@@ -21,6 +22,7 @@
 #include "output/output.h"
 #include "output/results_file.h"
 #include "util/file_id.h"
+#include "util/note.h"
 
 static void print_help(void)
 {
@@ -187,11 +189,13 @@ static void status_report(void *arg, const struct run_result *so_far)
 		fprintf(stderr, "iochar: --status-interval: a report could not be written\n");
 }
 
-/* The live status as --eta and --progress-interval ask. */
+/* The live status as --eta, --progress-interval and --verbose ask: off
+ * a terminal, progress lines only with --verbose (fio is silent there,
+ * and its harnesses read any stderr as a failure); --eta as fio's. */
 static void status_start(struct status *st, const struct run_config *cfg)
 {
 	status_init(st);
-	st->log_every_ns = cfg->progress_interval_ns;
+	st->log_every_ns = note_shown() ? cfg->progress_interval_ns : 0;
 	if (cfg->eta != RUN_ETA_AUTO) /* --eta: as fio's */
 		st->tty = cfg->eta == RUN_ETA_ALWAYS;
 	if (cfg->eta == RUN_ETA_NEVER)
@@ -216,15 +220,15 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 		.status_every_ns = cfg->status_interval_ns,
 	};
 	if (d && root && cfg->status_interval_ns)
-		fprintf(stderr, "iochar: --status-interval: not over many hosts yet "
-				"(no periodic report; the final one is whole)\n");
+		note_once_as("iochar: ", "--status-interval: not over many hosts yet "
+					 "(no periodic report; the final one is whole)");
 	if (!d)
 		return runner_run(cfg->jobs, cfg->nr_jobs, &hooks, result, err);
 	struct ioc_err eerr = {0};
 	int ret = dist_run(d, cfg->jobs, cfg->nr_jobs, &hooks, result, err);
 	/* each host's own environment into hosts[] (not a failure) */
 	if (dist_gather_env_run(d, result, &eerr) && root)
-		fprintf(stderr, "iochar: warning: %s\n", eerr.msg);
+		note_once_as("iochar: ", "warning: %s", eerr.msg);
 	return ret;
 }
 
@@ -239,6 +243,8 @@ int cmd_run(int argc, char **argv)
 	struct results_file rf = {0};
 	int status = 0;
 
+	/* notes (util/note.h) on a terminal; --verbose: anywhere (below) */
+	note_show(isatty(STDERR_FILENO));
 	int ret = dist_start(&d, &err);
 	if (ret) {
 		if (err.msg[0])
@@ -247,6 +253,8 @@ int cmd_run(int argc, char **argv)
 	}
 	bool root = dist_is_root(d);
 	ret = prepare(d, argc, argv, &cfg, &err);
+	if (cfg.verbose)
+		note_show(true);
 	if (ret == RUN_CONFIG_HELP) {
 		if (root)
 			print_help();
@@ -271,12 +279,11 @@ int cmd_run(int argc, char **argv)
 		return dist_finish(d, err.usage ? EXIT_USAGE : 1);
 	}
 	if (cfg.scratch && root)
-		fprintf(stderr, "iochar: no target given: using scratch file %s "
-				"(created and written if missing)\n",
-			cfg.jobs[0].files[0]);
-
+		note_once_as("iochar: ", "no target given: using scratch file %s "
+					 "(created and written if missing)",
+			     cfg.jobs[0].files[0]);
 	if (root)
-		run_config_differences(&cfg, stderr);
+		run_config_differences(&cfg);
 	status_start(st, &cfg);
 	ha.format = cfg.format;
 	ha.out = rf.f ? rf.f : stdout;
@@ -285,8 +292,13 @@ int cmd_run(int argc, char **argv)
 	status_clear(st);
 	if (ret && root)
 		fprintf(stderr, "iochar: %s\n", err.msg);
-	if (result.nr_workers && root) /* also a partial result: what was measured */
+	if (result.nr_workers && root) { /* also a partial result: what was measured */
+		/* the notes, shown or not, into the JSON; without memory for
+		 * them the results still go out */
+		if (note_copy(&result.notes, &result.nr_notes))
+			fprintf(stderr, "iochar: the run's notes: out of memory\n");
 		status = emit(&cfg, &result, &rf) ? 1 : 0;
+	}
 	if (ret == -EINTR)
 		status = EXIT_SIGNAL;
 	else if (ret)

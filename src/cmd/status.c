@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "util/fmt.h"
+#include "util/note.h"
 
 void status_init(struct status *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->tty = isatty(STDERR_FILENO);
+	s->notes = note_shown();
 	s->log_every_ns = STATUS_LOG_EVERY_NS;
 	s->next_log_ns = s->log_every_ns;
 }
@@ -153,6 +155,11 @@ void status_fill(void *arg, const char *path, uint64_t done, uint64_t total)
 	char a[32], b[32];
 	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
 
+	if (done == total) /* the JSON's notes say it, shown or not */
+		note_keep("wrote %s before the run: %s", path,
+			  fmt_bytes(b, sizeof(b), total));
+	if (!s->notes)
+		return;
 	if (s->tty) {
 		fprintf(stderr, "\r\033[Kiochar: writing %s before the run: %s of %s (%u%%)",
 			path, fmt_bytes(a, sizeof(a), done),

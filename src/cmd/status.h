@@ -4,7 +4,8 @@
  * the point and the step's and whole plan's time left) redrawn each second, with every other message printed on its own line above it;
  * without a terminal (logs, pipes), one progress line every log interval
  * (default STATUS_LOG_EVERY_NS, 0 = none), so a long step is seen to
- * advance. Also the progress of laying out files. */
+ * advance. Also the progress of laying out files, a note (util/note.h):
+ * shown only while notes are, and kept for the JSON once a file is done. */
 #ifndef IOCHAR_CMD_STATUS_H
 #define IOCHAR_CMD_STATUS_H
 
@@ -25,6 +26,8 @@ struct status {
 	uint64_t log_every_ns; /* no terminal: a progress line this often */
 	uint64_t next_log_ns;  /* elapsed time of the next one */
 	unsigned fill_quarter; /* last quarter of a fill reported to a log */
+	bool notes;            /* laying out files shown (util/note.h's
+				* note_shown() at status_init); kept anyway */
 	FILE *messages;        /* status_messages(), or NULL */
 	/* a plan's estimate (charz/eta.h), set by the plan command: the
 	 * line adds the step, the point and the step's and plan's time

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/note.h"
+
 /* Do the I/Os of the chunk just read fit the job the runner made from
  * the whole log (its files, the units' buffers)? */
 static bool chunk_fits(const struct replay *r)
@@ -156,16 +158,16 @@ bool replay_figures_of(const struct run_result *r, unsigned j, struct replay_fig
 	return true;
 }
 
-void replay_report(const struct run_result *r, FILE *f)
+void replay_report(const struct run_result *r)
 {
 	struct replay_figures *g = malloc(sizeof(*g));
 	for (unsigned j = 0; g && j < r->nr_jobs; j++) {
 		if (!replay_figures_of(r, j, g) || !g->verdict || strcmp(g->verdict, "behind"))
 			continue;
 		uint64_t p99 = hist_percentile(&g->lag, 99), t99 = hist_percentile(&g->tool_lag, 99);
-		fprintf(f, "note: job %s: the replay fell behind read_iolog=%s's schedule: "
-			"%llu of %llu I/Os issued more than 1 ms late, p99 issue lag %.3f ms, "
-			"iochar's own part (tool lag) p99 %.3f ms: %s\n",
+		note_once("job %s: the replay fell behind read_iolog=%s's schedule: "
+			  "%llu of %llu I/Os issued more than 1 ms late, p99 issue lag %.3f ms, "
+			  "iochar's own part (tool lag) p99 %.3f ms: %s",
 			r->jobs[j].name, r->jobs[j].read_iolog, (unsigned long long)g->behind,
 			(unsigned long long)g->ios, (double)p99 / 1e6,
 			(double)t99 / 1e6, 2 * t99 > p99 ? "iochar was the limit"

@@ -62,10 +62,11 @@ struct replay_figures {
 };
 bool replay_figures_of(const struct run_result *r, unsigned j, struct replay_figures *f);
 
-/* For each read_iolog job of r that fell behind its log's schedule, one
- * line to f saying so, with its p99 issue lag and whose it was (iochar's
- * tool lag, or the target's). */
-void replay_report(const struct run_result *r, FILE *f);
+/* For each read_iolog job of r that fell behind its log's schedule, a
+ * note (util/note.h: on stderr when notes are shown, in the JSON's notes)
+ * saying so, with its p99 issue lag and whose it was (iochar's tool lag,
+ * or the target's). */
+void replay_report(const struct run_result *r);
 
 /* Why the replay ended early (a chunk unreadable, or the log changed
  * since the run was checked): 0, or -EIO with the message in err. */

@@ -73,7 +73,7 @@ static int run_expanded(const struct job_spec *jobs, unsigned nr_jobs,
 		ret = runner_run_workers(out->jobs, nr_jobs, layouts, nr_workers, hooks,
 				  out, t0, err);
 		if (!ret) /* whatever the output format: a replay behind says so */
-			replay_report(out, stderr);
+			replay_report(out);
 		runner_mark_fresh(jobs, nr_jobs, layouts);
 		runner_remove_files(jobs, nr_jobs, layouts, ret ? NULL : err, &ret);
 	}

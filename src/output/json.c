@@ -362,6 +362,13 @@ static void emit_header(struct jw *w, const struct run_result *r)
 		jw_kv_int(w, "nice", r->sched_nice);
 		jw_object_end(w);
 	}
+	if (r->nr_notes) { /* what a terminal would have shown (util/note.h) */
+		jw_key(w, "notes");
+		jw_array_begin(w);
+		for (unsigned i = 0; i < r->nr_notes; i++)
+			jw_string(w, r->notes[i]);
+		jw_array_end(w);
+	}
 }
 
 /* One reporting group (fio's groupid): its jobs, when it ran, and its

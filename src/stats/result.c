@@ -29,6 +29,9 @@ void run_result_free(struct run_result *r)
 	}
 	free(r->steady);
 	free(r->disks);
+	for (unsigned i = 0; r->notes && i < r->nr_notes; i++)
+		free(r->notes[i]);
+	free(r->notes);
 	if (r->env && r->env_free)
 		r->env_free(r->env);
 	memset(r, 0, sizeof(*r));

@@ -119,6 +119,13 @@ struct run_result {
 	 * (stats/disk_util.h), owned; on many hosts, rank 0's */
 	struct disk_util *disks;
 	unsigned nr_disks;
+	/* iochar's notes on the run (util/note.h: how it differs from fio,
+	 * files laid out, a depth capped), in the order said, for the JSON's
+	 * "notes": off a terminal they are not on stderr (fio's harnesses
+	 * read any stderr as a failure). Owned (each string and the array);
+	 * NULL and 0 when none. On many hosts, rank 0's. */
+	char **notes;
+	unsigned nr_notes;
 };
 
 void run_result_free(struct run_result *r);

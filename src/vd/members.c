@@ -13,6 +13,7 @@
 #include "target/target.h"
 #include "util/file_id.h"
 #include "util/fmt.h"
+#include "util/note.h"
 #include "target/guard.h"
 #include "vd/bbu.h"
 #include "vd/initmap.h"
@@ -174,8 +175,8 @@ int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err)
 		}
 	int ret = vd_bbu_replay(&m->def, m->member_bytes, &bytes, err);
 	if (!ret && bytes)
-		fprintf(stderr, "note: --vd: wrote %llu bytes of battery-backed cache (left by a crash) to the members first\n",
-			(unsigned long long)bytes);
+		note_once("--vd: wrote %llu bytes of battery-backed cache (left by a crash) to the members first",
+			  (unsigned long long)bytes);
 	return ret;
 }
 
