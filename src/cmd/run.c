@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "cmd/cmd.h"
+#include "cmd/crctest.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
 #include "core/runner.h"
@@ -238,9 +239,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret == RUN_CONFIG_HELP + 1) {
 		if (root)
-			run_config_print(&cfg, stdout);
+			status = cfg.crctest ? crctest_run(cfg.crctest, stdout, stderr)
+					     : run_config_print(&cfg, stdout);
 		run_config_free(&cfg);
-		return dist_finish(d, 0);
+		return dist_finish(d, status);
 	}
 	if (!ret && root && cfg.output && !(ret = output_not_a_target(&cfg, &err)))
 		ret = results_file_open(&rf, "--output", cfg.output,
