@@ -143,7 +143,8 @@ const char *const options_debug_names[] = {
 };
 
 /* --debug=LIST: "help", or categories of fio's list, comma-separated;
- * a name fio does not have is refused, as fio refuses it. */
+ * a name fio does not have is refused, exit 2 (fio says it is not found
+ * and runs on: a mistyped category there is easily missed). */
 static int parse_debug(void *obj, const struct option_def *o, const char *v,
 		       struct ioc_err *err)
 {
@@ -313,7 +314,7 @@ static const struct option_def cli_rows[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_debug,
 		.arg = "LIST",
-		.help = "fio's debug categories, comma-separated; --debug=help lists them and exits; the others are checked and print nothing (iochar has no debug log)",
+		.help = "fio's debug categories, comma-separated; --debug=help lists them and exits; the others are checked (one fio lacks is refused, exit 2, where fio says so and runs) and print nothing: iochar has no debug log",
 	},
 	{
 		.name = "cmdhelp",

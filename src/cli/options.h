@@ -122,7 +122,7 @@ extern const char *const options_debug_names[];
 
 /* --cmdhelp=name: fio's layout, one "name: help" block with the alias,
  * value, default and range; name "" or "all" lists every option, one
- * line each. 0, or -ENOENT (after "No such command: name") when unknown. */
+ * line each. 0, or -ENOENT (nothing printed) when unknown. */
 int options_print_cmdhelp(FILE *f, const char *name);
 
 /* --enghelp: "" lists the engines; "engine" its options, one line each;

@@ -238,10 +238,8 @@ int options_print_cmdhelp(FILE *f, const char *name)
 		return 0;
 	}
 	o = options_find(name);
-	if (!o) {
-		fprintf(f, "No such command: %s\n", name);
+	if (!o)
 		return -ENOENT;
-	}
 	print_cmdhelp_row(f, o);
 	return 0;
 }

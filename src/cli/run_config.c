@@ -618,8 +618,9 @@ int run_config_print(const struct run_config *cfg, FILE *f)
 		fprintf(f, "%s\n", fio_names_version);
 	else if (cfg->debug && !strcmp(cfg->debug, "help"))
 		print_debug_help(f);
-	else if (cfg->cmdhelp)
-		options_print_cmdhelp(f, cfg->cmdhelp); /* fio: 0 when unknown */
+	else if (cfg->cmdhelp && options_print_cmdhelp(f, cfg->cmdhelp))
+		/* fio says so on stderr and exits 0 */
+		fprintf(stderr, "No such command: %s\n", cfg->cmdhelp);
 	else if (cfg->enghelp)
 		return options_print_enghelp(f, cfg->enghelp) ? 1 : 0;
 	else if (cfg->fio_compat)

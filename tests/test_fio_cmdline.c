@@ -1,0 +1,356 @@
+/* test_fio_cmdline.c - fio 3.33's own command-line options (issue 35),
+ * each given to the real fio and to iochar run as fio in the same test:
+ * exit statuses and what each prints compared (the layout loosely: the
+ * same information per line, not the same bytes). Jobs use the null
+ * engine; the commands run in a /dev/shm directory of their own. SKIP
+ * without fio.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "fio_side.h"
+
+/* One command's result: exit status, stdout, stderr (owned). */
+struct res {
+	int rc;
+	char *out, *err;
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+
+	assert_non_null(m);
+	while (f && (c = fgetc(f)) != EOF)
+		fputc(c, m);
+	if (f)
+		fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* Run "PROG ARGS" (prog "fio", or iochar run) in dir by the shell. */
+static void run(struct res *r, const char *dir, bool fio, const char *args)
+{
+	char cmd[16384], o[4200], e[4200];
+	char ioc[4096];
+
+	if (!realpath(iochar_path(), ioc))
+		fail_msg("%s: %s", iochar_path(), strerror(errno));
+	snprintf(o, sizeof(o), "%s/out.txt", dir);
+	snprintf(e, sizeof(e), "%s/err.txt", dir);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && timeout 60 %s%s %s >'%s' 2>'%s'",
+		 dir, fio ? "fio" : ioc, fio ? "" : " run", args, o, e);
+	int st = system(cmd);
+	r->rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	r->out = slurp(o);
+	r->err = slurp(e);
+}
+
+static void res_free(struct res *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void both(const char *dir, const char *args, struct res *f,
+		 struct res *i)
+{
+	run(f, dir, true, args);
+	run(i, dir, false, args);
+}
+
+/* 1. --version: fio's "fio-3.33" from `iochar run` and from iochar named
+ * fio; `iochar --version` and the JSON keep iochar's. */
+static void test_version(void **state)
+{
+	const char *dir = *state;
+	struct res f, i;
+	char cmd[8192], ioc[4096];
+
+	side_need_fio();
+	both(dir, "--version", &f, &i);
+	assert_int_equal(f.rc, 0);
+	assert_int_equal(i.rc, f.rc);
+	assert_string_equal(i.out, f.out); /* "fio-3.33\n" */
+	assert_string_equal(i.err, "");
+	res_free(&i);
+
+	/* a link named fio is iochar run */
+	assert_non_null(realpath(iochar_path(), ioc));
+	snprintf(cmd, sizeof(cmd), "ln -s '%s' '%s/fio' && '%s/fio' --version "
+		 ">'%s/out.txt'", ioc, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/out.txt", dir);
+	i.out = slurp(cmd);
+	assert_string_equal(i.out, f.out);
+	free(i.out);
+	res_free(&f);
+
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, ARGS("--version"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "iochar ");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=v", "--ioengine=null",
+				     "--size=64k", "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *doc = parse_json(&po);
+	expect_has(json_object_get_string(jget(doc, "fio version")), "iochar");
+	json_object_put(doc);
+	proc_out_free(&po);
+}
+
+/* 2. options accepted (as fio accepts them), the job still runs as
+ * without them: the same number of jobs, empty stderr. */
+static void test_accepted(void **state)
+{
+	static const char *const opts[] = {
+		"--max-jobs=1", "--terse-version=3", "--eta-newline=1",
+		"--warnings-fatal", "--alloc-size=1024", "--aux-path=/tmp",
+		"--debug=parse,io",
+	};
+	const char *dir = *state;
+	char args[512];
+
+	side_need_fio();
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		struct res f, i;
+
+		snprintf(args, sizeof(args), "%s --name=a --ioengine=null "
+			 "--size=64k --numjobs=2 --minimal", opts[k]);
+		both(dir, args, &f, &i);
+		if (f.rc || i.rc)
+			fail_msg("%s: fio %d, iochar %d: %s", opts[k], f.rc,
+				 i.rc, i.err);
+		/* --max-jobs=1 caps nothing in fio 3.33: two terse lines */
+		assert_int_equal(count_lines(i.out), 2);
+		/* fio's --debug logs its parse on stdout; iochar has no log */
+		if (strcmp(opts[k], "--debug=parse,io")) {
+			assert_int_equal(count_lines(f.out), 2);
+			assert_string_equal(f.err, "");
+		}
+		assert_string_equal(i.err, "");
+		res_free(&f);
+		res_free(&i);
+	}
+}
+
+/* Bad values: fio fails on these (a debug mask it lacks it names and
+ * goes on, exit 0); iochar refuses each with one line naming it, exit 2
+ * (docs/fio-compat.md). */
+static void test_bad_values(void **state)
+{
+	static const char *const bad[][2] = {
+		{"--terse-version=7", "terse-version=7"},
+		{"--debug=nosuch", "nosuch"},
+		{"--eta-newline=x", "eta-newline=x"},
+	};
+	const char *dir = *state;
+	char args[256];
+
+	side_need_fio();
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		struct res f, i;
+
+		snprintf(args, sizeof(args), "%s --name=a --ioengine=null "
+			 "--size=64k", bad[k][0]);
+		both(dir, args, &f, &i);
+		if (strcmp(bad[k][0], "--debug=nosuch"))
+			assert_int_not_equal(f.rc, 0);
+		else
+			expect_has(f.err, "debug mask nosuch not found");
+		assert_int_equal(i.rc, 2);
+		assert_int_equal(count_lines(i.err), 1);
+		expect_has(i.err, bad[k][1]);
+		res_free(&f);
+		res_free(&i);
+	}
+	/* a terse version fio has but iochar does not write */
+	expect_usage_line(ARGS("run", "--terse-version=4", "--name=a",
+			       "--ioengine=null"), "version 3 only");
+}
+
+/* 3. --cmdhelp: the option's name, help, alias and default lines;
+ * unknown: "No such command", exit 0 as fio; all: a line per option. */
+static void test_cmdhelp(void **state)
+{
+	const char *dir = *state;
+	struct res f, i;
+
+	side_need_fio();
+	both(dir, "--cmdhelp=bs", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	static const char *const lines[] = {"                  bs: ",
+					    "               alias: blocksize",
+					    "                type: ",
+					    "             default: "};
+	for (size_t k = 0; k < 4; k++) {
+		expect_has(f.out, lines[k]);
+		expect_has(i.out, lines[k]);
+	}
+	res_free(&f);
+	res_free(&i);
+
+	both(dir, "--cmdhelp=nosuch", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.err, "No such command: nosuch");
+	assert_string_equal(i.err, "No such command: nosuch\n");
+	res_free(&f);
+	res_free(&i);
+
+	both(dir, "--cmdhelp=all", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.out, "\nname                    : ");
+	expect_has(i.out, "\nrw                      : ");
+	expect_has(i.out, "\nmax-jobs                : ");
+	assert_true(count_lines(i.out) > 100);
+	res_free(&f);
+	res_free(&i);
+}
+
+/* --enghelp: the engine list, an engine's option lines, one option; an
+ * unknown engine exit 1 as fio. */
+static void test_enghelp(void **state)
+{
+	const char *dir = *state;
+	struct res f, i;
+
+	side_need_fio();
+	both(dir, "--enghelp", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.out, "Available IO engines:\n");
+	expect_has(i.out, "Available IO engines:\n");
+	expect_has(f.out, "\tlibaio\n");
+	expect_has(i.out, "\tlibaio\n");
+	res_free(&f);
+	res_free(&i);
+
+	both(dir, "--enghelp=io_uring", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.out, "hipri                   : ");
+	expect_has(i.out, "hipri                   : ");
+	res_free(&f);
+	res_free(&i);
+
+	both(dir, "--enghelp=io_uring,hipri", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.out, "               hipri: ");
+	expect_has(i.out, "               hipri: ");
+	res_free(&f);
+	res_free(&i);
+
+	both(dir, "--enghelp=nosuch", &f, &i);
+	assert_int_equal(f.rc, 1);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.out, "IO engine nosuch not found");
+	expect_has(i.out, "IO engine nosuch not found");
+	res_free(&f);
+	res_free(&i);
+}
+
+/* 4. --crctest: a "name:\t... MiB/sec" line per digest asked for. */
+static void test_crctest(void **state)
+{
+	const char *dir = *state;
+	struct res f, i;
+	double fmb, imb;
+
+	side_need_fio();
+	both(dir, "--crctest=md5,crc32c", &f, &i);
+	assert_int_equal(f.rc, 0);
+	assert_int_equal(i.rc, f.rc);
+	assert_int_equal(count_lines(i.out), 2);
+	assert_int_equal(sscanf(f.out, "md5:\t\t%lf MiB/sec", &fmb), 1);
+	assert_int_equal(sscanf(i.out, "md5:\t\t%lf MiB/sec", &imb), 1);
+	printf("md5: fio %.2f MiB/s, iochar %.2f MiB/s\n", fmb, imb);
+	assert_true(imb > 0 && fmb > 0);
+	expect_has(i.out, "\ncrc32c:\t\t");
+	res_free(&f);
+	res_free(&i);
+
+	both(dir, "--crctest=nosuch", &f, &i);
+	assert_int_not_equal(f.rc, 0);
+	assert_int_equal(i.rc, 2);
+	assert_int_equal(count_lines(i.err), 1);
+	expect_has(i.err, "'nosuch'");
+	res_free(&f);
+	res_free(&i);
+}
+
+/* --debug=help: fio's categories, the same list. */
+static void test_debug_help(void **state)
+{
+	const char *dir = *state;
+	struct res f, i;
+
+	side_need_fio();
+	both(dir, "--debug=help", &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	/* fio ends the list without a newline */
+	assert_int_equal(strncmp(i.out, f.out, strlen(f.out)), 0);
+	res_free(&f);
+	res_free(&i);
+}
+
+/* 5. what is not implemented says so, exit 2, one line; fio has it
+ * (its --help lists it). */
+static void test_not_yet(void **state)
+{
+	static const char *const opts[] = {
+		"bandwidth-log", "idle-prof", "inflate-log", "trigger",
+		"trigger-file", "trigger-timeout", "trigger-remote",
+	};
+	const char *dir = *state;
+	struct res f, i;
+
+	side_need_fio();
+	run(&f, dir, true, "--help");
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		char want[64], args[128];
+
+		snprintf(want, sizeof(want), "  --%s", opts[k]);
+		expect_has(f.out, want);
+		snprintf(args, sizeof(args), "--%s=x --name=a --ioengine=null",
+			 opts[k]);
+		run(&i, dir, false, args);
+		assert_int_equal(i.rc, 2);
+		assert_int_equal(count_lines(i.err), 1);
+		expect_has(i.err, opts[k]);
+		expect_has(i.err, "not implemented in iochar yet");
+		assert_null(strstr(i.err, "either"));
+		res_free(&i);
+	}
+	res_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_version, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_accepted, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_values, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_cmdhelp, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_enghelp, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_crctest, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_debug_help, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_not_yet, shmdir_setup, tmpdir_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
