@@ -152,6 +152,30 @@ static void test_accepted(void **state)
 	}
 }
 
+/* --max-jobs=1 with a job file of 3 jobs, 2 clones each: fio 3.33 runs
+ * all 6 (its cap is its pool's size); so does iochar. */
+static void test_max_jobs_file(void **state)
+{
+	const char *dir = *state;
+	char path[4200];
+	struct res f, i;
+
+	side_need_fio();
+	snprintf(path, sizeof(path), "%s/j.fio", dir);
+	FILE *jf = fopen(path, "we");
+	assert_non_null(jf);
+	fputs("[global]\nioengine=null\nsize=64k\nnumjobs=2\n[a]\n[b]\n[c]\n", jf);
+	fclose(jf);
+	both(dir, "--max-jobs=1 --minimal j.fio", &f, &i);
+	assert_int_equal(f.rc, 0);
+	assert_int_equal(i.rc, f.rc);
+	assert_int_equal(count_lines(f.out), 6);
+	assert_int_equal(count_lines(i.out), 6);
+	assert_string_equal(i.err, "");
+	res_free(&f);
+	res_free(&i);
+}
+
 /* Bad values: fio fails on these (a debug mask it lacks it names and
  * goes on, exit 0); iochar refuses each with one line naming it, exit 2
  * (docs/fio-compat.md). */
@@ -345,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_version, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_accepted, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_max_jobs_file, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_values, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_cmdhelp, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_enghelp, shmdir_setup, tmpdir_teardown),
