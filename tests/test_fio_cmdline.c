@@ -333,12 +333,82 @@ static void test_debug_help(void **state)
 	res_free(&i);
 }
 
+/* Check dir's agg-*_bw.log as --bandwidth-log left them: with samples
+ * (each "msec, KiB/s, dir, 0, 0", reads and writes near want KiB/s,
+ * trims 0) or, when want is 0, empty. */
+static void check_agg_logs(const char *dir, const char *who, unsigned want)
+{
+	static const char *const names[] = {"agg-read_bw.log",
+					    "agg-write_bw.log", "agg-trim_bw.log"};
+	char path[4200];
+
+	for (int d = 0; d < 3; d++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[d]);
+		struct stat sb;
+		if (stat(path, &sb))
+			fail_msg("%s: no %s", who, names[d]);
+		char *text = slurp(path);
+		unsigned lines = 0;
+		for (char *p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+			unsigned long ms, bw;
+			int dd, a, b;
+			assert_int_equal(sscanf(p, "%lu, %lu, %d, %d, %d", &ms, &bw, &dd, &a, &b), 5);
+			assert_int_equal(dd, d);
+			printf("%s %s: %lu ms %lu KiB/s\n", who, names[d], ms, bw);
+			if (d == 2)
+				assert_int_equal(bw, 0);
+			else
+				assert_true(bw > want * 7 / 10 && bw < want * 13 / 10);
+			lines++;
+		}
+		assert_true(want ? lines >= 1 : lines == 0);
+		free(text);
+		unlink(path);
+	}
+}
+
+/* --bandwidth-log: fio's three files of the aggregate bandwidth, sampled
+ * with the ETA line (--eta=always), empty without it. Two jobs at 1 MiB/s
+ * each way: about 2048 KiB/s per direction. */
+static void test_bandwidth_log(void **state)
+{
+	const char *dir = *state;
+	const char *job = "--name=a --ioengine=null --size=4m --rw=randrw "
+			  "--time_based --runtime=3 --numjobs=2 --rate=1m";
+	char args[512];
+	struct res r;
+
+	side_need_fio();
+	snprintf(args, sizeof(args), "--bandwidth-log --eta=always %s "
+		 "--output=res.txt", job);
+	run(&r, dir, true, args);
+	assert_int_equal(r.rc, 0);
+	check_agg_logs(dir, "fio", 2048);
+	res_free(&r);
+	char res[4200];
+	snprintf(res, sizeof(res), "%s/res.txt", dir);
+	unlink(res);
+	run(&r, dir, false, args);
+	assert_int_equal(r.rc, 0);
+	check_agg_logs(dir, "iochar", 2048);
+	res_free(&r);
+
+	snprintf(args, sizeof(args), "--bandwidth-log %s --minimal", job);
+	for (int k = 0; k < 2; k++) {
+		run(&r, dir, k == 0, args);
+		assert_int_equal(r.rc, 0);
+		check_agg_logs(dir, k == 0 ? "fio" : "iochar", 0);
+		assert_string_equal(r.err, "");
+		res_free(&r);
+	}
+}
+
 /* 5. what is not implemented says so, exit 2, one line; fio has it
  * (its --help lists it). */
 static void test_not_yet(void **state)
 {
 	static const char *const opts[] = {
-		"bandwidth-log", "idle-prof", "inflate-log", "trigger",
+		"idle-prof", "inflate-log", "trigger",
 		"trigger-file", "trigger-timeout", "trigger-remote",
 	};
 	const char *dir = *state;
@@ -375,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_enghelp, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_crctest, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_debug_help, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_bandwidth_log, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_not_yet, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -309,6 +309,12 @@ static const struct option_def cli_rows[] = {
 		.help = "accepted, no effect: where fio writes its state files (verify state); iochar writes none there",
 	},
 	{
+		.name = "bandwidth-log",
+		.type = OPT_BOOL, CLI_FIELD(bandwidth_log),
+		.group = OPT_GROUP_CLI,
+		.help = "the aggregate bandwidth of all jobs in agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (fio's \"msec, KiB/s, dir, 0, 0\" lines; trims 0), made at start and sampled each second while the live status line shows (a terminal or --eta=always), as fio samples them with its ETA",
+	},
+	{
 		.name = "debug",
 		.type = OPT_CUSTOM, CLI_FIELD(debug),
 		.group = OPT_GROUP_CLI,

@@ -31,7 +31,6 @@ static const struct {
 /* fio 3.33's command-line options (init.c's l_opts) iochar has no row
  * for yet: refused as such, not as options fio lacks. */
 const struct options_missing options_fio_cli_missing[] = {
-	{"bandwidth-log", "fio's aggregate bandwidth log, agg-*_bw.log"},
 	{"idle-prof", "fio's CPU idleness profiling (system, percpu, calibrate)"},
 	{"inflate-log", "fio's decompression of a log_compression log"},
 	{"trigger", "fio's local trigger command"},

@@ -73,6 +73,7 @@ struct run_config {
 	char *debug;            /* --debug: owned; "help" prints the categories */
 	char *cmdhelp;          /* --cmdhelp[=OPTION]: owned; "" = all */
 	char *enghelp;          /* --enghelp[=ENGINE[,OPTION]]: owned; "" = list */
+	bool bandwidth_log;     /* --bandwidth-log: agg-*_bw.log, as fio's */
 	char *crctest;          /* --crctest[=TYPE]: owned; "" = every digest */
 };
 

@@ -12,6 +12,7 @@
 #include "base/blktrace_merge.h"
 #include "cli/options.h"
 #include "cli/run_config.h"
+#include "cmd/agg_bw_log.h"
 #include "cmd/cmd.h"
 #include "cmd/crctest.h"
 #include "cmd/signals.h"
@@ -160,7 +161,21 @@ struct run_hooks_arg {
 	struct status st;
 	enum output_format format;
 	FILE *out;
+	struct agg_bw_log *bw; /* --bandwidth-log's files, or NULL */
 };
+
+/* Each second: the live status, and --bandwidth-log's sample where fio
+ * takes it, with its ETA line (a terminal or --eta=always). */
+static void run_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
+		     const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
+		     uint64_t lat_sum_ns, const struct hist *lat)
+{
+	struct run_hooks_arg *a = arg;
+
+	status_tick(&a->st, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
+	if (a->bw && a->st.tty)
+		agg_bw_log_sample(a->bw, elapsed_ns, bytes);
+}
 
 /* --status-interval: the run so far in the run's format(s), where the
  * final report will go (fio writes them all to its output, in order). */
@@ -192,7 +207,7 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 {
 	bool root = dist_is_root(d);
 	struct runner_hooks hooks = {
-		.tick = root ? status_tick : NULL,
+		.tick = root ? run_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
 		.arg = ha,
 		.stop = stop_requested,
@@ -267,8 +282,14 @@ int cmd_run(int argc, char **argv)
 	ha.format = cfg.format;
 	ha.out = rf.f ? rf.f : stdout;
 	atomic_bool *stop_requested = signals_catch();
-	ret = run_jobs(d, &cfg, &ha, stop_requested, &result, &err);
+	struct agg_bw_log bw;
+	if (root && cfg.bandwidth_log && !(ret = agg_bw_log_open(&bw, &err)))
+		ha.bw = &bw;
+	if (!ret)
+		ret = run_jobs(d, &cfg, &ha, stop_requested, &result, &err);
 	status_clear(st);
+	if (ha.bw && agg_bw_log_close(ha.bw) && !ret)
+		ret = err_set(&err, EIO, "--bandwidth-log: the agg-*_bw.log files could not be written");
 	if (ret && root)
 		fprintf(stderr, "iochar: %s\n", err.msg);
 	if (result.nr_workers && root) /* also a partial result: what was measured */
