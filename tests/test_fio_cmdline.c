@@ -403,12 +403,58 @@ static void test_bandwidth_log(void **state)
 	}
 }
 
+/* --inflate-log: a log fio stored compressed (with and without
+ * log_offset) printed as fio prints it, byte for byte; a file that is no
+ * such log is refused naming it, exit 2 (fio: 1 or 253). */
+static void test_inflate_log(void **state)
+{
+	const char *dir = *state;
+	struct res f, i;
+
+	side_need_fio();
+	run(&f, dir, true, "--name=a --ioengine=null --size=1m --bs=4k "
+	    "--write_lat_log=x --log_compression=16k --log_store_compressed=1 "
+	    "--minimal");
+	assert_int_equal(f.rc, 0);
+	res_free(&f);
+	run(&f, dir, true, "--name=b --ioengine=null --size=1m --bs=4k "
+	    "--write_bw_log=y --log_avg_msec=0 --log_offset=1 "
+	    "--log_compression=16k --log_store_compressed=1 --minimal");
+	assert_int_equal(f.rc, 0);
+	res_free(&f);
+	static const char *const logs[] = {"--inflate-log=x_clat.1.log.fz",
+					   "--inflate-log=y_bw.1.log.fz"};
+	for (int k = 0; k < 2; k++) {
+		both(dir, logs[k], &f, &i);
+		assert_int_equal(f.rc, 0);
+		assert_int_equal(i.rc, 0);
+		assert_true(count_lines(f.out) >= 256);
+		assert_string_equal(i.out, f.out);
+		assert_string_equal(i.err, "");
+		res_free(&f);
+		res_free(&i);
+	}
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/plain.log", dir);
+	FILE *p = fopen(path, "we");
+	assert_non_null(p);
+	fputs("0, 1, 0, 4096, 0\n", p); /* a log fio did not compress */
+	fclose(p);
+	both(dir, "--inflate-log=plain.log", &f, &i);
+	assert_int_not_equal(f.rc, 0);
+	assert_int_equal(i.rc, 2);
+	assert_int_equal(count_lines(i.err), 1);
+	expect_has(i.err, "plain.log");
+	res_free(&f);
+	res_free(&i);
+}
+
 /* 5. what is not implemented says so, exit 2, one line; fio has it
  * (its --help lists it). */
 static void test_not_yet(void **state)
 {
 	static const char *const opts[] = {
-		"idle-prof", "inflate-log", "trigger",
+		"idle-prof", "trigger",
 		"trigger-file", "trigger-timeout", "trigger-remote",
 	};
 	const char *dir = *state;
@@ -446,6 +492,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_crctest, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_debug_help, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bandwidth_log, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_inflate_log, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_not_yet, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

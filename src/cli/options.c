@@ -315,6 +315,14 @@ static const struct option_def cli_rows[] = {
 		.help = "the aggregate bandwidth of all jobs in agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (fio's \"msec, KiB/s, dir, 0, 0\" lines; trims 0), made at start and sampled each second while the live status line shows (a terminal or --eta=always), as fio samples them with its ETA",
 	},
 	{
+		.name = "inflate-log",
+		.type = OPT_CUSTOM, CLI_FIELD(inflate_log),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "FILE",
+		.help = "print a log fio stored compressed (log_compression with log_store_compressed=1: FILE.fz) as its text lines, as fio's, and exit; iochar itself writes no compressed logs",
+	},
+	{
 		.name = "debug",
 		.type = OPT_CUSTOM, CLI_FIELD(debug),
 		.group = OPT_GROUP_CLI,

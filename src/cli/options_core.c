@@ -32,7 +32,6 @@ static const struct {
  * for yet: refused as such, not as options fio lacks. */
 const struct options_missing options_fio_cli_missing[] = {
 	{"idle-prof", "fio's CPU idleness profiling (system, percpu, calibrate)"},
-	{"inflate-log", "fio's decompression of a log_compression log"},
 	{"trigger", "fio's local trigger command"},
 	{"trigger-file", "fio's trigger on a file's appearance"},
 	{"trigger-timeout", "fio's trigger at a time into the run"},

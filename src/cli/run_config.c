@@ -51,6 +51,7 @@ void run_config_free(struct run_config *cfg)
 	free(cfg->cmdhelp);
 	free(cfg->enghelp);
 	free(cfg->crctest);
+	free(cfg->inflate_log);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -597,7 +598,7 @@ bool run_config_prints_only(const struct run_config *cfg)
 {
 	return cfg->version || cfg->fio_compat || cfg->showcmd ||
 	       cfg->parse_only || cfg->cmdhelp || cfg->enghelp ||
-	       cfg->crctest || (cfg->debug && !strcmp(cfg->debug, "help"));
+	       cfg->crctest || cfg->inflate_log || (cfg->debug && !strcmp(cfg->debug, "help"));
 }
 
 /* --debug=help as fio prints it: "fio: dumping debug options:" then the

@@ -74,6 +74,7 @@ struct run_config {
 	char *cmdhelp;          /* --cmdhelp[=OPTION]: owned; "" = all */
 	char *enghelp;          /* --enghelp[=ENGINE[,OPTION]]: owned; "" = list */
 	bool bandwidth_log;     /* --bandwidth-log: agg-*_bw.log, as fio's */
+	char *inflate_log;      /* --inflate-log=FILE: owned; print it inflated */
 	char *crctest;          /* --crctest[=TYPE]: owned; "" = every digest */
 };
 

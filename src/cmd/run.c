@@ -15,6 +15,7 @@
 #include "cmd/agg_bw_log.h"
 #include "cmd/cmd.h"
 #include "cmd/crctest.h"
+#include "cmd/inflate_log.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
 #include "core/runner.h"
@@ -254,8 +255,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret == RUN_CONFIG_HELP + 1) {
 		if (root)
-			status = cfg.crctest ? crctest_run(cfg.crctest, stdout, stderr)
-					     : run_config_print(&cfg, stdout);
+			status = cfg.crctest	 ? crctest_run(cfg.crctest, stdout, stderr)
+				 : cfg.inflate_log ? inflate_log_run(cfg.inflate_log, stdout, stderr)
+						   : run_config_print(&cfg, stdout);
 		run_config_free(&cfg);
 		return dist_finish(d, status);
 	}
