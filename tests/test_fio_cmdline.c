@@ -449,13 +449,59 @@ static void test_inflate_log(void **state)
 	res_free(&i);
 }
 
+/* The read runtime (ms, terse v3's 9th field) of out's terse line. */
+static unsigned long terse_runtime(const char *out)
+{
+	const char *p = strstr(out, "\n3;") ? strstr(out, "\n3;") + 1 : out;
+
+	for (int k = 0; k < 8 && p; k++)
+		p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL;
+	assert_non_null(p);
+	return strtoul(p, NULL, 10);
+}
+
+/* --trigger-timeout and --trigger-file with --trigger: the 4 s job stops
+ * at about 1 s, the command runs before the report, exit 0, stderr
+ * silent, the file removed. */
+static void test_trigger(void **state)
+{
+	const char *dir = *state;
+	const char *job = "--trigger='echo TRIGGERED' --name=a --ioengine=null "
+			  "--size=4m --time_based --runtime=4 --minimal";
+	char args[512], tf[4200];
+
+	side_need_fio();
+	snprintf(tf, sizeof(tf), "%s/tf", dir);
+	for (int k = 0; k < 4; k++) {
+		bool fio = k % 2 == 0, file = k >= 2;
+		struct res r;
+
+		snprintf(args, sizeof(args), "%s %s",
+			 file ? "--trigger-file=tf" : "--trigger-timeout=1", job);
+		if (file) { /* the file appears a second into the run */
+			char cmd[8400];
+			snprintf(cmd, sizeof(cmd), "(sleep 1; touch '%s') &", tf);
+			assert_int_equal(system(cmd), 0);
+		}
+		run(&r, dir, fio, args);
+		printf("%s %s: rc %d, runtime %lu ms\n", fio ? "fio" : "iochar",
+		       file ? "--trigger-file" : "--trigger-timeout", r.rc,
+		       terse_runtime(r.out));
+		assert_int_equal(r.rc, 0);
+		assert_int_equal(strncmp(r.out, "TRIGGERED\n", 10), 0);
+		assert_true(terse_runtime(r.out) < 2500);
+		assert_string_equal(r.err, "");
+		assert_int_not_equal(access(tf, F_OK), 0);
+		res_free(&r);
+	}
+}
+
 /* 5. what is not implemented says so, exit 2, one line; fio has it
  * (its --help lists it). */
 static void test_not_yet(void **state)
 {
 	static const char *const opts[] = {
-		"idle-prof", "trigger",
-		"trigger-file", "trigger-timeout", "trigger-remote",
+		"idle-prof", "trigger-remote",
 	};
 	const char *dir = *state;
 	struct res f, i;
@@ -493,6 +539,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_debug_help, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bandwidth_log, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_inflate_log, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_trigger, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_not_yet, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -323,6 +323,28 @@ static const struct option_def cli_rows[] = {
 		.help = "print a log fio stored compressed (log_compression with log_store_compressed=1: FILE.fz) as its text lines, as fio's, and exit; iochar itself writes no compressed logs",
 	},
 	{
+		.name = "trigger-timeout",
+		.type = OPT_TIME, CLI_FIELD(trigger_timeout_ns),
+		.group = OPT_GROUP_CLI,
+		.help = "at TIME into the run, stop the jobs, run --trigger's command and report what was done, exit 0, as fio's (checked each second)",
+	},
+	{
+		.name = "trigger-file",
+		.type = OPT_CUSTOM, CLI_FIELD(trigger_file),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "FILE",
+		.help = "when FILE appears, remove it, stop the jobs, run --trigger's command and report, exit 0, as fio's (checked each second)",
+	},
+	{
+		.name = "trigger",
+		.type = OPT_CUSTOM, CLI_FIELD(trigger_cmd),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "CMD",
+		.help = "the shell command --trigger-timeout or --trigger-file run once the jobs stopped, as fio's",
+	},
+	{
 		.name = "debug",
 		.type = OPT_CUSTOM, CLI_FIELD(debug),
 		.group = OPT_GROUP_CLI,

@@ -32,9 +32,6 @@ static const struct {
  * for yet: refused as such, not as options fio lacks. */
 const struct options_missing options_fio_cli_missing[] = {
 	{"idle-prof", "fio's CPU idleness profiling (system, percpu, calibrate)"},
-	{"trigger", "fio's local trigger command"},
-	{"trigger-file", "fio's trigger on a file's appearance"},
-	{"trigger-timeout", "fio's trigger at a time into the run"},
 	{"trigger-remote", "fio's remote trigger command"},
 	{"server", "fio's backend server; iochar spreads a run over hosts with MPI"},
 	{"daemonize", "fio's backgrounded server"},

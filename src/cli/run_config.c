@@ -52,6 +52,8 @@ void run_config_free(struct run_config *cfg)
 	free(cfg->enghelp);
 	free(cfg->crctest);
 	free(cfg->inflate_log);
+	free(cfg->trigger_cmd);
+	free(cfg->trigger_file);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

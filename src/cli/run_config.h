@@ -75,6 +75,9 @@ struct run_config {
 	char *enghelp;          /* --enghelp[=ENGINE[,OPTION]]: owned; "" = list */
 	bool bandwidth_log;     /* --bandwidth-log: agg-*_bw.log, as fio's */
 	char *inflate_log;      /* --inflate-log=FILE: owned; print it inflated */
+	char *trigger_cmd;      /* --trigger: owned */
+	char *trigger_file;     /* --trigger-file: owned */
+	uint64_t trigger_timeout_ns; /* --trigger-timeout */
 	char *crctest;          /* --crctest[=TYPE]: owned; "" = every digest */
 };
 

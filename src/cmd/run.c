@@ -18,6 +18,7 @@
 #include "cmd/inflate_log.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
+#include "cmd/trigger.h"
 #include "core/runner.h"
 #include "dist/dist.h"
 #include "output/output.h"
@@ -163,6 +164,8 @@ struct run_hooks_arg {
 	enum output_format format;
 	FILE *out;
 	struct agg_bw_log *bw; /* --bandwidth-log's files, or NULL */
+	struct trigger trig;   /* --trigger-timeout, --trigger-file */
+	atomic_bool *stop;     /* set when the trigger comes */
 };
 
 /* Each second: the live status, and --bandwidth-log's sample where fio
@@ -176,6 +179,9 @@ static void run_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	status_tick(&a->st, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
 	if (a->bw && a->st.tty)
 		agg_bw_log_sample(a->bw, elapsed_ns, bytes);
+	/* fio stops its jobs when the trigger comes, then runs its command */
+	if (trigger_armed(&a->trig) && trigger_due(&a->trig, elapsed_ns) && a->stop)
+		atomic_store(a->stop, true);
 }
 
 /* --status-interval: the run so far in the run's format(s), where the
@@ -284,12 +290,17 @@ int cmd_run(int argc, char **argv)
 	ha.format = cfg.format;
 	ha.out = rf.f ? rf.f : stdout;
 	atomic_bool *stop_requested = signals_catch();
+	ha.stop = stop_requested;
+	ha.trig = (struct trigger){.cmd = cfg.trigger_cmd, .file = cfg.trigger_file,
+				   .timeout_ns = cfg.trigger_timeout_ns};
 	struct agg_bw_log bw;
 	if (root && cfg.bandwidth_log && !(ret = agg_bw_log_open(&bw, &err)))
 		ha.bw = &bw;
 	if (!ret)
 		ret = run_jobs(d, &cfg, &ha, stop_requested, &result, &err);
 	status_clear(st);
+	if (ha.trig.fired && root)
+		trigger_exec(&ha.trig); /* as fio: its status is not the run's */
 	if (ha.bw && agg_bw_log_close(ha.bw) && !ret)
 		ret = err_set(&err, EIO, "--bandwidth-log: the agg-*_bw.log files could not be written");
 	if (ret && root)
@@ -300,7 +311,7 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_SIGNAL;
 	else if (ret)
 		status = err.usage ? EXIT_USAGE : 1;
-	else if (result.partial && atomic_load(stop_requested))
+	else if (result.partial && atomic_load(stop_requested) && !ha.trig.fired)
 		status = EXIT_SIGNAL;
 	run_result_free(&result);
 	results_file_abort(&rf); /* no result at all: the old file stays */
