@@ -235,6 +235,34 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 	return ret;
 }
 
+/* run_jobs with fio's command-line extras around it: --bandwidth-log's
+ * files, the trigger (--trigger-timeout, --trigger-file) and its
+ * command once the jobs stopped. */
+static int run_with_extras(struct dist *d, const struct run_config *cfg,
+			   struct run_hooks_arg *ha, atomic_bool *stop_requested,
+			   struct run_result *result, struct ioc_err *err)
+{
+	bool root = dist_is_root(d);
+	struct agg_bw_log bw;
+	int ret = 0;
+
+	ha->stop = stop_requested;
+	ha->trig = (struct trigger){.cmd = cfg->trigger_cmd, .file = cfg->trigger_file,
+				    .timeout_ns = cfg->trigger_timeout_ns};
+	if (root && cfg->bandwidth_log && !(ret = agg_bw_log_open(&bw, err)))
+		ha->bw = &bw;
+	if (!ret)
+		ret = run_jobs(d, cfg, ha, stop_requested, result, err);
+	status_clear(&ha->st);
+	if (ha->trig.fired && root)
+		trigger_exec(&ha->trig); /* as fio: its status is not the run's */
+	if (ha->bw && agg_bw_log_close(ha->bw) && !ret)
+		ret = err_set(err, EIO, "--bandwidth-log: the agg-*_bw.log files "
+				       "could not be written");
+	ha->bw = NULL; /* bw is this function's */
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_config cfg = {0};
@@ -290,19 +318,7 @@ int cmd_run(int argc, char **argv)
 	ha.format = cfg.format;
 	ha.out = rf.f ? rf.f : stdout;
 	atomic_bool *stop_requested = signals_catch();
-	ha.stop = stop_requested;
-	ha.trig = (struct trigger){.cmd = cfg.trigger_cmd, .file = cfg.trigger_file,
-				   .timeout_ns = cfg.trigger_timeout_ns};
-	struct agg_bw_log bw;
-	if (root && cfg.bandwidth_log && !(ret = agg_bw_log_open(&bw, &err)))
-		ha.bw = &bw;
-	if (!ret)
-		ret = run_jobs(d, &cfg, &ha, stop_requested, &result, &err);
-	status_clear(st);
-	if (ha.trig.fired && root)
-		trigger_exec(&ha.trig); /* as fio: its status is not the run's */
-	if (ha.bw && agg_bw_log_close(ha.bw) && !ret)
-		ret = err_set(&err, EIO, "--bandwidth-log: the agg-*_bw.log files could not be written");
+	ret = run_with_extras(d, &cfg, &ha, stop_requested, &result, &err);
 	if (ret && root)
 		fprintf(stderr, "iochar: %s\n", err.msg);
 	if (result.nr_workers && root) /* also a partial result: what was measured */
