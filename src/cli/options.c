@@ -268,8 +268,9 @@ static const struct option_def cli_rows[] = {
 		.type = OPT_UINT, CLI_FIELD(max_jobs),
 		.group = OPT_GROUP_CLI,
 		.min = 1,
+		.max = UINT32_MAX,
 		.arg = "NR",
-		.help = "accepted (a whole number, at least 1), no effect: fio's pool size for jobs; fio 3.33 caps nothing with it either (it runs 2 jobs with --max-jobs=1) and iochar needs no pool",
+		.help = "accepted, no effect: fio's pool size for jobs; fio 3.33 caps nothing with it either (it runs 2 jobs with --max-jobs=1) and iochar needs no pool",
 	},
 	{
 		.name = "terse-version",
@@ -297,6 +298,7 @@ static const struct option_def cli_rows[] = {
 		.type = OPT_UINT, CLI_FIELD(alloc_size_kb),
 		.group = OPT_GROUP_CLI,
 		.min = 1,
+		.max = UINT32_MAX,
 		.arg = "KB",
 		.help = "accepted, no effect: the size of fio's shared-memory pool in KiB; iochar has no such pool",
 	},
