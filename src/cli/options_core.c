@@ -97,6 +97,11 @@ int options_lookup(const char *key, const struct option_def **out,
 			 key, fio_names_version + 4);
 }
 
+bool options_value_optional(const struct option_def *o)
+{
+	return o->scope == OPT_SCOPE_CLI && o->arg && o->arg[0] == '[';
+}
+
 unsigned options_bit(const struct option_def *o)
 {
 	size_t nr;

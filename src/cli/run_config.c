@@ -66,11 +66,6 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
-bool options_value_optional(const struct option_def *o)
-{
-	return o->scope == OPT_SCOPE_CLI && o->arg && o->arg[0] == '[';
-}
-
 /* The value of "--key=value", "--key value" or a bare "--key" at argv[*i];
  * *i moves past a separate value. NULL for a bare key. */
 static const char *option_value(const struct option_def *o, const char *eq,
