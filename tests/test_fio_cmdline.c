@@ -123,6 +123,7 @@ static void test_accepted(void **state)
 {
 	static const char *const opts[] = {
 		"--max-jobs=1", "--terse-version=3", "--eta-newline=1",
+		/* no live line without a terminal: nothing on stderr */
 		"--warnings-fatal", "--alloc-size=1024", "--aux-path=/tmp",
 		"--debug=parse,io",
 	};
@@ -496,6 +497,50 @@ static void test_trigger(void **state)
 	}
 }
 
+static unsigned count_char(const char *s, char c)
+{
+	unsigned n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* --eta-newline=2 with --eta=always on a 5 s job: the ETA line (fio's on
+ * stdout, iochar's live line on stderr) is ended by a newline at least
+ * once instead of only redrawn with '\r'; without it iochar's is not. */
+static void test_eta_newline(void **state)
+{
+	const char *dir = *state;
+	const char *job = "--eta=always --name=a --ioengine=null --size=4m "
+			  "--time_based --runtime=5 --output=res.txt";
+	char args[512];
+	struct res r;
+
+	side_need_fio();
+	snprintf(args, sizeof(args), "--eta-newline=2 %s", job);
+	run(&r, dir, true, args);
+	assert_int_equal(r.rc, 0);
+	printf("fio: %u newlines, %u CRs in its ETA\n", count_char(r.out, '\n'),
+	       count_char(r.out, '\r'));
+	assert_true(count_char(r.out, '\n') >= 1);
+	res_free(&r);
+	char res[4200];
+	snprintf(res, sizeof(res), "%s/res.txt", dir);
+	unlink(res);
+	run(&r, dir, false, args);
+	assert_int_equal(r.rc, 0);
+	printf("iochar: %u newlines, %u CRs in its live line\n",
+	       count_char(r.err, '\n'), count_char(r.err, '\r'));
+	assert_true(count_char(r.err, '\n') >= 1);
+	res_free(&r);
+	unlink(res);
+	run(&r, dir, false, job);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(count_char(r.err, '\n'), 0);
+	res_free(&r);
+}
+
 /* 5. what is not implemented says so, exit 2, one line; fio has it
  * (its --help lists it). */
 static void test_not_yet(void **state)
@@ -540,6 +585,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bandwidth_log, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_inflate_log, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_trigger, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_eta_newline, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_not_yet, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,7 +285,7 @@ static const struct option_def cli_rows[] = {
 		.name = "eta-newline",
 		.type = OPT_TIME, CLI_FIELD(eta_newline_ns),
 		.group = OPT_GROUP_CLI,
-		.help = "accepted, no effect: fio starts a new ETA line every TIME; iochar's status line has no such mode",
+		.help = "end the live status line every TIME (it stays on screen, the next starts below) instead of redrawing it in place, as fio's ETA line; only where the live line shows (a terminal or --eta=always)",
 	},
 	{
 		.name = "warnings-fatal",

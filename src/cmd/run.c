@@ -204,6 +204,7 @@ static void status_start(struct status *st, const struct run_config *cfg)
 	if (cfg->eta == RUN_ETA_NEVER)
 		st->log_every_ns = 0;
 	st->next_log_ns = st->log_every_ns;
+	st->newline_every_ns = st->next_newline_ns = cfg->eta_newline_ns;
 }
 
 /* Run the jobs here or over many hosts, the live status and the
