@@ -541,6 +541,47 @@ static void test_eta_newline(void **state)
 	res_free(&r);
 }
 
+/* --aux-path: a write job stopped by its trigger leaves fio's verify
+ * state file in the aux directory, not the current one, in fio and in
+ * iochar; each reads the other's back from there (verify_state_load). */
+static void test_aux_path(void **state)
+{
+	const char *dir = *state;
+	const char *w = "--name=w --rw=write --verify=crc32c --verify_state_save=1 "
+			"--size=16m --rate=1m --trigger-timeout=1 --minimal";
+	const char *r = "--name=w --rw=read --verify=crc32c --verify_state_load=1 "
+			"--size=16m --minimal";
+	char args[512], path[4200];
+	struct res x;
+
+	side_need_fio();
+	for (int k = 0; k < 2; k++) { /* fio, then iochar, writes */
+		const char *sub = k ? "auxi" : "auxf";
+		snprintf(path, sizeof(path), "%s/%s", dir, sub);
+		assert_int_equal(mkdir(path, 0700), 0);
+		snprintf(args, sizeof(args), "--aux-path=%s --filename=%s.dat %s",
+			 sub, sub, w);
+		run(&x, dir, k == 0, args);
+		assert_int_equal(x.rc, 0);
+		res_free(&x);
+		snprintf(path, sizeof(path), "%s/%s/local-w-0-verify.state", dir, sub);
+		if (access(path, F_OK))
+			fail_msg("%s: no %s", k ? "iochar" : "fio", path);
+		snprintf(path, sizeof(path), "%s/local-w-0-verify.state", dir);
+		assert_int_not_equal(access(path, F_OK), 0);
+	}
+	for (int k = 0; k < 2; k++) { /* each reads the other's */
+		const char *sub = k ? "auxf" : "auxi";
+		snprintf(args, sizeof(args), "--aux-path=%s --filename=%s.dat %s",
+			 sub, sub, r);
+		run(&x, dir, k == 0, args);
+		if (x.rc)
+			fail_msg("%s reading %s: exit %d: %s", k ? "iochar" : "fio",
+				 sub, x.rc, x.err);
+		res_free(&x);
+	}
+}
+
 /* 5. what is not implemented says so, exit 2, one line; fio has it
  * (its --help lists it). */
 static void test_not_yet(void **state)
@@ -586,6 +627,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_inflate_log, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_trigger, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_eta_newline, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_aux_path, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_not_yet, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -308,7 +308,7 @@ static const struct option_def cli_rows[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_string,
 		.arg = "PATH",
-		.help = "accepted, no effect: where fio writes its state files (verify state); iochar writes none there",
+		.help = "the directory where verify_state_save writes and verify_state_load reads fio's local-NAME-INDEX-verify.state files (default: the current one), as fio's",
 	},
 	{
 		.name = "bandwidth-log",

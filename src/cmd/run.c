@@ -23,6 +23,7 @@
 #include "dist/dist.h"
 #include "output/output.h"
 #include "output/results_file.h"
+#include "verify/fio_state.h"
 
 static void print_help(void)
 {
@@ -145,6 +146,8 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 		return ret;
 	if (!ret && run_config_prints_only(cfg))
 		return RUN_CONFIG_HELP + 1; /* nothing to validate: no run */
+	if (!ret) /* fio's --aux-path, before validation loads state files */
+		fio_vstate_set_dir(cfg->aux_path);
 	if (!ret && (ret = jobs_text(cfg, &text)))
 		ret = err_set(&local, -ret, "the jobs as text: %s", strerror(-ret));
 	if (!ret)
