@@ -31,7 +31,7 @@ static const struct {
 /* fio 3.33's command-line options (init.c's l_opts) iochar has no row
  * for yet: refused as such, not as options fio lacks. */
 const struct options_missing options_fio_cli_missing[] = {
-	{"idle-prof", "fio's CPU idleness profiling (system, percpu, calibrate)"},
+	{"idle-prof", "fio's CPU idleness profiling: system, percpu, calibrate"},
 	{"trigger-remote", "fio's remote trigger command"},
 	{"server", "fio's backend server; iochar spreads a run over hosts with MPI"},
 	{"daemonize", "fio's backgrounded server"},
