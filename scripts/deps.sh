@@ -13,6 +13,7 @@ PKGS+=(iperf3 iproute2) # iochar net: interop tests, namespaces, bench/net.sh
 PKGS+=(bc) # tests/test_fio_parse.c: fio's keyword arithmetic, checked against bc
 PKGS+=(libnuma-dev) # numa_cpu_nodes, numa_mem_policy (src/base/place_opts.c, src/core/placement.c)
 PKGS+=(strace) # tests/test_fio_engines.c: iochar's engines' calls against fio's
+PKGS+=(zlib1g-dev) # --inflate-log: fio's compressed logs (src/cmd/inflate_log.c)
 PKGS+=(gnuplot-nox) # fio_generate_plots and fio2gnuplot -g on fio logs (tests/test_fio_logs.c)
 PKGS+=(blktrace) # iochar capture: blktrace records, blkparse -d merges (tests/test_capture.c)
 

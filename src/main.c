@@ -35,8 +35,20 @@ static void usage(FILE *f)
 	fprintf(f, "\n'iochar COMMAND --help' lists a command's options.\n");
 }
 
+/* argv[0]'s last path component. */
+static const char *run_name(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	return slash ? slash + 1 : argv0;
+}
+
 static int dispatch(int argc, char **argv)
 {
+	/* a harness's `fio` (a link or copy named fio) is `iochar run`:
+	 * argv[0] stands in for "run", which cmd_run skips */
+	if (argc > 0 && !strcmp(run_name(argv[0]), "fio"))
+		return cmd_run(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -97,6 +97,77 @@ static int parse_section(void *obj, const struct option_def *o, const char *v,
 	return 0;
 }
 
+/* A string value kept in the run_config char * field at o->off; an
+ * optional-value row (arg "[...]") keeps a bare key as "". */
+static int parse_string(void *obj, const struct option_def *o, const char *v,
+			struct ioc_err *err)
+{
+	char **field = (char **)((char *)obj + o->off);
+	char *copy = strdup(v ? v : "");
+
+	if (!copy)
+		return err_set(err, ENOMEM, "--%s: out of memory", o->name);
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+/* --terse-version=N: fio writes versions 2 to 5; iochar writes 3 (fio's
+ * default) only, so 3 is accepted and the others are refused rather than
+ * answered in another layout. */
+static int parse_terse_version(void *obj, const struct option_def *o,
+			       const char *v, struct ioc_err *err)
+{
+	struct run_config *cfg = obj;
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (!v[0] || *end || n < 2 || n > 5)
+		return err_usage(err, EINVAL,
+				 "--%s=%s: bad terse version; fio's are 2, 3, "
+				 "4 and 5", o->name, v);
+	if (n != 3)
+		return err_usage(err, EINVAL,
+				 "--%s=%s: iochar writes terse version 3 only "
+				 "(fio's default)", o->name, v);
+	cfg->terse_version = (unsigned)n;
+	return 0;
+}
+
+/* fio's debug categories (debug.h), in fio's order, for --debug. */
+const char *const options_debug_names[] = {
+	"process", "file", "io", "mem", "blktrace", "verify", "random",
+	"parse", "diskutil", "job", "mutex", "profile", "time", "net",
+	"rate", "compress", "steadystate", "helperthread", "zbd", "all",
+	NULL,
+};
+
+/* --debug=LIST: "help", or categories of fio's list, comma-separated;
+ * a name fio does not have is refused, exit 2 (fio says it is not found
+ * and runs on: a mistyped category there is easily missed). */
+static int parse_debug(void *obj, const struct option_def *o, const char *v,
+		       struct ioc_err *err)
+{
+	const char *p = v;
+
+	if (strcmp(v, "help") != 0)
+		while (*p) {
+			size_t len = strcspn(p, ",");
+			bool known = false;
+
+			for (size_t i = 0; options_debug_names[i]; i++)
+				known |= strlen(options_debug_names[i]) == len &&
+					 !strncmp(options_debug_names[i], p, len);
+			if (!known)
+				return err_usage(err, EINVAL,
+						 "--%s=%s: debug mask '%.*s' not "
+						 "found (--debug=help lists them)",
+						 o->name, v, (int)len, p);
+			p += len + (p[len] == ',');
+		}
+	return parse_string(obj, o, v, err);
+}
+
 static const struct opt_enum eta_values[] = {
 	{"auto", RUN_ETA_AUTO},
 	{"always", RUN_ETA_ALWAYS},
@@ -196,7 +267,125 @@ static const struct option_def cli_rows[] = {
 		.name = "version",
 		.type = OPT_BOOL, CLI_FIELD(version),
 		.group = OPT_GROUP_CLI,
-		.help = "print iochar's version and exit",
+		.help = "print the version of fio iochar runs as (fio-3.33, as fio's, for tools that parse it) and exit; `iochar --version` prints iochar's",
+	},
+	/* fio 3.33's other command-line options (fio's init.c), each with
+	 * fio's meaning where iochar has it, else accepted and said to do
+	 * nothing here (docs/fio-compat.md has these helps) */
+	{
+		.name = "max-jobs",
+		.type = OPT_UINT, CLI_FIELD(max_jobs),
+		.group = OPT_GROUP_CLI,
+		.min = 1,
+		.max = UINT32_MAX,
+		.arg = "NR",
+		.help = "accepted, no effect: fio's pool size for jobs; fio 3.33 caps nothing with it either (it runs 2 jobs with --max-jobs=1) and iochar needs no pool",
+	},
+	{
+		.name = "terse-version",
+		.type = OPT_CUSTOM, CLI_FIELD(terse_version),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_terse_version,
+		.def = "3",
+		.arg = "INT",
+		.help = "the terse output's version, as fio's: 3 only (fio's default; 2, 4 and 5 are refused)",
+	},
+	{
+		.name = "eta-newline",
+		.type = OPT_TIME, CLI_FIELD(eta_newline_ns),
+		.group = OPT_GROUP_CLI,
+		.help = "end the live status line every TIME (it stays on screen, the next starts below) instead of redrawing it in place, as fio's ETA line; only where the live line shows (a terminal or --eta=always)",
+	},
+	{
+		.name = "warnings-fatal",
+		.type = OPT_BOOL, CLI_FIELD(warnings_fatal),
+		.group = OPT_GROUP_CLI,
+		.help = "accepted, no effect: fio's parser warnings become errors; iochar's parser refuses (exit 2) where it does not accept, so it has no warnings to make fatal",
+	},
+	{
+		.name = "alloc-size",
+		.type = OPT_UINT, CLI_FIELD(alloc_size_kb),
+		.group = OPT_GROUP_CLI,
+		.min = 1,
+		.max = UINT32_MAX,
+		.arg = "KB",
+		.help = "accepted, no effect: the size of fio's shared-memory pool in KiB; iochar has no such pool",
+	},
+	{
+		.name = "aux-path",
+		.type = OPT_CUSTOM, CLI_FIELD(aux_path),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "PATH",
+		.help = "the directory where verify_state_save writes and verify_state_load reads fio's local-NAME-INDEX-verify.state files (default: the current one), as fio's",
+	},
+	{
+		.name = "bandwidth-log",
+		.type = OPT_BOOL, CLI_FIELD(bandwidth_log),
+		.group = OPT_GROUP_CLI,
+		.help = "the aggregate bandwidth of all jobs in agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (fio's \"msec, KiB/s, dir, 0, 0\" lines; trims 0), made at start and sampled each second while the live status line shows (a terminal or --eta=always), as fio samples them with its ETA",
+	},
+	{
+		.name = "inflate-log",
+		.type = OPT_CUSTOM, CLI_FIELD(inflate_log),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "FILE",
+		.help = "print a log fio stored compressed (log_compression with log_store_compressed=1: FILE.fz) as its text lines, as fio's, and exit; iochar itself writes no compressed logs",
+	},
+	{
+		.name = "trigger-timeout",
+		.type = OPT_TIME, CLI_FIELD(trigger_timeout_ns),
+		.group = OPT_GROUP_CLI,
+		.help = "at TIME into the run, stop the jobs, run --trigger's command and report what was done, exit 0, as fio's (checked each second)",
+	},
+	{
+		.name = "trigger-file",
+		.type = OPT_CUSTOM, CLI_FIELD(trigger_file),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "FILE",
+		.help = "when FILE appears, remove it, stop the jobs, run --trigger's command and report, exit 0, as fio's (checked each second)",
+	},
+	{
+		.name = "trigger",
+		.type = OPT_CUSTOM, CLI_FIELD(trigger_cmd),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "CMD",
+		.help = "the shell command --trigger-timeout or --trigger-file run once the jobs stopped, as fio's",
+	},
+	{
+		.name = "debug",
+		.type = OPT_CUSTOM, CLI_FIELD(debug),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_debug,
+		.arg = "LIST",
+		.help = "fio's debug categories, comma-separated; --debug=help lists them and exits; the others are checked (one fio lacks is refused, exit 2, where fio says so and runs) and print nothing: iochar has no debug log",
+	},
+	{
+		.name = "cmdhelp",
+		.type = OPT_CUSTOM, CLI_FIELD(cmdhelp),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "[OPTION]",
+		.help = "print the help of OPTION (or of all, as 'all' or bare) and exit, as fio's",
+	},
+	{
+		.name = "enghelp",
+		.type = OPT_CUSTOM, CLI_FIELD(enghelp),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "[ENGINE[,OPTION]]",
+		.help = "list the I/O engines (bare), an engine's options, or one of them, and exit, as fio's",
+	},
+	{
+		.name = "crctest",
+		.type = OPT_CUSTOM, CLI_FIELD(crctest),
+		.group = OPT_GROUP_CLI,
+		.parse = parse_string,
+		.arg = "[TYPE]",
+		.help = "time the verify checksums iochar has (or TYPE, a comma-separated list of them) and print each one's throughput, as fio's, and exit",
 	},
 	{
 		.name = "fio-compat",

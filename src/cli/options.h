@@ -105,6 +105,31 @@ void options_print_rows(FILE *f, const char *title,
  * iochar's own options. */
 void options_write_compat(FILE *f);
 
+/* Does command-line row o take a value only after '=' (its arg is
+ * "[...]": --cmdhelp, --enghelp, --crctest), a bare key being ""? */
+bool options_value_optional(const struct option_def *o);
+
+/* fio 3.33's command-line options iochar does not implement yet, with
+ * what each does in fio; {NULL} terminated. Looking one up is refused
+ * saying so (exit 2); docs/fio-compat.md lists them. */
+struct options_missing {
+	const char *name, *what;
+};
+extern const struct options_missing options_fio_cli_missing[];
+
+/* fio's debug categories (--debug), NULL terminated. */
+extern const char *const options_debug_names[];
+
+/* --cmdhelp=name: fio's layout, one "name: help" block with the alias,
+ * value, default and range; name "" or "all" lists every option, one
+ * line each. 0, or -ENOENT (nothing printed) when unknown. */
+int options_print_cmdhelp(FILE *f, const char *name);
+
+/* --enghelp: "" lists the engines; "engine" its options, one line each;
+ * "engine,option" that option as --cmdhelp. 0, or -ENOENT with a line
+ * naming what is unknown. */
+int options_print_enghelp(FILE *f, const char *arg);
+
 /* Print every option, grouped, with value type, default and range, to f. */
 void options_print_help(FILE *f);
 

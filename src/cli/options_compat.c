@@ -155,6 +155,12 @@ static void write_cli_rows(FILE *f)
 			rows[i].fio == OPT_COMPAT_IOCHAR ? "iochar's"
 							 : "fio's",
 			rows[i].help);
+	fprintf(f, "\n### fio's command-line options not implemented yet\n\n"
+		   "Refused, saying so (exit 2).\n\n| option | what it does in fio |\n"
+		   "|---|---|\n");
+	for (const struct options_missing *m = options_fio_cli_missing;
+	     m->name; m++)
+		fprintf(f, "| `--%s` | %s |\n", m->name, m->what);
 }
 
 void options_write_compat(FILE *f)

@@ -1,4 +1,5 @@
 /* options_help.c - `iochar run --help`, printed from the option table. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
@@ -195,4 +196,88 @@ void options_print_help(FILE *f)
 		      "it, each [name] section is a job; key=value or a bare "
 		      "key per line; ';' and '#' start comments");
 	print_scratch(f);
+}
+
+/* fio's --cmdhelp layout for one row: "%20s: %s" lines of the name and
+ * help, then its alias, value and default/range (describe's text holds
+ * the values and bounds in iochar's words). */
+static void print_cmdhelp_row(FILE *f, const struct option_def *o)
+{
+	char text[512];
+
+	describe(o, text, sizeof(text));
+	fprintf(f, "%20s: %s\n", o->name, o->help ? o->help : "");
+	for (size_t i = 0; i < sizeof(o->alias) / sizeof(o->alias[0]); i++)
+		if (o->alias[i])
+			fprintf(f, "%20s: %s\n", "alias", o->alias[i]);
+	fprintf(f, "%20s: %s\n", "type", options_arg_name(o));
+	fprintf(f, "%20s: %s\n", "default", o->def ? o->def : "no default");
+	/* describe's text past the help: values, default and range */
+	const char *extra = text + strlen(o->help ? o->help : "");
+
+	while (*extra == ' ' || *extra == ':')
+		extra++;
+	if (*extra)
+		fprintf(f, "%20s: %s\n", "values", extra);
+	fputc('\n', f);
+}
+
+/* One line per row, as fio's --cmdhelp=all: "name : help". */
+static void print_cmdhelp_line(FILE *f, const struct option_def *o)
+{
+	fprintf(f, "%-24s: %s\n", o->name, o->help ? o->help : "");
+}
+
+int options_print_cmdhelp(FILE *f, const char *name)
+{
+	const struct option_def *o;
+
+	if (!name[0] || !strcmp(name, "all")) {
+		for (size_t i = 0; (o = options_row(i)); i++)
+			print_cmdhelp_line(f, o);
+		return 0;
+	}
+	o = options_find(name);
+	if (!o)
+		return -ENOENT;
+	print_cmdhelp_row(f, o);
+	return 0;
+}
+
+/* fio's --enghelp: the engine list, an engine's options, or one. */
+int options_print_enghelp(FILE *f, const char *arg)
+{
+	size_t len = strcspn(arg, ",");
+	char name[64];
+	const struct engine_ops *e;
+
+	if (!arg[0]) {
+		fputs("Available IO engines:\n", f);
+		for (unsigned i = 0; engine_table[i]; i++)
+			fprintf(f, "\t%s\n", engine_table[i]->name);
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)len, arg);
+	e = engine_find(name);
+	if (!e) {
+		fprintf(f, "IO engine %s not found\n", name);
+		return -ENOENT;
+	}
+	if (!e->options || !e->options->name) {
+		fprintf(f, "IO engine %s has no options\n", name);
+		return -ENOENT;
+	}
+	for (const struct option_def *o = e->options; o->name; o++) {
+		if (!arg[len])
+			print_cmdhelp_line(f, o);
+		else if (option_matches(o, arg + len + 1)) {
+			print_cmdhelp_row(f, o);
+			return 0;
+		}
+	}
+	if (arg[len]) {
+		fprintf(f, "No such command: %s\n", arg + len + 1);
+		return -ENOENT;
+	}
+	return 0;
 }

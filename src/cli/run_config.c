@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/fio_names.h"
 #include "cli/jobfile.h"
 #include "cli/options.h"
 #include "base/file_names.h"
@@ -46,6 +47,14 @@ void run_config_free(struct run_config *cfg)
 		free(cfg->sections[i]);
 	free(cfg->sections);
 	free(cfg->showcmd_text);
+	free(cfg->aux_path);
+	free(cfg->debug);
+	free(cfg->cmdhelp);
+	free(cfg->enghelp);
+	free(cfg->crctest);
+	free(cfg->inflate_log);
+	free(cfg->trigger_cmd);
+	free(cfg->trigger_file);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -68,6 +77,10 @@ static const char *option_value(const struct option_def *o, const char *eq,
 
 	if (eq)
 		return eq + 1;
+	/* fio's --cmdhelp, --enghelp, --crctest take a value only after
+	 * '=' (getopt's optional argument): the next word is not theirs */
+	if (options_value_optional(o))
+		return "";
 	if (!next || strncmp(next, "--", 2) == 0)
 		return NULL;
 	/* A boolean takes the next word only when it is a boolean, so that
@@ -335,10 +348,10 @@ static int name_fio_files(struct run_config *cfg, struct ioc_err *err)
 					   "directory", "filename_format"};
 	for (unsigned j = 0; j < cfg->nr_jobs; j++) {
 		struct job_spec *job = &cfg->jobs[j];
-		bool fio_names = false;
+		bool named_as_fio = false;
 		int ret = 0;
 		for (unsigned k = 0; k < 5; k++)
-			fio_names |= options_is_set(job, keys[k]);
+			named_as_fio |= options_is_set(job, keys[k]);
 		if (job->vd[0])
 			continue; /* a VD's members are its targets */
 		if (job->read_iolog[0]) { /* fio: the log's files replace the job's */
@@ -348,7 +361,7 @@ static int name_fio_files(struct run_config *cfg, struct ioc_err *err)
 		}
 		if (job->nr_files)
 			ret = file_names_in_directory(job, err);
-		else if (fio_names && job_moves_data(job))
+		else if (named_as_fio && job_moves_data(job))
 			ret = file_names_apply(job, err);
 		if (!ret && job->nr_files)
 			ret = file_names_append(job, err);
@@ -575,15 +588,36 @@ out:
 bool run_config_prints_only(const struct run_config *cfg)
 {
 	return cfg->version || cfg->fio_compat || cfg->showcmd ||
-	       cfg->parse_only;
+	       cfg->parse_only || cfg->cmdhelp || cfg->enghelp ||
+	       cfg->crctest || cfg->inflate_log || (cfg->debug && !strcmp(cfg->debug, "help"));
 }
 
-void run_config_print(const struct run_config *cfg, FILE *f)
+/* --debug=help as fio prints it: "fio: dumping debug options:" then the
+ * categories, comma-separated. */
+static void print_debug_help(FILE *f)
 {
+	fputs("fio: dumping debug options:", f);
+	for (size_t i = 0; options_debug_names[i]; i++)
+		fprintf(f, "%s%s", i ? "," : "", options_debug_names[i]);
+	fputc('\n', f);
+}
+
+int run_config_print(const struct run_config *cfg, FILE *f)
+{
+	/* fio's format: tools that run iochar as fio parse it
+	 * (iochar --version and the JSON carry iochar's own) */
 	if (cfg->version)
-		fprintf(f, "iochar %s\n", IOCHAR_VERSION);
+		fprintf(f, "%s\n", fio_names_version);
+	else if (cfg->debug && !strcmp(cfg->debug, "help"))
+		print_debug_help(f);
+	else if (cfg->cmdhelp && options_print_cmdhelp(f, cfg->cmdhelp))
+		/* fio says so on stderr and exits 0 */
+		fprintf(stderr, "No such command: %s\n", cfg->cmdhelp);
+	else if (cfg->enghelp)
+		return options_print_enghelp(f, cfg->enghelp) ? 1 : 0;
 	else if (cfg->fio_compat)
 		options_write_compat(f);
 	else if (cfg->showcmd && cfg->showcmd_text)
 		fputs(cfg->showcmd_text, f);
+	return 0;
 }

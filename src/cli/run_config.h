@@ -21,6 +21,7 @@
 #define IOCHAR_CLI_RUN_CONFIG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/job.h"
@@ -64,6 +65,22 @@ struct run_config {
 			     * terminal too (util/note.h) */
 	bool fio_compat;    /* --fio-compat: print docs/fio-compat.md */
 	bool fio_defaults;  /* the jobs got fio's defaults, not scratch's */
+	/* fio's command-line options (options.c says what each does here) */
+	unsigned max_jobs;      /* --max-jobs: accepted, caps nothing (as fio 3.33) */
+	unsigned terse_version; /* --terse-version: 3, the one iochar writes */
+	uint64_t eta_newline_ns; /* --eta-newline: accepted, no effect */
+	bool warnings_fatal;    /* --warnings-fatal: iochar refuses, never warns */
+	uint64_t alloc_size_kb; /* --alloc-size: fio's smalloc pool; none here */
+	char *aux_path;         /* --aux-path: owned; iochar writes no state files */
+	char *debug;            /* --debug: owned; "help" prints the categories */
+	char *cmdhelp;          /* --cmdhelp[=OPTION]: owned; "" = all */
+	char *enghelp;          /* --enghelp[=ENGINE[,OPTION]]: owned; "" = list */
+	bool bandwidth_log;     /* --bandwidth-log: agg-*_bw.log, as fio's */
+	char *inflate_log;      /* --inflate-log=FILE: owned; print it inflated */
+	char *trigger_cmd;      /* --trigger: owned */
+	char *trigger_file;     /* --trigger-file: owned */
+	uint64_t trigger_timeout_ns; /* --trigger-timeout */
+	char *crctest;          /* --crctest[=TYPE]: owned; "" = every digest */
 };
 
 /* Parse argv (argv[0] is "run") into cfg, which the caller owns and must
@@ -82,12 +99,17 @@ int run_config_parse(int argc, char **argv, struct run_config *cfg,
 void run_config_differences(const struct run_config *cfg);
 
 /* Does cfg ask only for something to print (--version, --fio-compat,
- * --showcmd, --parse-only), so that nothing is validated or run? */
+ * --showcmd, --parse-only, --cmdhelp, --enghelp, --crctest,
+ * --debug=help), so that nothing is validated or run? */
 bool run_config_prints_only(const struct run_config *cfg);
 
-/* Print what such a cfg asks for to f: iochar's version, docs/fio-compat.md,
- * the job file as fio's command line, or nothing (--parse-only). */
-void run_config_print(const struct run_config *cfg, FILE *f);
+/* Print what such a cfg asks for to f: fio's version, docs/fio-compat.md,
+ * the job file as fio's command line, the option or engine help, the
+ * debug categories, or nothing (--parse-only; --crctest is the caller's:
+ * it times verify/'s digests). Returns the exit status: fio's, 0 even
+ * for an unknown --cmdhelp option (fio says so and exits 0), 1 for an
+ * unknown --enghelp engine (as fio). */
+int run_config_print(const struct run_config *cfg, FILE *f);
 
 /* Release what cfg owns and empty it; cfg may be NULL. */
 void run_config_free(struct run_config *cfg);

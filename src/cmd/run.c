@@ -13,16 +13,21 @@
 #include "base/blktrace_merge.h"
 #include "cli/options.h"
 #include "cli/run_config.h"
+#include "cmd/agg_bw_log.h"
 #include "cmd/cmd.h"
+#include "cmd/crctest.h"
+#include "cmd/inflate_log.h"
 #include "cmd/signals.h"
 #include "cmd/status.h"
 #include "cmd/stdout_end.h"
+#include "cmd/trigger.h"
 #include "core/runner.h"
 #include "dist/dist.h"
 #include "output/output.h"
 #include "output/results_file.h"
 #include "util/file_id.h"
 #include "util/note.h"
+#include "verify/fio_state.h"
 
 static void print_help(void)
 {
@@ -156,6 +161,8 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 		return ret;
 	if (!ret && run_config_prints_only(cfg))
 		return RUN_CONFIG_HELP + 1; /* nothing to validate: no run */
+	if (!ret) /* fio's --aux-path, before validation loads state files */
+		fio_vstate_set_dir(cfg->aux_path);
 	if (!ret && (ret = jobs_text(cfg, &text)))
 		ret = err_set(&local, -ret, "the jobs as text: %s", strerror(-ret));
 	if (!ret)
@@ -177,7 +184,26 @@ struct run_hooks_arg {
 	struct status st;
 	enum output_format format;
 	FILE *out;
+	struct agg_bw_log *bw; /* --bandwidth-log's files, or NULL */
+	struct trigger trig;   /* --trigger-timeout, --trigger-file */
+	atomic_bool *stop;     /* set when the trigger comes */
 };
+
+/* Each second: the live status, and --bandwidth-log's sample where fio
+ * takes it, with its ETA line (a terminal or --eta=always). */
+static void run_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
+		     const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
+		     uint64_t lat_sum_ns, const struct hist *lat)
+{
+	struct run_hooks_arg *a = arg;
+
+	status_tick(&a->st, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
+	if (a->bw && a->st.tty)
+		agg_bw_log_sample(a->bw, elapsed_ns, bytes);
+	/* fio stops its jobs when the trigger comes, then runs its command */
+	if (trigger_armed(&a->trig) && trigger_due(&a->trig, elapsed_ns) && a->stop)
+		atomic_store(a->stop, true);
+}
 
 /* --status-interval: the run so far in the run's format(s), where the
  * final report will go (fio writes them all to its output, in order). */
@@ -201,6 +227,7 @@ static void status_start(struct status *st, const struct run_config *cfg)
 	if (cfg->eta == RUN_ETA_NEVER)
 		st->log_every_ns = 0;
 	st->next_log_ns = st->log_every_ns;
+	st->newline_every_ns = st->next_newline_ns = cfg->eta_newline_ns;
 }
 
 /* Run the jobs here or over many hosts, the live status and the
@@ -211,7 +238,7 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 {
 	bool root = dist_is_root(d);
 	struct runner_hooks hooks = {
-		.tick = root ? status_tick : NULL,
+		.tick = root ? run_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
 		.arg = ha,
 		.stop = stop_requested,
@@ -229,6 +256,34 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 	/* each host's own environment into hosts[] (not a failure) */
 	if (dist_gather_env_run(d, result, &eerr) && root)
 		note_once_as("iochar: ", "warning: %s", eerr.msg);
+	return ret;
+}
+
+/* run_jobs with fio's command-line extras around it: --bandwidth-log's
+ * files, the trigger (--trigger-timeout, --trigger-file) and its
+ * command once the jobs stopped. */
+static int run_with_extras(struct dist *d, const struct run_config *cfg,
+			   struct run_hooks_arg *ha, atomic_bool *stop_requested,
+			   struct run_result *result, struct ioc_err *err)
+{
+	bool root = dist_is_root(d);
+	struct agg_bw_log bw;
+	int ret = 0;
+
+	ha->stop = stop_requested;
+	ha->trig = (struct trigger){.cmd = cfg->trigger_cmd, .file = cfg->trigger_file,
+				    .timeout_ns = cfg->trigger_timeout_ns};
+	if (root && cfg->bandwidth_log && !(ret = agg_bw_log_open(&bw, err)))
+		ha->bw = &bw;
+	if (!ret)
+		ret = run_jobs(d, cfg, ha, stop_requested, result, err);
+	status_clear(&ha->st);
+	if (ha->trig.fired && root)
+		trigger_exec(&ha->trig); /* as fio: its status is not the run's */
+	if (ha->bw && agg_bw_log_close(ha->bw) && !ret)
+		ret = err_set(err, EIO, "--bandwidth-log: the agg-*_bw.log files "
+				       "could not be written");
+	ha->bw = NULL; /* bw is this function's */
 	return ret;
 }
 
@@ -262,9 +317,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret == RUN_CONFIG_HELP + 1) {
 		if (root)
-			run_config_print(&cfg, stdout);
+			status = cfg.crctest	 ? crctest_run(cfg.crctest, stdout, stderr)
+				 : cfg.inflate_log ? inflate_log_run(cfg.inflate_log, stdout, stderr)
+						   : run_config_print(&cfg, stdout);
 		run_config_free(&cfg);
-		return dist_finish(d, 0);
+		return dist_finish(d, status);
 	}
 	if (!ret && root && cfg.output)
 		ret = results_file_open(&rf, "--output", cfg.output,
@@ -288,8 +345,7 @@ int cmd_run(int argc, char **argv)
 	ha.format = cfg.format;
 	ha.out = rf.f ? rf.f : stdout;
 	atomic_bool *stop_requested = signals_catch();
-	ret = run_jobs(d, &cfg, &ha, stop_requested, &result, &err);
-	status_clear(st);
+	ret = run_with_extras(d, &cfg, &ha, stop_requested, &result, &err);
 	if (ret && root)
 		fprintf(stderr, "iochar: %s\n", err.msg);
 	if (result.nr_workers && root) { /* also a partial result: what was measured */
@@ -303,7 +359,7 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_SIGNAL;
 	else if (ret)
 		status = err.usage ? EXIT_USAGE : 1;
-	else if (result.partial && atomic_load(stop_requested))
+	else if (result.partial && atomic_load(stop_requested) && !ha.trig.fired)
 		status = EXIT_SIGNAL;
 	run_result_free(&result);
 	results_file_abort(&rf); /* no result at all: the old file stays */

@@ -147,6 +147,12 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	fprintf(stderr, "\r\033[K[%us%s] %.0f IOPS, %.1f MB/s, lat %.1f us%s%s", el,
 		left, iops, mbs, lat_us, p99, plan);
 	s->line_shown = true;
+	if (s->newline_every_ns && elapsed_ns >= s->next_newline_ns) {
+		while (s->next_newline_ns <= elapsed_ns)
+			s->next_newline_ns += s->newline_every_ns;
+		fputc('\n', stderr); /* this line stays: fio's --eta-newline */
+		s->line_shown = false;
+	}
 }
 
 void status_fill(void *arg, const char *path, uint64_t done, uint64_t total)

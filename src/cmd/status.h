@@ -28,6 +28,9 @@ struct status {
 	unsigned fill_quarter; /* last quarter of a fill reported to a log */
 	bool notes;            /* laying out files shown (util/note.h's
 				* note_shown() at status_init); kept anyway */
+	/* fio's --eta-newline: the live line is ended (kept on screen, a
+	 * new one started) every this often; 0 = redrawn in place */
+	uint64_t newline_every_ns, next_newline_ns;
 	FILE *messages;        /* status_messages(), or NULL */
 	/* a plan's estimate (charz/eta.h), set by the plan command: the
 	 * line adds the step, the point and the step's and plan's time

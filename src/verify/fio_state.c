@@ -56,6 +56,15 @@ static uint64_t fio_crc(const uint8_t *p, size_t n)
 	return (uint32_t)~crc32c(0, p, n);
 }
 
+/* fio's --aux-path: the directory of the state files, "" = the current
+ * one. Set once before any job starts (fio_vstate_set_dir). */
+static char state_dir[4096];
+
+void fio_vstate_set_dir(const char *dir)
+{
+	snprintf(state_dir, sizeof(state_dir), "%s", dir ? dir : "");
+}
+
 static void state_path(char *out, size_t len, const char *name, unsigned index)
 {
 	char ename[256];
@@ -64,7 +73,9 @@ static void state_path(char *out, size_t len, const char *name, unsigned index)
 	for (i = 0; name[i] && i + 1 < sizeof(ename); i++)
 		ename[i] = name[i] == '/' ? '.' : name[i];
 	ename[i] = '\0';
-	snprintf(out, len, "local-%s-%u-verify.state", ename, index);
+	/* fio: aux_path + '/' + the name, the directory as given */
+	snprintf(out, len, "%s%slocal-%s-%u-verify.state", state_dir,
+		 state_dir[0] ? "/" : "", ename, index);
 }
 
 /* The thread_io_list of r into b (LIST_LEN + depth x files x COMP_LEN
@@ -96,7 +107,7 @@ int fio_vstate_save(const struct fio_vstate_rec *r, const char *name,
 {
 	size_t n = LIST_LEN + (size_t)r->depth * r->nofiles * COMP_LEN;
 	uint8_t *b = calloc(1, HDR_LEN + n);
-	char path[512];
+	char path[sizeof(state_dir) + 512];
 	int ret = 0;
 
 	state_path(path, sizeof(path), name, index);
@@ -149,7 +160,7 @@ static int read_all(const char *path, uint8_t **out, size_t *len)
 int fio_vstate_load(const char *name, unsigned index, struct fio_vstate *st,
 		    struct ioc_err *err)
 {
-	char path[512];
+	char path[sizeof(state_dir) + 512];
 	uint8_t *b = NULL;
 	size_t n = 0;
 

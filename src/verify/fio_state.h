@@ -44,6 +44,10 @@ static inline void fio_vstate_rec_issued(struct fio_vstate_rec *r)
 void fio_vstate_rec_done(struct fio_vstate_rec *r, unsigned file,
 			 uint64_t offset);
 
+/* fio's --aux-path: save and load the state files in dir (NULL or "":
+ * the current directory, the default). Call before any job runs. */
+void fio_vstate_set_dir(const char *dir);
+
 /* Write r as local-NAME-INDEX-verify.state ('/' in the name as '.'). 0,
  * or -errno with a message naming the file. */
 int fio_vstate_save(const struct fio_vstate_rec *r, const char *name,
