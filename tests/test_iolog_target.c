@@ -103,6 +103,37 @@ static void test_log_on_target_refused(void **state)
 	expect_untouched(p);
 }
 
+/* A --vd member is the run's target too: neither write_iolog= nor
+ * --output may name it, however spelt; nothing is written to it. */
+static void test_vd_member_refused(void **state)
+{
+	const char *dir = *state;
+	char p[4400];
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/m%u", dir, i);
+		make_target(p);
+	}
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("run", "--name=j", "--vd=raid0,strip=64k,members=m0:m1",
+				     "--rw=read", "--bs=4k", "--size=64k", "--ioengine=psync",
+				     "--write_iolog=./m1"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "job j: write_iolog=./m1 is a --vd member of job j (m1)");
+	proc_out_free(&po);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=j", "--vd=raid0,strip=64k,members=m0:m1",
+				     "--rw=read", "--bs=4k", "--size=64k", "--ioengine=psync",
+				     "--output=./m0"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "--output=./m0: also a --vd member of job j (m0)");
+	proc_out_free(&po);
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/m%u", dir, i);
+		expect_untouched(p);
+	}
+}
+
 /* A log that cannot be opened for appending (no directory; a FIFO, whose
  * open would wait for a reader) fails when the workers start, after the
  * targets are laid out: refused when the job is read, nothing made. */
@@ -136,6 +167,8 @@ static void test_log_unopenable_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_vd_member_refused, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_log_on_target_refused, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_log_unopenable_refused, tmpdir_setup,

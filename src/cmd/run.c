@@ -27,6 +27,7 @@
 #include "output/results_file.h"
 #include "util/file_id.h"
 #include "util/note.h"
+#include "vd/def.h"
 #include "verify/fio_state.h"
 
 static void print_help(void)
@@ -94,12 +95,37 @@ static int output_own_file(const struct run_config *cfg, struct ioc_err *err)
 						 "results need a file of their own",
 						 cfg->output, job->name,
 						 job->files[i]);
+		const char *member = vd_list_member(job->vd, cfg->output);
+		if (member)
+			return err_usage(err, EINVAL,
+					 "--output=%s: also a --vd member of job %s (%s); "
+					 "the results need a file of their own",
+					 cfg->output, job->name, member);
 		if (job->journal[0] && file_same(job->journal, cfg->output))
 			return err_usage(err, EINVAL,
 					 "--output=%s: also the journal of job %s "
 					 "(journal=%s); the results need a file "
 					 "of their own",
 					 cfg->output, job->name, job->journal);
+	}
+	return 0;
+}
+
+/* A write_iolog= that is a member of a job's --vd: the log's text
+ * would be appended into the VD's data (core/runner_jobs.c compares it
+ * with the jobs' files; the members are known here, above vd/). */
+static int iolog_not_member(const struct run_config *cfg, struct ioc_err *err)
+{
+	for (unsigned i = 0; i < cfg->nr_jobs; i++) {
+		const char *log = cfg->jobs[i].write_iolog;
+		for (unsigned j = 0; log[0] && j < cfg->nr_jobs; j++) {
+			const char *member = vd_list_member(cfg->jobs[j].vd, log);
+			if (member)
+				return err_usage(err, EINVAL,
+						 "job %s: write_iolog=%s is a --vd member of "
+						 "job %s (%s): the log would be written into it",
+						 cfg->jobs[i].name, log, cfg->jobs[j].name, member);
+		}
 	}
 	return 0;
 }
@@ -170,6 +196,8 @@ static int prepare(struct dist *d, int argc, char **argv, struct run_config *cfg
 	/* before the jobs' checks, which lock (and may create) journals */
 	if (!ret && cfg->output && dist_is_root(d))
 		ret = output_own_file(cfg, &local);
+	if (!ret)
+		ret = iolog_not_member(cfg, &local);
 	if (!ret)
 		ret = runner_validate(cfg->jobs, cfg->nr_jobs, &local);
 	ret = dist_agree(d, text ? text : "", ret, &local, err);

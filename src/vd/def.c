@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/units.h"
+#include "util/file_id.h"
 
 static const char *const level_names[] = {
 	[VD_RAID0] = "raid0", [VD_RAID1] = "raid1", [VD_RAID5] = "raid5",
@@ -355,4 +356,25 @@ char *vd_def_format(const struct vd_def *def)
 			first = 0;
 		}
 	return out;
+}
+
+const char *vd_list_member(const char *text, const char *path)
+{
+	static char hit[VD_PATH_MAX];
+	struct ioc_err ignored = {0};
+	char one[4096];
+	struct vd_def *def;
+
+	if (!text[0] || !(def = malloc(sizeof(*def))))
+		return NULL;
+	hit[0] = '\0';
+	for (unsigned i = 0; !hit[0] && i < vd_list_count(text); i++) {
+		if (vd_list_item(text, i, one, sizeof(one)) || vd_def_parse(one, def, &ignored))
+			continue;
+		for (unsigned m = 0; !hit[0] && m < def->nr_members; m++)
+			if (file_same(def->members[m], path))
+				snprintf(hit, sizeof(hit), "%s", def->members[m]);
+	}
+	free(def);
+	return hit[0] ? hit : NULL;
 }

@@ -81,6 +81,12 @@ unsigned vd_list_count(const char *text);
 /* Copy the i-th VD of text into out (len bytes). 0, or -E2BIG / -EINVAL. */
 int vd_list_item(const char *text, unsigned i, char *out, size_t len);
 
+/* The member of a VD in the list text (';'-separated definitions) that
+ * is the file path names, however either is spelt (util/file_id.h);
+ * NULL when none is, or a definition does not parse (its own error
+ * comes where it is checked). The pointer is into a static buffer. */
+const char *vd_list_member(const char *text, const char *path);
+
 /* The layout part of def as text vd_def_parse takes back: level, strip,
  * members (each made absolute when it resolves), spans, failed. Policies
  * are left out: they do not change where blocks live. Returns a malloc'd

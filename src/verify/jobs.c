@@ -73,22 +73,7 @@ static const char *shared_region(const struct io_hooks_job *v,
 /* Is path a member of a VD of job o? */
 static bool vd_member(const struct job_spec *o, const char *path)
 {
-	struct vd_def *def;
-	struct ioc_err ignored = {0};
-	char one[sizeof(o->vd)];
-	bool hit = false;
-
-	if (!o->vd[0] || !(def = malloc(sizeof(*def))))
-		return false;
-	for (unsigned i = 0; !hit && i < vd_list_count(o->vd); i++) {
-		if (vd_list_item(o->vd, i, one, sizeof(one)) ||
-		    vd_def_parse(one, def, &ignored))
-			continue;
-		for (unsigned m = 0; !hit && m < def->nr_members; m++)
-			hit = same_file(def->members[m], path);
-	}
-	free(def);
-	return hit;
+	return vd_list_member(o->vd, path) != NULL;
 }
 
 /* journal=: on a verifying job, one per job, never one of the run's
