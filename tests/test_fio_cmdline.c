@@ -76,6 +76,20 @@ static void both(const char *dir, const char *args, struct res *f,
 	run(i, dir, false, args);
 }
 
+/* args through fio and iochar: the same exit status, and want in both
+ * outputs. */
+static void both_have(const char *dir, const char *args, const char *want)
+{
+	struct res f, i;
+
+	both(dir, args, &f, &i);
+	assert_int_equal(i.rc, f.rc);
+	expect_has(f.out, want);
+	expect_has(i.out, want);
+	res_free(&f);
+	res_free(&i);
+}
+
 /* 1. --version: fio's "fio-3.33" from `iochar run` and from iochar named
  * fio; `iochar --version` and the JSON keep iochar's. */
 static void test_version(void **state)
@@ -258,28 +272,10 @@ static void test_enghelp(void **state)
 	struct res f, i;
 
 	side_need_fio();
-	both(dir, "--enghelp", &f, &i);
-	assert_int_equal(i.rc, f.rc);
-	expect_has(f.out, "Available IO engines:\n");
-	expect_has(i.out, "Available IO engines:\n");
-	expect_has(f.out, "\tlibaio\n");
-	expect_has(i.out, "\tlibaio\n");
-	res_free(&f);
-	res_free(&i);
-
-	both(dir, "--enghelp=io_uring", &f, &i);
-	assert_int_equal(i.rc, f.rc);
-	expect_has(f.out, "hipri                   : ");
-	expect_has(i.out, "hipri                   : ");
-	res_free(&f);
-	res_free(&i);
-
-	both(dir, "--enghelp=io_uring,hipri", &f, &i);
-	assert_int_equal(i.rc, f.rc);
-	expect_has(f.out, "               hipri: ");
-	expect_has(i.out, "               hipri: ");
-	res_free(&f);
-	res_free(&i);
+	both_have(dir, "--enghelp", "Available IO engines:\n");
+	both_have(dir, "--enghelp", "\tlibaio\n");
+	both_have(dir, "--enghelp=io_uring", "hipri                   : ");
+	both_have(dir, "--enghelp=io_uring,hipri", "               hipri: ");
 
 	both(dir, "--enghelp=nosuch", &f, &i);
 	assert_int_equal(f.rc, 1);
