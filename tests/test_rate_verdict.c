@@ -212,7 +212,14 @@ static void test_cli_not_reached(void **state)
 	assert_false(json_object_get_boolean(jget(root, "rate.reached")));
 	assert_true(jget_double(root, "rate.asked") == 50000000.0);
 	assert_true(jget_double(root, "rate.achieved") < 50000000.0);
-	expect_has(json_object_get_string(jget(root, "rate.why")), "1 slot per worker");
+	/* the slot is the limit, unless iochar's own time between I/Os is a
+	 * material share of it (a sanitizer build: ~10x the bookkeeping per
+	 * I/O on a 1-2 us read), which the verdict must then say instead */
+	bool tool = json_object_get_boolean(jget(root, "tool_limited"));
+	expect_has(json_object_get_string(jget(root, "rate.why")),
+		   tool ? "iochar fell behind its schedule" : "1 slot per worker");
+	print_message("psync asked 50M IOPS: %s\n",
+		      json_object_get_string(jget(root, "rate.why")));
 	json_object_put(root);
 	proc_out_free(&po);
 	run_iochar(&po, NULL, 0,
@@ -221,7 +228,8 @@ static void test_cli_not_reached(void **state)
 			"--rate_iops=50000000"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "rate: asked 50000000 IOPS, achieved ");
-	expect_has(po.out, "NOT REACHED: the device at the queue depth");
+	expect_has(po.out, tool ? "NOT REACHED: iochar fell behind"
+				: "NOT REACHED: the device at the queue depth");
 	proc_out_free(&po);
 }
 
