@@ -288,7 +288,7 @@ static void test_lead_follows_lateness(void **state)
 static void test_wait_never_early(void **state)
 {
 	(void)state;
-	pace_thread_init(true);
+	pace_thread_init(true, true);
 	for (unsigned i = 0; i < 400; i++) {
 		uint64_t now = fast_ns();
 		uint64_t t = now + 20000 + (i % 7) * 10000;

@@ -164,6 +164,17 @@ static void test_room_rule(void **state)
 	assert_false(pace_has_room(0, 8));
 	assert_true(pace_has_room(4, 8));
 	assert_false(pace_has_room(5, 8));
+	/* the slice also without room when no device shares the CPUs */
+	bool spin, slice;
+	pace_spin_slice(4, 2, false, &spin, &slice);
+	assert_false(spin);
+	assert_false(slice);
+	pace_spin_slice(4, 2, true, &spin, &slice);
+	assert_false(spin);
+	assert_true(slice);
+	pace_spin_slice(1, 2, false, &spin, &slice);
+	assert_true(spin);
+	assert_true(slice);
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -180,7 +191,7 @@ static uint64_t thread_cpu_ns(void)
 static void test_no_room_no_spin(void **state)
 {
 	(void)state;
-	pace_thread_init(false);
+	pace_thread_init(false, false);
 	assert_int_equal(pace_lead_ns(), 0);
 	uint64_t cpu0 = thread_cpu_ns(), wall0 = fast_ns();
 	for (unsigned i = 0; i < 300; i++) {
@@ -192,7 +203,7 @@ static void test_no_room_no_spin(void **state)
 	assert_int_equal(pace_lead_ns(), 0);
 	if (share > 0.25)
 		fail_msg("a pacing thread without room took %.0f%% of a CPU sleeping", 100 * share);
-	pace_thread_init(true);
+	pace_thread_init(true, true);
 	assert_int_equal(pace_lead_ns(), PACE_SPIN_NS);
 }
 

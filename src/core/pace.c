@@ -72,11 +72,11 @@ struct pace_sched_attr {
  * its own, as each may run on a CPU of its own; 0 never spins. */
 static _Thread_local uint64_t lead_ns = PACE_SPIN_NS;
 
-void pace_thread_init(bool room)
+void pace_thread_init(bool spin, bool slice)
 {
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	lead_ns = room ? PACE_SPIN_NS : 0;
-	if (!room)
+	lead_ns = spin ? PACE_SPIN_NS : 0;
+	if (!slice)
 		return;
 #ifdef SYS_sched_setattr
 	/* A short slice (EEVDF, Linux 6.12+) gives the woken worker an early

@@ -100,16 +100,19 @@ void pace_shift(struct pace *p, uint64_t ns);
 /* Make this thread's sleeps end when asked: timer slack 1 ns instead of
  * the default 50 us (PR_SET_TIMERSLACK). Call from the pacing thread.
  *
- * room: the pacing threads leave most CPUs free (pace_has_room). Only
- * then does the thread also ask for a short scheduler slice and spin the
- * last stretch of each wait (the lead). Without room both take the CPU
- * from what is measured: on 2 CPUs with 4 workers over loop devices
- * (issue 34) the spin and the slice preempted the devices' own kernel
- * threads and ksoftirqd, so the service latency at QD 32 and 20 % of the
- * maximum was 880 us with both, 640 without the spin and 460 without
- * either, where fio saw 60 (bench/README.md). A thread without room
- * sleeps to each deadline and its wake-up lateness is its lag. */
-void pace_thread_init(bool room);
+ * spin: spin the last stretch of each wait (the lead) instead of
+ * sleeping to the deadline. slice: ask for a short scheduler slice, so
+ * the woken thread preempts a CPU hog instead of queueing behind it for a
+ * whole slice (null engine, 4 workers x 71k IOPS on 2 CPUs: p99 lag
+ * 0.4-1.1 ms with it, 2-5 ms without). Both take the CPU from whatever
+ * else the measurement needs: on 2 CPUs with 4 workers over loop devices
+ * (issue 34) they preempted the devices' own kernel threads and
+ * ksoftirqd, so the service latency at QD 32 and 20 % of the maximum was
+ * 880 us with both, 640 without the spin and 460 without either, where
+ * fio saw 60 (bench/README.md). pace_spin_slice says when each is taken.
+ * A thread that does not spin sleeps to each deadline and its wake-up
+ * lateness is its lag. */
+void pace_thread_init(bool spin, bool slice);
 
 /* Whether nr pacing threads on cpus usable CPUs leave room to spin: at
  * most one thread per two CPUs (the other for the device's completions
@@ -117,6 +120,17 @@ void pace_thread_init(bool room);
 static inline bool pace_has_room(unsigned nr, unsigned cpus)
 {
 	return nr && 2 * (uint64_t)nr <= cpus;
+}
+
+/* The pacing thread's spin and slice (pace_thread_init): the spin only
+ * with room; the slice with room, or when no device work shares the CPUs
+ * (an engine that moves no data), where only the threads' own wake-ups
+ * are at stake. */
+static inline void pace_spin_slice(unsigned nr, unsigned cpus, bool no_device,
+				   bool *spin, bool *slice)
+{
+	*spin = pace_has_room(nr, cpus);
+	*slice = *spin || no_device;
 }
 
 /* Wait until monotonic time t: sleep until the thread's lead before it

@@ -286,8 +286,12 @@ void *worker_main(void *arg)
 
 	if (!w->error && !atomic_load(w->stop) && !atomic_load(&w->exit_now)) {
 		bool timed = worker_iolog_timed(w);
-		if (pace_job_paced(w->job) || timed) /* naps must be short to be accurate */
-			pace_thread_init(pace_has_room(w->nr_threads, usable_cpus()));
+		if (pace_job_paced(w->job) || timed) { /* naps must be short to be accurate */
+			bool spin, slice;
+			pace_spin_slice(w->nr_threads, usable_cpus(),
+					w->eops->flags & ENGINE_NO_TARGET, &spin, &slice);
+			pace_thread_init(spin, slice);
+		}
 		struct loop_state s = {
 			.now = fast_ns(),
 			.deadline = w->job->runtime_ns ?
