@@ -1,11 +1,13 @@
-/* floor_paced.c - the floor of a rate-limited reader at QD 1 (issue 17).
+/* floor_paced.c - the floor of a rate-limited (open-loop) reader.
  *
- * One thread per file or device, each with its own io_uring of depth 1,
- * 4k random O_DIRECT reads. I/O k of a thread is due at start + k / RATE,
+ * One thread per file or device, each with its own io_uring of DEPTH
+ * (1 unless -d says otherwise), 4k random O_DIRECT reads. I/O k of a thread is due at start + k / RATE,
  * the linear schedule fio and iochar use by default (a ring set up as
  * iochar's: single issuer, deferred task work). The thread sleeps to
  * the due time with clock_nanosleep (absolute, timer slack 1 ns), never
- * spins, submits and waits in one io_uring_enter, and keeps three figures
+ * spins; at QD 1 it submits and waits in one io_uring_enter, deeper it
+ * submits every due I/O at once and waits for a completion or the next
+ * due time, whichever is first (reader_main), and keeps three figures
  * per I/O: response (completion - due), service (completion - submission)
  * and lag (submission - due). A thread that is late submits at once and
  * catches up, as both tools do. RATE 0 reads back to back (closed loop).
@@ -18,7 +20,7 @@
  * before it is still in flight waits for it, and that wait is response
  * time, not the tool's. bench/pacing.py runs it beside iochar and fio.
  *
- *   floor_paced SECONDS RATE_PER_THREAD FILE...
+ *   floor_paced [-d DEPTH] SECONDS RATE_PER_THREAD FILE...
  *
  * Prints {"ios", "elapsed_ns", "iops", "resp_mean_ns", "resp_p99_ns",
  * "svc_mean_ns", "svc_p99_ns", "lag_p99_ns"} over all threads.
@@ -27,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,11 +41,13 @@
 
 #define BS 4096
 #define MAX_THREADS 64
+#define MAX_DEPTH 1024
 #define CLOSED_LOOP_CAP 400000u /* I/Os a second kept per thread, closed loop */
 
 struct reader {
 	const char *path;
 	int fd;
+	unsigned depth;
 	uint64_t nblocks, rate, start, end, rng;
 	uint32_t *resp, *svc, *lag; /* ns, one per I/O kept */
 	uint64_t cap, ios;
@@ -79,57 +84,145 @@ static uint32_t clamp32(uint64_t ns)
 /* The cheapest ring the kernel offers a single thread: completions run
  * in the waiting thread, not by task-work interrupts (6.1+), as iochar's
  * engine sets it up; a plain ring on older kernels. */
-static int ring_init(struct io_uring *ring)
+static int ring_init(struct io_uring *ring, unsigned depth)
 {
 	unsigned flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 
-	if (io_uring_queue_init(1, ring, flags) == 0)
+	if (io_uring_queue_init(depth, ring, flags) == 0)
 		return 0;
-	return io_uring_queue_init(1, ring, 0);
+	return io_uring_queue_init(depth, ring, 0);
 }
 
+/* One I/O slot: its buffer and the two times its figures need. */
+struct slot {
+	void *buf;
+	uint64_t due, sub;
+};
+
+static void keep(struct reader *r, const struct slot *s, uint64_t done)
+{
+	if (r->ios < r->cap) {
+		r->resp[r->ios] = clamp32(done - s->due);
+		r->svc[r->ios] = clamp32(done - s->sub);
+		r->lag[r->ios] = clamp32(s->sub - s->due);
+	}
+	r->ios++;
+}
+
+/* Collect every completion there is, each stamped when it was seen. */
+static int reap(struct reader *r, struct io_uring *ring, struct slot *slots,
+		unsigned *free_ids, unsigned *nfree)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, seen = 0;
+	uint64_t done = now_ns();
+
+	io_uring_for_each_cqe(ring, head, cqe) {
+		if (cqe->res != BS)
+			return -1;
+		unsigned id = (unsigned)cqe->user_data;
+		keep(r, &slots[id], done);
+		free_ids[(*nfree)++] = id;
+		seen++;
+	}
+	io_uring_cq_advance(ring, seen);
+	return (int)seen;
+}
+
+/* Open loop at depth r->depth: I/O k is due at start + k / rate; every
+ * due I/O with a free slot is submitted at once (one enter for all due),
+ * and the thread then waits for a completion or the next due time,
+ * whichever comes first, so completions are stamped when they happen
+ * and never held for the queue to fill. An I/O due while every slot is
+ * busy waits for a slot: that is response time (the depth bound), not
+ * lag of the reader's own. Rate 0: closed loop, each slot refilled at
+ * once. */
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
+	unsigned depth = r->depth, nfree = depth, inflight = 0;
 	struct io_uring ring;
-	struct io_uring_cqe *cqe;
-	void *buf;
+	struct slot slots[MAX_DEPTH];
+	unsigned free_ids[MAX_DEPTH];
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	if (posix_memalign(&buf, BS, BS) || ring_init(&ring) < 0) {
+	if (ring_init(&ring, depth) < 0) {
 		r->failed = 1;
 		return NULL;
 	}
+	for (unsigned i = 0; i < depth; i++) {
+		free_ids[i] = depth - 1 - i;
+		if (posix_memalign(&slots[i].buf, BS, BS)) {
+			r->failed = 1;
+			return NULL;
+		}
+	}
 	sleep_until(r->start);
-	for (uint64_t k = 0;; k++) {
-		uint64_t due = r->rate ? r->start + k * 1000000000ull / r->rate : 0;
-		if (due >= r->end)
-			break;
-		if (due > now_ns())
+	uint64_t k = 0;
+	for (;;) {
+		uint64_t now = now_ns();
+		uint64_t due = r->rate ? r->start + k * 1000000000ull / r->rate : now;
+		unsigned issued = 0;
+		while (nfree && due <= now && due < r->end && now < r->end) {
+			unsigned id = free_ids[--nfree];
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_read(sqe, r->fd, slots[id].buf, BS, next_off(r));
+			sqe->user_data = id;
+			slots[id].due = due;
+			issued++;
+			k++;
+			due = r->rate ? r->start + k * 1000000000ull / r->rate : now;
+		}
+		if (issued) {
+			uint64_t sub = now_ns(); /* as the QD 1 reader: before the enter */
+			/* nothing else to do before a completion: one enter for both */
+			bool block = !nfree || !(due < r->end);
+			int ret = block ? io_uring_submit_and_wait(&ring, 1) : io_uring_submit(&ring);
+			if (ret != (int)issued) {
+				r->failed = 1;
+				break;
+			}
+			for (unsigned i = 0; i < issued; i++) /* the ids just taken */
+				slots[free_ids[nfree + i]].sub = sub;
+			inflight += issued;
+		}
+		bool more = due < r->end && now < r->end;
+		if (!inflight) {
+			if (!more)
+				break;
 			sleep_until(due);
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-		io_uring_prep_read(sqe, r->fd, buf, BS, next_off(r));
-		uint64_t sub = now_ns();
-		if (!due)
-			due = sub;
-		if (io_uring_submit_and_wait(&ring, 1) < 0 || io_uring_wait_cqe(&ring, &cqe) ||
-		    cqe->res != BS) {
+			continue;
+		}
+		struct io_uring_cqe *cqe;
+		int ret;
+		uint64_t t = now_ns();
+		if (more && nfree && due > t) {
+			struct __kernel_timespec ts = { .tv_sec = (long long)((due - t) / 1000000000ull),
+							.tv_nsec = (long long)((due - t) % 1000000000ull) };
+			ret = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+			if (ret == -ETIME)
+				continue;
+		} else if (more && nfree) {
+			ret = io_uring_peek_cqe(&ring, &cqe); /* due now: issue first */
+			if (ret == -EAGAIN)
+				continue;
+		} else {
+			ret = io_uring_wait_cqe(&ring, &cqe);
+		}
+		if (ret < 0 && ret != -EINTR) {
 			r->failed = 1;
 			break;
 		}
-		io_uring_cqe_seen(&ring, cqe);
-		uint64_t done = now_ns();
-		if (r->ios < r->cap) {
-			r->resp[r->ios] = clamp32(done - due);
-			r->svc[r->ios] = clamp32(done - sub);
-			r->lag[r->ios] = clamp32(sub - due);
-		}
-		r->ios++;
-		if (done >= r->end)
+		int seen = reap(r, &ring, slots, free_ids, &nfree);
+		if (seen < 0) {
+			r->failed = 1;
 			break;
+		}
+		inflight -= (unsigned)seen;
 	}
 	io_uring_queue_exit(&ring);
-	free(buf);
+	for (unsigned i = 0; i < depth; i++)
+		free(slots[i].buf);
 	return NULL;
 }
 
@@ -176,13 +269,20 @@ static void figures(struct reader *rs, int nr, enum figure which, double *mean, 
 
 int main(int argc, char **argv)
 {
-	if (argc < 4 || argc - 3 > MAX_THREADS) {
-		fprintf(stderr, "usage: floor_paced SECONDS RATE_PER_THREAD FILE... (at most %d)\n",
-			MAX_THREADS);
+	unsigned depth = 1;
+	int a = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-d")) {
+		depth = (unsigned)strtoul(argv[2], NULL, 10);
+		a = 3;
+	}
+	if (argc - a < 3 || argc - a - 2 > MAX_THREADS || !depth || depth > MAX_DEPTH) {
+		fprintf(stderr, "usage: floor_paced [-d DEPTH] SECONDS RATE_PER_THREAD FILE... "
+				"(at most %d files, depth 1-%d)\n", MAX_THREADS, MAX_DEPTH);
 		return 2;
 	}
-	uint64_t secs = strtoull(argv[1], NULL, 10), rate = strtoull(argv[2], NULL, 10);
-	int nr = argc - 3;
+	uint64_t secs = strtoull(argv[a], NULL, 10), rate = strtoull(argv[a + 1], NULL, 10);
+	int nr = argc - a - 2;
 	struct reader rs[MAX_THREADS];
 	pthread_t th[MAX_THREADS];
 	uint64_t start = now_ns() + 10000000ull; /* every thread set up by then */
@@ -193,7 +293,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < nr; i++) {
 		struct reader *r = &rs[i];
-		*r = (struct reader){ .path = argv[3 + i], .rate = rate, .start = start,
+		*r = (struct reader){ .path = argv[a + 2 + i], .depth = depth, .rate = rate, .start = start,
 				      .end = start + secs * 1000000000ull,
 				      .rng = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1) };
 		r->fd = open(r->path, O_RDONLY | O_DIRECT);

@@ -121,8 +121,8 @@ def m_iochar(d):
             "reason": d.get("tool_limited_reason", "")}
 
 
-def floor_argv(floor, devs, runtime, rate=0):
-    return [floor, "%d" % max(1, round(float(runtime))), "%d" % rate] + devs["paths"]
+def floor_argv(floor, devs, runtime, rate=0, qd=1):
+    return [floor, "-d", "%d" % qd, "%d" % max(1, round(float(runtime))), "%d" % rate] + devs["paths"]
 
 
 def m_floor(d):
@@ -329,8 +329,9 @@ GRID_PCTS = (10, 25, 50, 90)
 
 def case_grid(a, iochar, floor, devs, log, summary):
     """Issue 34's grid: at each iodepth, fio's closed-loop maximum, then
-    each share of it as a rate per job, iochar and fio alternating (the
-    floor reader too at QD 1, the only depth it has), for each engine.
+    each share of it as a rate per job, iochar, fio and the floor reader
+    (open loop at the same depth, io_uring whatever the engine)
+    alternating, for each engine.
     The targets: rate >= 0.98 x asked; service mean within 1.3 x fio's lat
     mean + 10 us; response mean within 1.5 x + 20 us and p99 within 2 x +
     50 us of fio's; at 90 % iochar's IOPS >= 0.95 x fio's and its CPU per
@@ -346,8 +347,7 @@ def case_grid(a, iochar, floor, devs, log, summary):
                       % (engine, qd, pct, top, rate), flush=True)
                 runs = {"iochar": (iochar_argv(iochar, devs, a.runtime, rate, engine, qd=qd), m_iochar),
                         "fio": (fio_argv(devs, a.runtime, rate, engine=engine, qd=qd), m_fio)}
-                if qd == 1:
-                    runs["floor"] = (floor_argv(floor, devs, a.runtime, rate), m_floor)
+                runs["floor"] = (floor_argv(floor, devs, a.runtime, rate, qd), m_floor)
                 r, loads = alternate(a.rounds, runs, log)
                 io, fi = r["iochar"], r["fio"]
                 asked = rate * len(devs["paths"])
@@ -360,9 +360,8 @@ def case_grid(a, iochar, floor, devs, log, summary):
                         "fio_cpu_per_io": med([dict(m, c=m["cpu_pct"] / max(m["iops"], 1)) for m in fi], "c"),
                         "tool_limited_rounds": sum(m["tool_limited"] for m in io),
                         "load_median": statistics.median(loads)}
-                if qd == 1:
-                    cell["floor_resp_mean"] = med(r["floor"], "mean")
-                    cell["floor_svc_mean"] = med(r["floor"], "svc_mean")
+                cell["floor_resp_mean"] = med(r["floor"], "mean")
+                cell["floor_svc_mean"] = med(r["floor"], "svc_mean")
                 fm, fp = cell["fio_mean"], cell["fio_p99"]
                 cell["pass_rate"] = cell["iochar_iops"] >= 0.98 * asked
                 cell["pass_svc"] = cell["svc_mean"] <= 1.3 * fm + 10000
