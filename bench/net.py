@@ -83,7 +83,7 @@ def run_pair(tool, iochar, streams, secs, length, ns=None, addr="127.0.0.1",
     pre_c = ["ip", "netns", "exec", ns[0]] if ns else []
     if tool == "iochar":
         srv = pre_s + [iochar, "net", "server", "-B", addr, "-p", str(port), "-1"]
-        cli = pre_c + [iochar, "net", "client", addr, "-p", str(port), "-J",
+        cli = pre_c + [iochar, "net", "client", addr, "-p", str(port), "--output-format=iochar-json",
                        "-t", str(secs), "-P", str(streams), "-l", length]
         if threads:
             srv += ["--threads", str(threads)]

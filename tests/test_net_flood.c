@@ -353,7 +353,7 @@ static void test_peer_tests(void **state)
 static void test_test_memory(void **state)
 {
 	static const char *const args[] = {"--max-test-memory", "16M",
-					   "--max-len", "32M", "-J", NULL};
+					   "--max-len", "32M", "--output-format=iochar-json", NULL};
 	const char *fits[] = {"-t", "1", "-P", "4", "-l", "8M", NULL};
 	const char *too_big[] = {"-t", "1", "-l", "16M", NULL};
 	struct nh_srv s;

@@ -82,7 +82,7 @@ static void iperf3_client_case(struct files *f, const char *const *extra,
 	unsigned port;
 	char ports[16];
 	const char *srv[] = {iochar_path(), "net", "server", "-p", ports,
-			     "-1", "-J", NULL};
+			     "-1", "--output-format=iochar-json", NULL};
 	const char *cli[24] = {"iperf3", "-c", "127.0.0.1", "-p", ports, "-J",
 			       "--connect-timeout", "3000"};
 	int n = 8;
@@ -184,7 +184,7 @@ static void iperf3_server_case(struct files *f, const char *const *extra,
 	char ports[16];
 	const char *srv[] = {"iperf3", "-s", "-p", ports, "-1", "-J", NULL};
 	const char *cli[24] = {iochar_path(), "net", "client", "127.0.0.1",
-			       "-p", ports, "-J"};
+			       "-p", ports, "--output-format=iochar-json"};
 	int n = 7;
 
 	for (const char *const *e = extra; *e; e++)
@@ -303,7 +303,7 @@ static void test_iochar_zerocopy(void **state)
 	const char *srv[] = {iochar_path(), "net", "server", "-p", ports,
 			     "-1", "-Z", NULL};
 	const char *cli[] = {iochar_path(), "net", "client", "127.0.0.1",
-			     "-p", ports, "-t", "1", "--bidir", "-Z", "-J",
+			     "-p", ports, "-t", "1", "--bidir", "-Z", "--output-format=iochar-json",
 			     "--threads", "1", NULL};
 
 	pid_t s = nh_serve(srv, ports, &port, f->a_out, f->a_err);

@@ -118,7 +118,7 @@ static void run_at(struct ns *n, unsigned mtu, struct figures *fig)
 	free(l);
 	const char *cli[] = {"ip", "netns", "exec", n->a, bin, "net", "client",
 			     n->addr_b, "-t", "2", "-P", "2", "--out", res,
-			     "-J", NULL};
+			     "--output-format=iochar-json", NULL};
 	int crc = nh_wait(nh_spawn(cli, cout, cerr), 15000);
 	int src = nh_wait(s, 15000);
 	if (crc != 0 || src != 0) {

@@ -319,9 +319,9 @@ static void test_concurrent(void **state)
 	struct nh_srv *s = *state;
 	char out2[128], err2[128];
 	const char *a[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
-			   s->ports, "-t", "2", "-P", "2", "-J", NULL};
+			   s->ports, "-t", "2", "-P", "2", "--output-format=iochar-json", NULL};
 	const char *b[] = {iochar_path(), "net", "client", "127.0.0.1", "-p",
-			   s->ports, "-t", "2", "-P", "3", "-R", "-J", NULL};
+			   s->ports, "-t", "2", "-P", "3", "-R", "--output-format=iochar-json", NULL};
 
 	snprintf(out2, sizeof(out2), "%s/b.out", s->dir);
 	snprintf(err2, sizeof(err2), "%s/b.err", s->dir);

@@ -63,12 +63,14 @@ static const struct arg_def client_rows[] = {
 	 .o.help = "send with MSG_ZEROCOPY"},
 	{CROW(o.interval_s, "interval", OPT_CUSTOM), .letter = 'i',
 	 .o.parse = net_arg_interval, .o.arg = "S",
-	 .o.help = "interval reports every S seconds (0 = none)"},
+	 .o.help = "interval reports every S seconds (0 = none; 1 with -J, "
+		   "as iperf3)"},
 	{CROW(o.threads, "threads", OPT_UINT), .o.min = 1, .o.max = 1024,
 	 .o.arg = "N",
 	 .o.help = "stream threads (one per CPU, at most one per stream)"},
-	NET_FORMAT_ROWS(struct client_cli, "JSON output",
-			"text, json or csv (columns: docs/net.md)"),
+	NET_FORMAT_ROWS(struct client_cli, "JSON output in iperf3 3.12's layout",
+			"text, json (iperf3's layout, as -J), iochar-json "
+			"(iochar's) or csv (docs/net.md)"),
 	{CSTR(out_dir, "out"), .o.arg = "DIR",
 	 .o.help = "write DIR/results.json too (never over a file iochar did "
 		   "not write, unless --force)"},
@@ -106,9 +108,13 @@ static int parse_client(int argc, char **argv, struct client_cli *c,
 	int rc;
 
 	net_params_default(&c->o.params);
+	c->o.interval_s = -1; /* not given */
 	rc = args_parse(&client_spec, argc, argv, c, err);
 	if (rc)
 		return rc;
+	/* iperf3's -J holds 1 s intervals unless -i says otherwise */
+	if (c->o.interval_s < 0)
+		c->o.interval_s = c->fmt == NET_FMT_JSON ? 1 : 0;
 	if (!c->o.host)
 		return err_usage(err, EINVAL, "net client: give one server (HOST)");
 	c->o.port = (uint16_t)c->port;
@@ -144,10 +150,13 @@ static int cmd_net_client(int argc, char **argv)
 		return err.usage ? EXIT_USAGE : 1;
 	}
 	environment_collect(&env, NULL, 0);
-	if (c.fmt == NET_FMT_JSON) {
+	if (c.fmt == NET_FMT_JSON || c.fmt == NET_FMT_IOCHAR_JSON) {
 		struct jw w;
 		jw_init(&w, stdout, 2);
-		net_result_json(&w, &r, &env);
+		if (c.fmt == NET_FMT_JSON)
+			net_result_iperf3_json(&w, &r);
+		else
+			net_result_json(&w, &r, &env);
 		rc = jw_finish(&w);
 	} else if (c.fmt == NET_FMT_CSV) {
 		net_result_csv_header(stdout);
@@ -233,7 +242,8 @@ static const struct arg_def server_rows[] = {
 	 .o.help = "send with MSG_ZEROCOPY (reverse tests)"},
 	NET_FORMAT_ROWS(struct server_cli,
 			"print each finished test as one JSON line",
-			"text (log only), json (as -J) or csv: a header, "
+			"text (log only), json (as -J: iperf3's layout), iochar-json "
+			"(iochar's) or csv: a header, "
 			"then each finished test's rows"),
 };
 
@@ -256,7 +266,8 @@ static int parse_server(int argc, char **argv, struct server_cli *c,
 	rc = args_parse(&server_spec, argc, argv, c, err);
 	if (rc)
 		return rc;
-	o->json = c->fmt == NET_FMT_JSON ? stdout : NULL;
+	o->json = c->fmt == NET_FMT_JSON || c->fmt == NET_FMT_IOCHAR_JSON ? stdout : NULL;
+	o->json_native = c->fmt == NET_FMT_IOCHAR_JSON;
 	o->csv = c->fmt == NET_FMT_CSV ? stdout : NULL;
 	o->port = (uint16_t)c->port;
 	if (c->secret[0])

@@ -20,13 +20,15 @@ int net_arg_format(void *obj, const struct option_def *o, const char *v,
 
 	if (!strcmp(v, "json"))
 		*fmt = NET_FMT_JSON;
+	else if (!strcmp(v, "iochar-json"))
+		*fmt = NET_FMT_IOCHAR_JSON;
 	else if (!strcmp(v, "csv"))
 		*fmt = NET_FMT_CSV;
 	else if (!strcmp(v, "text"))
 		*fmt = NET_FMT_TEXT;
 	else
 		return err_usage(err, EINVAL,
-				 "--output-format=%s: text, json or csv", v);
+				 "--output-format=%s: text, json, iochar-json or csv", v);
 	return 0;
 }
 

@@ -26,9 +26,11 @@
 	 .o.help = (format_help)}
 /* clang-format on */
 
-enum net_format { NET_FMT_TEXT, NET_FMT_JSON, NET_FMT_CSV };
+/* json: iperf3 3.12's layout (-J) where iperf3 has one, iochar-json:
+ * iochar's own (docs/net.md). */
+enum net_format { NET_FMT_TEXT, NET_FMT_JSON, NET_FMT_CSV, NET_FMT_IOCHAR_JSON };
 
-/* text, json or csv into an int field (enum net_format). */
+/* text, json, iochar-json or csv into an int field (enum net_format). */
 int net_arg_format(void *obj, const struct option_def *o, const char *v,
 		   struct ioc_err *err);
 

@@ -62,7 +62,7 @@ static const struct arg_def mesh_rows[] = {
 	 .o.min = 100, .o.max = 600000, .o.arg = "MS",
 	 .o.help = "bound on each control step"},
 	NET_FORMAT_ROWS(struct mesh_cli, "JSON output",
-			"text, json (as -J) or csv: one row per pair "
+			"text, json (as -J; iochar-json the same) or csv: one row per pair "
 			"(columns: docs/net.md)"),
 	{ARG_STR(struct mesh_cli, out_dir, "out"), .o.arg = "DIR",
 	 .o.help = "write DIR/results.json too (never over a file iochar did "
@@ -89,7 +89,7 @@ static int report(const struct mesh_cli *c, const struct net_mesh *m,
 	int rc = 0;
 
 	environment_collect(&env, NULL, 0);
-	if (c->fmt == NET_FMT_JSON) {
+	if (c->fmt == NET_FMT_JSON || c->fmt == NET_FMT_IOCHAR_JSON) { /* mesh's own layout */
 		struct jw w;
 		jw_init(&w, stdout, 2);
 		net_mesh_json(&w, m, &env);

@@ -132,35 +132,7 @@ static int open_streams(struct client *c, struct ioc_err *err)
 static int record_interval(struct client *c, uint64_t t0, uint64_t *last_ns,
 			   uint64_t *last_bytes)
 {
-	struct net_result *r = c->r;
-	struct net_interval *iv, *grown;
-	uint64_t now = clock_ns();
-
-	grown = realloc(r->intervals, (r->nr_intervals + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	r->intervals = grown;
-	iv = &r->intervals[r->nr_intervals];
-	memset(iv, 0, sizeof(*iv));
-	iv->stream_bytes = calloc(c->n, sizeof(uint64_t));
-	iv->stream_tcp = calloc(c->n, sizeof(struct net_tcpinfo));
-	if (!iv->stream_bytes || !iv->stream_tcp) {
-		free(iv->stream_bytes);
-		free(iv->stream_tcp);
-		return -ENOMEM;
-	}
-	r->nr_intervals++;
-	iv->start = (double)(*last_ns - t0) / 1e9;
-	iv->end = (double)(now - t0) / 1e9;
-	for (unsigned i = 0; i < c->n; i++) {
-		uint64_t b = net_stream_bytes(&c->streams[i]);
-		iv->stream_bytes[i] = b - last_bytes[i];
-		iv->bytes += iv->stream_bytes[i];
-		last_bytes[i] = b;
-		net_tcpinfo_sample(c->streams[i].fd, &iv->stream_tcp[i]);
-	}
-	*last_ns = now;
-	return 0;
+	return net_result_add_interval(c->r, c->streams, c->n, t0, last_ns, last_bytes);
 }
 
 /* From TEST_RUNNING to the end of the test: sleep, sample intervals,
@@ -346,12 +318,9 @@ static void fill_identity(struct client *c)
 	r->params = c->o->params;
 	memset(r->params.secret, 0, sizeof(r->params.secret));
 	r->zerocopy = c->o->zerocopy;
-	if (c->n && c->streams[0].fd >= 0) {
-		net_iface_of_socket(c->streams[0].fd, &r->iface);
-		r->path_mtu = net_path_mtu(c->streams[0].fd);
-		net_tcp_congestion(c->streams[0].fd, r->congestion,
-				   sizeof(r->congestion));
-	}
+	memcpy(r->cookie, c->cookie, sizeof(r->cookie));
+	snprintf(r->asked_host, sizeof(r->asked_host), "%s", c->o->host);
+	net_result_socket_facts(r, c->ctrl, c->n ? c->streams[0].fd : -1);
 }
 
 int net_client_run(const struct net_client_opts *o, struct net_result *r,

@@ -324,22 +324,32 @@ int net_listen(const char *addr, uint16_t port, int backlog, int *fd,
 	return 0;
 }
 
-void net_addr_str(const struct sockaddr_storage *ss, char *buf, size_t len)
+void net_addr_host_port(const struct sockaddr_storage *ss, char *buf,
+			size_t len, unsigned *port)
 {
-	char a[INET6_ADDRSTRLEN] = "?";
-	unsigned port = 0;
-
+	snprintf(buf, len, "?");
+	*port = 0;
 	if (ss->ss_family == AF_INET) {
 		const struct sockaddr_in *s = (const void *)ss;
-		inet_ntop(AF_INET, &s->sin_addr, a, sizeof(a));
-		port = ntohs(s->sin_port);
-		snprintf(buf, len, "%s:%u", a, port);
+		inet_ntop(AF_INET, &s->sin_addr, buf, (socklen_t)len);
+		*port = ntohs(s->sin_port);
 	} else if (ss->ss_family == AF_INET6) {
 		const struct sockaddr_in6 *s = (const void *)ss;
-		inet_ntop(AF_INET6, &s->sin6_addr, a, sizeof(a));
-		port = ntohs(s->sin6_port);
-		snprintf(buf, len, "[%s]:%u", a, port);
-	} else {
-		snprintf(buf, len, "?");
+		inet_ntop(AF_INET6, &s->sin6_addr, buf, (socklen_t)len);
+		*port = ntohs(s->sin6_port);
 	}
+}
+
+void net_addr_str(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+	unsigned port;
+
+	net_addr_host_port(ss, a, sizeof(a), &port);
+	if (ss->ss_family == AF_INET)
+		snprintf(buf, len, "%s:%u", a, port);
+	else if (ss->ss_family == AF_INET6)
+		snprintf(buf, len, "[%s]:%u", a, port);
+	else
+		snprintf(buf, len, "?");
 }

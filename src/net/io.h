@@ -62,6 +62,11 @@ int net_listen(const char *addr, uint16_t port, int backlog, int *fd,
 /* "addr:port" of a socket address ("[addr]:port" for IPv6). */
 void net_addr_str(const struct sockaddr_storage *ss, char *buf, size_t len);
 
+/* The host alone (no brackets) into buf and the port; "?" and 0 for a
+ * family other than IPv4/IPv6. */
+void net_addr_host_port(const struct sockaddr_storage *ss, char *buf,
+			size_t len, unsigned *port);
+
 /* Milliseconds left until deadline_ns (monotonic), at least 0. */
 int net_ms_left(uint64_t deadline_ns);
 

@@ -95,6 +95,7 @@ int net_params_from_json(json_object *j, struct net_params *p,
 		NUM("MSS", mss, UINT32_MAX),
 		NUM("num", bytes, UINT64_MAX >> 11),
 		NUM("blockcount", blocks, UINT64_MAX >> 11),
+		NUM("bandwidth", bandwidth, UINT64_MAX >> 11),
 #undef NUM
 	};
 	int rc;
@@ -125,6 +126,7 @@ int net_params_from_json(json_object *j, struct net_params *p,
 	p->nodelay = get_flag(j, "nodelay");
 	p->udp = get_flag(j, "udp");
 	p->sctp = get_flag(j, "sctp");
+	p->get_server_output = get_flag(j, "get_server_output");
 	if ((rc = get_str(j, "congestion", p->congestion,
 			  sizeof(p->congestion), err)) ||
 	    (rc = get_str(j, "client_version", p->client_version,

@@ -34,6 +34,8 @@ struct net_params {
 	bool udp, sctp;      /* asked for; iochar serves TCP only */
 	uint64_t bytes;      /* iperf3 -n / -k: asked for; iochar runs on time only */
 	uint64_t blocks;
+	uint64_t bandwidth;  /* bits/s per stream (iperf3 -b), 0 = unlimited */
+	bool get_server_output; /* iperf3 --get-server-output */
 	char congestion[NET_CONG_MAX]; /* "" = the system's default */
 	char client_version[32];
 	char secret[NET_SECRET_MAX];   /* iochar extension, "" = none */

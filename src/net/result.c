@@ -1,10 +1,14 @@
 /* result.c - turning finished streams and the peer's results into one
  * test's figures. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "net/result.h"
+#include "util/clock.h"
 
 static const struct net_peer_stream *peer_stream(const struct net_exchange *pe,
 						 unsigned id)
@@ -31,8 +35,10 @@ static void stream_result(struct net_stream_result *sr,
 	sr->seconds = (double)(end - s->start_ns) / 1e9;
 	sr->err = s->err;
 	sr->retransmits = -1;
-	if (s->fd >= 0)
+	if (s->fd >= 0) {
 		net_tcpinfo_sample(s->fd, &sr->tcp);
+		net_sock_ends(s->fd, &sr->ends);
+	}
 	if (sr->sender && sr->tcp.valid)
 		sr->retransmits = sr->tcp.total_retrans;
 	if (ps) {
@@ -118,6 +124,62 @@ int net_result_build(struct net_result *r, const struct net_stream *s,
 		dir_add(&r->dir[sr->dir], sr);
 	}
 	result_rates(r, secs, user_s, sys_s, peer);
+	return 0;
+}
+
+static unsigned sockopt_uint(int fd, int level, int name)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	return getsockopt(fd, level, name, &v, &len) == 0 && v > 0 ? (unsigned)v : 0;
+}
+
+void net_result_socket_facts(struct net_result *r, int ctrl, int fd0)
+{
+	if (ctrl >= 0)
+		net_sock_ends(ctrl, &r->ctrl);
+	if (fd0 < 0)
+		return;
+	net_iface_of_socket(fd0, &r->iface);
+	r->path_mtu = net_path_mtu(fd0);
+	net_tcp_congestion(fd0, r->congestion, sizeof(r->congestion));
+	r->mss_default = sockopt_uint(fd0, IPPROTO_TCP, TCP_MAXSEG);
+	r->sndbuf = sockopt_uint(fd0, SOL_SOCKET, SO_SNDBUF);
+	r->rcvbuf = sockopt_uint(fd0, SOL_SOCKET, SO_RCVBUF);
+}
+
+int net_result_add_interval(struct net_result *r, const struct net_stream *s,
+			    unsigned n, uint64_t t0, uint64_t *last_ns,
+			    uint64_t *last_bytes)
+{
+	struct net_interval *iv, *grown;
+	uint64_t now = clock_ns();
+
+	grown = realloc(r->intervals, (r->nr_intervals + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	r->intervals = grown;
+	iv = &r->intervals[r->nr_intervals];
+	memset(iv, 0, sizeof(*iv));
+	iv->stream_bytes = calloc(n ? n : 1, sizeof(uint64_t));
+	iv->stream_tcp = calloc(n ? n : 1, sizeof(struct net_tcpinfo));
+	if (!iv->stream_bytes || !iv->stream_tcp) {
+		free(iv->stream_bytes);
+		free(iv->stream_tcp);
+		return -ENOMEM;
+	}
+	r->nr_intervals++;
+	iv->start = (double)(*last_ns - t0) / 1e9;
+	iv->end = (double)(now - t0) / 1e9;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t b = net_stream_bytes(&s[i]);
+		iv->stream_bytes[i] = b - last_bytes[i];
+		iv->bytes += iv->stream_bytes[i];
+		last_bytes[i] = b;
+		net_tcpinfo_sample(s[i].fd, &iv->stream_tcp[i]);
+	}
+	*last_ns = now;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "net/exchange.h"
 #include "net/iface.h"
 #include "net/params.h"
+#include "net/proto.h"
 #include "net/streams.h"
 #include "net/tcpinfo.h"
 #include "base/json_writer.h"
@@ -34,6 +35,7 @@ struct net_stream_result {
 	double seconds;       /* this end's time moving data */
 	int64_t retransmits;  /* by the sending end; -1 = unknown */
 	struct net_tcpinfo tcp; /* this end's last TCP_INFO sample */
+	struct net_sock_ends ends; /* its descriptor and addresses, this end's */
 	int err;              /* this end's I/O error on it (-errno), 0 */
 };
 
@@ -63,6 +65,7 @@ struct net_result {
 	struct net_params params;  /* as run (the secret blanked) */
 	char role[8];              /* "client" or "server" */
 	char local_addr[64], peer_addr[64];
+	char asked_host[256];      /* client: the server as the user named it */
 	char peer_version[32];     /* server: the client's client_version */
 	double seconds;            /* test length on this end */
 	unsigned threads;          /* stream threads on this end */
@@ -74,6 +77,10 @@ struct net_result {
 	char congestion[NET_CONG_MAX], congestion_remote[NET_CONG_MAX];
 	unsigned path_mtu;
 	struct net_iface iface;    /* of the first data connection */
+	struct net_sock_ends ctrl; /* the control connection's ends */
+	char cookie[NET_COOKIE_SIZE];
+	unsigned mss_default;      /* TCP_MAXSEG of the first data connection */
+	unsigned sndbuf, rcvbuf;   /* its SO_SNDBUF / SO_RCVBUF, as set */
 	unsigned nr_intervals;
 	struct net_interval *intervals; /* owned */
 };
@@ -84,6 +91,19 @@ struct net_result {
 int net_result_build(struct net_result *r, const struct net_stream *s,
 		     unsigned n, bool client, double user_s, double sys_s,
 		     const struct net_exchange *peer);
+
+/* The facts of the test's sockets that do not change while it runs:
+ * the control connection's ends (ctrl) and, from the first data
+ * connection (fd0, -1 if none), the interface, path MTU, congestion
+ * control, MSS and buffer sizes. */
+void net_result_socket_facts(struct net_result *r, int ctrl, int fd0);
+
+/* Append one interval to r: each of the n running streams' bytes since
+ * last_bytes (updated) and its TCP_INFO, from *last_ns to now (both
+ * monotonic, seconds counted from t0; *last_ns updated). 0 or -ENOMEM. */
+int net_result_add_interval(struct net_result *r, const struct net_stream *s,
+			    unsigned n, uint64_t t0, uint64_t *last_ns,
+			    uint64_t *last_bytes);
 
 /* This end's results message for the peer, from r. */
 int net_result_exchange(const struct net_result *r, struct net_exchange *ex);
@@ -98,6 +118,12 @@ void net_result_free(struct net_result *r);
  * docs/net.md) for r; env may be NULL. */
 void net_result_json(struct jw *w, const struct net_result *r,
 		     const struct environment *env);
+
+/* iperf3 3.12's JSON document (-J) for r, as iperf3 would write it at
+ * this end (client or server), from what iochar measured: start,
+ * intervals, end (streams, sum_sent, sum_received, their _bidir_reverse
+ * twins, cpu_utilization_percent, congestion). Schema: docs/net.md. */
+void net_result_iperf3_json(struct jw *w, const struct net_result *r);
 
 /* Human-readable summary: per stream and per direction. */
 void net_result_text(FILE *f, const struct net_result *r);

@@ -48,6 +48,7 @@ struct net_server_opts {
 	FILE *log;              /* one line per event; NULL = stderr */
 	FILE *json;             /* each finished test's JSON, one per line;
 				 * NULL = none */
+	bool json_native;       /* iochar's layout there, not iperf3's */
 	FILE *csv;              /* each finished test's CSV rows (the header
 				 * is the caller's, see net/result_csv.h);
 				 * NULL = none */

@@ -31,7 +31,22 @@ struct test {
 	unsigned n;
 	struct net_pool *pool;
 	struct net_result r;
+	/* 1 s intervals, as iperf3's server reports them (-J) */
+	uint64_t t0, last_ns, *last_bytes;
 };
+
+#define SESSION_INTERVAL_NS 1000000000ull
+
+/* An interval when one is due (or, last, when a tenth of one has passed
+ * since the one before), unless memory runs out: then none. */
+static void sample_interval(struct test *t, bool last)
+{
+	uint64_t now = clock_ns(), since = now - t->last_ns;
+
+	if (!t->last_bytes || since < (last ? SESSION_INTERVAL_NS / 10 : SESSION_INTERVAL_NS))
+		return;
+	net_result_add_interval(&t->r, t->streams, t->n, t->t0, &t->last_ns, t->last_bytes);
+}
 
 static double thread_cpu_s(double *sys)
 {
@@ -158,7 +173,9 @@ static int wait_end(struct test *t)
 				   t->idle);
 			return -ETIMEDOUT;
 		}
-		n = poll(&pf, 1, 200);
+		int ms = net_ms_left(t->last_ns + SESSION_INTERVAL_NS);
+		n = poll(&pf, 1, ms < 200 ? ms : 200);
+		sample_interval(t, false);
 		if (n <= 0)
 			continue;
 		rc = net_recv_state(t->ctrl, &st, t->idle);
@@ -243,7 +260,10 @@ static void report(struct test *t)
 		struct jw w;
 		pthread_mutex_lock(&srv->lock);
 		jw_init(&w, srv->o->json, 0);
-		net_result_json(&w, r, NULL);
+		if (srv->o->json_native)
+			net_result_json(&w, r, NULL);
+		else
+			net_result_iperf3_json(&w, r);
 		jw_finish(&w);
 		fflush(srv->o->json);
 		pthread_mutex_unlock(&srv->lock);
@@ -281,10 +301,8 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	t.r.params = t.p;
 	memset(t.r.params.secret, 0, sizeof(t.r.params.secret));
 	t.r.zerocopy = srv->o->zerocopy;
-	net_iface_of_socket(t.streams[0].fd, &t.r.iface);
-	t.r.path_mtu = net_path_mtu(t.streams[0].fd);
-	net_tcp_congestion(t.streams[0].fd, t.r.congestion,
-			   sizeof(t.r.congestion));
+	memcpy(t.r.cookie, ss->cookie, sizeof(t.r.cookie));
+	net_result_socket_facts(&t.r, ctrl, t.streams[0].fd);
 	if (net_send_state(ctrl, NET_TEST_START, t.idle)) {
 		server_log(srv, peer, "dropped: connection closed");
 		goto out;
@@ -303,12 +321,21 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 		goto out;
 	}
 	t.r.threads = net_pool_threads(t.pool);
+	t.t0 = t.last_ns = clock_ns();
+	t.last_bytes = calloc(t.n, sizeof(*t.last_bytes));
+	/* ids and roles for the intervals; the figures are built at the end */
+	if (net_result_build(&t.r, t.streams, t.n, false, 0, 0, NULL)) {
+		server_log(srv, peer, "dropped: out of memory");
+		goto out;
+	}
 	if (net_send_state(ctrl, NET_TEST_RUNNING, t.idle)) {
 		server_log(srv, peer, "dropped: connection closed");
 		goto out;
 	}
 	int rc = wait_end(&t);
 	net_pool_stop(t.pool, true);
+	if (!rc)
+		sample_interval(&t, true);
 	/* As iperf3's server does at TEST_END: the data stops here. A client
 	 * blocked reading a stream sees the end and gets to its results. */
 	for (unsigned i = 0; i < t.n; i++)
@@ -326,5 +353,6 @@ out:
 		if (t.streams[i].fd >= 0)
 			close(t.streams[i].fd);
 	free(t.streams);
+	free(t.last_bytes);
 	net_result_free(&t.r);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "net/io.h"
 #include "net/tcpinfo.h"
 
 #ifndef IP_MTU
@@ -43,7 +44,27 @@ int net_tcpinfo_sample(int fd, struct net_tcpinfo *ti)
 		ti->reord_seen = k.tcpi_reord_seen;
 	if (HAS(len, tcpi_bytes_retrans))
 		ti->bytes_retrans = k.tcpi_bytes_retrans;
+	if (HAS(len, tcpi_snd_wnd))
+		ti->snd_wnd = k.tcpi_snd_wnd;
 	return 0;
+}
+
+void net_sock_ends(int fd, struct net_sock_ends *e)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	memset(e, 0, sizeof(*e));
+	e->socket = fd;
+	memset(&ss, 0, sizeof(ss));
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		ss.ss_family = AF_UNSPEC;
+	net_addr_host_port(&ss, e->local_host, sizeof(e->local_host), &e->local_port);
+	sl = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0)
+		ss.ss_family = AF_UNSPEC;
+	net_addr_host_port(&ss, e->remote_host, sizeof(e->remote_host), &e->remote_port);
 }
 
 void net_tcp_congestion(int fd, char *name, unsigned size)

@@ -16,7 +16,18 @@ struct net_tcpinfo {
 	uint32_t reordering;    /* reordering degree the sender assumes */
 	uint32_t reord_seen;    /* reordering events seen (Linux >= 4.19) */
 	uint64_t bytes_retrans; /* bytes retransmitted (Linux >= 4.19) */
+	uint32_t snd_wnd;       /* peer's advertised receive window (>= 5.4) */
 };
+
+/* A connected socket's two ends, as iperf3's JSON names them. */
+struct net_sock_ends {
+	int socket;             /* the descriptor, iperf3's stream name */
+	char local_host[46], remote_host[46]; /* INET6_ADDRSTRLEN */
+	unsigned local_port, remote_port;
+};
+
+/* Fill e from fd (getsockname/getpeername); "?" and 0 where unknown. */
+void net_sock_ends(int fd, struct net_sock_ends *e);
 
 /* Sample fd's TCP_INFO into ti (zeroed, valid=false on failure). 0 or
  * -errno. Safe to call from any thread while another moves data. */

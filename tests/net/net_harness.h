@@ -253,14 +253,14 @@ static inline void nh_srv_spawn(struct nh_srv *s, const char *const *opts,
 	s->pid = nh_serve(argv, s->ports, &s->port, s->out, s->log);
 }
 
-/* Run `iochar net client 127.0.0.1 -p PORT -J --timeout timeout_ms
+/* Run `iochar net client 127.0.0.1 -p PORT --output-format=iochar-json --timeout timeout_ms
  * extra...` against s, its output into s->cli_out and s->cli_err; its
  * exit status (-1 if killed after run_ms). */
 static inline int nh_client(const struct nh_srv *s, const char *timeout_ms,
 			    const char *const *extra, unsigned run_ms)
 {
 	const char *argv[32] = {iochar_path(), "net", "client", "127.0.0.1",
-				"-p", s->ports, "-J", "--timeout", timeout_ms};
+				"-p", s->ports, "--output-format=iochar-json", "--timeout", timeout_ms};
 	int n = 9;
 
 	for (const char *const *e = extra; e && *e; e++)
