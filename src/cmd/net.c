@@ -45,6 +45,13 @@ static const struct arg_def client_rows[] = {
 	 .o.help = "the server sends"},
 	{CROW(o.params.bidir, "bidir", OPT_BOOL),
 	 .o.help = "both send, N streams each way"},
+	{CROW(o.params.get_server_output, "get-server-output", OPT_BOOL),
+	 .o.help = "show the server's report of the test too (in -J: "
+		   "server_output_json or server_output_text, as iperf3)"},
+	{CROW(o.params.bandwidth, "bitrate", OPT_CUSTOM), .o.parse = net_arg_rate,
+	 .letter = 'b', .label = "-b", .o.arg = "RATE",
+	 .o.help = "bits/s per sending stream, K/M/G as 1000s (0 = unlimited); "
+		   "the server paces its side too"},
 	{CROW(o.params.len, "len", OPT_CUSTOM), .o.parse = net_arg_size,
 	 .letter = 'l', .label = "-l", .o.def = "128k", .o.min = 1,
 	 .o.max = 1u << 30, .o.arg = "SIZE", .o.help = "bytes per write"},
@@ -164,6 +171,8 @@ static int cmd_net_client(int argc, char **argv)
 		rc = fflush(stdout) || ferror(stdout) ? -EIO : 0;
 	} else {
 		net_result_text(stdout, &r);
+		if (r.server_output) /* as iperf3 prints it */
+			printf("\nServer output:\n%s", r.server_output);
 	}
 	/* stdout's own failure (a full disk, a closed pipe) is main's
 	 * stdout_end line and exit 1; the results still go to --out-dir */
@@ -209,7 +218,7 @@ static const struct arg_def server_rows[] = {
 	{SROW(o.max_total, "tests", OPT_UINT), .o.min = 1, .o.max = 1u << 30,
 	 .o.arg = "N", .o.help = "exit after N tests"},
 	SCAP(max_streams, "max-streams", 1, 4096, "128", "N",
-	     "streams per test, both ways"),
+	     "streams per test and direction (as iperf3's -P)"),
 	SCAP(max_duration, "max-duration", 1, 86400 * 7, "3600", "S",
 	     "seconds per test"),
 	SCAP(max_tests, "max-tests", 1, 1024, "4", "N", "tests at once"),

@@ -117,6 +117,32 @@ int net_arg_congestion(void *obj, const struct option_def *o, const char *v,
 	return 0;
 }
 
+int net_arg_rate(void *obj, const struct option_def *o, const char *v,
+		 struct ioc_err *err)
+{
+	uint64_t *bps = field(obj, o);
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || !(x >= 0))
+		return err_usage(err, EINVAL, "-b %s: a rate in bits/s, e.g. 500M", v);
+	switch (*end) {
+	case 'k': case 'K': x *= 1e3; end++; break;
+	case 'm': case 'M': x *= 1e6; end++; break;
+	case 'g': case 'G': x *= 1e9; end++; break;
+	case 't': case 'T': x *= 1e12; end++; break;
+	}
+	if (*end == '/')
+		return err_usage(err, EINVAL, "-b %s: bursts are not supported "
+				 "(iochar paces with the kernel): give the rate alone", v);
+	if (*end || x > 1e15)
+		return err_usage(err, EINVAL, "-b %s: a rate in bits/s, e.g. 500M", v);
+	*bps = (uint64_t)x;
+	return 0;
+}
+
 int net_arg_interval(void *obj, const struct option_def *o, const char *v,
 		     struct ioc_err *err)
 {

@@ -51,6 +51,12 @@ int net_arg_congestion(void *obj, const struct option_def *o, const char *v,
 		       struct ioc_err *err);
 
 /* -i S: 0, or 0.1 to 3600 seconds, into a double. */
+/* iperf3's -b: bits a second with an optional K, M, G or T (powers of
+ * 1000, as iperf3 reads rates), into a uint64_t field; 0 = unlimited. A
+ * burst ("/N") is refused: iochar paces with the kernel, not in bursts. */
+int net_arg_rate(void *obj, const struct option_def *o, const char *v,
+		 struct ioc_err *err);
+
 int net_arg_interval(void *obj, const struct option_def *o, const char *v,
 		     struct ioc_err *err);
 

@@ -373,7 +373,8 @@ int net_client_run(const struct net_client_opts *o, struct net_result *r,
 	fill_identity(&c);
 	po = (struct net_pool_opts){.threads = oo.threads,
 				    .len = oo.params.len,
-				    .zerocopy = oo.zerocopy};
+				    .zerocopy = oo.zerocopy,
+				    .rate_bps = oo.params.bandwidth};
 	if ((rc = net_pool_start(&c.pool, c.streams, c.n, &po, err)))
 		goto out;
 	r->threads = net_pool_threads(c.pool);

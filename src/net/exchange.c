@@ -83,6 +83,14 @@ int net_exchange_from_json(json_object *j, unsigned max_streams,
 	if (!json_object_object_get_ex(j, "streams", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
 		return err_set(err, EINVAL, "results lack a \"streams\" array");
+	if (json_object_object_get_ex(j, "server_output_json", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		ex->server_output = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+		ex->server_output_is_json = true;
+	} else if (json_object_object_get_ex(j, "server_output_text", &v) &&
+		   json_object_is_type(v, json_type_string)) {
+		ex->server_output = strdup(json_object_get_string(v));
+	}
 	n = json_object_array_length(arr);
 	if (n > max_streams)
 		return err_set(err, EINVAL, "results: %zu streams, at most %u",
@@ -129,6 +137,13 @@ json_object *net_exchange_to_json(const struct net_exchange *ex)
 			j, "congestion_used",
 			json_object_new_string(ex->congestion_used));
 	rc |= json_object_object_add(j, "streams", arr);
+	if (ex->server_output && ex->server_output_is_json) {
+		json_object *so = json_tokener_parse(ex->server_output);
+		rc |= so ? json_object_object_add(j, "server_output_json", so) : -1;
+	} else if (ex->server_output) {
+		rc |= json_object_object_add(j, "server_output_text",
+					     json_object_new_string(ex->server_output));
+	}
 	for (unsigned i = 0; i < ex->nr_streams; i++) {
 		const struct net_peer_stream *s = &ex->streams[i];
 		json_object *o = json_object_new_object();
@@ -165,4 +180,6 @@ void net_exchange_free(struct net_exchange *ex)
 	free(ex->streams);
 	ex->streams = NULL;
 	ex->nr_streams = 0;
+	free(ex->server_output);
+	ex->server_output = NULL;
 }

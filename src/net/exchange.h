@@ -29,6 +29,11 @@ struct net_exchange {
 	char congestion_used[NET_CONG_MAX];
 	unsigned nr_streams;
 	struct net_peer_stream *streams;        /* owned */
+	/* iperf3's --get-server-output: the server's report of the test,
+	 * "server_output_json" (JSON text) or "server_output_text"; owned,
+	 * NULL = none */
+	char *server_output;
+	bool server_output_is_json;
 };
 
 /* iperf3's stream ids: the first stream is 1, the k-th (k >= 2) is k + 1

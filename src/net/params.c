@@ -160,6 +160,10 @@ json_object *net_params_to_json(const struct net_params *p,
 		ADD("MSS", json_object_new_int64(p->mss));
 	if (p->nodelay)
 		ADD("nodelay", json_object_new_boolean(1));
+	if (p->bandwidth)
+		ADD("bandwidth", json_object_new_int64((int64_t)p->bandwidth));
+	if (p->get_server_output)
+		ADD("get_server_output", json_object_new_int64(1));
 	ADD("len", json_object_new_int64(p->len));
 	ADD("pacing_timer", json_object_new_int64(1000));
 	if (p->congestion[0])

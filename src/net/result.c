@@ -98,6 +98,10 @@ static void result_rates(struct net_result *r, double secs, double user_s,
 		r->cpu_remote.system_s = peer->cpu_system * secs / 100;
 		memcpy(r->congestion_remote, peer->congestion_used,
 		       sizeof(r->congestion_remote));
+		if (peer->server_output && !r->server_output) {
+			r->server_output = strdup(peer->server_output);
+			r->server_output_is_json = peer->server_output_is_json;
+		}
 	}
 }
 
@@ -237,4 +241,6 @@ void net_result_free(struct net_result *r)
 	free(r->intervals);
 	r->intervals = NULL;
 	r->nr_intervals = 0;
+	free(r->server_output);
+	r->server_output = NULL;
 }

@@ -83,6 +83,10 @@ struct net_result {
 	unsigned sndbuf, rcvbuf;   /* its SO_SNDBUF / SO_RCVBUF, as set */
 	unsigned nr_intervals;
 	struct net_interval *intervals; /* owned */
+	/* client: the server's report (--get-server-output), as the peer
+	 * sent it; owned, NULL = none */
+	char *server_output;
+	bool server_output_is_json;
 };
 
 /* Fill r's streams, totals and CPU from the finished streams s (n of
@@ -124,6 +128,11 @@ void net_result_json(struct jw *w, const struct net_result *r,
  * intervals, end (streams, sum_sent, sum_received, their _bidir_reverse
  * twins, cpu_utilization_percent, congestion). Schema: docs/net.md. */
 void net_result_iperf3_json(struct jw *w, const struct net_result *r);
+
+/* What a server sends back for --get-server-output: its iperf3 JSON
+ * (json) or its text summary, as a new string (free), NULL when out of
+ * memory. */
+char *net_result_server_output(const struct net_result *r, bool json);
 
 /* Human-readable summary: per stream and per direction. */
 void net_result_text(FILE *f, const struct net_result *r);

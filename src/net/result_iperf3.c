@@ -317,5 +317,34 @@ void net_result_iperf3_json(struct jw *w, const struct net_result *r)
 	emit_cpu(w, r);
 	emit_congestion(w, &v);
 	jw_object_end(w);
+	if (r->server_output && r->server_output_is_json) {
+		jw_key(w, "server_output_json");
+		jw_raw(w, r->server_output, strlen(r->server_output));
+	} else if (r->server_output) {
+		jw_kv_string(w, "server_output_text", r->server_output);
+	}
 	jw_object_end(w);
+}
+
+char *net_result_server_output(const struct net_result *r, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (json) {
+		struct jw w;
+		jw_init(&w, f, 0);
+		net_result_iperf3_json(&w, r);
+		jw_finish(&w);
+	} else {
+		net_result_text(f, r);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

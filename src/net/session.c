@@ -222,6 +222,11 @@ static int finish(struct test *t, double user_s, double sys_s)
 	net_exchange_free(&peer);
 	if (rc || net_result_exchange(&t->r, &mine))
 		return -ENOMEM;
+	if (t->p.get_server_output) { /* what this server prints of the test */
+		bool json = t->srv->o->json && !t->srv->o->json_native;
+		mine.server_output = net_result_server_output(&t->r, json);
+		mine.server_output_is_json = json;
+	}
 	j = net_exchange_to_json(&mine);
 	net_exchange_free(&mine);
 	if (!j)
@@ -313,6 +318,7 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	po = (struct net_pool_opts){.threads = ss->threads,
 				    .len = t.p.len,
 				    .zerocopy = srv->o->zerocopy,
+				    .rate_bps = t.p.bandwidth, /* the client's -b */
 				    .send_until_ns = clock_ns() +
 						     (uint64_t)t.p.duration * 1000000000ull};
 	u0 = thread_cpu_s(&s0);

@@ -82,7 +82,9 @@ static int stream_burst(struct net_pool *p, struct net_stream *s, char *sbuf,
 
 	if (s->sender && p->o.zerocopy)
 		flags |= MSG_ZEROCOPY;
-	for (int k = 0; k < NET_BURST; k++) {
+	/* a paced sender sends one block, then its pace is looked at again */
+	int ops = s->sender && p->o.rate_bps ? 1 : NET_BURST;
+	for (int k = 0; k < ops; k++) {
 		ssize_t n = s->sender ? send(s->fd, sbuf, p->o.len, flags)
 				      : recv(s->fd, rbuf, rlen, MSG_DONTWAIT);
 		if (n > 0) {
@@ -162,7 +164,20 @@ struct wloop {
 	bool *ready, *ended;
 	unsigned zc_count, live;
 	int ep;
+	uint64_t paced_until; /* a paced sender may send again then; 0 = none */
 };
+
+/* A paced sender ahead of its rate: when it may send its next block
+ * (the bytes it has sent, at the rate, from its start); 0 if it may now. */
+static uint64_t pace_hold(const struct net_pool *p, const struct net_stream *s,
+			  uint64_t now)
+{
+	if (!s->sender || !p->o.rate_bps)
+		return 0;
+	uint64_t due = s->start_ns + (uint64_t)((unsigned __int128)s->bytes * 8 *
+						 1000000000u / p->o.rate_bps);
+	return due > now ? due : 0;
+}
 
 static struct net_stream *wloop_stream(const struct wloop *l, unsigned i)
 {
@@ -216,15 +231,22 @@ static bool wloop_pass(struct wloop *l)
 	struct net_pool *p = l->p;
 	bool any = false;
 
+	l->paced_until = 0;
 	for (unsigned i = 0; i < l->w->n; i++) {
 		struct net_stream *s = wloop_stream(l, i);
 		if (!l->ready[i] || l->ended[i])
 			continue;
-		if (s->sender && p->o.send_until_ns &&
-		    clock_ns() >= p->o.send_until_ns) {
+		uint64_t now = clock_ns();
+		if (s->sender && p->o.send_until_ns && now >= p->o.send_until_ns) {
 			s->end_ns = p->o.send_until_ns;
 			finish_block(s, l->sbuf, p->o.len);
 			wloop_end(l, i);
+			continue;
+		}
+		uint64_t hold = pace_hold(p, s, now);
+		if (hold) { /* still writable: ready, but not yet due */
+			if (!l->paced_until || hold < l->paced_until)
+				l->paced_until = hold;
 			continue;
 		}
 		int r = stream_burst(p, s, l->sbuf, l->rbuf, l->rlen,
@@ -245,11 +267,12 @@ static void wloop_wait(struct wloop *l)
 	struct epoll_event evs[64];
 	int tmo = -1;
 
-	if (p->o.send_until_ns) {
+	uint64_t until = p->o.send_until_ns;
+	if (l->paced_until && (!until || l->paced_until < until))
+		until = l->paced_until;
+	if (until) {
 		uint64_t now = clock_ns();
-		tmo = now >= p->o.send_until_ns
-			      ? 0
-			      : (int)((p->o.send_until_ns - now) / 1000000 + 1);
+		tmo = now >= until ? 0 : (int)((until - now + 999999) / 1000000);
 	}
 	int ne = epoll_wait(l->ep, evs, 64, tmo);
 	for (int e = 0; e < ne; e++) {

@@ -36,6 +36,10 @@ struct net_pool_opts {
 	bool zerocopy;        /* MSG_ZEROCOPY sends (SO_ZEROCOPY must be set) */
 	uint64_t send_until_ns; /* monotonic; senders end here by themselves
 				 * (last block completed); 0 = until stopped */
+	uint64_t rate_bps;    /* each sender's pace, bits/s (iperf3 -b), as
+			       * iperf3 paces: a block when the stream is not
+			       * ahead of rate x time, looked at every ms or
+			       * sooner; 0 = as fast as it goes */
 };
 
 struct net_pool;
