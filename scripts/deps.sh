@@ -17,6 +17,7 @@ PKGS+=(zlib1g-dev) # --inflate-log: fio's compressed logs (src/cmd/inflate_log.c
 PKGS+=(gnuplot-nox) # fio_generate_plots and fio2gnuplot -g on fio logs (tests/test_fio_logs.c)
 PKGS+=(blktrace) # iochar capture: blktrace records, blkparse -d merges (tests/test_capture.c)
 PKGS+=(jq) # tests/test_net_iperf3_json.c: one iperf3 script (jq) over iperf3's and iochar's -J
+PKGS+=(ethtool) # tests/test_nic_profile.c: the adapter profile against ethtool's own reading
 
 missing=()
 for p in "${PKGS[@]}"; do

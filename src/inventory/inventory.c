@@ -41,6 +41,8 @@ void inventory_free(struct inventory *inv)
 		return;
 	free(inv->mem.nodes);
 	free(inv->blocks);
+	for (unsigned i = 0; inv->nets && i < inv->nr_nets; i++)
+		free(inv->nets[i].profile);
 	free(inv->nets);
 	free(inv->pcis);
 	free(inv->uplinks);

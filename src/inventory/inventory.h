@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "inventory/nic_profile.h"
+
 #define INV_STR	     128
 #define INV_NAME     64
 #define INV_LIST     256 /* space-separated names */
@@ -138,6 +140,7 @@ struct inv_net {
 	unsigned rps_queues;	       /* rx queues with a non-zero rps_cpus */
 	int numa_node; /* of its PCI function; -1 none/unknown */
 	char pci[INV_PCI_ADDR];
+	struct nic_profile *profile; /* owned; the live system only, else NULL */
 };
 
 struct inventory {

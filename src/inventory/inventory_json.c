@@ -184,6 +184,11 @@ static void emit_net(struct jw *w, const struct inv_net *n)
 	jw_kv_uint(w, "rps_queues", n->rps_queues);
 	kv_int_or_null(w, "numa_node", n->numa_node);
 	KV_STR(w, "pci", n->pci);
+	jw_key(w, "profile");
+	if (n->profile)
+		nic_profile_json(w, n->profile);
+	else
+		jw_null(w);
 	jw_object_end(w);
 }
 

@@ -151,6 +151,8 @@ static void text_net(FILE *f, const struct inv_net *n)
 	if (n->pci[0])
 		fprintf(f, ", pci %s", n->pci);
 	fputc('\n', f);
+	if (n->profile)
+		nic_profile_text(f, "    ", n->profile);
 }
 
 int inventory_write_text(const struct inventory *inv, FILE *f, bool show_serial)

@@ -70,6 +70,12 @@ void inventory_read_net(const char *root, struct inv_net *n, const char *name)
 	if (n->pci[0])
 		sysfs_read_int(root, &n->numa_node,
 			       "/sys/bus/pci/devices/%s/numa_node", n->pci);
+	/* the kernel answers for the live system only, not for a sysroot */
+	if (!root || !root[0]) {
+		n->profile = malloc(sizeof(*n->profile));
+		if (n->profile)
+			nic_profile_read(name, n->profile);
+	}
 }
 
 int inv_collect_nets(struct inventory *inv)
