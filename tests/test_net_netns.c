@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include <math.h>
+
 #include "harness.h"
 #include "net/net_harness.h"
 
@@ -150,6 +152,23 @@ static void run_at(struct ns *n, unsigned mtu, struct figures *fig)
 	fig->mss = (unsigned)jget_u64(s0, "snd_mss");
 	/* the segment size follows the MTU: 40 bytes of headers, some options */
 	assert_true(fig->mss > mtu - 80 && fig->mss <= mtu - 40);
+	/* both ends' adapters and whole hosts: the server's came back */
+	assert_true(json_object_get_boolean(jget(j, "net_environment.profile.offloads.tso")));
+	assert_true(json_object_is_type(jget(j, "net_environment.profile.channels.combined"),
+					json_type_int));
+	assert_string_equal(json_object_get_string(jget(j, "net_environment.peer.interface.driver")),
+			    "veth");
+	assert_int_equal(jget_u64(j, "net_environment.peer.interface.mtu"), mtu);
+	for (int e = 0; e < 2; e++) {
+		json_object *c = jget(j, e ? "cpu.host_remote" : "cpu.host_local");
+		double busy = jget_double(c, "busy_pct");
+		double parts = jget_double(c, "user_pct") + jget_double(c, "system_pct") +
+			       jget_double(c, "irq_pct") + jget_double(c, "softirq_pct") +
+			       jget_double(c, "steal_pct");
+		assert_true(busy > 0 && busy <= 100.001);
+		assert_true(fabs(parts - busy) < 0.01);
+		assert_true(jget_double(c, "softirq_pct") >= 0);
+	}
 	json_object_put(j);
 }
 

@@ -384,8 +384,10 @@ int net_client_run(const struct net_client_opts *o, struct net_result *r,
 		goto out;
 	}
 	u0 = thread_cpu_s(&s0);
+	net_result_host_cpu_begin(r);
 	rc = run_test(&c, err);
 	net_pool_stop(c.pool, true);
+	net_result_host_cpu_end(r);
 	net_pool_cpu(c.pool, &pu, &ps);
 	u1 = thread_cpu_s(&s1);
 	if (rc)

@@ -83,6 +83,21 @@ int net_exchange_from_json(json_object *j, unsigned max_streams,
 	if (!json_object_object_get_ex(j, "streams", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
 		return err_set(err, EINVAL, "results lack a \"streams\" array");
+	if (json_object_object_get_ex(j, "iochar_nic", &v) &&
+	    json_object_is_type(v, json_type_object))
+		ex->nic_json = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	if (json_object_object_get_ex(j, "iochar_host_cpu", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		double *f[] = {&ex->host_cpu.busy, &ex->host_cpu.user, &ex->host_cpu.system,
+			       &ex->host_cpu.irq, &ex->host_cpu.softirq, &ex->host_cpu.steal};
+		static const char *const k[] = {"busy", "user", "system", "irq", "softirq", "steal"};
+		ex->host_cpu.known = true;
+		for (unsigned i = 0; i < 6; i++)
+			if (get_num(v, k[i], true, f[i], err)) {
+				ex->host_cpu.known = false;
+				err->msg[0] = '\0';
+			}
+	}
 	if (json_object_object_get_ex(j, "server_output_json", &v) &&
 	    json_object_is_type(v, json_type_object)) {
 		ex->server_output = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
@@ -137,6 +152,19 @@ json_object *net_exchange_to_json(const struct net_exchange *ex)
 			j, "congestion_used",
 			json_object_new_string(ex->congestion_used));
 	rc |= json_object_object_add(j, "streams", arr);
+	if (ex->nic_json) {
+		json_object *nic = json_tokener_parse(ex->nic_json);
+		rc |= nic ? json_object_object_add(j, "iochar_nic", nic) : -1;
+	}
+	if (ex->host_cpu.known) {
+		json_object *c = json_object_new_object();
+		const double f[] = {ex->host_cpu.busy, ex->host_cpu.user, ex->host_cpu.system,
+				    ex->host_cpu.irq, ex->host_cpu.softirq, ex->host_cpu.steal};
+		static const char *const k[] = {"busy", "user", "system", "irq", "softirq", "steal"};
+		for (unsigned i = 0; c && i < 6; i++)
+			rc |= json_object_object_add(c, k[i], json_object_new_double(f[i]));
+		rc |= c ? json_object_object_add(j, "iochar_host_cpu", c) : -1;
+	}
 	if (ex->server_output && ex->server_output_is_json) {
 		json_object *so = json_tokener_parse(ex->server_output);
 		rc |= so ? json_object_object_add(j, "server_output_json", so) : -1;
@@ -182,4 +210,6 @@ void net_exchange_free(struct net_exchange *ex)
 	ex->nr_streams = 0;
 	free(ex->server_output);
 	ex->server_output = NULL;
+	free(ex->nic_json);
+	ex->nic_json = NULL;
 }

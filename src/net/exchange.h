@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "net/params.h"
+#include "stats/cpuload.h"
 #include "util/err.h"
 
 struct net_peer_stream {
@@ -34,6 +35,12 @@ struct net_exchange {
 	 * NULL = none */
 	char *server_output;
 	bool server_output_is_json;
+	/* iochar extensions (a stock iperf3 ignores them and sends none):
+	 * the sender's adapter, "iochar_nic" (JSON text of {"interface",
+	 * "profile"}; owned, NULL = none) and its whole host's CPU over the
+	 * test, "iochar_host_cpu" */
+	char *nic_json;
+	struct cpu_shares host_cpu;
 };
 
 /* iperf3's stream ids: the first stream is 1, the k-th (k >= 2) is k + 1

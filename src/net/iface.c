@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "inventory/inventory.h"
+#include "base/json_writer.h"
 #include "net/iface.h"
 
 /* Copy src into dst (size len), cut to fit. */
@@ -92,4 +93,17 @@ void net_iface_of_socket(int fd, struct net_iface *ifc)
 	ifc->speed_mbps = n.speed_mbps;
 	ifc->rx_queues = n.rx_queues;
 	ifc->tx_queues = n.tx_queues;
+}
+
+void net_iface_json(struct jw *w, const char *key, const struct net_iface *ifc)
+{
+	jw_key(w, key);
+	jw_object_begin(w);
+	jw_kv_string(w, "name", ifc->name);
+	jw_kv_string(w, "driver", ifc->driver);
+	jw_kv_uint(w, "mtu", ifc->mtu);
+	jw_kv_uint(w, "rx_queues", ifc->rx_queues);
+	jw_kv_uint(w, "tx_queues", ifc->tx_queues);
+	jw_kv_int(w, "speed_mbps", ifc->speed_mbps);
+	jw_object_end(w);
 }

@@ -18,4 +18,8 @@ struct net_iface {
  * what cannot be read stays empty. */
 void net_iface_of_socket(int fd, struct net_iface *ifc);
 
+/* ifc as the member key of the object w is in. */
+struct jw;
+void net_iface_json(struct jw *w, const char *key, const struct net_iface *ifc);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "net/result.h"
+#include "base/json_writer.h"
 #include "util/clock.h"
 
 static const struct net_peer_stream *peer_stream(const struct net_exchange *pe,
@@ -98,6 +99,9 @@ static void result_rates(struct net_result *r, double secs, double user_s,
 		r->cpu_remote.system_s = peer->cpu_system * secs / 100;
 		memcpy(r->congestion_remote, peer->congestion_used,
 		       sizeof(r->congestion_remote));
+		r->host_cpu_remote = peer->host_cpu;
+		if (peer->nic_json && !r->peer_nic_json)
+			r->peer_nic_json = strdup(peer->nic_json);
 		if (peer->server_output && !r->server_output) {
 			r->server_output = strdup(peer->server_output);
 			r->server_output_is_json = peer->server_output_is_json;
@@ -146,6 +150,7 @@ void net_result_socket_facts(struct net_result *r, int ctrl, int fd0)
 	if (fd0 < 0)
 		return;
 	net_iface_of_socket(fd0, &r->iface);
+	nic_profile_read(r->iface.name, &r->nic);
 	r->path_mtu = net_path_mtu(fd0);
 	net_tcp_congestion(fd0, r->congestion, sizeof(r->congestion));
 	r->mss_default = sockopt_uint(fd0, IPPROTO_TCP, TCP_MAXSEG);
@@ -187,6 +192,31 @@ int net_result_add_interval(struct net_result *r, const struct net_stream *s,
 	return 0;
 }
 
+/* {"interface": {...}, "profile": {...}} of this end, as JSON text (a new
+ * string), what an iochar peer records of it; NULL when out of memory. */
+static char *nic_json_text(const struct net_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	if (!f)
+		return NULL;
+	jw_init(&w, f, 0);
+	jw_object_begin(&w);
+	net_iface_json(&w, "interface", &r->iface);
+	jw_key(&w, "profile");
+	nic_profile_json(&w, &r->nic);
+	jw_object_end(&w);
+	jw_finish(&w);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 int net_result_exchange(const struct net_result *r, struct net_exchange *ex)
 {
 	bool sends = false;
@@ -215,6 +245,8 @@ int net_result_exchange(const struct net_result *r, struct net_exchange *ex)
 	}
 	/* iperf3: -1 from a pure receiver, else whether TCP_INFO has them. */
 	ex->sender_has_retransmits = sends ? 1 : -1;
+	ex->host_cpu = r->host_cpu;
+	ex->nic_json = nic_json_text(r);
 	return 0;
 }
 
@@ -243,4 +275,20 @@ void net_result_free(struct net_result *r)
 	r->nr_intervals = 0;
 	free(r->server_output);
 	r->server_output = NULL;
+	free(r->peer_nic_json);
+	r->peer_nic_json = NULL;
 }
+
+void net_result_host_cpu_begin(struct net_result *r)
+{
+	cpuload_sample(&r->host_start);
+}
+
+void net_result_host_cpu_end(struct net_result *r)
+{
+	struct cpuload now;
+
+	cpuload_sample(&now);
+	cpuload_shares(&r->host_start, &now, &r->host_cpu);
+}
+

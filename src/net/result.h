@@ -16,7 +16,9 @@
 #include "inventory/environment.h"
 #include "net/exchange.h"
 #include "net/iface.h"
+#include "inventory/nic_profile.h"
 #include "net/params.h"
+#include "stats/cpuload.h"
 #include "net/proto.h"
 #include "net/streams.h"
 #include "net/tcpinfo.h"
@@ -87,6 +89,13 @@ struct net_result {
 	 * sent it; owned, NULL = none */
 	char *server_output;
 	bool server_output_is_json;
+	/* the adapter of the first data connection, this end's, and the
+	 * peer's as it sent it (iochar peers only: JSON text, owned, NULL) */
+	struct nic_profile nic;
+	char *peer_nic_json;
+	/* the whole host's CPU over the test, this end's and the peer's */
+	struct cpuload host_start;
+	struct cpu_shares host_cpu, host_cpu_remote;
 };
 
 /* Fill r's streams, totals and CPU from the finished streams s (n of
@@ -108,6 +117,11 @@ void net_result_socket_facts(struct net_result *r, int ctrl, int fd0);
 int net_result_add_interval(struct net_result *r, const struct net_stream *s,
 			    unsigned n, uint64_t t0, uint64_t *last_ns,
 			    uint64_t *last_bytes);
+
+/* The whole host's CPU from now (call as the test starts) to
+ * net_result_host_cpu_end (as it ends, before the results exchange). */
+void net_result_host_cpu_begin(struct net_result *r);
+void net_result_host_cpu_end(struct net_result *r);
 
 /* This end's results message for the peer, from r. */
 int net_result_exchange(const struct net_result *r, struct net_exchange *ex);

@@ -40,15 +40,15 @@ static void emit_netenv(struct jw *w, const struct net_result *r)
 {
 	jw_key(w, "net_environment");
 	jw_object_begin(w);
-	jw_key(w, "interface");
-	jw_object_begin(w);
-	jw_kv_string(w, "name", r->iface.name);
-	jw_kv_string(w, "driver", r->iface.driver);
-	jw_kv_uint(w, "mtu", r->iface.mtu);
-	jw_kv_uint(w, "rx_queues", r->iface.rx_queues);
-	jw_kv_uint(w, "tx_queues", r->iface.tx_queues);
-	jw_kv_int(w, "speed_mbps", r->iface.speed_mbps);
-	jw_object_end(w);
+	net_iface_json(w, "interface", &r->iface);
+	jw_key(w, "profile");
+	nic_profile_json(w, &r->nic);
+	/* the peer's {"interface", "profile"}, as an iochar peer sent it */
+	jw_key(w, "peer");
+	if (r->peer_nic_json)
+		jw_raw(w, r->peer_nic_json, strlen(r->peer_nic_json));
+	else
+		jw_null(w);
 	jw_kv_uint(w, "path_mtu", r->path_mtu);
 	jw_kv_string(w, "congestion", r->congestion);
 	jw_kv_string(w, "congestion_remote", r->congestion_remote);
@@ -133,6 +133,24 @@ static void emit_cpu1(struct jw *w, const char *key, const struct net_cpu *c)
 	jw_object_end(w);
 }
 
+/* The whole host's CPU over the test, % of all its CPUs. */
+static void emit_host_cpu(struct jw *w, const char *key, const struct cpu_shares *c)
+{
+	jw_key(w, key);
+	if (!c->known) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
+	jw_kv_double(w, "busy_pct", c->busy);
+	jw_kv_double(w, "user_pct", c->user);
+	jw_kv_double(w, "system_pct", c->system);
+	jw_kv_double(w, "irq_pct", c->irq);
+	jw_kv_double(w, "softirq_pct", c->softirq);
+	jw_kv_double(w, "steal_pct", c->steal);
+	jw_object_end(w);
+}
+
 static void emit_cpu(struct jw *w, const struct net_result *r)
 {
 	double gbit = net_result_bps(r) * r->seconds / 1e9;
@@ -141,6 +159,8 @@ static void emit_cpu(struct jw *w, const struct net_result *r)
 	jw_object_begin(w);
 	emit_cpu1(w, "local", &r->cpu_local);
 	emit_cpu1(w, "remote", &r->cpu_remote);
+	emit_host_cpu(w, "host_local", &r->host_cpu);
+	emit_host_cpu(w, "host_remote", &r->host_cpu_remote);
 	jw_key(w, "local_s_per_gbit");
 	if (gbit > 0)
 		jw_double(w, (r->cpu_local.user_s + r->cpu_local.system_s) / gbit);
@@ -244,6 +264,14 @@ void net_interval_text(FILE *f, const struct net_result *r, unsigned i)
 		iv->end, b, len > 0 ? (double)iv->bytes * 8 / len / 1e9 : 0);
 }
 
+static void host_cpu_text(FILE *f, const char *what, const struct cpu_shares *c)
+{
+	if (c->known)
+		fprintf(f, "%s: busy %.1f%% of all CPUs (user %.1f%%, system %.1f%%, "
+			   "softirq %.1f%%, irq %.1f%%)\n",
+			what, c->busy, c->user, c->system, c->softirq, c->irq);
+}
+
 void net_result_text(FILE *f, const struct net_result *r)
 {
 	char b[32];
@@ -282,6 +310,9 @@ void net_result_text(FILE *f, const struct net_result *r)
 		r->iface.driver[0] ? r->iface.driver : "no driver",
 		r->iface.mtu, r->iface.rx_queues, r->iface.tx_queues,
 		r->path_mtu, r->congestion[0] ? r->congestion : "?");
+	nic_profile_text(f, "  adapter: ", &r->nic);
+	host_cpu_text(f, "host cpu local", &r->host_cpu);
+	host_cpu_text(f, "host cpu remote", &r->host_cpu_remote);
 }
 
 int net_out_check(const char *dir, bool force, struct ioc_err *err)

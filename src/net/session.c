@@ -328,6 +328,7 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	}
 	t.r.threads = net_pool_threads(t.pool);
 	t.t0 = t.last_ns = clock_ns();
+	net_result_host_cpu_begin(&t.r);
 	t.last_bytes = calloc(t.n, sizeof(*t.last_bytes));
 	/* ids and roles for the intervals; the figures are built at the end */
 	if (net_result_build(&t.r, t.streams, t.n, false, 0, 0, NULL)) {
@@ -340,6 +341,7 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	}
 	int rc = wait_end(&t);
 	net_pool_stop(t.pool, true);
+	net_result_host_cpu_end(&t.r);
 	if (!rc)
 		sample_interval(&t, true);
 	/* As iperf3's server does at TEST_END: the data stops here. A client

@@ -12,6 +12,13 @@ struct cpuload {
 	bool ok;          /* the sample was read */
 	uint64_t busy;    /* clock ticks, all CPUs: user+nice+system+irq+softirq+steal */
 	uint64_t total;   /* the same plus idle and iowait */
+	uint64_t user, system, irq, softirq, steal; /* busy's parts (user with nice) */
+};
+
+/* Where all CPUs' time went between two samples, % of it (0-100). */
+struct cpu_shares {
+	bool known;
+	double busy, user, system, irq, softirq, steal;
 };
 
 /* Read the aggregate "cpu" line of /proc/stat into s (s->ok false when it
@@ -21,5 +28,9 @@ void cpuload_sample(struct cpuload *s);
 /* % of all CPUs busy between a and b (0-100), or -1 when either sample
  * failed or no time passed. */
 double cpuload_busy_pct(const struct cpuload *a, const struct cpuload *b);
+
+/* The shares of all CPUs' time between a and b; known false when either
+ * sample failed or no time passed. */
+void cpuload_shares(const struct cpuload *a, const struct cpuload *b, struct cpu_shares *out);
 
 #endif
