@@ -315,6 +315,31 @@ static void test_real_loopback(void **state)
 	assert_int_equal(nh_count(text, "data-chart=\"net-series\""), 2);
 	expect_has(text, "throughput per interval");
 	assert_null(strstr(text, "0 of 0"));
+	/* side by side: both adapters, both hosts' CPU, CPU per Gbit as bars */
+	expect_has(text, "<table class=\"net-side\">");
+	expect_has(text, "<tr><th>MTU (this end)</th><td>65536</td><td>65536</td></tr>");
+	expect_has(text, "<tr><th>MTU (peer)</th><td>65536</td><td>65536</td></tr>");
+	expect_has(text, "<th>host CPU busy (peer)"); /* differs run to run */
+	expect_has(text, "data-chart=\"net-cpu\"");
+	free(text);
+
+	/* the second run with another MTU: that row, and only such rows, marked */
+	char path[600];
+	snprintf(path, sizeof(path), "%s/results.json", b);
+	json_object *res = json_object_from_file(path);
+	assert_non_null(res);
+	json_object_object_add(jget(res, "net_environment.interface"), "mtu",
+			       json_object_new_int(9000));
+	assert_int_equal(json_object_to_file(path, res), 0);
+	json_object_put(res);
+	run_iochar(&po, NULL, 0, ARGS("report", a, b, "-o", html));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	text = fixture_slurp(html, NULL);
+	expect_has(text, "<tr class=\"differs\"><th>MTU (this end) \xe2\x89\xa0</th>"
+			 "<td>65536</td><td>9000</td></tr>");
+	expect_has(text, "<tr><th>MTU (peer)</th>");
+	expect_has(text, "<tr><th>offloads (this end)</th><td>TSO on");
 	free(text);
 
 	/* the same report in the browser: nothing overlaps, no side scroll */

@@ -48,6 +48,18 @@ struct rs_net {
 	unsigned nr_streams;
 	char *if_name, *if_driver;
 	unsigned mtu, rx_queues, tx_queues, path_mtu;
+	/* what was used and what each side cost; NAN, -1 or NULL unknown
+	 * (results from before iochar recorded them) */
+	char *congestion_used, *congestion_remote;
+	double cpu_s_per_gbit[2];  /* [0] this end, [1] the peer */
+	double host_busy[2], host_softirq[2]; /* % of all CPUs of each host */
+	struct rs_net_nic {
+		char *driver;
+		double mtu;
+		int tso, gso, gro, lro;     /* 1, 0, -1 unknown */
+		double rx_ring, tx_ring, combined, rss_queues, rx_usecs, rx_frames;
+		char *rss_hfunc;
+	} nic[2];                  /* [0] this end's adapter, [1] the peer's */
 };
 
 /* A net mesh result ("kind": "net-mesh"): every ordered pair of hosts

@@ -4,6 +4,7 @@
  * the file and the member. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,12 @@ void rs_net_free(struct rs_net *n)
 	free(n->congestion);
 	free(n->if_name);
 	free(n->if_driver);
+	free(n->congestion_used);
+	free(n->congestion_remote);
+	for (int e = 0; e < 2; e++) {
+		free(n->nic[e].driver);
+		free(n->nic[e].rss_hfunc);
+	}
 	free(n->streams);
 	for (unsigned d = 0; d < RS_NET_NR_DIR; d++) {
 		free(n->dir[d].iv_bps);
@@ -243,6 +250,87 @@ static int parse_iface(const struct rj_ctx *c, json_object *root, struct rs_net 
 	return 0;
 }
 
+/* The number at a dotted path, NAN where a step is missing or null: the
+ * figures results from older iochars do not carry. */
+static double opt_num(json_object *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save))
+		if (!o || !json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, k, &o))
+			return NAN;
+	if (json_object_is_type(o, json_type_boolean))
+		return json_object_get_boolean(o);
+	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
+		return NAN;
+	return json_object_get_double(o);
+}
+
+static char *opt_str(json_object *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save))
+		if (!o || !json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, k, &o))
+			return NULL;
+	return json_object_is_type(o, json_type_string) ? strdup(json_object_get_string(o)) : NULL;
+}
+
+static int tristate(double v)
+{
+	return isnan(v) ? -1 : v != 0;
+}
+
+/* One end's adapter: {"interface", "profile"} as net_environment holds
+ * this end's and "peer" the other's. */
+static void parse_nic(json_object *iface, json_object *prof, struct rs_net_nic *x)
+{
+	x->driver = opt_str(iface, "driver");
+	x->mtu = opt_num(iface, "mtu");
+	x->tso = tristate(opt_num(prof, "offloads.tso"));
+	x->gso = tristate(opt_num(prof, "offloads.gso"));
+	x->gro = tristate(opt_num(prof, "offloads.gro"));
+	x->lro = tristate(opt_num(prof, "offloads.lro"));
+	x->rx_ring = opt_num(prof, "rings.rx");
+	x->tx_ring = opt_num(prof, "rings.tx");
+	x->combined = opt_num(prof, "channels.combined");
+	x->rss_queues = opt_num(prof, "rss.queues_used");
+	x->rx_usecs = opt_num(prof, "coalesce.rx_usecs");
+	x->rx_frames = opt_num(prof, "coalesce.rx_frames");
+	x->rss_hfunc = opt_str(prof, "rss.hash_function");
+}
+
+/* What was used and what it cost: congestion control, CPU per Gbit/s,
+ * both hosts' CPU, both adapters. All optional. */
+static void parse_costs(json_object *root, struct rs_net *n)
+{
+	json_object *env = NULL, *v;
+	json_object_object_get_ex(root, "net_environment", &env);
+	n->congestion_used = opt_str(root, "net_environment.congestion");
+	n->congestion_remote = opt_str(root, "net_environment.congestion_remote");
+	n->cpu_s_per_gbit[0] = opt_num(root, "cpu.local_s_per_gbit");
+	n->cpu_s_per_gbit[1] = opt_num(root, "cpu.remote_s_per_gbit");
+	n->host_busy[0] = opt_num(root, "cpu.host_local.busy_pct");
+	n->host_busy[1] = opt_num(root, "cpu.host_remote.busy_pct");
+	n->host_softirq[0] = opt_num(root, "cpu.host_local.softirq_pct");
+	n->host_softirq[1] = opt_num(root, "cpu.host_remote.softirq_pct");
+	json_object *iface = NULL, *prof = NULL, *peer = NULL, *pi = NULL, *pp = NULL;
+	if (env) {
+		json_object_object_get_ex(env, "interface", &iface);
+		json_object_object_get_ex(env, "profile", &prof);
+		if (json_object_object_get_ex(env, "peer", &v) &&
+		    json_object_is_type(v, json_type_object)) {
+			peer = v;
+			json_object_object_get_ex(peer, "interface", &pi);
+			json_object_object_get_ex(peer, "profile", &pp);
+		}
+	}
+	parse_nic(iface, prof, &n->nic[0]);
+	parse_nic(pi, pp, &n->nic[1]);
+}
+
 static bool kind_is(json_object *root, const char *kind)
 {
 	json_object *k;
@@ -280,6 +368,7 @@ int results_parse_net(json_object *root, const char *file, struct rs_set *s,
 	    (ret = parse_intervals(&c, root, n)) ||
 	    (ret = parse_iface(&c, root, n)))
 		return ret;
+	parse_costs(root, n);
 	return 0;
 }
 

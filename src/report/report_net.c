@@ -228,7 +228,8 @@ static void setup_table(FILE *f, const struct rs_net *n)
 	kv_uint(f, "write size (bytes, 0: default)", n->len);
 	kv_uint(f, "socket buffer (bytes, 0: default)", n->window);
 	kv(f, "mode", n->bidir ? "bidirectional" : n->reverse ? "reverse" : "send");
-	kv(f, "congestion control", n->congestion);
+	kv(f, "congestion control asked", n->congestion && n->congestion[0] ? n->congestion : "(default)");
+	kv(f, "congestion control used", n->congestion_used);
 	kv(f, "zero-copy", n->zerocopy ? "yes" : "no");
 	kv(f, "interface", n->if_name);
 	kv(f, "driver", n->if_driver);
@@ -283,8 +284,10 @@ void report_network(struct report_ctx *r)
 	bool any_net = false;
 	for (unsigned s = 0; s < r->nr_sets; s++)
 		any_net |= r->sets[s].net != NULL;
-	if (any_net)
+	if (any_net) {
 		throughput_chart(r);
+		report_net_side_by_side(r);
+	}
 	for (unsigned s = 0; s < r->nr_sets; s++)
 		if (r->sets[s].mesh) {
 			fputs("<h3>", r->f);

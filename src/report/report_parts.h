@@ -84,6 +84,9 @@ bool report_has_preds(const struct report_ctx *r);
 /* report_net.c: network results (rs_set.net): a throughput bar per set,
  * the streams, the interface and the parameters of each. */
 void report_network(struct report_ctx *r);
+/* Network sets side by side: settings and costs, differing rows marked
+ * (report_net_side.c). */
+void report_net_side_by_side(struct report_ctx *r);
 
 /* report_env.c: each set's environment, grouped (report_env_groups),
  * then the whole JSON record as nested tables, folded. */
