@@ -70,12 +70,6 @@ void inventory_read_net(const char *root, struct inv_net *n, const char *name)
 	if (n->pci[0])
 		sysfs_read_int(root, &n->numa_node,
 			       "/sys/bus/pci/devices/%s/numa_node", n->pci);
-	/* the kernel answers for the live system only, not for a sysroot */
-	if (!root || !root[0]) {
-		n->profile = malloc(sizeof(*n->profile));
-		if (n->profile)
-			nic_profile_read(name, n->profile);
-	}
 }
 
 int inv_collect_nets(struct inventory *inv)
@@ -96,7 +90,11 @@ int inv_collect_nets(struct inventory *inv)
 		if (!sysfs_exists(inv->root, "/sys/class/net/%s/ifindex",
 				  names[i]))
 			continue;
-		inventory_read_net(inv->root, &inv->nets[inv->nr_nets++], names[i]);
+		struct inv_net *n = &inv->nets[inv->nr_nets++];
+		inventory_read_net(inv->root, n, names[i]);
+		/* the kernel answers for the live system only, not a sysroot */
+		if (!inv->root[0] && (n->profile = malloc(sizeof(*n->profile))))
+			nic_profile_read(names[i], n->profile);
 	}
 	sysfs_list_free(names, nr);
 	return 0;
