@@ -15,21 +15,6 @@
 #define TIP_MAX 160
 #define LINES_PER_CHART 7 /* one colour each */
 
-static char *fmt_lat_axis(char *buf, double v)
-{
-	return numfmt_lat(buf, v);
-}
-
-static char *fmt_iops_axis(char *buf, double v)
-{
-	return numfmt_iops(buf, v);
-}
-
-static char *fmt_bw_axis(char *buf, double v)
-{
-	return numfmt_bw(buf, v);
-}
-
 static char *fmt_nines(char *buf, double v)
 {
 	snprintf(buf, NUMFMT_MAX, "%g", 100 * (1 - pow(10, -v)));
@@ -151,9 +136,9 @@ static void bar_chart(struct report_ctx *r, bool iops)
 		goto out;
 	struct axis x = {.kind = AXIS_CATEGORY, .label = "workload", .cats = cats, .nr_cats = nc};
 	struct axis y = {.kind = AXIS_LINEAR, .label = iops ? "IOPS" : "throughput (MB/s, GB/s)",
-			 .fmt = iops ? fmt_iops_axis : fmt_bw_axis};
+			 .unit = iops ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	struct axis y2 = {.kind = AXIS_LINEAR, .label = "latency at that point",
-			  .fmt = fmt_lat_axis};
+			  .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, 0, false);
 	axis_fit(&y, 0, vmax, true);
 	axis_fit(&y2, 0, lmax, true);
@@ -207,9 +192,9 @@ static void load_axes(const struct rs_step *st, const struct rs_point *const *p,
 	if (st->latency_limit_ns) /* show the limit, inside the frame */
 		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
 	*x = (struct axis){.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
-			   .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
+			   .unit = rnd ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	snprintf(ylabel, len, "%s (log scale)", lat_word(st->latency_stat));
-	*y = (struct axis){.kind = AXIS_LOG, .fmt = fmt_lat_axis, .label = ylabel};
+	*y = (struct axis){.kind = AXIS_LOG, .unit = AXIS_UNIT_LAT, .label = ylabel};
 	axis_fit(x, 0, xmax, true);
 	axis_fit(y, ylo, yhi, false);
 }
@@ -221,16 +206,8 @@ static void load_marks(struct chart *c, const struct rs_step *st,
 	char a[NUMFMT_MAX], b[NUMFMT_MAX], lbl[200];
 	bool rnd = rs_step_is_random(st);
 	if (st->latency_limit_ns) {
-		double ly = chart_px_y(c, c->y, (double)st->latency_limit_ns);
-		if (ly >= c->top && ly <= c->bottom) {
-			fprintf(c->f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				c->left, ly, c->right, ly);
-			fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
-				c->right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
-			double box[4] = {c->right - 100, ly - 20, c->right, ly};
-			if (c->nr_taken < CHART_MAX_TAKEN) /* point labels keep clear */
-				memcpy(c->taken[c->nr_taken++], box, sizeof(box));
-		}
+		snprintf(lbl, sizeof(lbl), "limit %s", numfmt_lat(a, (double)st->latency_limit_ns));
+		chart_hrule(c, false, (double)st->latency_limit_ns, "limit", lbl);
 	}
 	if (chosen) {
 		snprintf(lbl, sizeof(lbl), "%s: %s, %s", st->mode == RS_SEARCH ? "best" : "max",
@@ -492,7 +469,7 @@ static void pct_chart(struct report_ctx *r, const struct rs_set *set,
 			}
 		}
 	struct axis x = {.kind = AXIS_LINEAR, .label = "percentile (%)", .fmt = fmt_nines};
-	struct axis y = {.kind = AXIS_LOG, .label = "latency (log scale)", .fmt = fmt_lat_axis};
+	struct axis y = {.kind = AXIS_LOG, .label = "latency (log scale)", .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, 4, false);
 	x.min = 0;
 	x.max = 4.2;
@@ -564,8 +541,8 @@ static void series_chart(struct report_ctx *r, const struct rs_set *set,
 			lmax = fmax(lmax, ls[i]);
 	}
 	struct axis x = {.kind = AXIS_LINEAR, .label = "time since measuring began (s)"};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .fmt = fmt_iops_axis};
-	struct axis y2 = {.kind = AXIS_LINEAR, .label = "mean latency", .fmt = fmt_lat_axis};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .unit = AXIS_UNIT_IOPS};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = "mean latency", .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, p->nr_iv, true);
 	axis_fit(&y, 0, imax, true);
 	axis_fit(&y2, 0, lmax, true);
@@ -637,7 +614,7 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 			ymax = fmax(ymax, ts->rounds_iops[i]);
 	}
 	struct axis x = {.kind = AXIS_LINEAR, .label = "round"};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .fmt = fmt_iops_axis};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .unit = AXIS_UNIT_IOPS};
 	axis_fit(&x, 0, ts->nr_rounds, true);
 	axis_fit(&y, 0, ymax, true);
 	snprintf(title, sizeof(title), "%s: preconditioning rounds (%s)",
@@ -696,7 +673,7 @@ static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 	struct axis x = {.kind = AXIS_LINEAR, .label = "targets at once"};
 	struct axis y = {.kind = AXIS_LINEAR,
 			 .label = sc->metric_iops ? "total IOPS" : "total throughput (MB/s, GB/s)",
-			 .fmt = sc->metric_iops ? fmt_iops_axis : fmt_bw_axis};
+			 .unit = sc->metric_iops ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	axis_fit(&x, 0, xmax, true);
 	axis_fit(&y, 0, ymax, true);
 	snprintf(title, sizeof(title), "%s: scaling over targets (%s)", st->label, set->name);

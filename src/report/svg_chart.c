@@ -110,8 +110,6 @@ void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
 		a->ticks[a->nr_ticks++] = fabs(t) < step * 1e-9 ? 0 : t;
 }
 
-static void tick_label(const struct axis *a, double v, char *buf);
-
 /* Category labels are drawn up to this many characters; a longer one ends
  * in an ellipsis and carries the whole name as its tooltip. */
 #define CAT_LABEL_MAX 30
@@ -128,7 +126,7 @@ static unsigned utf8_chars(const char *s)
 static double cat_label_px(const char *s)
 {
 	unsigned n = utf8_chars(s);
-	return (n > CAT_LABEL_MAX ? CAT_LABEL_MAX : n) * CHAR_PX;
+	return n > CAT_LABEL_MAX ? (CAT_LABEL_MAX + 1) * CHAR_PX : text_px(s, 11, false);
 }
 
 /* Width in px of the widest tick label of a (fitted) numeric axis. */
@@ -138,15 +136,22 @@ static double widest_tick(const struct axis *a)
 	double w = 0;
 
 	for (unsigned i = 0; a && a->kind != AXIS_CATEGORY && i < a->nr_ticks; i++) {
-		tick_label(a, a->ticks[i], buf);
-		w = fmax(w, utf8_chars(buf) * CHAR_PX);
+		axis_tick_label(a, a->ticks[i], buf);
+		w = fmax(w, text_px(buf, 11, false));
 	}
 	return w;
 }
 
+/* Category labels are tilted when there are many, or when the longest
+ * would not fit its band upright (the narrowest plot: both y axes). */
 static bool tilted(const struct axis *x)
 {
-	return x->kind == AXIS_CATEGORY && x->nr_cats > 4;
+	if (x->kind != AXIS_CATEGORY || !x->nr_cats)
+		return false;
+	double longest = 0, band = (CHART_W - 2 * 84) / x->nr_cats;
+	for (unsigned i = 0; i < x->nr_cats; i++)
+		longest = fmax(longest, cat_label_px(x->cats[i]));
+	return x->nr_cats > 4 || longest > band - 8;
 }
 
 /* Margins that fit tilted category labels (-30 degrees, anchored at their
@@ -181,11 +186,15 @@ int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 	 * rotated line centred 16 px from the edge, ~9 px either side): long
 	 * labels such as "10000 GB/s" once sat under the title. */
 	c->left = fmax(84, 16 + 9 + 4 + widest_tick(y) + 6);
-	c->right = CHART_W - (y2 ? fmax(84, 14 + 9 + 4 + widest_tick(y2) + 6) : 24);
+	/* without a right axis, room for half the last x tick label, centred
+	 * on the frame's edge ("40,000 GB/s" once left the chart) */
+	c->right = CHART_W - (y2 ? fmax(84, 14 + 9 + 4 + widest_tick(y2) + 6)
+				 : fmax(24, widest_tick(x) / 2 + 6));
 	c->top = 44;
 	c->bottom = CHART_H - (tilted(x) ? 100 : 58);
 	if (tilted(x))
 		fit_tilted_labels(c);
+	placer_init(&c->pl, c->left, c->top, c->right, c->bottom);
 	c->f = open_memstream(&c->body, &c->body_len);
 	return c->f ? 0 : -ENOMEM;
 }
@@ -210,32 +219,6 @@ double chart_px_y(const struct chart *c, const struct axis *a, double v)
 	return c->bottom - frac(a, v) * (c->bottom - c->top);
 }
 
-/* "1.00 µs" -> "1 µs", "2.50M" -> "2.5M": ticks are round numbers. */
-static void trim_zeros(char *buf)
-{
-	char *dot = strchr(buf, '.');
-	if (!dot)
-		return;
-	char *end = dot + 1;
-	while (*end >= '0' && *end <= '9')
-		end++;
-	char *z = end;
-	while (z > dot + 1 && z[-1] == '0')
-		z--;
-	if (z == dot + 1)
-		z = dot;
-	memmove(z, end, strlen(end) + 1);
-}
-
-static void tick_label(const struct axis *a, double v, char *buf)
-{
-	if (a->fmt)
-		a->fmt(buf, v);
-	else
-		snprintf(buf, NUMFMT_MAX, "%g", v);
-	trim_zeros(buf);
-}
-
 static void y_axis(struct chart *c, const struct axis *a, bool right)
 {
 	char buf[NUMFMT_MAX];
@@ -246,7 +229,7 @@ static void y_axis(struct chart *c, const struct axis *a, bool right)
 		if (!right)
 			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				c->left, y, c->right, y);
-		tick_label(a, a->ticks[i], buf);
+		axis_tick_label(a, a->ticks[i], buf);
 		fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
 			right ? x + 6 : x - 6, y + 4, right ? "start" : "end");
 		html_escape(c->f, buf);
@@ -305,7 +288,7 @@ static void x_axis(struct chart *c)
 			double x = chart_px_x(c, a->ticks[i]);
 			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				x, c->top, x, c->bottom);
-			tick_label(a, a->ticks[i], buf);
+			axis_tick_label(a, a->ticks[i], buf);
 			fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 				x, c->bottom + 18);
 			html_escape(c->f, buf);
@@ -354,6 +337,12 @@ void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
 	c->points++;
 }
 
+/* A marker of radius r (stroke included) at (px, py): labels keep off it. */
+static void mark_box(struct chart *c, double px, double py, double r)
+{
+	placer_add(&c->pl, PLACE_MARK, px - r, py - r, px + r, py + r);
+}
+
 static bool drawable(const struct axis *a, double v)
 {
 	return isfinite(v) && (a->kind != AXIS_LOG || v > 0);
@@ -367,9 +356,10 @@ static void markers(struct chart *c, unsigned s, const struct axis *ya,
 	for (unsigned i = 0; i < n; i++) {
 		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
 			continue;
+		double px = chart_px_x(c, xs[i]), py = clampy(c, chart_px_y(c, ya, ys[i]));
 		fprintf(c->f, "<circle class=\"dp pt s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
-			s, chart_px_x(c, xs[i]), clampy(c, chart_px_y(c, ya, ys[i])),
-			c->halo ? "4.5" : "3.5", c->halo ? "#fff" : colour(s), colour(s));
+			s, px, py, c->halo ? "4.5" : "3.5", c->halo ? "#fff" : colour(s), colour(s));
+		mark_box(c, px, py, c->halo ? 5.5 : 4.5);
 		if (tips && tips[i]) {
 			fputs("<title>", c->f);
 			html_escape(c->f, tips[i]);
@@ -380,13 +370,22 @@ static void markers(struct chart *c, unsigned s, const struct axis *ya,
 	}
 }
 
+/* The points of a polyline; each segment a soft obstacle for labels
+ * when record (the halo under a line is the same line). */
 static void polyline(struct chart *c, const struct axis *ya, const double *xs,
-		     const double *ys, unsigned n)
+		     const double *ys, unsigned n, bool record)
 {
-	for (unsigned i = 0, k = 0; i < n; i++)
-		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
-			fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
-				clampy(c, chart_px_y(c, ya, ys[i])));
+	double lx = 0, ly = 0;
+	for (unsigned i = 0, k = 0; i < n; i++) {
+		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
+			continue;
+		double px = chart_px_x(c, xs[i]), py = clampy(c, chart_px_y(c, ya, ys[i]));
+		fprintf(c->f, "%s%.1f,%.1f", k ? " " : "", px, py);
+		if (k++ && record)
+			placer_add(&c->pl, PLACE_LINE, lx, ly, px, py);
+		lx = px;
+		ly = py;
+	}
 	fputs("\"/>", c->f);
 }
 
@@ -398,11 +397,11 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	if (c->halo) {
 		/* a white outline keeps the line readable over bars */
 		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
-		polyline(c, ya, xs, ys, n);
+		polyline(c, ya, xs, ys, n, false);
 	}
 	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
 		s, colour(s), dash(s));
-	polyline(c, ya, xs, ys, n);
+	polyline(c, ya, xs, ys, n, true);
 	markers(c, s, ya, xs, ys, n, tips);
 }
 
@@ -411,7 +410,7 @@ void chart_path(struct chart *c, unsigned s, bool on_y2, const double *xs,
 {
 	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
 		s, colour(s), dash(s));
-	polyline(c, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n);
+	polyline(c, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n, true);
 }
 
 void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
@@ -453,51 +452,51 @@ void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
 	fputs(style == CHART_PT_SQUARE ? "</rect>" : "</circle>", c->f);
 	if (tl)
 		cross(c->f, s, px, py, 3);
+	mark_box(c, px, py, 6);
 	c->points++;
 }
 
-/* Is the box free of every label placed so far, and inside the plot? */
-static bool box_free(const struct chart *c, const double b[4])
-{
-	if (b[0] < c->left || b[2] > c->right || b[1] < c->top || b[3] > c->bottom)
-		return false;
-	for (unsigned i = 0; i < c->nr_taken; i++) {
-		const double *t = c->taken[i];
-		if (b[0] < t[2] && t[0] < b[2] && b[1] < t[3] && t[1] < b[3])
-			return false;
-	}
-	return true;
-}
+/* A label waiting for its place: drawn at chart_end, in order of kind
+ * (rules' labels, then marks', then points'), once every marker and line
+ * it must keep clear of is known. */
+enum label_kind { LABEL_RULE, LABEL_MARK, LABEL_POINT };
 
-static void take(struct chart *c, const double b[4])
+struct chart_label {
+	enum label_kind kind;
+	double ax, ay, r; /* anchor px, and how far its own mark reaches */
+	char *text;
+};
+
+#define PT_LABEL_PX 10.0   /* svg .pt-label */
+#define MARK_LABEL_PX 12.0 /* svg .mark-label, bold */
+
+static bool queue_label(struct chart *c, enum label_kind kind, double ax, double ay,
+			double r, const char *text)
 {
-	if (c->nr_taken < CHART_MAX_TAKEN)
-		memcpy(c->taken[c->nr_taken++], b, 4 * sizeof(double));
+	if (c->nr_labels == c->cap_labels) {
+		unsigned cap = c->cap_labels ? 2 * c->cap_labels : 16;
+		struct chart_label *l = realloc(c->labels, cap * sizeof(*l));
+		if (!l)
+			return false;
+		c->labels = l;
+		c->cap_labels = cap;
+	}
+	char *t = strdup(text);
+	if (!t)
+		return false;
+	c->labels[c->nr_labels++] = (struct chart_label){kind, ax, ay, r, t};
+	return true;
 }
 
 bool chart_point_label(struct chart *c, bool on_y2, double x, double y,
 		       const char *text)
 {
 	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
-	if (!drawable(c->x, x) || !drawable(ya, y) || c->nr_taken >= CHART_MAX_TAKEN)
+	if (!drawable(c->x, x) || !drawable(ya, y))
 		return false;
-	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
-	double w = utf8_chars(text) * 6.0 + 2, h = 12; /* 10px label font */
-	/* above right, below right, above left, below left of the point */
-	static const double at[4][2] = {{7, -7}, {7, 15}, {-7, -7}, {-7, 15}};
-	for (int k = 0; k < 4; k++) {
-		double x0 = at[k][0] > 0 ? px + at[k][0] : px + at[k][0] - w;
-		double base = py + at[k][1];
-		double b[4] = {x0, base - h + 2, x0 + w, base + 2};
-		if (!box_free(c, b))
-			continue;
-		take(c, b);
-		fprintf(c->f, "<text class=\"pt-label\" x=\"%.1f\" y=\"%.1f\">", x0 + 1, base);
-		html_escape(c->f, text);
-		fputs("</text>", c->f);
-		return true;
-	}
-	return false;
+	/* r: the largest marker's box (chart_point's, 6 px) */
+	return queue_label(c, LABEL_POINT, chart_px_x(c, x), clampy(c, chart_px_y(c, ya, y)),
+			   6, text);
 }
 
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label)
@@ -506,18 +505,98 @@ void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *lab
 	if (!drawable(c->x, x) || !drawable(ya, y))
 		return;
 	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
-	fprintf(c->f, "<circle class=\"chosen\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.5\"/>",
+	fprintf(c->f, "<circle class=\"chosen\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.5\"><title>",
 		px, py);
-	bool right_half = px > (c->left + c->right) / 2;
-	double lx = px + (right_half ? -12 : 12), w = utf8_chars(label) * 7.2;
-	/* above the point, or below it when above would reach the title */
-	double base = py - 24 < c->top ? py + 22 : py - 10;
-	double b[4] = {right_half ? lx - w : lx, base - 14, right_half ? lx : lx + w, base + 4};
-	take(c, b); /* point labels keep clear of it */
-	fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-		lx, base, right_half ? "end" : "start");
 	html_escape(c->f, label);
+	fputs("</title></circle>", c->f);
+	mark_box(c, px, py, 9.5);
+	queue_label(c, LABEL_MARK, px, py, 9.5, label);
+}
+
+void chart_hrule(struct chart *c, bool on_y2, double v, const char *cls,
+		 const char *label)
+{
+	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
+	if (!drawable(ya, v))
+		return;
+	double py = chart_px_y(c, ya, v);
+	if (py < c->top || py > c->bottom)
+		return;
+	fprintf(c->f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		cls, c->left, py, c->right, py);
+	placer_add(&c->pl, PLACE_RULE, c->left, py, c->right, py);
+	if (label)
+		queue_label(c, LABEL_RULE, c->right, py, 0, label);
+}
+
+/* Text of a label at box b in class cls (font px high), with a leader
+ * line from its anchor when it sits away from it. */
+static void emit_label(struct chart *c, const struct chart_label *l, const char *cls,
+		       double px, const struct place_box *b, bool leader)
+{
+	if (leader) {
+		/* from the anchor's edge to the nearest point of the box */
+		double nx = fmax(b->x0, fmin(l->ax, b->x1)), ny = fmax(b->y0, fmin(l->ay, b->y1));
+		double d = hypot(nx - l->ax, ny - l->ay);
+		if (d > l->r)
+			fprintf(c->f, "<line class=\"leader\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" stroke-width=\"0.8\"/>",
+				l->ax + (nx - l->ax) * l->r / d, l->ay + (ny - l->ay) * l->r / d, nx, ny);
+	}
+	/* the font's box: 0.93 em above the baseline, 0.24 below */
+	fprintf(c->f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">", cls, b->x0, b->y0 + 0.93 * px);
+	html_escape(c->f, l->text);
 	fputs("</text>", c->f);
+}
+
+/* A rule's label: at the right end above the rule, below it, then at the
+ * left end, then the middle. */
+static bool place_rule_label(struct chart *c, const struct chart_label *l,
+			     struct place_box *b)
+{
+	double w = text_px(l->text, MARK_LABEL_PX, true), h = 1.17 * MARK_LABEL_PX;
+	double xs[3] = {c->right - 6 - w, c->left + 6, (c->left + c->right - w) / 2};
+	for (int i = 0; i < 3; i++)
+		for (int below = 0; below < 2; below++) {
+			*b = (struct place_box){xs[i], below ? l->ay + 3 : l->ay - 3 - h,
+						xs[i] + w, below ? l->ay + 3 + h : l->ay - 3};
+			if (placer_take(&c->pl, b))
+				return true;
+		}
+	return false;
+}
+
+static void place_labels(struct chart *c)
+{
+	for (int kind = LABEL_RULE; kind <= LABEL_POINT; kind++)
+		for (unsigned i = 0; i < c->nr_labels; i++) {
+			const struct chart_label *l = &c->labels[i];
+			if ((int)l->kind != kind)
+				continue;
+			bool pt = kind == LABEL_POINT;
+			double px = pt ? PT_LABEL_PX : MARK_LABEL_PX;
+			struct place_box b;
+			enum place_result res = PLACED_NEAR;
+			if (kind == LABEL_RULE)
+				res = place_rule_label(c, l, &b) ? PLACED_NEAR : PLACED_NONE;
+			else
+				res = placer_place(&c->pl, l->ax, l->ay, l->r,
+						   text_px(l->text, px, !pt), 1.17 * px, &b);
+			if (res == PLACED_NONE)
+				c->dropped++;
+			else
+				emit_label(c, l, pt ? "pt-label" : "mark-label", px, &b,
+					   res == PLACED_LEADER);
+		}
+}
+
+static void free_labels(struct chart *c)
+{
+	for (unsigned i = 0; i < c->nr_labels; i++)
+		free(c->labels[i].text);
+	free(c->labels);
+	c->labels = NULL;
+	c->nr_labels = c->cap_labels = 0;
+	placer_free(&c->pl);
 }
 
 void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
@@ -532,11 +611,12 @@ void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
 
 #define LEGEND_ROW 18.0
 
-/* Width of a legend entry: swatch and text (an estimate: no font metrics
- * without a browser). */
+/* Width of a legend entry: swatch (27 px to the text), the text at the
+ * legend's 12 px (an estimate: no font metrics without a browser), and
+ * 16 px before the next entry. */
 static double legend_width(const char *name)
 {
-	return 6.8 * (double)strlen(name) + 40;
+	return 27 + text_px(name, 12, false) + 16;
 }
 
 /* Rows the legend needs below the chart, laid out left to right. */
@@ -596,14 +676,19 @@ int chart_end(struct chart *c)
 	FILE *f = c->out;
 	int ret = 0;
 
+	place_labels(c); /* last: over every mark, knowing them all */
+	free_labels(c);
 	if (fclose(c->f) != 0)
 		ret = -ENOMEM;
 	c->f = NULL;
 	if (!ret) {
 		/* the legend goes below the x axis, as many rows as it needs */
 		double h = c->h + legend_rows(c) * LEGEND_ROW + 6;
-		fprintf(f, "<svg class=\"chart\" data-chart=\"%s\" data-points=\"%u\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
-			c->kind, c->points, c->w, h);
+		fprintf(f, "<svg class=\"chart\" data-chart=\"%s\" data-points=\"%u\"", c->kind,
+			c->points);
+		if (c->dropped) /* labels with no free place: their points' tooltips say it */
+			fprintf(f, " data-dropped=\"%u\"", c->dropped);
+		fprintf(f, " viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", c->w, h);
 		html_escape(f, c->title);
 		fputs("\"><title>", f);
 		html_escape(f, c->title);
