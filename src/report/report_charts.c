@@ -37,6 +37,14 @@ static void finish(struct report_ctx *r, struct chart *c)
 		r->ret = ret;
 }
 
+const char *report_once(struct report_ctx *r, unsigned bit, const char *text)
+{
+	if (r->said & bit)
+		return NULL;
+	r->said |= bit;
+	return text;
+}
+
 static void figure_begin(struct report_ctx *r)
 {
 	fputs("<figure>", r->f);
@@ -152,8 +160,8 @@ static void bar_chart(struct report_ctx *r, bool iops)
 	bar_marks(&c, t, iops, rows, nc);
 	figure_begin(r);
 	finish(r, &c);
-	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
-				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis).");
+	figure_end(r, report_once(r, REPORT_SAID_BARS, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
+				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis)."));
 out:
 	free(cats);
 	free(rows);
@@ -412,8 +420,8 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	figure_begin(r);
 	finish(r, &c);
 	figure_end(r, search
-			      ? "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it."
-			      : "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum.");
+			      ? report_once(r, REPORT_SAID_SEARCH, "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it.")
+			      : report_once(r, REPORT_SAID_CURVE, "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum."));
 	if (!search)
 		report_max_note(r->f, ts);
 }
@@ -498,7 +506,7 @@ static void pct_chart(struct report_ctx *r, const struct rs_set *set,
 	}
 	figure_begin(r);
 	finish(r, &c);
-	figure_end(r, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th.");
+	figure_end(r, report_once(r, REPORT_SAID_PCTS, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th."));
 }
 
 void report_percentile_charts(struct report_ctx *r)
@@ -508,6 +516,11 @@ void report_percentile_charts(struct report_ctx *r)
 		struct wl_ref *w = headlines(&r->sets[s], &n);
 		if (!w)
 			continue;
+		unsigned kept = 0; /* only workloads with percentiles to draw */
+		for (unsigned i = 0; i < n; i++)
+			if (report_pcts_worth(w[i].p))
+				w[kept++] = w[i];
+		n = kept;
 		unsigned parts = (n + LINES_PER_CHART - 1) / LINES_PER_CHART;
 		for (unsigned p = 0; p < parts; p++) {
 			unsigned m = n - p * LINES_PER_CHART;
@@ -525,7 +538,7 @@ static void series_chart(struct report_ctx *r, const struct rs_set *set,
 	char title[400], wl[300];
 	double imax = 0, lmax = 0;
 
-	if (!p->nr_iv)
+	if (!report_series_worth(p))
 		return;
 	double *xs = calloc(p->nr_iv, sizeof(double)), *is = calloc(p->nr_iv, sizeof(double));
 	double *ls = calloc(p->nr_iv, sizeof(double));
@@ -628,9 +641,10 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 							 : "IOPS per round (not steady)");
 		figure_begin(r);
 		finish(r, &c);
-		figure_end(r, "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
-			      "their average (the band) and on a line whose slope moves less than "
-			      "10 % across them.");
+		figure_end(r, report_once(r, REPORT_SAID_ROUNDS,
+					  "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
+					  "their average (the band) and on a line whose slope moves less than "
+					  "10 % across them."));
 	}
 	free(xs);
 }
