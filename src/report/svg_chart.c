@@ -232,8 +232,12 @@ static void y_axis(struct chart *c, const struct axis *a, bool right)
 			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				c->left, y, c->right, y);
 		axis_tick_label(a, a->ticks[i], buf);
-		fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-			right ? x + 6 : x - 6, y + 4, right ? "start" : "end");
+		/* data-axis: which axis a tick is of, for the browser test's
+		 * one-format-per-axis check (log: one unit per decade; own: the
+		 * caller's format) */
+		fprintf(c->f, "<text class=\"tick\" data-axis=\"%s%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+			right ? "y2" : "y", a->fmt ? " own" : a->kind == AXIS_LOG ? " log" : "", right ? x + 6 : x - 6,
+			y + 4, right ? "start" : "end");
 		html_escape(c->f, buf);
 		fputs("</text>", c->f);
 	}
@@ -291,8 +295,8 @@ static void x_axis(struct chart *c)
 			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				x, c->top, x, c->bottom);
 			axis_tick_label(a, a->ticks[i], buf);
-			fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				x, c->bottom + 18);
+			fprintf(c->f, "<text class=\"tick\" data-axis=\"x%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+				a->fmt ? " own" : a->kind == AXIS_LOG ? " log" : "", x, c->bottom + 18);
 			html_escape(c->f, buf);
 			fputs("</text>", c->f);
 		}
