@@ -190,6 +190,7 @@ static void test_chart_labels_last(void **state)
 	assert_non_null(strstr(buf, "class=\"leader\""));
 	assert_non_null(strstr(buf, "data-dropped=\""));
 	assert_non_null(strstr(buf, ">limit 2 ms</text>"));
+	assert_non_null(strstr(buf, "<title>limit 2 ms</title></line>"));
 	assert_non_null(strstr(buf, ">best: 50,000, 1.90 ms</text>"));
 	/* the circled point's label is its tooltip too */
 	assert_non_null(strstr(buf, "<title>best: 50,000, 1.90 ms</title></circle>"));

@@ -77,8 +77,15 @@ void chart_hrule(struct chart *c, bool on_y2, double v, const char *cls,
 	double py = chart_px_y(c, ya, v);
 	if (py < c->top || py > c->bottom)
 		return;
-	fprintf(c->f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+	/* its label as its tooltip too, should the label find no room */
+	fprintf(c->f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">",
 		cls, c->left, py, c->right, py);
+	if (label) {
+		fputs("<title>", c->f);
+		html_escape(c->f, label);
+		fputs("</title>", c->f);
+	}
+	fputs("</line>", c->f);
 	placer_add(&c->pl, PLACE_RULE, c->left, py, c->right, py);
 	if (label)
 		queue_label(c, LABEL_RULE, c->right, py, 0, label);
