@@ -10,7 +10,8 @@
 // or decimals; a log axis may change unit per decade, an axis with the
 // caller's own format is skipped), text that leaves its chart's box or the
 // page, elements wider than the page (horizontal scroll), and a results
-// table (summary, compare, sets) that does not fit the page.
+// table (summary, compare, sets, rate-limited points) that does not fit
+// the page.
 (function () {
   "use strict";
   var SLACK = 0.5; // px: boxes that only touch do not overlap
@@ -147,7 +148,7 @@
     }
   });
   // nothing may make the page scroll sideways; the results tables fit
-  document.querySelectorAll("table.summary, table.compare, table.sets").forEach(function (t) {
+  document.querySelectorAll("table.summary, table.compare, table.sets, table.paced").forEach(function (t) {
     // scrolling in its own box, or sticking out of the page
     var room = Math.min(t.clientWidth, out.width - box(t).left);
     if (t.scrollWidth > room + 1)
