@@ -15,21 +15,6 @@
 #define TIP_MAX 160
 #define LINES_PER_CHART 7 /* one colour each */
 
-static char *fmt_lat_axis(char *buf, double v)
-{
-	return numfmt_lat(buf, v);
-}
-
-static char *fmt_iops_axis(char *buf, double v)
-{
-	return numfmt_iops(buf, v);
-}
-
-static char *fmt_bw_axis(char *buf, double v)
-{
-	return numfmt_bw(buf, v);
-}
-
 static char *fmt_nines(char *buf, double v)
 {
 	snprintf(buf, NUMFMT_MAX, "%g", 100 * (1 - pow(10, -v)));
@@ -50,6 +35,14 @@ static void finish(struct report_ctx *r, struct chart *c)
 	int ret = chart_end(c);
 	if (ret && !r->ret)
 		r->ret = ret;
+}
+
+const char *report_once(struct report_ctx *r, unsigned bit, const char *text)
+{
+	if (r->said & bit)
+		return NULL;
+	r->said |= bit;
+	return text;
 }
 
 static void figure_begin(struct report_ctx *r)
@@ -151,9 +144,9 @@ static void bar_chart(struct report_ctx *r, bool iops)
 		goto out;
 	struct axis x = {.kind = AXIS_CATEGORY, .label = "workload", .cats = cats, .nr_cats = nc};
 	struct axis y = {.kind = AXIS_LINEAR, .label = iops ? "IOPS" : "throughput (MB/s, GB/s)",
-			 .fmt = iops ? fmt_iops_axis : fmt_bw_axis};
+			 .unit = iops ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	struct axis y2 = {.kind = AXIS_LINEAR, .label = "latency at that point",
-			  .fmt = fmt_lat_axis};
+			  .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, 0, false);
 	axis_fit(&y, 0, vmax, true);
 	axis_fit(&y2, 0, lmax, true);
@@ -167,8 +160,8 @@ static void bar_chart(struct report_ctx *r, bool iops)
 	bar_marks(&c, t, iops, rows, nc);
 	figure_begin(r);
 	finish(r, &c);
-	figure_end(r, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
-				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis).");
+	figure_end(r, report_once(r, REPORT_SAID_BARS, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
+				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis)."));
 out:
 	free(cats);
 	free(rows);
@@ -207,9 +200,9 @@ static void load_axes(const struct rs_step *st, const struct rs_point *const *p,
 	if (st->latency_limit_ns) /* show the limit, inside the frame */
 		yhi = fmax(yhi, 2.0 * (double)st->latency_limit_ns);
 	*x = (struct axis){.kind = AXIS_LINEAR, .label = rnd ? "IOPS" : "throughput (MB/s, GB/s)",
-			   .fmt = rnd ? fmt_iops_axis : fmt_bw_axis};
+			   .unit = rnd ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	snprintf(ylabel, len, "%s (log scale)", lat_word(st->latency_stat));
-	*y = (struct axis){.kind = AXIS_LOG, .fmt = fmt_lat_axis, .label = ylabel};
+	*y = (struct axis){.kind = AXIS_LOG, .unit = AXIS_UNIT_LAT, .label = ylabel};
 	axis_fit(x, 0, xmax, true);
 	axis_fit(y, ylo, yhi, false);
 }
@@ -221,16 +214,8 @@ static void load_marks(struct chart *c, const struct rs_step *st,
 	char a[NUMFMT_MAX], b[NUMFMT_MAX], lbl[200];
 	bool rnd = rs_step_is_random(st);
 	if (st->latency_limit_ns) {
-		double ly = chart_px_y(c, c->y, (double)st->latency_limit_ns);
-		if (ly >= c->top && ly <= c->bottom) {
-			fprintf(c->f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				c->left, ly, c->right, ly);
-			fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>",
-				c->right - 6, ly - 6, numfmt_lat(a, (double)st->latency_limit_ns));
-			double box[4] = {c->right - 100, ly - 20, c->right, ly};
-			if (c->nr_taken < CHART_MAX_TAKEN) /* point labels keep clear */
-				memcpy(c->taken[c->nr_taken++], box, sizeof(box));
-		}
+		snprintf(lbl, sizeof(lbl), "limit %s", numfmt_lat(a, (double)st->latency_limit_ns));
+		chart_hrule(c, false, (double)st->latency_limit_ns, "limit", lbl);
 	}
 	if (chosen) {
 		snprintf(lbl, sizeof(lbl), "%s: %s, %s", st->mode == RS_SEARCH ? "best" : "max",
@@ -435,8 +420,8 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	figure_begin(r);
 	finish(r, &c);
 	figure_end(r, search
-			      ? "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it."
-			      : "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum.");
+			      ? report_once(r, REPORT_SAID_SEARCH, "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it.")
+			      : report_once(r, REPORT_SAID_CURVE, "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum."));
 	if (!search)
 		report_max_note(r->f, ts);
 }
@@ -492,7 +477,7 @@ static void pct_chart(struct report_ctx *r, const struct rs_set *set,
 			}
 		}
 	struct axis x = {.kind = AXIS_LINEAR, .label = "percentile (%)", .fmt = fmt_nines};
-	struct axis y = {.kind = AXIS_LOG, .label = "latency (log scale)", .fmt = fmt_lat_axis};
+	struct axis y = {.kind = AXIS_LOG, .label = "latency (log scale)", .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, 4, false);
 	x.min = 0;
 	x.max = 4.2;
@@ -521,7 +506,7 @@ static void pct_chart(struct report_ctx *r, const struct rs_set *set,
 	}
 	figure_begin(r);
 	finish(r, &c);
-	figure_end(r, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th.");
+	figure_end(r, report_once(r, REPORT_SAID_PCTS, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th."));
 }
 
 void report_percentile_charts(struct report_ctx *r)
@@ -531,6 +516,11 @@ void report_percentile_charts(struct report_ctx *r)
 		struct wl_ref *w = headlines(&r->sets[s], &n);
 		if (!w)
 			continue;
+		unsigned kept = 0; /* only workloads with percentiles to draw */
+		for (unsigned i = 0; i < n; i++)
+			if (report_pcts_worth(w[i].p))
+				w[kept++] = w[i];
+		n = kept;
 		unsigned parts = (n + LINES_PER_CHART - 1) / LINES_PER_CHART;
 		for (unsigned p = 0; p < parts; p++) {
 			unsigned m = n - p * LINES_PER_CHART;
@@ -548,7 +538,7 @@ static void series_chart(struct report_ctx *r, const struct rs_set *set,
 	char title[400], wl[300];
 	double imax = 0, lmax = 0;
 
-	if (!p->nr_iv)
+	if (!report_series_worth(p))
 		return;
 	double *xs = calloc(p->nr_iv, sizeof(double)), *is = calloc(p->nr_iv, sizeof(double));
 	double *ls = calloc(p->nr_iv, sizeof(double));
@@ -564,8 +554,8 @@ static void series_chart(struct report_ctx *r, const struct rs_set *set,
 			lmax = fmax(lmax, ls[i]);
 	}
 	struct axis x = {.kind = AXIS_LINEAR, .label = "time since measuring began (s)"};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .fmt = fmt_iops_axis};
-	struct axis y2 = {.kind = AXIS_LINEAR, .label = "mean latency", .fmt = fmt_lat_axis};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .unit = AXIS_UNIT_IOPS};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = "mean latency", .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, p->nr_iv, true);
 	axis_fit(&y, 0, imax, true);
 	axis_fit(&y2, 0, lmax, true);
@@ -637,7 +627,7 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 			ymax = fmax(ymax, ts->rounds_iops[i]);
 	}
 	struct axis x = {.kind = AXIS_LINEAR, .label = "round"};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .fmt = fmt_iops_axis};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .unit = AXIS_UNIT_IOPS};
 	axis_fit(&x, 0, ts->nr_rounds, true);
 	axis_fit(&y, 0, ymax, true);
 	snprintf(title, sizeof(title), "%s: preconditioning rounds (%s)",
@@ -651,9 +641,10 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 							 : "IOPS per round (not steady)");
 		figure_begin(r);
 		finish(r, &c);
-		figure_end(r, "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
-			      "their average (the band) and on a line whose slope moves less than "
-			      "10 % across them.");
+		figure_end(r, report_once(r, REPORT_SAID_ROUNDS,
+					  "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
+					  "their average (the band) and on a line whose slope moves less than "
+					  "10 % across them."));
 	}
 	free(xs);
 }
@@ -696,7 +687,7 @@ static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 	struct axis x = {.kind = AXIS_LINEAR, .label = "targets at once"};
 	struct axis y = {.kind = AXIS_LINEAR,
 			 .label = sc->metric_iops ? "total IOPS" : "total throughput (MB/s, GB/s)",
-			 .fmt = sc->metric_iops ? fmt_iops_axis : fmt_bw_axis};
+			 .unit = sc->metric_iops ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	axis_fit(&x, 0, xmax, true);
 	axis_fit(&y, 0, ymax, true);
 	snprintf(title, sizeof(title), "%s: scaling over targets (%s)", st->label, set->name);

@@ -64,16 +64,6 @@ static void pred_table(struct report_ctx *r, const struct rs_set *set,
 	fputs("</table>\n", r->f);
 }
 
-static char *axis_iops(char *buf, double v)
-{
-	return numfmt_iops(buf, v);
-}
-
-static char *axis_bw(char *buf, double v)
-{
-	return numfmt_bw(buf, v);
-}
-
 /* Measured (series 0) and predicted (series 1) totals against targets. */
 static void pred_curve(struct report_ctx *r, const struct rs_step *st,
 		       const struct report_pred_step *ps)
@@ -93,7 +83,7 @@ static void pred_curve(struct report_ctx *r, const struct rs_step *st,
 	struct axis x = {.kind = AXIS_LINEAR, .label = "targets at once"};
 	struct axis y = {.kind = AXIS_LINEAR,
 			 .label = ps->iops ? "total IOPS" : "total throughput (MB/s, GB/s)",
-			 .fmt = ps->iops ? axis_iops : axis_bw};
+			 .unit = ps->iops ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
 	axis_fit(&x, 0, ps->nr_curve, true);
 	axis_fit(&y, 0, ymax, true);
 	snprintf(title, sizeof(title), "%s: measured and predicted scaling", st->label);

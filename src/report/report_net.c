@@ -13,12 +13,6 @@
 
 #define TIP_MAX 160
 
-static char *fmt_gbit(char *buf, double v)
-{
-	snprintf(buf, 48, "%g", v);
-	return buf;
-}
-
 static void td_text(FILE *f, const char *text)
 {
 	fputs("<td>", f);
@@ -64,8 +58,7 @@ static void throughput_chart(struct report_ctx *r)
 		}
 	struct axis x = {.kind = AXIS_CATEGORY, .label = "result set", .cats = cats,
 			 .nr_cats = nc};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "throughput (Gbit/s)",
-			 .fmt = fmt_gbit};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "throughput (Gbit/s)"};
 	axis_fit(&x, 0, 0, false);
 	axis_fit(&y, 0, vmax, true);
 	struct chart c;
@@ -91,12 +84,6 @@ out:
 	free(idx);
 }
 
-static char *fmt_count(char *buf, double v)
-{
-	snprintf(buf, 48, "%.0f", v);
-	return buf;
-}
-
 /* Throughput per interval of each direction of one set, with its
  * retransmits per interval on the right axis (where the sender's side
  * recorded them): a stall or a loss burst shows where it happened. */
@@ -118,10 +105,9 @@ static void interval_chart(struct report_ctx *r, const struct rs_set *set)
 		}
 	if (!tmax)
 		return;
-	struct axis x = {.kind = AXIS_LINEAR, .label = "time (s)", .fmt = fmt_gbit};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "throughput (Gbit/s)", .fmt = fmt_gbit};
-	struct axis y2 = {.kind = AXIS_LINEAR, .label = "retransmits per interval",
-			  .fmt = fmt_count};
+	struct axis x = {.kind = AXIS_LINEAR, .label = "time (s)"};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "throughput (Gbit/s)"};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = "retransmits per interval"};
 	axis_fit(&x, 0, tmax, true);
 	axis_fit(&y, 0, bmax, true);
 	axis_fit(&y2, 0, fmax(rmax, 1), true);

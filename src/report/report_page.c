@@ -15,6 +15,14 @@ static const char style[] =
 	"h1{font-size:1.6em;margin-bottom:4px}h2{border-bottom:2px solid #0072B2;"
 	"padding-bottom:2px;margin-top:2em}h3{margin-top:1.4em}h4{margin:1em 0 .3em}\n"
 	"table{border-collapse:collapse;margin:8px 0;font-size:.92em}\n"
+	/* a table wider than the page scrolls in its own box, the page never
+	 * sideways; its cells wrap first */
+	"table{display:block;width:max-content;max-width:100%;overflow-x:auto}"
+	"td.num small.repeat{white-space:normal}\n"
+	/* the rate-limited table's 13 columns fit a 1024 px window when its
+	 * figures may wrap between number and unit */
+	"@media (max-width:1180px){table.paced td.num{white-space:normal}"
+	"table.paced td.bad:last-child{min-width:8em}}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
 	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad,p.bad{color:#b34700;font-weight:600}span.origin,small.repeat{font-size:.85em;color:#555;font-weight:400}td span.origin{display:block}table.paced{font-size:.82em}table.paced td.bad:last-child{min-width:12em}span.good{color:#2a7d2a;font-weight:600}"
@@ -39,7 +47,7 @@ static const char style[] =
 	"word-break:break-all;font-size:.85em}\n"
 	"nav ol{columns:2}\n"
 	"@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}"
-	"table{font-size:8pt}th,td{padding:1px 4px}"
+	"table{font-size:8pt;display:table;width:auto;overflow:visible}th,td{padding:1px 4px}"
 	/* the rate-limited table's 13 columns share a page's width */
 	"table.paced{font-size:7pt}table.paced td.num{white-space:normal}"
 	"table.paced th,table.paced td{padding:1px 2px}table.paced td.bad:last-child{min-width:0}"
@@ -132,6 +140,12 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 		return !report_has_replay(r);
 	if (s->draw == report_paced_tables)
 		return !report_has_paced(r);
+	if (s->draw == report_bar_charts)
+		return !report_has_bars(r);
+	if (s->draw == report_percentile_charts)
+		return !report_has_percentiles(r);
+	if (s->draw == report_series_charts)
+		return !report_has_series(r);
 	if (s->draw == report_network) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
 			if (r->sets[i].net || r->sets[i].mesh)

@@ -17,7 +17,20 @@ struct report_ctx {
 	struct cmp_table cmp;       /* workloads matched over the sets */
 	const struct report_preds *preds; /* nr_sets, or NULL: none */
 	int ret;                    /* first chart error */
+	unsigned said;              /* REPORT_SAID_*: explanations given once */
 };
+
+/* Explanations the report gives once, at their first chart. */
+enum {
+	REPORT_SAID_SEARCH = 1 << 0,
+	REPORT_SAID_CURVE = 1 << 1,
+	REPORT_SAID_BARS = 1 << 2,
+	REPORT_SAID_PCTS = 1 << 3,
+	REPORT_SAID_ROUNDS = 1 << 4,
+};
+
+/* text the first time bit is asked for, NULL after. report_charts.c. */
+const char *report_once(struct report_ctx *r, unsigned bit, const char *text);
 
 /* report_charts.c */
 void report_bar_charts(struct report_ctx *r);
@@ -25,6 +38,16 @@ void report_curve_charts(struct report_ctx *r);
 void report_percentile_charts(struct report_ctx *r);
 void report_series_charts(struct report_ctx *r);
 void report_scaling_charts(struct report_ctx *r);
+
+/* report_present.c: has a section anything to show; is a headline
+ * point's per-second series long enough to draw (REPORT_SERIES_MIN
+ * seconds with I/O: a 1 s run is one dot), has it percentiles. */
+#define REPORT_SERIES_MIN 3
+bool report_series_worth(const struct rs_point *p);
+bool report_pcts_worth(const struct rs_point *p);
+bool report_has_series(const struct report_ctx *r);
+bool report_has_percentiles(const struct report_ctx *r);
+bool report_has_bars(const struct report_ctx *r);
 
 /* report_tables.c */
 void report_summary_table(struct report_ctx *r);

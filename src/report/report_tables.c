@@ -82,7 +82,7 @@ static void lat_cell(FILE *f, const struct rs_point *p, double ns)
 }
 
 static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step *st,
-			unsigned k)
+			unsigned k, bool set_col)
 {
 	const struct rs_tset *ts = &st->sets[k];
 	const struct rs_point *p = rs_tset_headline(st, ts);
@@ -90,7 +90,8 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	bool rnd = rs_step_is_random(st);
 
 	fputs("<tr>", f);
-	td(f, NULL, set->name);
+	if (set_col)
+		td(f, NULL, set->name);
 	td(f, NULL, report_workload_name(st, k, wl, sizeof(wl)));
 	td(f, NULL, rs_mode_name(st->mode));
 	td(f, NULL, st->job.rw ? st->job.rw : "");
@@ -180,21 +181,80 @@ static void tool_limited_note(struct report_ctx *r, const struct rs_set *set,
 	      "device's.</p>\n", r->f);
 }
 
-/* Below the summary: the submission discipline each set ran with and
- * why (a probe's figures: the device's best, not the tool's default). */
-static void discipline_note(struct report_ctx *r, const struct rs_set *set,
-			    const struct rs_step *st, unsigned k,
-			    const struct rs_point *p, void *arg)
+/* The setting of a discipline summary, without how it was found: "X
+ * (probed at ...)" and "X (probed in an earlier step ...)" are one. */
+static size_t discipline_key(const char *d)
 {
-	(void)arg;
-	(void)p;
-	if (!st->sets[k].discipline)
-		return;
+	const char *p = strstr(d, " (");
+	return p ? (size_t)(p - d) : strlen(d);
+}
+
+static bool same_discipline(const char *a, const char *b)
+{
+	size_t n = discipline_key(a);
+	return n == discipline_key(b) && !strncmp(a, b, n);
+}
+
+struct disc_ref {
+	const struct rs_step *st;
+	unsigned k;
+	bool done;
+};
+
+/* One paragraph for the workloads refs[i..] sharing refs[i]'s setting,
+ * every workload of the set or those named; its words are the first's
+ * (where the probe ran, with its figures). */
+static void discipline_group(struct report_ctx *r, const struct rs_set *set,
+			     struct disc_ref *refs, unsigned n, unsigned i)
+{
+	const char *d = refs[i].st->sets[refs[i].k].discipline;
+	unsigned members = 0;
+	for (unsigned j = i; j < n; j++)
+		members += !refs[j].done && same_discipline(d, refs[j].st->sets[refs[j].k].discipline);
 	fputs("<p>Submission discipline of ", r->f);
-	report_point_name(r->f, set, st, k);
+	html_escape(r->f, set->name);
+	if (members == n) {
+		fputs(n > 1 ? " (every workload)" : "", r->f);
+	} else {
+		char wl[300];
+		for (unsigned j = i, m = 0; j < n; j++) {
+			if (refs[j].done || !same_discipline(d, refs[j].st->sets[refs[j].k].discipline))
+				continue;
+			fputs(m++ ? ", " : " / ", r->f);
+			html_escape(r->f, report_workload_name(refs[j].st, refs[j].k, wl, sizeof(wl)));
+		}
+	}
+	for (unsigned j = i; j < n; j++)
+		if (same_discipline(d, refs[j].st->sets[refs[j].k].discipline))
+			refs[j].done = true;
 	fputs(": ", r->f);
-	html_escape(r->f, st->sets[k].discipline);
+	html_escape(r->f, d);
 	fputs(".</p>\n", r->f);
+}
+
+/* Below the summary: the submission discipline each set ran with and
+ * why (a probe's figures: the device's best, not the tool's default),
+ * said once for the workloads that share it. */
+static void discipline_notes(struct report_ctx *r)
+{
+	for (unsigned s = 0; s < r->nr_sets; s++) {
+		const struct rs_set *set = &r->sets[s];
+		unsigned cap = 0, n = 0;
+		for (unsigned i = 0; i < set->nr_steps; i++)
+			cap += set->steps[i].nr_sets;
+		struct disc_ref *refs = calloc(cap ? cap : 1, sizeof(*refs));
+		if (!refs)
+			return;
+		for (unsigned i = 0; i < set->nr_steps; i++)
+			for (unsigned k = 0; k < set->steps[i].nr_sets; k++)
+				if (set->steps[i].sets[k].discipline &&
+				    rs_tset_headline(&set->steps[i], &set->steps[i].sets[k]))
+					refs[n++] = (struct disc_ref){&set->steps[i], k, false};
+		for (unsigned i = 0; i < n; i++)
+			if (!refs[i].done)
+				discipline_group(r, set, refs, n, i);
+		free(refs);
+	}
 }
 
 /* Below the summary: a search's best confirmed by running it again, and
@@ -279,15 +339,19 @@ static void origin_seen(struct report_ctx *r, const struct rs_set *set,
 void report_summary_table(struct report_ctx *r)
 {
 	FILE *f = r->f;
-	fputs("<table class=\"summary\"><thead><tr><th>set</th><th>workload</th><th>mode</th>"
-	      "<th>rw</th><th>bs</th><th>read %</th><th>best</th><th>MB/s or IOPS there</th>"
+	/* one set: its name is the page's, not a column of its own (the
+	 * table must fit a 1024 px screen) */
+	bool set_col = r->nr_sets > 1;
+	fprintf(f, "<table class=\"summary\"><thead><tr>%s<th>workload</th><th>mode</th>",
+		set_col ? "<th>set</th>" : "");
+	fputs("<th>rw</th><th>bs</th><th>read %</th><th>best</th><th>MB/s or IOPS there</th>"
 	      "<th>mean latency</th><th>p99 latency</th><th>p99 issue lag</th>"
 	      "<th>iodepth \xc3\x97 jobs (per target)</th>"
 	      "<th>latency limit</th></tr></thead><tbody>\n", f);
 	for (unsigned s = 0; s < r->nr_sets; s++)
 		for (unsigned i = 0; i < r->sets[s].nr_steps; i++)
 			for (unsigned k = 0; k < r->sets[s].steps[i].nr_sets; k++)
-				summary_row(f, &r->sets[s], &r->sets[s].steps[i], k);
+				summary_row(f, &r->sets[s], &r->sets[s].steps[i], k, set_col);
 	fputs("</tbody></table>\n", f);
 	bool open = false;
 	report_each_headline(r, origin_seen, &open);
@@ -300,7 +364,7 @@ void report_summary_table(struct report_ctx *r)
 	report_each_headline(r, tool_limited_note, NULL);
 	report_each_headline(r, repeat_note, NULL);
 	report_each_headline(r, max_again_note, NULL);
-	report_each_headline(r, discipline_note, NULL);
+	discipline_notes(r);
 }
 
 /* The noise and verdict cells of value v (not the reference). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/numfmt.h"
+#include "report/svg_chart_int.h"
 
 #define CHART_W 760.0
 #define CHART_H 380.0
@@ -110,8 +111,6 @@ void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
 		a->ticks[a->nr_ticks++] = fabs(t) < step * 1e-9 ? 0 : t;
 }
 
-static void tick_label(const struct axis *a, double v, char *buf);
-
 /* Category labels are drawn up to this many characters; a longer one ends
  * in an ellipsis and carries the whole name as its tooltip. */
 #define CAT_LABEL_MAX 30
@@ -128,7 +127,7 @@ static unsigned utf8_chars(const char *s)
 static double cat_label_px(const char *s)
 {
 	unsigned n = utf8_chars(s);
-	return (n > CAT_LABEL_MAX ? CAT_LABEL_MAX : n) * CHAR_PX;
+	return n > CAT_LABEL_MAX ? (CAT_LABEL_MAX + 1) * CHAR_PX : text_px(s, 11, false);
 }
 
 /* Width in px of the widest tick label of a (fitted) numeric axis. */
@@ -138,15 +137,22 @@ static double widest_tick(const struct axis *a)
 	double w = 0;
 
 	for (unsigned i = 0; a && a->kind != AXIS_CATEGORY && i < a->nr_ticks; i++) {
-		tick_label(a, a->ticks[i], buf);
-		w = fmax(w, utf8_chars(buf) * CHAR_PX);
+		axis_tick_label(a, a->ticks[i], buf);
+		w = fmax(w, text_px(buf, 11, false));
 	}
 	return w;
 }
 
+/* Category labels are tilted when there are many, or when the longest
+ * would not fit its band upright (the narrowest plot: both y axes). */
 static bool tilted(const struct axis *x)
 {
-	return x->kind == AXIS_CATEGORY && x->nr_cats > 4;
+	if (x->kind != AXIS_CATEGORY || !x->nr_cats)
+		return false;
+	double longest = 0, band = (CHART_W - 2 * 84) / x->nr_cats;
+	for (unsigned i = 0; i < x->nr_cats; i++)
+		longest = fmax(longest, cat_label_px(x->cats[i]));
+	return x->nr_cats > 4 || longest > band - 8;
 }
 
 /* Margins that fit tilted category labels (-30 degrees, anchored at their
@@ -159,10 +165,12 @@ static void fit_tilted_labels(struct chart *c)
 	for (unsigned i = 0; i < c->x->nr_cats; i++)
 		longest = fmax(longest, cat_label_px(c->x->cats[i]));
 	c->bottom = fmin(c->bottom, c->h - (18 + longest * 0.5 + 8 + 24));
-	double band = (c->right - c->left) / c->x->nr_cats;
-	double first = cat_label_px(c->x->cats[0]) * 0.866 + 4;
-	if (first > band / 2 + c->left)
-		c->left = first - band / 2;
+	/* the first band's middle, left + (right - left) / 2n, at least
+	 * first: solved for left, as moving left narrows the bands too */
+	double half = 0.5 / c->x->nr_cats;
+	double first = cat_label_px(c->x->cats[0]) * 0.866 + 9; /* + its height * sin 30 */
+	if (first > c->left + (c->right - c->left) * half)
+		c->left = (first - c->right * half) / (1 - half);
 }
 
 int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
@@ -181,11 +189,15 @@ int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 	 * rotated line centred 16 px from the edge, ~9 px either side): long
 	 * labels such as "10000 GB/s" once sat under the title. */
 	c->left = fmax(84, 16 + 9 + 4 + widest_tick(y) + 6);
-	c->right = CHART_W - (y2 ? fmax(84, 14 + 9 + 4 + widest_tick(y2) + 6) : 24);
+	/* without a right axis, room for half the last x tick label, centred
+	 * on the frame's edge ("40,000 GB/s" once left the chart) */
+	c->right = CHART_W - (y2 ? fmax(84, 14 + 9 + 4 + widest_tick(y2) + 6)
+				 : fmax(24, widest_tick(x) / 2 + 6));
 	c->top = 44;
 	c->bottom = CHART_H - (tilted(x) ? 100 : 58);
 	if (tilted(x))
 		fit_tilted_labels(c);
+	placer_init(&c->pl, c->left, c->top, c->right, c->bottom);
 	c->f = open_memstream(&c->body, &c->body_len);
 	return c->f ? 0 : -ENOMEM;
 }
@@ -210,32 +222,6 @@ double chart_px_y(const struct chart *c, const struct axis *a, double v)
 	return c->bottom - frac(a, v) * (c->bottom - c->top);
 }
 
-/* "1.00 µs" -> "1 µs", "2.50M" -> "2.5M": ticks are round numbers. */
-static void trim_zeros(char *buf)
-{
-	char *dot = strchr(buf, '.');
-	if (!dot)
-		return;
-	char *end = dot + 1;
-	while (*end >= '0' && *end <= '9')
-		end++;
-	char *z = end;
-	while (z > dot + 1 && z[-1] == '0')
-		z--;
-	if (z == dot + 1)
-		z = dot;
-	memmove(z, end, strlen(end) + 1);
-}
-
-static void tick_label(const struct axis *a, double v, char *buf)
-{
-	if (a->fmt)
-		a->fmt(buf, v);
-	else
-		snprintf(buf, NUMFMT_MAX, "%g", v);
-	trim_zeros(buf);
-}
-
 static void y_axis(struct chart *c, const struct axis *a, bool right)
 {
 	char buf[NUMFMT_MAX];
@@ -246,9 +232,13 @@ static void y_axis(struct chart *c, const struct axis *a, bool right)
 		if (!right)
 			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				c->left, y, c->right, y);
-		tick_label(a, a->ticks[i], buf);
-		fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-			right ? x + 6 : x - 6, y + 4, right ? "start" : "end");
+		axis_tick_label(a, a->ticks[i], buf);
+		/* data-axis: which axis a tick is of, for the browser test's
+		 * one-format-per-axis check (log: one unit per decade; own: the
+		 * caller's format) */
+		fprintf(c->f, "<text class=\"tick\" data-axis=\"%s%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+			right ? "y2" : "y", a->fmt ? " own" : a->kind == AXIS_LOG ? " log" : "", right ? x + 6 : x - 6,
+			y + 4, right ? "start" : "end");
 		html_escape(c->f, buf);
 		fputs("</text>", c->f);
 	}
@@ -305,9 +295,9 @@ static void x_axis(struct chart *c)
 			double x = chart_px_x(c, a->ticks[i]);
 			fprintf(c->f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				x, c->top, x, c->bottom);
-			tick_label(a, a->ticks[i], buf);
-			fprintf(c->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				x, c->bottom + 18);
+			axis_tick_label(a, a->ticks[i], buf);
+			fprintf(c->f, "<text class=\"tick\" data-axis=\"x%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+				a->fmt ? " own" : a->kind == AXIS_LOG ? " log" : "", x, c->bottom + 18);
 			html_escape(c->f, buf);
 			fputs("</text>", c->f);
 		}
@@ -328,7 +318,7 @@ void chart_axes(struct chart *c)
 		c->left, c->top, c->right - c->left, c->bottom - c->top);
 }
 
-static double clampy(const struct chart *c, double y)
+double chart_clampy(const struct chart *c, double y)
 {
 	return y < c->top ? c->top : y > c->bottom ? c->bottom : y;
 }
@@ -340,9 +330,9 @@ void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
 	double group = band * 0.8, bw = group / (nr ? nr : 1);
 	double x = chart_px_x(c, cat) - group / 2 + s * bw;
 	double y0 = chart_px_y(c, c->y, c->y->kind == AXIS_LOG ? c->y->min : 0);
-	double y = isfinite(v) ? clampy(c, chart_px_y(c, c->y, v)) : y0;
+	double y = isfinite(v) ? chart_clampy(c, chart_px_y(c, c->y, v)) : y0;
 
-	y0 = clampy(c, y0);
+	y0 = chart_clampy(c, y0);
 	fprintf(c->f, "<rect class=\"dp bar s%u\" fill=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">",
 		s, colour(s), x + 1, fmin(y, y0), bw > 2 ? bw - 2 : bw, fabs(y0 - y));
 	if (tip) {
@@ -354,7 +344,12 @@ void chart_bar(struct chart *c, unsigned cat, unsigned s, unsigned nr, double v,
 	c->points++;
 }
 
-static bool drawable(const struct axis *a, double v)
+void chart_mark_box(struct chart *c, double px, double py, double r)
+{
+	placer_add(&c->pl, PLACE_MARK, px - r, py - r, px + r, py + r);
+}
+
+bool chart_drawable(const struct axis *a, double v)
 {
 	return isfinite(v) && (a->kind != AXIS_LOG || v > 0);
 }
@@ -365,11 +360,12 @@ static void markers(struct chart *c, unsigned s, const struct axis *ya,
 		    const char *const *tips)
 {
 	for (unsigned i = 0; i < n; i++) {
-		if (!drawable(c->x, xs[i]) || !drawable(ya, ys[i]))
+		if (!chart_drawable(c->x, xs[i]) || !chart_drawable(ya, ys[i]))
 			continue;
+		double px = chart_px_x(c, xs[i]), py = chart_clampy(c, chart_px_y(c, ya, ys[i]));
 		fprintf(c->f, "<circle class=\"dp pt s%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
-			s, chart_px_x(c, xs[i]), clampy(c, chart_px_y(c, ya, ys[i])),
-			c->halo ? "4.5" : "3.5", c->halo ? "#fff" : colour(s), colour(s));
+			s, px, py, c->halo ? "4.5" : "3.5", c->halo ? "#fff" : colour(s), colour(s));
+		chart_mark_box(c, px, py, c->halo ? 5.5 : 4.5);
 		if (tips && tips[i]) {
 			fputs("<title>", c->f);
 			html_escape(c->f, tips[i]);
@@ -380,13 +376,22 @@ static void markers(struct chart *c, unsigned s, const struct axis *ya,
 	}
 }
 
+/* The points of a polyline; each segment a soft obstacle for labels
+ * when record (the halo under a line is the same line). */
 static void polyline(struct chart *c, const struct axis *ya, const double *xs,
-		     const double *ys, unsigned n)
+		     const double *ys, unsigned n, bool record)
 {
-	for (unsigned i = 0, k = 0; i < n; i++)
-		if (drawable(c->x, xs[i]) && drawable(ya, ys[i]))
-			fprintf(c->f, "%s%.1f,%.1f", k++ ? " " : "", chart_px_x(c, xs[i]),
-				clampy(c, chart_px_y(c, ya, ys[i])));
+	double lx = 0, ly = 0;
+	for (unsigned i = 0, k = 0; i < n; i++) {
+		if (!chart_drawable(c->x, xs[i]) || !chart_drawable(ya, ys[i]))
+			continue;
+		double px = chart_px_x(c, xs[i]), py = chart_clampy(c, chart_px_y(c, ya, ys[i]));
+		fprintf(c->f, "%s%.1f,%.1f", k ? " " : "", px, py);
+		if (k++ && record)
+			placer_add(&c->pl, PLACE_LINE, lx, ly, px, py);
+		lx = px;
+		ly = py;
+	}
 	fputs("\"/>", c->f);
 }
 
@@ -398,11 +403,11 @@ void chart_line(struct chart *c, unsigned s, bool on_y2, const double *xs,
 	if (c->halo) {
 		/* a white outline keeps the line readable over bars */
 		fputs("<polyline class=\"halo\" fill=\"none\" stroke=\"#fff\" stroke-width=\"5\" points=\"", c->f);
-		polyline(c, ya, xs, ys, n);
+		polyline(c, ya, xs, ys, n, false);
 	}
 	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
 		s, colour(s), dash(s));
-	polyline(c, ya, xs, ys, n);
+	polyline(c, ya, xs, ys, n, true);
 	markers(c, s, ya, xs, ys, n, tips);
 }
 
@@ -411,7 +416,7 @@ void chart_path(struct chart *c, unsigned s, bool on_y2, const double *xs,
 {
 	fprintf(c->f, "<polyline class=\"line s%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
 		s, colour(s), dash(s));
-	polyline(c, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n);
+	polyline(c, on_y2 && c->y2 ? c->y2 : c->y, xs, ys, n, true);
 }
 
 void chart_points(struct chart *c, unsigned s, bool on_y2, const double *xs,
@@ -432,12 +437,12 @@ void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
 		 int style, const char *tip)
 {
 	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
-	if (!drawable(c->x, x) || !drawable(ya, y))
+	if (!chart_drawable(c->x, x) || !chart_drawable(ya, y))
 		return;
 	bool tl = style & CHART_PT_TOOL_LIMITED;
 	const char *tlc = tl ? " tool-limited" : "", *dash = tl ? " stroke-dasharray=\"2 1.5\"" : "";
 	style &= ~CHART_PT_TOOL_LIMITED;
-	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
+	double px = chart_px_x(c, x), py = chart_clampy(c, chart_px_y(c, ya, y));
 	if (style == CHART_PT_SQUARE)
 		fprintf(c->f, "<rect class=\"dp pt square%s s%u\" x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"%s>",
 			tlc, s, px - 4.5, py - 4.5, tl ? "#fff" : colour(s), dash);
@@ -453,71 +458,8 @@ void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
 	fputs(style == CHART_PT_SQUARE ? "</rect>" : "</circle>", c->f);
 	if (tl)
 		cross(c->f, s, px, py, 3);
+	chart_mark_box(c, px, py, 6);
 	c->points++;
-}
-
-/* Is the box free of every label placed so far, and inside the plot? */
-static bool box_free(const struct chart *c, const double b[4])
-{
-	if (b[0] < c->left || b[2] > c->right || b[1] < c->top || b[3] > c->bottom)
-		return false;
-	for (unsigned i = 0; i < c->nr_taken; i++) {
-		const double *t = c->taken[i];
-		if (b[0] < t[2] && t[0] < b[2] && b[1] < t[3] && t[1] < b[3])
-			return false;
-	}
-	return true;
-}
-
-static void take(struct chart *c, const double b[4])
-{
-	if (c->nr_taken < CHART_MAX_TAKEN)
-		memcpy(c->taken[c->nr_taken++], b, 4 * sizeof(double));
-}
-
-bool chart_point_label(struct chart *c, bool on_y2, double x, double y,
-		       const char *text)
-{
-	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
-	if (!drawable(c->x, x) || !drawable(ya, y) || c->nr_taken >= CHART_MAX_TAKEN)
-		return false;
-	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
-	double w = utf8_chars(text) * 6.0 + 2, h = 12; /* 10px label font */
-	/* above right, below right, above left, below left of the point */
-	static const double at[4][2] = {{7, -7}, {7, 15}, {-7, -7}, {-7, 15}};
-	for (int k = 0; k < 4; k++) {
-		double x0 = at[k][0] > 0 ? px + at[k][0] : px + at[k][0] - w;
-		double base = py + at[k][1];
-		double b[4] = {x0, base - h + 2, x0 + w, base + 2};
-		if (!box_free(c, b))
-			continue;
-		take(c, b);
-		fprintf(c->f, "<text class=\"pt-label\" x=\"%.1f\" y=\"%.1f\">", x0 + 1, base);
-		html_escape(c->f, text);
-		fputs("</text>", c->f);
-		return true;
-	}
-	return false;
-}
-
-void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label)
-{
-	const struct axis *ya = on_y2 && c->y2 ? c->y2 : c->y;
-	if (!drawable(c->x, x) || !drawable(ya, y))
-		return;
-	double px = chart_px_x(c, x), py = clampy(c, chart_px_y(c, ya, y));
-	fprintf(c->f, "<circle class=\"chosen\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.5\"/>",
-		px, py);
-	bool right_half = px > (c->left + c->right) / 2;
-	double lx = px + (right_half ? -12 : 12), w = utf8_chars(label) * 7.2;
-	/* above the point, or below it when above would reach the title */
-	double base = py - 24 < c->top ? py + 22 : py - 10;
-	double b[4] = {right_half ? lx - w : lx, base - 14, right_half ? lx : lx + w, base + 4};
-	take(c, b); /* point labels keep clear of it */
-	fprintf(c->f, "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-		lx, base, right_half ? "end" : "start");
-	html_escape(c->f, label);
-	fputs("</text>", c->f);
 }
 
 void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
@@ -532,11 +474,12 @@ void chart_legend_add(struct chart *c, unsigned s, int style, const char *name)
 
 #define LEGEND_ROW 18.0
 
-/* Width of a legend entry: swatch and text (an estimate: no font metrics
- * without a browser). */
+/* Width of a legend entry: swatch (27 px to the text), the text at the
+ * legend's 12 px (an estimate: no font metrics without a browser), and
+ * 16 px before the next entry. */
 static double legend_width(const char *name)
 {
-	return 6.8 * (double)strlen(name) + 40;
+	return 27 + text_px(name, 12, false) + 16;
 }
 
 /* Rows the legend needs below the chart, laid out left to right. */
@@ -596,14 +539,19 @@ int chart_end(struct chart *c)
 	FILE *f = c->out;
 	int ret = 0;
 
+	chart_labels_place(c); /* last: over every mark, knowing them all */
+	chart_labels_free(c);
 	if (fclose(c->f) != 0)
 		ret = -ENOMEM;
 	c->f = NULL;
 	if (!ret) {
 		/* the legend goes below the x axis, as many rows as it needs */
 		double h = c->h + legend_rows(c) * LEGEND_ROW + 6;
-		fprintf(f, "<svg class=\"chart\" data-chart=\"%s\" data-points=\"%u\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
-			c->kind, c->points, c->w, h);
+		fprintf(f, "<svg class=\"chart\" data-chart=\"%s\" data-points=\"%u\"", c->kind,
+			c->points);
+		if (c->dropped) /* labels with no free place: their points' tooltips say it */
+			fprintf(f, " data-dropped=\"%u\"", c->dropped);
+		fprintf(f, " viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", c->w, h);
 		html_escape(f, c->title);
 		fputs("\"><title>", f);
 		html_escape(f, c->title);

@@ -16,15 +16,28 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/chart_place.h"
+
 enum axis_kind { AXIS_LINEAR, AXIS_LOG, AXIS_CATEGORY };
 
-/* Formats a tick value (numfmt.h functions fit). */
+/* What an axis counts: its ticks share one unit and one precision, chosen
+ * from the axis's range (chart_ticks.c). */
+enum axis_unit {
+	AXIS_UNIT_NONE, /* plain numbers */
+	AXIS_UNIT_IOPS, /* "80,000", or "0.5M" .. "1.5M" */
+	AXIS_UNIT_BW,   /* bytes/s: "MB/s" or "GB/s" */
+	AXIS_UNIT_LAT,  /* ns: "ns", "µs", "ms" or "s" */
+};
+
+/* Formats one tick value on its own: each tick alone, so a format that
+ * changes unit with the value mixes formats on one axis; prefer unit. */
 typedef char *(*axis_fmt)(char *buf, double v);
 
 struct axis {
 	enum axis_kind kind;
 	const char *label;          /* with its unit */
-	axis_fmt fmt;               /* NULL: %g */
+	enum axis_unit unit;        /* with fmt NULL: the ticks' one format */
+	axis_fmt fmt;               /* the caller's own format, else NULL */
 	double min, max;            /* set by axis_fit */
 	double ticks[16];
 	unsigned nr_ticks;
@@ -34,7 +47,8 @@ struct axis {
 
 #define CHART_MAX_LEGEND 16
 #define CHART_LEGEND_TEXT 96
-#define CHART_MAX_TAKEN 96
+
+struct chart_label; /* a label waiting for its place (svg_chart.c) */
 
 struct chart {
 	FILE *out;
@@ -51,8 +65,9 @@ struct chart {
 	int legend_style[CHART_MAX_LEGEND]; /* 0 bar, 1 line; series index = slot */
 	int legend_series[CHART_MAX_LEGEND];
 	unsigned nr_legend;
-	double taken[CHART_MAX_TAKEN][4]; /* boxes of placed labels: x0 y0 x1 y1 */
-	unsigned nr_taken;
+	struct placer pl;           /* what labels must keep clear of */
+	struct chart_label *labels; /* placed at chart_end, once every mark is known */
+	unsigned nr_labels, cap_labels, dropped;
 };
 
 /* Fit a numeric axis to the data range [lo, hi] with about 5 nice ticks.
@@ -63,6 +78,9 @@ void axis_fit(struct axis *a, double lo, double hi, bool from_zero);
  * The axes must outlive the chart; y2 may be NULL. 0 or -ENOMEM. */
 int chart_begin(struct chart *c, FILE *out, const char *kind, const char *title,
 		struct axis *x, struct axis *y, struct axis *y2);
+
+/* The label of tick value v on axis a (the format its whole axis shares). */
+void axis_tick_label(const struct axis *a, double v, char *buf);
 
 /* Grid, ticks, tick labels and axis titles. */
 void chart_axes(struct chart *c);
@@ -112,14 +130,26 @@ enum chart_point_style {
 void chart_point(struct chart *c, unsigned s, bool on_y2, double x, double y,
 		 int style, const char *tip);
 
-/* A small label for the point at (x, y): put beside it where it overlaps
- * no label placed before and stays inside the plot, else left out (the
- * point keeps its tooltip). Returns whether it was drawn. */
+/* A small label for the point at (x, y). Every label is placed when the
+ * chart ends, once all its marks are drawn (chart_place.h): beside its
+ * point where it overlaps no text, marker or rule and stays inside the
+ * plot, else farther with a leader line, else left out (the point keeps
+ * its tooltip; the chart's data-dropped counts such labels). Returns
+ * false only when it cannot be kept (no point there, no memory). */
 bool chart_point_label(struct chart *c, bool on_y2, double x, double y,
 		       const char *text);
 
-/* A highlighted point (the chosen one) with a text label. */
+/* A highlighted point (the chosen one) with a text label, placed as point
+ * labels are but before them; the circle carries the label as its
+ * tooltip too. */
 void chart_mark(struct chart *c, bool on_y2, double x, double y, const char *label);
+
+/* A horizontal rule at value v on y (or y2) across the plot, of class cls
+ * ("limit"), with its label above or below it at its right end (else
+ * elsewhere along it): nothing else is placed across it. Nothing when v
+ * is outside the axis. */
+void chart_hrule(struct chart *c, bool on_y2, double v, const char *cls,
+		 const char *label);
 
 /* How a legend entry is drawn; false/true stand for bar/line. */
 enum chart_legend_style {

@@ -23,9 +23,18 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CANARY = """<!DOCTYPE html><html><head><title>canary</title></head><body>
-<svg class="chart" data-chart="canary" width="300" height="100">
+<svg class="chart" data-chart="canary" width="300" height="200">
 <text x="10" y="50">overlapping label</text><text x="12" y="52">another label</text>
-<text x="290" y="50">outside the chart</text></svg></body></html>"""
+<text x="290" y="50">outside the chart</text>
+<circle class="dp pt" cx="40" cy="80" r="4"/><text x="30" y="84">on a marker</text>
+<line class="limit" x1="0" y1="110" x2="200" y2="110" stroke="red"/><text x="120" y="114">across</text>
+<text class="tick" data-axis="y" x="200" y="140">80,000</text>
+<text class="tick" data-axis="y" x="200" y="160">100K</text>
+<text class="tick" data-axis="y2" x="250" y="140">0 ns</text>
+<text class="tick" data-axis="y2" x="250" y="160">1 ms</text>
+<g class="legend-item"><rect x="10" y="180" width="10" height="10"/><text x="22" y="190">a</text></g>
+<g class="legend-item"><rect x="32" y="180" width="10" height="10"/><text x="44" y="190">b</text></g>
+</svg><table class="summary"><tr><td>%s</td></tr></table></body></html>""" % ("x" * 900)
 
 
 def probe(chrome, html_text, out, tag, width):
@@ -58,8 +67,10 @@ def main():
     os.makedirs(out, exist_ok=True)
     out = os.path.abspath(out)  # file:// URLs need absolute paths
     c = probe(chrome, CANARY, out, "canary", 800)
-    if not c["overlaps"] or not c["outside"]:
-        print("check_layout: the probe misses the canary's overlap or overflow: %s" % c)
+    missed = [k for k in ("overlaps", "outside", "on_marks", "legend", "ticks", "tables")
+              if not c[k]]
+    if missed or len(c["ticks"]) != 2:
+        print("check_layout: the probe misses the canary's %s: %s" % (", ".join(missed) or "ticks", c))
         return 2
     html = open(report, encoding="utf-8").read()
     bad = 0
@@ -73,19 +84,31 @@ def main():
                 return 2
             tag = "print"
         r = probe(chrome, page, out, tag, w)
-        print("%s%d px: %d charts, %d labels, %d overlapping pairs, %d outside, %d too wide"
-              % ("print, " if tag == "print" else "", w, r["charts"], r["texts"], len(r["overlaps"]), len(r["outside"]),
-                 len(r["wide"])))
+        print("%s%d px: %d charts, %d labels, %d marks, %d overlapping pairs, %d over marks, "
+              "%d outside, %d legend entries touching, %d axes of mixed formats, "
+              "%d too wide, %d tables too wide"
+              % ("print, " if tag == "print" else "", w, r["charts"], r["texts"], r["marks"],
+                 len(r["overlaps"]), len(r["on_marks"]), len(r["outside"]), len(r["legend"]),
+                 len(r["ticks"]), len(r["wide"]), len(r["tables"])))
         for o in r["overlaps"]:
             print("  overlap in %s: '%s' / '%s'" % (o["chart"], o["a"], o["b"]))
         for o in r["outside"]:
             print("  outside its chart in %s: '%s'" % (o["chart"], o["text"]))
+        for o in r["on_marks"]:
+            print("  text over a mark in %s: '%s' / %s" % (o["chart"], o["text"], o["mark"]))
+        for o in r["legend"]:
+            print("  legend entries %d and %d touch in %s" % (o["a"], o["b"], o["chart"]))
+        for o in r["ticks"]:
+            print("  mixed tick formats on axis %s in %s: %s" % (o["axis"], o["chart"], o["ticks"]))
+        for o in r["tables"]:
+            print("  table %s needs %d px, has %d" % (o["table"], o["width"], o["room"]))
         for o in r["wide"]:
             print("  wider than the page: <%s> '%s' to %d px" % (o["tag"], o["text"], o["right"]))
         if r["charts"] == 0:
             print("  no chart measured")
             bad = 1
-        bad |= bool(r["overlaps"] or r["outside"] or r["wide"])
+        bad |= bool(r["overlaps"] or r["outside"] or r["wide"] or r["on_marks"] or
+                     r["legend"] or r["ticks"] or r["tables"])
     return 1 if bad else 0
 
 

@@ -7,7 +7,7 @@
 #     NetLog must show no request from the page; the report's HTML has no
 #     src or href that is not an in-page #anchor;
 #   - every chart is in the DOM with its data-points and as many data marks;
-#   - at 1280 px, and as printed (the print stylesheet at A4's 718 px), no
+#   - at 1280 and 1024 px, and as printed (the print stylesheet at A4's 718 px), no
 #     two labels of a chart overlap, none leaves its chart, and the page
 #     does not scroll sideways (check_layout.py measures a
 #     copy of the report with a probe script; the report has none);
@@ -81,7 +81,7 @@ if grep 'CONSOLE' "$out/report-log.txt"; then fail "console messages (above)"; f
 reqs=$(python3 "$here/net_requests.py" "$out/report-net.json")
 [ -z "$reqs" ] || fail "the page made network requests: $reqs"
 python3 "$here/check_dom.py" "$html" "$out/report-dom.html" || fail "charts in the DOM differ"
-python3 "$here/check_layout.py" "$chrome" "$html" "$out" 1280 print:718 ||
+python3 "$here/check_layout.py" "$chrome" "$html" "$out" 1280 1024 print:718 ||
 	fail "text in the report overlaps or leaves the page (above)"
 
 # 3. the screenshot
