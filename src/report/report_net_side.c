@@ -161,12 +161,6 @@ static void side_table(struct report_ctx *r, const unsigned *idx, unsigned nc)
 	fputs("</tbody></table>\n", f);
 }
 
-static char *fmt_s(char *buf, double v)
-{
-	snprintf(buf, 48, "%g", v);
-	return buf;
-}
-
 /* CPU seconds per Gbit transferred, each end's process, a bar pair per
  * set: what a larger MTU or an offload saves. */
 static void cpu_chart(struct report_ctx *r, const unsigned *idx, unsigned nc)
@@ -189,7 +183,8 @@ static void cpu_chart(struct report_ctx *r, const unsigned *idx, unsigned nc)
 		return;
 	}
 	struct axis x = {.kind = AXIS_CATEGORY, .label = "result set", .cats = cats, .nr_cats = nc};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "CPU seconds per Gbit", .fmt = fmt_s};
+	struct axis y = {.kind = AXIS_LINEAR, .label = "CPU seconds per Gbit",
+			 .unit = AXIS_UNIT_NONE};
 	axis_fit(&x, 0, 0, false);
 	axis_fit(&y, 0, vmax, true);
 	struct chart c;
