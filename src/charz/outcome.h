@@ -87,6 +87,23 @@ void step_table_header(FILE *f, const struct plan *p);
 /* Write the step's rows of the summary table to f. */
 int step_table_write(const struct step_outcome *o, FILE *f);
 
+/* Rows of one point: each target's own, then the total when several. */
+void step_csv_point(FILE *f, const struct step_outcome *o, const struct set_outcome *s,
+		    const char *label, const struct point *p, const char *reached);
+
+/* "2.00 ms", "250 us". */
+void step_fmt_lat(char *buf, size_t len, double ns);
+
+/* A search's points beside its headline (step_search.c): the lines under
+ * its table row (points run twice, dropped, ended early, the closest when
+ * none was inside) and their results.csv rows. */
+void step_search_notes(FILE *f, const struct step_outcome *o, const struct set_outcome *s);
+void step_search_csv(FILE *f, const struct step_outcome *o, const struct set_outcome *s);
+
+/* The point of r nearest the limit from above when none was inside: the
+ * lowest latency on stat in scope, not partial; -1 when found or none. */
+int step_search_closest(const struct step_outcome *o, const struct set_outcome *s);
+
 struct jw;
 
 /* A multi-workload step's rows (step_wl.c): the point's "per_workload"
