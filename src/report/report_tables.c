@@ -228,8 +228,14 @@ static void repeat_note(struct report_ctx *r, const struct rs_set *set,
 	} else {
 		fputs(": not confirmed", r->f);
 	}
+	unsigned twice = 0; /* besides the best: each would have beaten it on one run */
+	for (unsigned i = 0; i < ts->nr_points; i++)
+		twice += ts->points[i].confirmed && &ts->points[i] != p;
+	if (twice)
+		fprintf(r->f, "; %u other point%s run twice, %s lower run below it", twice,
+			twice == 1 ? "" : "s", twice == 1 ? "its" : "each one's");
 	if (ts->nr_dropped)
-		fprintf(r->f, "; %u better point%s dropped: %s repeat missed the limit",
+		fprintf(r->f, "; %u point%s dropped: %s repeat missed the limit",
 			ts->nr_dropped, ts->nr_dropped == 1 ? "" : "s",
 			ts->nr_dropped == 1 ? "its" : "their");
 	fputs(ts->confirmed && ts->has_repeat
