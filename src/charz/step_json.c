@@ -35,6 +35,17 @@ static void emit_replay(struct jw *w, const struct point_replay *r)
 	jw_array_end(w);
 }
 
+/* A search point's marks, each only when set. */
+static void emit_search_marks(struct jw *w, const struct point *p)
+{
+	if (p->repeat_missed)
+		jw_kv_bool(w, "repeat_missed", true);
+	if (p->confirmed) /* run twice, inside both times: these the lower run */
+		jw_kv_bool(w, "confirmed", true);
+	if (p->ended_early) /* well under runtime: not time_based, region done */
+		jw_kv_bool(w, "ended_early", true);
+}
+
 /* A point's members, its object left open (emit_point closes it). */
 static void emit_point_members(struct jw *w, const struct point *p,
 			       const struct measure_call *c, const struct set_outcome *s)
@@ -47,12 +58,7 @@ static void emit_point_members(struct jw *w, const struct point *p,
 	jw_kv_bool(w, "partial", p->partial);
 	jw_kv_bool(w, "inside", p->inside);
 	jw_kv_uint(w, "runs", p->runs);
-	if (p->repeat_missed)
-		jw_kv_bool(w, "repeat_missed", true);
-	if (p->confirmed) /* run twice, inside both times: these the lower run */
-		jw_kv_bool(w, "confirmed", true);
-	if (p->ended_early) /* well under runtime: not time_based, region done */
-		jw_kv_bool(w, "ended_early", true);
+	emit_search_marks(w, p);
 	if (p->rate_iops) {
 		jw_kv_uint(w, "seconds", p->nr_sec);
 		jw_kv_uint(w, "seconds_on_rate", p->sec_on_rate);
