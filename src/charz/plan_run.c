@@ -414,7 +414,7 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 			.max_numjobs = st->max_numjobs ? st->max_numjobs : 8,
 			.plateau = SEARCH_PLATEAU,
 			.scope = st->latency_scope,
-			.confirm = true, /* one run more: the best and its spread */
+			.confirm = true, /* the best, and any point that beats it, run twice */
 		};
 		/* a synchronous engine runs at depth 1 whatever iodepth says
 		 * (fio's rule, core/runner_result.c): only numjobs is a
