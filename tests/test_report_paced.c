@@ -267,6 +267,21 @@ static void test_search_repeat(void **state)
 	expect_has(po.err, "best_run: is \"first\" or \"repeat\"");
 	proc_out_free(&po);
 	json_object_put(st);
+
+	/* nothing inside: the summary names the closest point, and so does
+	 * the step's JSON */
+	run_ok(dir, ARGS("search", "--ioengine=null", "--size=4m", "--rw=read", "--time_based",
+			 "--runtime=100ms", "--latency_limit=1ns", "--max_numjobs=1",
+			 "--discipline=fixed", "--out=n"));
+	st = load(dir, "n/steps/000.json", p, sizeof(p));
+	set = json_object_array_get_idx(jget(st, "sets"), 0);
+	assert_int_equal(jget_u64(set, "closest.iodepth"), 1);
+	html = fixture_report(dir, "n");
+	snprintf(want, sizeof(want), "nothing inside the limit; closest 1\xc3\x97" "1: %s at ",
+		 numfmt_bw(a, jget_double(set, "closest.bw_bytes")));
+	expect_has(html, want);
+	free(html);
+	json_object_put(st);
 }
 
 /* A paced run's JSON: its latency marked from the schedule in the

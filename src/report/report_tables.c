@@ -81,6 +81,27 @@ static void lat_cell(FILE *f, const struct rs_point *p, double ns)
 	fputs(" <span class=\"origin\">from schedule</span></td>", f);
 }
 
+/* A search with nothing inside: its point nearest the limit (the lowest
+ * judged latency), "; closest 1×1: 289 MB/s at 3.60 ms, over". */
+static void closest_point(FILE *f, const struct rs_step *st, const struct rs_tset *ts)
+{
+	const struct rs_point *c = NULL;
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+
+	for (unsigned i = 0; i < ts->nr_points; i++)
+		if (!ts->points[i].partial &&
+		    (!c || rs_point_judged_latency(st, &ts->points[i]) < rs_point_judged_latency(st, c)))
+			c = &ts->points[i];
+	if (!c)
+		return;
+	fprintf(f, "; closest %u\u00d7%u: ", c->iodepth, c->numjobs);
+	html_escape(f, rs_step_is_random(st) ? numfmt_iops(a, c->total.iops)
+					     : numfmt_bw(a, c->total.bw_bytes));
+	fprintf(f, "%s at ", rs_step_is_random(st) ? " IOPS" : "");
+	html_escape(f, numfmt_lat(b, rs_point_judged_latency(st, c)));
+	fputs(", over", f);
+}
+
 static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step *st,
 			unsigned k)
 {
@@ -104,10 +125,12 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 			td(f, "num", b);
 			fprintf(f, "<td colspan=\"6\">%s after %u rounds</td>",
 				ts->steady ? "steady state" : "not steady", ts->nr_rounds);
+		} else if (st->mode == RS_SEARCH && ts->done) {
+			fputs("<td colspan=\"7\">nothing inside the limit", f);
+			closest_point(f, st, ts);
+			fputs("</td>", f);
 		} else {
-			fprintf(f, "<td colspan=\"7\">%s</td>",
-				st->mode == RS_SEARCH && ts->done ? "nothing inside the limit"
-								  : "not finished");
+			fputs("<td colspan=\"7\">not finished</td>", f);
 		}
 		fputs("</tr>\n", f);
 		return;
