@@ -113,6 +113,59 @@ static void test_headline_on_targets(void **state)
 	rmdir(tmp);
 }
 
+/* The table and results.csv name what the JSON marks: a line and a row
+ * per point run twice beside the best (confirmed), or dropped. */
+static void rows_match_json(const char *dir, const char *limit, const char *out)
+{
+	char path[4300], o[64];
+	struct proc_out po;
+	unsigned twice = 0, dropped = 0;
+
+	snprintf(o, sizeof(o), "--out=%s", out);
+	run_iochar(&po, dir, 0, ARGS("search", "--ioengine=null", "--size=64m", "--rw=randread",
+				      "--runtime=100ms", limit, "--max_iodepth=32",
+				      "--max_numjobs=4", o));
+	expect_exit(&po, 0);
+	snprintf(path, sizeof(path), "%s/%s/steps/000.json", dir, out);
+	json_object *st = json_object_from_file(path);
+	assert_non_null(st);
+	json_object *set = json_object_array_get_idx(jget(st, "sets"), 0);
+	check_headline(set, limit);
+	json_object *pts = jget(set, "points");
+	for (size_t i = 0; i < json_object_array_length(pts); i++) {
+		json_object *p = json_object_array_get_idx(pts, i);
+		bool best = jget_u64(p, "iodepth") == jget_u64(set, "best.iodepth") &&
+			    jget_u64(p, "numjobs") == jget_u64(set, "best.numjobs");
+		twice += jbool(p, "confirmed") && !best;
+		dropped += jbool(p, "repeat_missed");
+	}
+	assert_int_equal(strstr(po.out, "  run twice, inside both times") != NULL, twice > 0);
+	assert_int_equal(strstr(po.out, "  dropped, the repeat over the limit: ") != NULL,
+			 dropped > 0);
+	snprintf(path, sizeof(path), "%s/%s/results.csv", dir, out);
+	char *csv = file_slurp(path, NULL);
+	assert_non_null(csv);
+	unsigned rows_twice = 0, rows_dropped = 0;
+	for (const char *q = strstr(csv, ",run twice,"); q; q = strstr(q + 1, ",run twice,"))
+		rows_twice++;
+	for (const char *q = strstr(csv, ",dropped,"); q; q = strstr(q + 1, ",dropped,"))
+		rows_dropped++;
+	print_message("%u run twice beside the best, %u dropped; csv rows %u, %u\n", twice,
+		      dropped, rows_twice, rows_dropped);
+	assert_int_equal(rows_twice, twice);
+	assert_int_equal(rows_dropped, dropped);
+	free(csv);
+	json_object_put(st);
+	proc_out_free(&po);
+}
+
+static void test_rows_match_json(void **state)
+{
+	rows_match_json(*state, "--latency_limit=1ms", "a");
+	rows_match_json(*state, "--latency_limit=20us", "b");
+	rows_match_json(*state, "--latency_limit=2us", "c");
+}
+
 /* time_based by default: said, in the options, and every point lasts
  * its runtime; time_based=0 on a small file: points end with their
  * region and say so. */
@@ -174,6 +227,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_headline_on_targets, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_points_time_based, shmdir_setup, tmpdir_teardown),
+	    cmocka_unit_test_setup_teardown(test_rows_match_json, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,7 @@ struct search_params {
 	unsigned max_numjobs;    /* >= 1 (e.g. 8) */
 	double plateau;          /* relative IOPS gain below which more load is not worth it (e.g. 0.03) */
 	enum lat_scope scope;    /* each direction (default) or the combined figure */
-	bool confirm;            /* repeat the best to confirm it and measure its spread */
+	bool confirm;            /* repeat the best, and every point inside that beats it (search_confirm.c) */
 };
 
 struct search_result {

@@ -55,7 +55,7 @@ static void kind_line(FILE *f, const struct step_outcome *o, const struct set_ou
 		if ((kind == 0 && !twice) || (kind == 1 && !p->repeat_missed) ||
 		    (kind == 2 && !p->ended_early))
 			continue;
-		fprintf(f, "%s%ux%u ", n++ ? ", " : head, p->iodepth, p->numjobs);
+		fprintf(f, "%s%ux%u ", n++ ? "; " : head, p->iodepth, p->numjobs);
 		fmt_score(a, sizeof(a), o, p);
 		step_fmt_lat(b, sizeof(b), judged(o, p));
 		if (kind == 0) {
