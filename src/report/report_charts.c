@@ -319,7 +319,7 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 	const struct rs_point **ps = calloc(n ? n : 1, sizeof(*ps));
 	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
 	char tip[300], lbl[64], lat[NUMFMT_MAX], name[CHART_MAX_LEGEND][32];
-	bool over = false, tl = false;
+	bool over = false, tl = false, any_dropped = false;
 
 	for (unsigned i = 0; ps && xs && ys && i < n; i++) {
 		unsigned jobs = ts->points[i].numjobs, m = 0;
@@ -347,23 +347,33 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 			if (ps[k]->other)
 				other_run(c, st, series, ps[k]);
 		}
-		if (series < CHART_MAX_LEGEND - 2) {
+		if (series < CHART_MAX_LEGEND - 3) {
 			snprintf(name[series], sizeof(name[series]), "%u job%s", jobs, jobs == 1 ? "" : "s");
 			chart_legend_add(c, series, CHART_LEGEND_LINE, name[series]);
 		}
 		series++;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		const struct rs_point *p = &ts->points[i];
-		if (p->repeat_missed && p->other)
-			snprintf(lbl, sizeof(lbl), "%u\u00d7%u repeat: %s", p->iodepth, p->numjobs,
-				 numfmt_lat(lat, lat_y(st, p->other)));
-		else
-			snprintf(lbl, sizeof(lbl), "%u\u00d7%u", p->iodepth, p->numjobs);
-		chart_point_label(c, false, thr(st, p), lat_y(st, p), lbl);
-	}
+	/* the dropped points' labels first: where room runs out, why a
+	 * hollow point sits under the limit matters more than a name */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < n; i++) {
+			const struct rs_point *p = &ts->points[i];
+			bool dropped = p->repeat_missed && p->other;
+			if (dropped != !pass)
+				continue;
+			if (dropped)
+				snprintf(lbl, sizeof(lbl), "%u\u00d7%u repeat: %s", p->iodepth,
+					 p->numjobs, numfmt_lat(lat, lat_y(st, p->other)));
+			else
+				snprintf(lbl, sizeof(lbl), "%u\u00d7%u", p->iodepth, p->numjobs);
+			chart_point_label(c, false, thr(st, p), lat_y(st, p), lbl);
+			any_dropped |= dropped;
+		}
 	if (over)
 		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "over the limit (hollow)");
+	if (any_dropped)
+		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW,
+				 "dropped: its repeat over the limit (labelled)");
 	if (tl)
 		chart_legend_add(c, 0, CHART_LEGEND_TOOL_LIMITED, CHART_TOOL_LIMITED_TEXT);
 	free(ps);
