@@ -243,6 +243,7 @@ static void test_search_repeat(void **state)
 		 (unsigned)jget_u64(dropped, "numjobs"), numfmt_lat(a, 5 * dropped_lat));
 	expect_has(html, want);
 	expect_has(html, "the other run of ");
+	expect_has(html, "dropped: its repeat over the limit (labelled)");
 	/* a closed-loop search has no rate-limited points */
 	assert_null(strstr(html, "id=\"paced\""));
 	free(html);
