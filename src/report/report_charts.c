@@ -251,7 +251,9 @@ static void point_tip(char *tip, size_t len, const struct rs_step *st,
 	bool rnd = rs_step_is_random(st);
 	int n = snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth,
 			 p->numjobs, rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
-			 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
+			 lat_word(st->latency_stat),
+			 numfmt_lat(b, st->mode == RS_SEARCH ? rs_point_judged_latency(st, p)
+							     : rs_point_latency(st, p)),
 			 p->partial ? " (partial run)" : "");
 	/* an open-loop point's latency is its response time: say so, and
 	 * give the service time and lag it adds up from */
