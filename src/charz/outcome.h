@@ -100,9 +100,12 @@ void step_fmt_lat(char *buf, size_t len, double ns);
 void step_search_notes(FILE *f, const struct step_outcome *o, const struct set_outcome *s);
 void step_search_csv(FILE *f, const struct step_outcome *o, const struct set_outcome *s);
 
-/* The point of r nearest the limit from above when none was inside: the
- * lowest latency on stat in scope, not partial; -1 when found or none. */
-int step_search_closest(const struct step_outcome *o, const struct set_outcome *s);
+/* When none was inside: the run nearest the limit from above (the lowest
+ * latency on the step's stat and scope, not partial; a dropped point's
+ * repeat, not its first run, which was inside). NULL when some point was
+ * inside, or none ran. */
+const struct point *step_search_closest(const struct step_outcome *o,
+					const struct set_outcome *s);
 
 struct jw;
 

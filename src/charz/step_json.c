@@ -172,10 +172,10 @@ static void emit_search(struct jw *w, const struct step_outcome *o,
 	jw_kv_uint(w, "repeats", r->nr_repeats);
 	/* none inside: the point nearest the limit (lowest latency) */
 	if (!r->found && r->nr_points) {
-		int k = step_search_closest(o, s);
+		const struct point *c = step_search_closest(o, s);
 		jw_key(w, "closest");
-		if (k >= 0)
-			emit_point(w, &r->points[k], NULL, s);
+		if (c)
+			emit_point(w, c, NULL, s);
 		else
 			jw_null(w);
 	}

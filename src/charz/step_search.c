@@ -23,18 +23,38 @@ static double judged(const struct step_outcome *o, const struct point *p)
 	return point_scope_latency(p, o->step->latency_stat, o->step->latency_scope);
 }
 
-int step_search_closest(const struct step_outcome *o, const struct set_outcome *s)
+/* p's judged latency: "2.40 ms", "431 us", "256 ns" (a limit under 1 us
+ * is judged on nanoseconds: "0 us" would say nothing). */
+static void fmt_judged(char *buf, size_t len, const struct step_outcome *o,
+		       const struct point *p)
+{
+	double ns = judged(o, p);
+
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else
+		step_fmt_lat(buf, len, ns);
+}
+
+/* The run of point i that was over the limit: a dropped point's repeat
+ * (its shown first run was inside), else the point. */
+static const struct point *over_run(const struct search_result *r, unsigned i)
+{
+	return r->points[i].repeat_missed && r->again ? &r->again[i] : &r->points[i];
+}
+
+const struct point *step_search_closest(const struct step_outcome *o,
+					const struct set_outcome *s)
 {
 	const struct search_result *r = &s->search;
-	int best = -1;
+	const struct point *best = NULL;
 
 	if (r->found)
-		return -1;
+		return NULL;
 	for (unsigned i = 0; i < r->nr_points; i++) {
-		if (r->points[i].partial)
-			continue;
-		if (best < 0 || judged(o, &r->points[i]) < judged(o, &r->points[best]))
-			best = (int)i;
+		const struct point *p = over_run(r, i);
+		if (!p->partial && (!best || judged(o, p) < judged(o, best)))
+			best = p;
 	}
 	return best;
 }
@@ -57,12 +77,12 @@ static void kind_line(FILE *f, const struct step_outcome *o, const struct set_ou
 			continue;
 		fprintf(f, "%s%ux%u ", n++ ? "; " : head, p->iodepth, p->numjobs);
 		fmt_score(a, sizeof(a), o, p);
-		step_fmt_lat(b, sizeof(b), judged(o, p));
+		fmt_judged(b, sizeof(b), o, p);
 		if (kind == 0) {
 			fmt_score(c, sizeof(c), o, q);
 			fprintf(f, "%s at %s (other run %s)", a, b, c);
 		} else if (kind == 1) {
-			step_fmt_lat(c, sizeof(c), judged(o, q));
+			fmt_judged(c, sizeof(c), o, q);
 			fprintf(f, "%s at %s, repeat: %s", a, b, c);
 		} else {
 			fprintf(f, "after %.2f s", (double)p->elapsed_ns / 1e9);
@@ -77,17 +97,16 @@ static void kind_line(FILE *f, const struct step_outcome *o, const struct set_ou
 
 void step_search_notes(FILE *f, const struct step_outcome *o, const struct set_outcome *s)
 {
-	int k = step_search_closest(o, s);
+	const struct point *p = step_search_closest(o, s);
 
 	kind_line(f, o, s, "  run twice, inside both times, the lower run shown: ", 0);
 	kind_line(f, o, s, "  dropped, the repeat over the limit: ", 1);
 	kind_line(f, o, s, "  ended early: ", 2);
-	if (k >= 0) {
-		const struct point *p = &s->search.points[k];
+	if (p) {
 		char a[32], b[32];
 
 		fmt_score(a, sizeof(a), o, p);
-		step_fmt_lat(b, sizeof(b), judged(o, p));
+		fmt_judged(b, sizeof(b), o, p);
 		fprintf(f, "  closest: %ux%u: %s at %s, over\n", p->iodepth, p->numjobs, a, b);
 	}
 }
@@ -95,7 +114,7 @@ void step_search_notes(FILE *f, const struct step_outcome *o, const struct set_o
 void step_search_csv(FILE *f, const struct step_outcome *o, const struct set_outcome *s)
 {
 	const struct search_result *r = &s->search;
-	int k = step_search_closest(o, s);
+	const struct point *c = step_search_closest(o, s);
 
 	for (unsigned i = 0; i < r->nr_points; i++) {
 		const struct point *p = &r->points[i];
@@ -108,6 +127,6 @@ void step_search_csv(FILE *f, const struct step_outcome *o, const struct set_out
 			step_csv_point(f, o, s, "dropped: repeat", &r->again[i], NULL);
 		}
 	}
-	if (k >= 0)
-		step_csv_point(f, o, s, "closest, over", &r->points[k], NULL);
+	if (c)
+		step_csv_point(f, o, s, "closest, over", c, NULL);
 }
