@@ -7,8 +7,9 @@
  * falsi, then tries more jobs only where they can help (the best total
  * depth split over 2, 4 ... jobs), and reports every point it ran. A
  * point that breaks the frontier during a climb is measured again before
- * it may end the climb, and the best is confirmed by a repeat. See
- * search.c. fio's latency_target varies only iodepth inside one job.
+ * it may end the climb; the best is confirmed by a repeat, and so is
+ * every point inside that would beat it (search_confirm.c). See search.c.
+ * fio's latency_target varies only iodepth inside one job.
  */
 #ifndef IOCHAR_CHARZ_SEARCH_H
 #define IOCHAR_CHARZ_SEARCH_H
