@@ -263,7 +263,8 @@ def point_figures(pt):
 
 
 # the search's own account of its noise handling, kept with its points
-SEARCH_KEYS = ("confirmed", "spread", "best_run", "unsteady", "dropped_by_repeat", "remeasured")
+SEARCH_KEYS = ("confirmed", "spread", "best_run", "unsteady", "dropped_by_repeat", "remeasured",
+               "repeats")
 
 
 def run_search(iochar, wl, runtime, wait_s, log):

@@ -205,6 +205,23 @@ static void test_search_repeat(void **state)
 	assert_true(json_object_get_boolean(jget(set, "confirmed")));
 	set_num(set, "spread", 0.0234);
 	set_num(set, "dropped_by_repeat", 1);
+	/* its first point dropped: inside on its first run, its repeat (5
+	 * times the latency) over the limit */
+	json_object *pts = jget(set, "points"), *dropped = NULL;
+	for (size_t i = 0; i < json_object_array_length(pts) && !dropped; i++)
+		if (jget_u64(json_object_array_get_idx(pts, i), "iodepth") !=
+		    jget_u64(set, "best.iodepth"))
+			dropped = json_object_array_get_idx(pts, i);
+	assert_non_null(dropped); /* a point beside the best */
+	double dropped_lat = jget_double(dropped, "write.lat_ns.mean");
+	json_object *again = json_tokener_parse(json_object_to_json_string(dropped));
+	assert_non_null(again);
+	set_num(jget(again, "write.lat_ns"), "mean", 5 * dropped_lat);
+	json_object_object_add(again, "inside", json_object_new_boolean(0));
+	json_object_object_add(dropped, "other_run", again);
+	json_object_object_add(dropped, "repeat_missed", json_object_new_boolean(1));
+	json_object_object_add(dropped, "inside", json_object_new_boolean(0));
+	json_object_object_del(dropped, "confirmed");
 	/* which run scored less is up to the run: set it, both ways */
 	json_object_object_add(set, "best_run", json_object_new_string("first"));
 	json_object_object_add(set, "unsteady", json_object_new_boolean(0));
@@ -213,12 +230,20 @@ static void test_search_repeat(void **state)
 	char *html = fixture_report(dir, "s");
 	expect_has(html, "<br><small class=\"repeat\">repeat spread 2.3 %</small></td>");
 	snprintf(want, sizeof(want), ": confirmed by a repeat (%s then %s IOPS): spread 2.3 %%; "
-				     "1 better point dropped: its repeat missed the limit. "
+				     "1 point dropped: its repeat missed the limit. "
 				     "The figure is the lower of the two runs",
 		 numfmt_iops(a, jget_double(set, "best.total.iops")),
 		 numfmt_iops(b, jget_double(set, "repeat.total.iops")));
 	expect_has(html, want);
 	assert_null(strstr(html, "unsteady"));
+	/* the chart: a point dropped by its repeat is labelled with the
+	 * repeat's latency, and that run is drawn too */
+	expect_has(html, "dropped: inside on its first run, its repeat over the limit");
+	snprintf(want, sizeof(want), "\xc3\x97%u repeat: %s</text>",
+		 (unsigned)jget_u64(dropped, "numjobs"), numfmt_lat(a, 5 * dropped_lat));
+	expect_has(html, want);
+	expect_has(html, "the other run of ");
+	expect_has(html, "dropped: its repeat over the limit (labelled)");
 	/* a closed-loop search has no rate-limited points */
 	assert_null(strstr(html, "id=\"paced\""));
 	free(html);
@@ -242,6 +267,45 @@ static void test_search_repeat(void **state)
 	expect_exit(&po, 2);
 	expect_has(po.err, "best_run: is \"first\" or \"repeat\"");
 	proc_out_free(&po);
+	json_object_put(st);
+
+	/* a 70:30 point whose writes missed the limit: drawn (and its tip
+	 * given) at the write latency its limit was judged on, not the
+	 * total's, which the reads pull under the limit */
+	run_ok(dir, ARGS("search", "--ioengine=null", "--size=4m", "--rw=randrw",
+			 "--rwmixread=70", "--time_based", "--runtime=100ms",
+			 "--latency_limit=1ms", "--max_iodepth=2", "--max_numjobs=1",
+			 "--discipline=fixed", "--out=m"));
+	st = load(dir, "m/steps/000.json", p, sizeof(p));
+	set = json_object_array_get_idx(jget(st, "sets"), 0);
+	json_object *mixed = json_object_array_get_idx(jget(set, "points"), 0);
+	set_num(jget(mixed, "write.lat_ns"), "mean", 2.5e6);
+	json_object_object_add(mixed, "inside", json_object_new_boolean(0));
+	json_object_object_del(mixed, "confirmed"); /* one run, over the limit */
+	json_object_object_del(mixed, "other_run");
+	save(p, st);
+	html = fixture_report(dir, "m");
+	snprintf(want, sizeof(want), "over the limit: QD %u x 1 jobs, ",
+		 (unsigned)jget_u64(mixed, "iodepth"));
+	char *tipped = strstr(html, want);
+	assert_non_null(tipped);
+	expect_has(tipped, ", mean latency 2.50 ms");
+	free(html);
+	json_object_put(st);
+
+	/* nothing inside: the summary names the closest point, and so does
+	 * the step's JSON */
+	run_ok(dir, ARGS("search", "--ioengine=null", "--size=4m", "--rw=read", "--time_based",
+			 "--runtime=100ms", "--latency_limit=1ns", "--max_numjobs=1",
+			 "--discipline=fixed", "--out=n"));
+	st = load(dir, "n/steps/000.json", p, sizeof(p));
+	set = json_object_array_get_idx(jget(st, "sets"), 0);
+	assert_int_equal(jget_u64(set, "closest.iodepth"), 1);
+	html = fixture_report(dir, "n");
+	snprintf(want, sizeof(want), "nothing inside the limit; closest 1\xc3\x97" "1: %s at ",
+		 numfmt_bw(a, jget_double(set, "closest.bw_bytes")));
+	expect_has(html, want);
+	free(html);
 	json_object_put(st);
 }
 

@@ -103,24 +103,23 @@ static bool true_best(const struct sim_device *d, const struct job_spec *base,
 }
 
 /* Invariants of any result: every point once, inside marked right, the
- * limits respected, one measurement per point, best the top inside. */
+ * limits respected, one measurement per point, best the top inside, and
+ * with confirm no point shown inside above the headline (the lower of the
+ * best's two runs): every one that would be was run twice. */
 static void check_result(const struct search_result *res,
 			 const struct search_params *sp,
 			 const struct sim_device *d, enum rw_mode rw)
 {
 	const struct point *best = res->found ? &res->points[res->best] : NULL;
-	/* a confirmed best is ranked by the higher of its two runs (its
-	 * lower one is the headline in points[best]) */
 	double top = best ? sim_score(best, rw) : 0;
+	unsigned repeated = 0;
 
 	if (best && res->confirmed) {
+		assert_true(best->confirmed);
 		assert_true(sim_score(best, rw) <= sim_score(&res->repeat, rw));
-		top = sim_score(&res->repeat, rw);
 	}
-
 	/* one call per point, plus the re-measured ones and the confirmations */
-	assert_int_equal(d->calls, res->nr_points + res->nr_remeasured +
-				       (sp->confirm && res->found ? 1 + res->nr_dropped : 0));
+	assert_int_equal(d->calls, res->nr_points + res->nr_remeasured + res->nr_repeats);
 	for (unsigned i = 0; i < res->nr_points; i++) {
 		const struct point *p = &res->points[i];
 		bool in = point_latency(p, sp->stat) <= (double)sp->limit_ns;
@@ -130,6 +129,9 @@ static void check_result(const struct search_result *res,
 		assert_int_equal(p->inside, in && !p->repeat_missed);
 		assert_true(p->runs == 1 || p->runs == 2);
 		assert_true(p->call < d->calls);
+		repeated += p->confirmed || p->repeat_missed;
+		if (p->confirmed) /* the lower of its two runs is shown */
+			assert_true(sim_score(p, rw) <= sim_score(&res->again[i], rw));
 		if (p->call < SIM_LOG_MAX) {
 			assert_int_equal(d->log[p->call].iodepth, p->iodepth);
 			assert_int_equal(d->log[p->call].numjobs, p->numjobs);
@@ -141,11 +143,12 @@ static void check_result(const struct search_result *res,
 		if (in)
 			assert_non_null(best);
 		if (!p->inside || !best)
-			continue; /* a best dropped by its repeat is not ranked */
+			continue; /* a point dropped by its repeat is not ranked */
 		assert_true(sim_score(p, rw) <= top);
 		if (p != best && sim_score(p, rw) == top)
 			assert_true(outstanding(best) <= outstanding(p));
 	}
+	assert_int_equal(repeated, res->nr_repeats);
 	if (best)
 		assert_true(best->inside);
 }
@@ -577,8 +580,9 @@ static void test_search_confirm(void **state)
  * lower-scoring of the best's two runs, the other is in repeat, and the
  * spread is theirs. Three ways: 3 % noise on every run; the repeat 8 %
  * luckier (the first run stays the headline); the repeat 15 % lower, its
- * latency as the model's (it moves into points[best], and a spread of
- * 16 % is unsteady). */
+ * latency as the model's: that point keeps its lower run (shows_repeat),
+ * 16 % apart, and its neighbours' single runs now beat it, so they are
+ * repeated too and the best of them, both runs alike, is the headline. */
 static void test_search_confirm_noise(void **state)
 {
 	static const double repeat_iops[] = {0, 1.08, 0.85};
@@ -591,19 +595,21 @@ static void test_search_confirm_noise(void **state)
 		struct search_params sp = params(&models[1]);
 		struct search_result res;
 		struct sim_device d;
-		unsigned calls = 0;
+		unsigned calls = 0, qd = 0, nj = 0;
 
 		sp.confirm = true;
 		if (k) { /* where the repeat falls, from a run without the hook */
 			dev_from(&d, &models[1]);
 			assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err), 0);
-			calls = d.calls;
+			calls = res.repeat.call;
+			qd = res.points[res.best].iodepth;
+			nj = res.points[res.best].numjobs;
 			search_result_free(&res);
 		}
 		dev_from(&d, &models[1]);
 		d.noise = k ? 0 : 0.03;
 		d.noise_seed = 777;
-		d.outlier_call = calls;
+		d.outlier_call = k ? calls + 1 : 0;
 		d.outlier_factor = repeat_iops[k];
 		d.outlier_lat = 1;
 		assert_int_equal(search_run(&base, &sp, sim_measure, &d, &res, &err), 0);
@@ -618,19 +624,32 @@ static void test_search_confirm_noise(void **state)
 		assert_true(lo <= hi);
 		assert_true(fabs(res.spread - (hi - lo) * 2 / (hi + lo)) < 1e-9);
 		assert_int_equal(res.unsteady, res.spread > SEARCH_UNSTEADY);
-		/* the run that came second is the one the hook bent */
-		if (k)
-			assert_int_equal(res.repeat_first, k == 2);
-		if (k)
-			assert_true(fabs(res.spread - fabs(1 - repeat_iops[k]) * 2 /
-							  (1 + repeat_iops[k])) < 1e-6);
 		print_message("confirm %s: qd=%u nj=%u headline %.0f IOPS, other run %.0f, "
-			      "spread %.1f %%%s\n", k ? (k == 1 ? "lucky repeat" : "low repeat")
+			      "spread %.1f %%%s, %u repeats\n", k ? (k == 1 ? "lucky repeat" : "low repeat")
 			      : "noise 3 %", b->iodepth, b->numjobs, lo, hi,
-			      100 * res.spread, res.unsteady ? ", unsteady" : "");
+			      100 * res.spread, res.unsteady ? ", unsteady" : "", res.nr_repeats);
 		if (!k)
 			assert_true(res.spread > 1e-4);
-		assert_int_equal(res.unsteady, k == 2);
+		if (k == 1) { /* the first run, the lower, stays the headline */
+			assert_int_equal(b->iodepth, qd);
+			assert_int_equal(b->numjobs, nj);
+			assert_false(res.repeat_first);
+			assert_true(fabs(res.spread - 0.08 * 2 / 2.08) < 1e-6);
+			assert_int_equal(res.nr_repeats, 1);
+		}
+		if (k == 2) { /* the low one keeps its repeat; another leads */
+			unsigned i;
+			for (i = 0; i < res.nr_points; i++)
+				if (res.points[i].iodepth == qd && res.points[i].numjobs == nj)
+					break;
+			assert_true(i < res.nr_points && i != res.best);
+			assert_true(res.points[i].confirmed && res.points[i].shows_repeat);
+			assert_true(fabs(res.points[i].s.total.iops /
+					 res.again[i].s.total.iops - 0.85) < 1e-6);
+			assert_true(lo > res.points[i].s.total.iops);
+			assert_true(res.nr_repeats >= 2);
+			assert_false(res.unsteady);
+		}
 		search_result_free(&res);
 	}
 	job_spec_free(&base);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "charz/discipline.h"
+#include "charz/seq_split.h"
 #include "base/iolog.h"
 #include "core/replay.h"
 #include "output/vd_out.h"
@@ -286,6 +287,8 @@ int measure_run(void *arg, const struct job_spec *job, struct point *out,
 	memset(out, 0, sizeof(*out));
 	if (make_jobs(ctx, job, &jobs))
 		return err_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; i < n; i++) /* each sequential job its own region */
+		seq_split_apply(&jobs[i]);
 	/* a replay step: the log's files and sizes, as `iochar run` makes them
 	 * (cli/run_config.c); the step's own iodepth stays */
 	for (unsigned i = 0; i < n; i++)

@@ -87,6 +87,26 @@ void step_table_header(FILE *f, const struct plan *p);
 /* Write the step's rows of the summary table to f. */
 int step_table_write(const struct step_outcome *o, FILE *f);
 
+/* Rows of one point: each target's own, then the total when several. */
+void step_csv_point(FILE *f, const struct step_outcome *o, const struct set_outcome *s,
+		    const char *label, const struct point *p, const char *reached);
+
+/* "2.00 ms", "250 us". */
+void step_fmt_lat(char *buf, size_t len, double ns);
+
+/* A search's points beside its headline (step_search.c): the lines under
+ * its table row (points run twice, dropped, ended early, the closest when
+ * none was inside) and their results.csv rows. */
+void step_search_notes(FILE *f, const struct step_outcome *o, const struct set_outcome *s);
+void step_search_csv(FILE *f, const struct step_outcome *o, const struct set_outcome *s);
+
+/* When none was inside: the run nearest the limit from above (the lowest
+ * latency on the step's stat and scope, not partial; a dropped point's
+ * repeat, not its first run, which was inside). NULL when some point was
+ * inside, or none ran. */
+const struct point *step_search_closest(const struct step_outcome *o,
+					const struct set_outcome *s);
+
 struct jw;
 
 /* A multi-workload step's rows (step_wl.c): the point's "per_workload"

@@ -280,6 +280,12 @@ static int build_one(const struct parser *p, const struct section *s,
 	ret = pts_defaults(s, st, err);
 	if (ret)
 		goto fail;
+	/* a search's points last runtime unless the plan says time_based=0:
+	 * size-bound, a point on a small file ended with its region (0.6 s
+	 * of a 2 s runtime) and was compared with points of whole runtimes */
+	if (st->mode == STEP_SEARCH && st->job.runtime_ns &&
+	    !options_is_set(&st->job, "time_based"))
+		st->job.time_based = true;
 	if (st->mode == STEP_SEARCH && st->latency_limit_ns == 0 && !s->is_wl) {
 		ret = err_usage(err, EINVAL,
 				"%s:%u: latency_limit: missing in [%s] "

@@ -11,6 +11,7 @@
 #include "charz/eta.h"
 #include "charz/outcome.h"
 #include "charz/rebuild_step.h"
+#include "cli/options.h"
 #include "charz/results.h"
 #include "charz/workloads.h"
 #include "core/runner.h"
@@ -413,7 +414,7 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 			.max_numjobs = st->max_numjobs ? st->max_numjobs : 8,
 			.plateau = SEARCH_PLATEAU,
 			.scope = st->latency_scope,
-			.confirm = true, /* one run more: the best and its spread */
+			.confirm = true, /* the best, and any point that beats it, run twice */
 		};
 		/* a synchronous engine runs at depth 1 whatever iodepth says
 		 * (fio's rule, core/runner_result.c): only numjobs is a
@@ -614,6 +615,12 @@ static int plan_step(const struct plan *p, unsigned i, const struct plan_run_opt
 			/* fio would end each run when the file has been read once */
 			fprintf(o->progress, "iochar: step '%s': every curve run lasts "
 				"runtime=%.3gs (time_based, as vdbench's elapsed=)\n",
+				p->steps[i].label, (double)p->steps[i].job.runtime_ns / 1e9);
+		if (p->steps[i].mode == STEP_SEARCH && p->steps[i].job.time_based &&
+		    !options_is_set(&p->steps[i].job, "time_based"))
+			/* the default (plan_expand.c): say it, and how to turn it off */
+			fprintf(o->progress, "iochar: step '%s': every search point lasts "
+				"runtime=%.3gs (time_based; time_based=0 ends each with its region)\n",
 				p->steps[i].label, (double)p->steps[i].job.runtime_ns / 1e9);
 	}
 	eta_step_start(eta, i);

@@ -51,6 +51,9 @@ struct point {
 	unsigned call;              /* 0-based measure call, in the algorithm's order, that gave it */
 	unsigned runs;              /* times measured: 2 when a frontier break was re-measured */
 	bool repeat_missed;         /* search: its confirming repeat missed the limit */
+	bool confirmed;             /* search: repeated, both runs inside; these figures the lower */
+	bool shows_repeat;          /* search, confirmed: the lower run shown was the repeat */
+	bool ended_early;           /* search: ran well under runtime (not time_based, region read once) */
 	/* a multi-workload step (charz/workloads.h): the worst latency, by
 	 * enum lat_stat, of the directions its workloads' latency_judge
 	 * names; when set the limit is judged on it (plan_validate refuses

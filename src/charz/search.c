@@ -60,24 +60,23 @@
  * outside (misses_first: nothing else would be tried); or a split over
  * more jobs that scores clearly less than the best it splits (try_jobs).
  * Otherwise points are looked up before they are measured. The best is
- * the highest score inside, ties going to the lower outstanding I/O, and
- * is confirmed by a repeat (confirm_best), the lower of its two runs
- * reported; a best whose repeat misses is dropped and the edge it stood
- * on narrowed again (refill_gap). On the 648 modelled devices and
- * limits of test_search_sweep (tests/test_search.c) it runs 6.9 points on
- * average, re-measures included, 22 at most (doubling from 1: 9.0 and
- * 24), where the integer grid 256 x 8 has 2,048, and every best is within
- * 5 % of the grid's (the worst
- * 98.1 %); on the virtio models of test_search_virtio, 5 or 6.
+ * the highest score inside (ties to less outstanding I/O), confirmed by
+ * a repeat, as is every point inside that would beat its lower run
+ * (search_confirm.c); a point whose repeat misses is dropped and its edge
+ * narrowed again (search_refill_gap). On the 648 models and limits of
+ * test_search_sweep it runs 6.9 points on average (no confirmation),
+ * re-measures included, 22 at most (doubling from 1: 9.0 and 24), where
+ * the integer grid 256 x 8 has 2,048, and every best is within 5 % of the
+ * grid's (the worst 98.1 %); on the virtio models of test_search_virtio,
+ * 5 or 6.
  */
-#include "charz/search.h"
+#include "charz/search_int.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_POINT     UINT32_MAX
 #define BISECT_DIV   32	  /* an edge is narrow enough at a gap < 1/32 (~3 %) */
 #define REFILL_DIV   4	  /* the gap of a dropped best: to 1/4 (refill_gap) */
 #define REFINE_DEPTH 8	  /* refine the depths next to the best below this */
@@ -85,26 +84,15 @@
 #define STEP_BOLD    0.5  /* weight of the elasticity in a climb step */
 #define TRAIL	     3	  /* inside points of a climb its estimates use */
 #define AIM_MARGIN   0.03 /* steps aim this far under the limit (noise) */
-#define CONFIRM_TRIES 2	  /* bests whose repeat is tried before giving up */
 
-struct search_ctx {
-	const struct job_spec *base;
-	const struct search_params *sp;
-	measure_fn measure;
-	void *arg;
-	struct search_result *res;
-	struct ioc_err *err;
-	unsigned cap;	  /* allocated points */
-	bool by_bw;	  /* sequential: rank by bandwidth */
-	unsigned no_help; /* the numjobs phase 2 found not to help; 0 if none */
-	double plateau;	  /* sp->plateau, never negative */
-	unsigned calls;	  /* measure calls made */
-};
+double search_score_of(const struct search_ctx *c, const struct point *p)
+{
+	return c->by_bw ? p->s.total.bw_bytes : p->s.total.iops;
+}
 
 static double score(const struct search_ctx *c, unsigned i)
 {
-	const struct point *p = &c->res->points[i];
-	return c->by_bw ? p->s.total.bw_bytes : p->s.total.iops;
+	return search_score_of(c, &c->res->points[i]);
 }
 
 static uint64_t outstanding(const struct point *p)
@@ -130,8 +118,7 @@ static bool gains(const struct search_ctx *c, double a, double b)
 	return a > b * (1.0 + c->plateau);
 }
 
-/* Index of the best point inside, or NO_POINT. */
-static unsigned best_inside(const struct search_ctx *c)
+unsigned search_best_inside(const struct search_ctx *c)
 {
 	const struct search_result *res = c->res;
 	unsigned best = NO_POINT;
@@ -160,20 +147,33 @@ static unsigned find_point(const struct search_ctx *c, unsigned qd, unsigned nj)
 static int grow_points(struct search_ctx *c)
 {
 	unsigned cap = c->cap ? c->cap * 2 : 16;
-	struct point *p;
+	struct point *p, *a;
 
 	if (c->res->nr_points < c->cap)
 		return 0;
 	p = realloc(c->res->points, cap * sizeof(*p));
-	if (!p)
+	if (p)
+		c->res->points = p;
+	a = p ? realloc(c->res->again, cap * sizeof(*a)) : NULL;
+	if (!a)
 		return err_set(c->err, ENOMEM, "search: out of memory");
-	c->res->points = p;
+	memset(a + c->cap, 0, (cap - c->cap) * sizeof(*a));
+	c->res->again = a;
 	c->cap = cap;
 	return 0;
 }
 
-/* Measure (qd, nj) into *pt, inside judged. 0 or the measurement's error. */
-static int measure_once(struct search_ctx *c, unsigned qd, unsigned nj,
+/* Did the run end well before its runtime? Without time_based a point
+ * ends when its region has been read once (0.6 s of a 2 s runtime on a
+ * small file): its figures are of less time than asked. */
+static bool ends_early(const struct search_ctx *c, const struct point *pt)
+{
+	uint64_t want = c->base->runtime_ns;
+
+	return want && !pt->partial && pt->elapsed_ns < want - want / SEARCH_EARLY_DIV;
+}
+
+int search_measure_once(struct search_ctx *c, unsigned qd, unsigned nj,
 			struct point *pt)
 {
 	struct job_spec job;
@@ -197,6 +197,7 @@ static int measure_once(struct search_ctx *c, unsigned qd, unsigned nj,
 	pt->rate_iops = 0;
 	pt->call = c->calls++;
 	pt->runs = 1;
+	pt->ended_early = ends_early(c, pt);
 	pt->inside = point_within(pt, c->sp->stat, c->sp->scope,
 				  c->sp->limit_ns);
 	return 0;
@@ -216,7 +217,7 @@ static int point_at(struct search_ctx *c, unsigned qd, unsigned nj,
 	ret = grow_points(c);
 	if (ret)
 		return ret;
-	ret = measure_once(c, qd, nj, &pt);
+	ret = search_measure_once(c, qd, nj, &pt);
 	if (ret)
 		return ret;
 	*idx = c->res->nr_points++;
@@ -437,7 +438,7 @@ static bool breaks_frontier(const struct search_ctx *c, struct line ln,
 static int remeasure(struct search_ctx *c, unsigned i)
 {
 	struct point *p = &c->res->points[i], pt;
-	int ret = measure_once(c, p->iodepth, p->numjobs, &pt);
+	int ret = search_measure_once(c, p->iodepth, p->numjobs, &pt);
 
 	if (ret)
 		return ret;
@@ -612,7 +613,7 @@ static int descend(struct search_ctx *c, struct line ln, unsigned hi)
  * (the score does not grow as depth falls), so it is the only point run. */
 static int try_jobs(struct search_ctx *c, unsigned nj, bool *helped)
 {
-	unsigned best = best_inside(c), split;
+	unsigned best = search_best_inside(c), split;
 	uint64_t qd = (outstanding(&c->res->points[best]) + nj / 2) / nj;
 	double before = score(c, best);
 	int ret;
@@ -634,7 +635,7 @@ static int try_jobs(struct search_ctx *c, unsigned nj, bool *helped)
 		ret = explore(c, depth_line(nj), (unsigned)qd);
 	else
 		ret = descend(c, depth_line(nj), split);
-	*helped = gains(c, score(c, best_inside(c)), before);
+	*helped = gains(c, score(c, search_best_inside(c)), before);
 	return ret;
 }
 
@@ -679,7 +680,7 @@ static unsigned known_jobs_inside(const struct search_ctx *c, unsigned qd,
  * inside there, or nj / 2). */
 static int refine(struct search_ctx *c)
 {
-	unsigned best = best_inside(c), qd, nj, start;
+	unsigned best = search_best_inside(c), qd, nj, start;
 	int ret;
 
 	if (c->res->points[best].numjobs == 1)
@@ -692,15 +693,14 @@ static int refine(struct search_ctx *c)
 	ret = next_double(nj, c->sp->max_numjobs) == c->no_help
 		  ? 0
 		  : explore(c, jobs_line(qd), nj);
-	best = best_inside(c);
+	best = search_best_inside(c);
 	qd = c->res->points[best].iodepth;
 	nj = c->res->points[best].numjobs;
 	if (ret || qd >= REFINE_DEPTH)
 		return ret; /* one more I/O per job is a small step */
 	if (qd > 1 && nj < c->sp->max_numjobs) {
 		start = known_jobs_inside(c, qd - 1, c->sp->max_numjobs);
-		ret =
-		    explore(c, jobs_line(qd - 1), start > nj ? start : nj + 1);
+		ret = explore(c, jobs_line(qd - 1), start > nj ? start : nj + 1);
 		if (ret)
 			return ret;
 	}
@@ -715,9 +715,8 @@ static int check_params(const struct search_params *sp, struct ioc_err *err)
 	if (sp->limit_ns == 0)
 		return err_set(err, EINVAL, "search: needs a latency limit");
 	if (sp->max_iodepth == 0 || sp->max_numjobs == 0)
-		return err_set(
-		    err, EINVAL,
-		    "search: max_iodepth and max_numjobs must be at least 1");
+		return err_set(err, EINVAL,
+			       "search: max_iodepth and max_numjobs must be at least 1");
 	return 0;
 }
 
@@ -727,7 +726,7 @@ static int check_params(const struct search_params *sp, struct ioc_err *err)
  * whatever the climb passed on its way (a disk's randrw70: qd 125 dropped,
  * qd 64 at 58.6k reported, 32 x 4 at 88.8k in the grid), though the
  * dropped run said the frontier lies near b. */
-static int refill_gap(struct search_ctx *c, unsigned b)
+int search_refill_gap(struct search_ctx *c, unsigned b)
 {
 	const struct point *pb = &c->res->points[b];
 	struct line ln = depth_line(pb->numjobs);
@@ -746,55 +745,6 @@ static int refill_gap(struct search_ctx *c, unsigned b)
 	 * gap scores about the same (the disk: 5 more points to 1/32, all
 	 * 73.5-81.5k, all below the dropped run's 83.5k) */
 	return lo == NO_POINT ? 0 : bisect_to(c, ln, lo, b, REFILL_DIV);
-}
-
-/* Repeat the best; a best whose repeat misses the limit is dropped, the
- * gap it leaves narrowed again (refill_gap), and the next one tried.
- * Confirmed, *best is it, points[*best] the lower-scoring of its two runs
- * and res->repeat the other (see search.h), with their spread. *best is
- * NO_POINT when none was confirmed. */
-static int confirm_best(struct search_ctx *c, unsigned *best)
-{
-	struct search_result *res = c->res;
-
-	*best = NO_POINT;
-	for (unsigned t = 0; t < CONFIRM_TRIES; t++) {
-		unsigned b = best_inside(c);
-		struct point *p;
-		double s0, s1;
-		int ret;
-
-		if (b == NO_POINT)
-			return 0;
-		p = &res->points[b];
-		ret = measure_once(c, p->iodepth, p->numjobs, &res->repeat);
-		if (ret)
-			return ret;
-		if (res->repeat.inside) {
-			s0 = score(c, b);
-			s1 = c->by_bw ? res->repeat.s.total.bw_bytes
-				      : res->repeat.s.total.iops;
-			res->confirmed = true;
-			res->spread = s0 + s1 > 0 ? fabs(s0 - s1) * 2 / (s0 + s1) : 0;
-			res->unsteady = res->spread > SEARCH_UNSTEADY;
-			if (s1 < s0) { /* the lower run is the headline */
-				struct point first = *p;
-
-				*p = res->repeat;
-				p->runs = first.runs;
-				res->repeat = first;
-				res->repeat_first = true;
-			}
-			*best = b;
-			return 0;
-		}
-		p->inside = false;
-		p->repeat_missed = true;
-		res->nr_dropped++;
-		if ((ret = refill_gap(c, b)))
-			return ret;
-	}
-	return 0;
 }
 
 int search_run(const struct job_spec *base, const struct search_params *sp,
@@ -818,19 +768,19 @@ int search_run(const struct job_spec *base, const struct search_params *sp,
 	if (ret)
 		return ret;
 	ret = explore(&c, depth_line(1), 1);
-	if (!ret && best_inside(&c) != NO_POINT) {
+	if (!ret && search_best_inside(&c) != NO_POINT) {
 		bool helped;
 
 		ret = add_jobs(&c, &helped);
 		if (!ret && helped)
 			ret = refine(&c);
 	}
-	/* a confirmed best stays the best even when its lower run now scores
-	 * less than a neighbour's one run */
+	/* every point inside that beats the headline is run twice: none
+	 * shown inside scores more than it (search_confirm.c) */
 	if (!ret && sp->confirm)
-		ret = confirm_best(&c, &res->best);
+		ret = search_settle(&c);
 	if (!res->confirmed)
-		res->best = best_inside(&c);
+		res->best = search_best_inside(&c);
 	res->found = res->best != NO_POINT;
 	if (!res->found)
 		res->best = 0;
@@ -842,7 +792,8 @@ void search_result_free(struct search_result *res)
 	if (!res)
 		return;
 	free(res->points);
-	res->points = NULL;
+	free(res->again);
+	res->points = res->again = NULL;
 	res->nr_points = 0;
 	res->found = false;
 }

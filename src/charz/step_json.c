@@ -35,8 +35,20 @@ static void emit_replay(struct jw *w, const struct point_replay *r)
 	jw_array_end(w);
 }
 
-static void emit_point(struct jw *w, const struct point *p,
-		       const struct measure_call *c, const struct set_outcome *s)
+/* A search point's marks, each only when set. */
+static void emit_search_marks(struct jw *w, const struct point *p)
+{
+	if (p->repeat_missed)
+		jw_kv_bool(w, "repeat_missed", true);
+	if (p->confirmed) /* run twice, inside both times: these the lower run */
+		jw_kv_bool(w, "confirmed", true);
+	if (p->ended_early) /* well under runtime: not time_based, region done */
+		jw_kv_bool(w, "ended_early", true);
+}
+
+/* A point's members, its object left open (emit_point closes it). */
+static void emit_point_members(struct jw *w, const struct point *p,
+			       const struct measure_call *c, const struct set_outcome *s)
 {
 	jw_object_begin(w);
 	jw_kv_uint(w, "iodepth", p->iodepth);
@@ -46,8 +58,7 @@ static void emit_point(struct jw *w, const struct point *p,
 	jw_kv_bool(w, "partial", p->partial);
 	jw_kv_bool(w, "inside", p->inside);
 	jw_kv_uint(w, "runs", p->runs);
-	if (p->repeat_missed)
-		jw_kv_bool(w, "repeat_missed", true);
+	emit_search_marks(w, p);
 	if (p->rate_iops) {
 		jw_kv_uint(w, "seconds", p->nr_sec);
 		jw_kv_uint(w, "seconds_on_rate", p->sec_on_rate);
@@ -113,6 +124,12 @@ static void emit_point(struct jw *w, const struct point *p,
 		}
 		jw_array_end(w);
 	}
+}
+
+static void emit_point(struct jw *w, const struct point *p,
+		       const struct measure_call *c, const struct set_outcome *s)
+{
+	emit_point_members(w, p, c, s);
 	jw_object_end(w);
 }
 
@@ -125,7 +142,8 @@ static const struct measure_call *call_of(const struct set_outcome *s,
 	return i < s->mctx.nr_calls ? &s->mctx.calls[i] : NULL;
 }
 
-static void emit_search(struct jw *w, const struct set_outcome *s)
+static void emit_search(struct jw *w, const struct step_outcome *o,
+			const struct set_outcome *s)
 {
 	const struct search_result *r = &s->search;
 	jw_key(w, "best");
@@ -151,10 +169,29 @@ static void emit_search(struct jw *w, const struct set_outcome *s)
 	}
 	jw_kv_uint(w, "dropped_by_repeat", r->nr_dropped);
 	jw_kv_uint(w, "remeasured", r->nr_remeasured);
+	jw_kv_uint(w, "repeats", r->nr_repeats);
+	/* none inside: the point nearest the limit (lowest latency) */
+	if (!r->found && r->nr_points) {
+		const struct point *c = step_search_closest(o, s);
+		jw_key(w, "closest");
+		if (c)
+			emit_point(w, c, NULL, s);
+		else
+			jw_null(w);
+	}
+	/* each point; one run twice (confirmed or repeat_missed) has its
+	 * other run in "other_run" */
 	jw_key(w, "points");
 	jw_array_begin(w);
-	for (unsigned i = 0; i < r->nr_points; i++)
-		emit_point(w, &r->points[i], call_of(s, &r->points[i], false), s);
+	for (unsigned i = 0; i < r->nr_points; i++) {
+		const struct point *p = &r->points[i];
+		emit_point_members(w, p, call_of(s, p, false), s);
+		if (r->again && (p->confirmed || p->repeat_missed)) {
+			jw_key(w, "other_run");
+			emit_point(w, &r->again[i], NULL, s);
+		}
+		jw_object_end(w);
+	}
 	jw_array_end(w);
 }
 
@@ -292,7 +329,7 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 		}
 		break;
 	case STEP_SEARCH:
-		emit_search(w, s);
+		emit_search(w, o, s);
 		break;
 	case STEP_CURVE:
 		if (s->curve.nr_points || s->done)
@@ -381,7 +418,7 @@ int step_json_write(const struct step_outcome *o, FILE *f)
 	/* one target set (the common case of search and curve): its findings
 	 * at the top too, so scripts need not dig */
 	if (o->nr_sets == 1 && st->mode == STEP_SEARCH)
-		emit_search(&w, &o->sets[0]);
+		emit_search(&w, o, &o->sets[0]);
 	jw_key(&w, "sets");
 	jw_array_begin(&w);
 	for (unsigned i = 0; i < o->nr_sets; i++)

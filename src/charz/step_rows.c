@@ -110,8 +110,7 @@ static unsigned point_targets(const struct set_outcome *s, const struct measure_
 	return c && c->vd_labels ? c->nr_vds : s->nr_targets;
 }
 
-/* Rows of one point: each target's own, then the total when several. */
-static void csv_point(FILE *f, const struct step_outcome *o,
+void step_csv_point(FILE *f, const struct step_outcome *o,
 		      const struct set_outcome *s, const char *label,
 		      const struct point *p, const char *reached)
 {
@@ -164,25 +163,26 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 		switch (o->step->mode) {
 		case STEP_FIXED:
 			if (s->done)
-				csv_point(f, o, s, "fixed", &s->fixed, NULL);
+				step_csv_point(f, o, s, "fixed", &s->fixed, NULL);
 			break;
 		case STEP_SEARCH:
 			if (s->search.found)
-				csv_point(f, o, s, "best", &s->search.points[s->search.best],
+				step_csv_point(f, o, s, "best", &s->search.points[s->search.best],
 					  NULL);
 			if (s->search.confirmed) /* the other of the best's two runs */
-				csv_point(f, o, s, s->search.repeat_first ? "first run" : "repeat",
+				step_csv_point(f, o, s, s->search.repeat_first ? "first run" : "repeat",
 					  &s->search.repeat, NULL);
+			step_search_csv(f, o, s);
 			break;
 		case STEP_CURVE:
 			if (s->curve.max.elapsed_ns)
-				csv_point(f, o, s, "max", &s->curve.max, NULL);
+				step_csv_point(f, o, s, "max", &s->curve.max, NULL);
 			if (s->curve.remax.elapsed_ns)
-				csv_point(f, o, s, "max again", &s->curve.remax, NULL);
+				step_csv_point(f, o, s, "max again", &s->curve.remax, NULL);
 			for (unsigned k = 0; k < s->curve.nr_points; k++) {
 				const struct curve_point *cp = &s->curve.points[k];
 				snprintf(label, sizeof(label), "%u%%", cp->pct);
-				csv_point(f, o, s, label, &cp->p, cp->reached ? "yes" : "no");
+				step_csv_point(f, o, s, label, &cp->p, cp->reached ? "yes" : "no");
 			}
 			break;
 		case STEP_PRECONDITION:
@@ -223,7 +223,7 @@ void step_table_header(FILE *f, const struct plan *p)
 		wr, "p99 lat", "limit");
 }
 
-static void fmt_lat(char *buf, size_t len, double ns)
+void step_fmt_lat(char *buf, size_t len, double ns)
 {
 	if (ns >= 1e6)
 		snprintf(buf, len, "%.2f ms", ns / 1e6);
@@ -248,7 +248,7 @@ static void fmt_dir_lat(char *buf, size_t len, const struct point *p,
 	if (!p->s.dir[d].ios)
 		snprintf(buf, len, "-");
 	else
-		fmt_lat(buf, len, point_dir_latency(p, d, stat));
+		step_fmt_lat(buf, len, point_dir_latency(p, d, stat));
 }
 
 static void table_row(FILE *f, const struct step_outcome *o, const char *name,
@@ -264,7 +264,7 @@ static void table_row(FILE *f, const struct step_outcome *o, const char *name,
 	}
 	fmt_dir_lat(rd, sizeof(rd), p, DIR_READ, o->step->latency_stat);
 	fmt_dir_lat(wr, sizeof(wr), p, DIR_WRITE, o->step->latency_stat);
-	fmt_lat(p99, sizeof(p99), (double)p->s.total.lat.pct[PCT_P99]);
+	step_fmt_lat(p99, sizeof(p99), (double)p->s.total.lat.pct[PCT_P99]);
 	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s\n", name,
 		tgt, bs, read_pct(j), p->iodepth, p->numjobs, p->s.total.iops,
 		p->s.total.bw_bytes / 1e6, rd, wr, p99, verdict,
@@ -290,7 +290,7 @@ static void target_rows(FILE *f, const struct step_outcome *o,
 	for (unsigned t = 0; t < n; t++) {
 		const struct dir_summary *d = &c->per_target[t];
 		snprintf(name, sizeof(name), "  %s", c->vd_labels ? c->vd_labels[t] : s->targets[t]);
-		fmt_lat(mean, sizeof(mean), d->lat.mean);
+		step_fmt_lat(mean, sizeof(mean), d->lat.mean);
 		fprintf(f, "%-34.34s %-7s %5s %5s %6s %8s %10.0f %9.1f %9s (mean, both directions)\n",
 			name, "1", "", "", "", "", d->iops, d->bw_bytes / 1e6, mean);
 	}
@@ -319,7 +319,7 @@ static const char *search_verdict(const struct step_outcome *o, const struct set
 	if (o->step->latency_limit_ns < 1000) /* fmt_lat would say "0 us" */
 		snprintf(lim, sizeof(lim), "%llu ns", (unsigned long long)o->step->latency_limit_ns);
 	else
-		fmt_lat(lim, sizeof(lim), (double)o->step->latency_limit_ns);
+		step_fmt_lat(lim, sizeof(lim), (double)o->step->latency_limit_ns);
 	if (!p)
 		snprintf(buf, len, "none inside <=%s %s", lim,
 			 lat_stat_name(o->step->latency_stat));
@@ -482,6 +482,7 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 			table_row(f, o, o->step->label, tgt, p,
 				  search_verdict(o, s, p, verdict, sizeof(verdict)));
 			target_rows(f, o, s, p);
+			step_search_notes(f, o, s);
 			break;
 		case STEP_CURVE:
 			snprintf(name, sizeof(name), "%s max", o->step->label);

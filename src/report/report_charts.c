@@ -184,12 +184,14 @@ static double thr(const struct rs_step *st, const struct rs_point *p)
 static void load_axes(const struct rs_step *st, const struct rs_point *const *p,
 		      unsigned n, struct axis *x, struct axis *y, char *ylabel, size_t len)
 {
+	bool judged = st->mode == RS_SEARCH; /* its points are judged so (lat_y) */
 	bool rnd = rs_step_is_random(st);
 	double xmax = 0, ylo = INFINITY, yhi = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (!p[i])
 			continue;
-		double tx = thr(st, p[i]), ly = rs_point_latency(st, p[i]);
+		double tx = thr(st, p[i]);
+		double ly = judged ? rs_point_judged_latency(st, p[i]) : rs_point_latency(st, p[i]);
 		if (isfinite(tx))
 			xmax = fmax(xmax, tx);
 		if (ly > 0 && isfinite(ly)) {
@@ -218,10 +220,12 @@ static void load_marks(struct chart *c, const struct rs_step *st,
 		chart_hrule(c, false, (double)st->latency_limit_ns, "limit", lbl);
 	}
 	if (chosen) {
+		double ly = st->mode == RS_SEARCH ? rs_point_judged_latency(st, chosen)
+						  : rs_point_latency(st, chosen);
 		snprintf(lbl, sizeof(lbl), "%s: %s, %s", st->mode == RS_SEARCH ? "best" : "max",
 			 rnd ? numfmt_iops(a, thr(st, chosen)) : numfmt_bw(a, thr(st, chosen)),
-			 numfmt_lat(b, rs_point_latency(st, chosen)));
-		chart_mark(c, false, thr(st, chosen), rs_point_latency(st, chosen), lbl);
+			 numfmt_lat(b, ly));
+		chart_mark(c, false, thr(st, chosen), ly, lbl);
 	}
 }
 
@@ -232,7 +236,9 @@ static void point_tip(char *tip, size_t len, const struct rs_step *st,
 	bool rnd = rs_step_is_random(st);
 	int n = snprintf(tip, len, "%s: QD %u x %u jobs, %s, %s %s%s", what, p->iodepth,
 			 p->numjobs, rnd ? numfmt_iops(a, thr(st, p)) : numfmt_bw(a, thr(st, p)),
-			 lat_word(st->latency_stat), numfmt_lat(b, rs_point_latency(st, p)),
+			 lat_word(st->latency_stat),
+			 numfmt_lat(b, st->mode == RS_SEARCH ? rs_point_judged_latency(st, p)
+							     : rs_point_latency(st, p)),
 			 p->partial ? " (partial run)" : "");
 	/* an open-loop point's latency is its response time: say so, and
 	 * give the service time and lag it adds up from */
@@ -255,16 +261,52 @@ static int pt_style(const struct rs_point *p, enum chart_point_style style)
 	return p->tool_limited ? (int)style | CHART_PT_TOOL_LIMITED : (int)style;
 }
 
+/* A search point's y: the latency its limit was judged on (the worst
+ * direction under latency_scope=each), so a point drawn under the limit
+ * line was inside on that run. */
+static double lat_y(const struct rs_step *st, const struct rs_point *p)
+{
+	return rs_point_judged_latency(st, p);
+}
+
+/* The other run of a point run twice, drawn too: filled when inside. */
+static void other_run(struct chart *c, const struct rs_step *st, unsigned series,
+		      const struct rs_point *p)
+{
+	char tip[300], what[64];
+
+	snprintf(what, sizeof(what), "the other run of %u\u00d7%u (%s)", p->iodepth,
+		 p->numjobs, p->other->inside ? "inside" : "over the limit: dropped");
+	point_tip(tip, sizeof(tip), st, p->other, what);
+	chart_point(c, series, false, thr(st, p->other), lat_y(st, p->other),
+		    pt_style(p->other, p->other->inside ? CHART_PT_FILLED : CHART_PT_HOLLOW), tip);
+}
+
+/* What a point is, for its tip. */
+static const char *point_what(const struct rs_point *p, bool inside)
+{
+	if (p->repeat_missed)
+		return "dropped: inside on its first run, its repeat over the limit";
+	if (p->confirmed)
+		return p->ended_early ? "inside on both runs, the lower drawn; ended early"
+				      : "inside on both runs, the lower drawn";
+	if (p->ended_early)
+		return inside ? "inside the limit; ended early (not time_based)"
+			      : "over the limit; ended early (not time_based)";
+	return inside ? "inside the limit" : "over the limit";
+}
+
 /* A search: one series per numjobs, its points joined in iodepth order
- * (the climb the search made); points over the limit hollow; each point
- * labelled QDxjobs where there is room. */
+ * (the climb the search made); points over the limit hollow; a point run
+ * twice shows its other run too; each point labelled QDxjobs where there
+ * is room, a dropped one with its repeat's latency. */
 static void search_chart(struct chart *c, const struct rs_step *st, const struct rs_tset *ts)
 {
 	unsigned n = ts->nr_points, series = 0;
 	const struct rs_point **ps = calloc(n ? n : 1, sizeof(*ps));
 	double *xs = calloc(n ? n : 1, sizeof(double)), *ys = calloc(n ? n : 1, sizeof(double));
-	char tip[300], lbl[32], name[CHART_MAX_LEGEND][32];
-	bool over = false, tl = false;
+	char tip[300], lbl[64], lat[NUMFMT_MAX], name[CHART_MAX_LEGEND][32];
+	bool over = false, tl = false, any_dropped = false;
 
 	for (unsigned i = 0; ps && xs && ys && i < n; i++) {
 		unsigned jobs = ts->points[i].numjobs, m = 0;
@@ -279,30 +321,46 @@ static void search_chart(struct chart *c, const struct rs_step *st, const struct
 		qsort(ps, m, sizeof(*ps), by_iodepth);
 		for (unsigned k = 0; k < m; k++) {
 			xs[k] = thr(st, ps[k]);
-			ys[k] = rs_point_latency(st, ps[k]);
+			ys[k] = lat_y(st, ps[k]);
 		}
 		chart_path(c, series, false, xs, ys, m); /* the climb */
 		for (unsigned k = 0; k < m; k++) {
 			bool inside = ps[k]->inside && !ps[k]->partial;
 			over |= !inside;
-			point_tip(tip, sizeof(tip), st, ps[k], inside ? "inside the limit" : "over the limit");
+			point_tip(tip, sizeof(tip), st, ps[k], point_what(ps[k], inside));
 			tl |= ps[k]->tool_limited;
 			chart_point(c, series, false, xs[k], ys[k],
 				    pt_style(ps[k], inside ? CHART_PT_FILLED : CHART_PT_HOLLOW), tip);
+			if (ps[k]->other)
+				other_run(c, st, series, ps[k]);
 		}
-		if (series < CHART_MAX_LEGEND - 2) {
+		if (series < CHART_MAX_LEGEND - 3) {
 			snprintf(name[series], sizeof(name[series]), "%u job%s", jobs, jobs == 1 ? "" : "s");
 			chart_legend_add(c, series, CHART_LEGEND_LINE, name[series]);
 		}
 		series++;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		snprintf(lbl, sizeof(lbl), "%u\u00d7%u", ts->points[i].iodepth, ts->points[i].numjobs);
-		chart_point_label(c, false, thr(st, &ts->points[i]),
-				  rs_point_latency(st, &ts->points[i]), lbl);
-	}
+	/* the dropped points' labels first: where room runs out, why a
+	 * hollow point sits under the limit matters more than a name */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < n; i++) {
+			const struct rs_point *p = &ts->points[i];
+			bool dropped = p->repeat_missed && p->other;
+			if (dropped != !pass)
+				continue;
+			if (dropped)
+				snprintf(lbl, sizeof(lbl), "%u\u00d7%u repeat: %s", p->iodepth,
+					 p->numjobs, numfmt_lat(lat, lat_y(st, p->other)));
+			else
+				snprintf(lbl, sizeof(lbl), "%u\u00d7%u", p->iodepth, p->numjobs);
+			chart_point_label(c, false, thr(st, p), lat_y(st, p), lbl);
+			any_dropped |= dropped;
+		}
 	if (over)
 		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW, "over the limit (hollow)");
+	if (any_dropped)
+		chart_legend_add(c, 0, CHART_LEGEND_HOLLOW,
+				 "dropped: its repeat over the limit (labelled)");
 	if (tl)
 		chart_legend_add(c, 0, CHART_LEGEND_TOOL_LIMITED, CHART_TOOL_LIMITED_TEXT);
 	free(ps);
@@ -385,7 +443,7 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 {
 	const struct rs_tset *ts = &st->sets[k];
 	bool search = st->mode == RS_SEARCH;
-	unsigned n = search ? ts->nr_points : ts->nr_curve + ts->has_max + ts->has_max_again;
+	unsigned n = search ? 2 * ts->nr_points : ts->nr_curve + ts->has_max + ts->has_max_again;
 	char ylabel[200], wl[300], ctitle[512];
 
 	if (!n)
@@ -394,8 +452,10 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	if (!ps)
 		return;
 	unsigned m = 0; /* a search's probes; a curve's points, maximum and its re-measure */
-	for (unsigned i = 0; search && i < ts->nr_points; i++)
+	for (unsigned i = 0; search && i < ts->nr_points; i++) {
 		ps[m++] = &ts->points[i];
+		ps[m++] = ts->points[i].other; /* NULL: skipped */
+	}
 	for (unsigned i = 0; !search && i < ts->nr_curve; i++)
 		ps[m++] = &ts->curve[i].p;
 	if (!search && ts->has_max)
@@ -420,7 +480,7 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	figure_begin(r);
 	finish(r, &c);
 	figure_end(r, search
-			      ? report_once(r, REPORT_SAID_SEARCH, "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order; hollow points were over the limit (dashed line); the circled point is the best inside it.")
+			      ? report_once(r, REPORT_SAID_SEARCH, "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order, at the latency its limit was judged on; hollow points were over the limit (dashed line). A point that would have beaten the best was run again: both runs are drawn and the lower counts, and one whose repeat was over the limit is dropped, hollow, labelled with its repeat's latency. The circled point is the best inside it.")
 			      : report_once(r, REPORT_SAID_CURVE, "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum."));
 	if (!search)
 		report_max_note(r->f, ts);

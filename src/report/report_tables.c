@@ -81,6 +81,30 @@ static void lat_cell(FILE *f, const struct rs_point *p, double ns)
 	fputs(" <span class=\"origin\">from schedule</span></td>", f);
 }
 
+/* A search with nothing inside: its run nearest the limit (the lowest
+ * judged latency), "; closest 1×1: 289 MB/s at 3.60 ms, over". */
+static void closest_point(FILE *f, const struct rs_step *st, const struct rs_tset *ts)
+{
+	const struct rs_point *c = NULL;
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+
+	for (unsigned i = 0; i < ts->nr_points; i++) {
+		/* a dropped point's first run was inside: its repeat was over */
+		const struct rs_point *p = ts->points[i].repeat_missed && ts->points[i].other
+						   ? ts->points[i].other : &ts->points[i];
+		if (!p->partial && (!c || rs_point_judged_latency(st, p) < rs_point_judged_latency(st, c)))
+			c = p;
+	}
+	if (!c)
+		return;
+	fprintf(f, "; closest %u\u00d7%u: ", c->iodepth, c->numjobs);
+	html_escape(f, rs_step_is_random(st) ? numfmt_iops(a, c->total.iops)
+					     : numfmt_bw(a, c->total.bw_bytes));
+	fprintf(f, "%s at ", rs_step_is_random(st) ? " IOPS" : "");
+	html_escape(f, numfmt_lat(b, rs_point_judged_latency(st, c)));
+	fputs(", over", f);
+}
+
 static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step *st,
 			unsigned k, bool set_col)
 {
@@ -105,10 +129,12 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 			td(f, "num", b);
 			fprintf(f, "<td colspan=\"6\">%s after %u rounds</td>",
 				ts->steady ? "steady state" : "not steady", ts->nr_rounds);
+		} else if (st->mode == RS_SEARCH && ts->done) {
+			fputs("<td colspan=\"7\">nothing inside the limit", f);
+			closest_point(f, st, ts);
+			fputs("</td>", f);
 		} else {
-			fprintf(f, "<td colspan=\"7\">%s</td>",
-				st->mode == RS_SEARCH && ts->done ? "nothing inside the limit"
-								  : "not finished");
+			fputs("<td colspan=\"7\">not finished</td>", f);
 		}
 		fputs("</tr>\n", f);
 		return;
@@ -288,8 +314,14 @@ static void repeat_note(struct report_ctx *r, const struct rs_set *set,
 	} else {
 		fputs(": not confirmed", r->f);
 	}
+	unsigned twice = 0; /* besides the best: each would have beaten it on one run */
+	for (unsigned i = 0; i < ts->nr_points; i++)
+		twice += ts->points[i].confirmed && &ts->points[i] != p;
+	if (twice)
+		fprintf(r->f, "; %u other point%s run twice, %s lower run below it", twice,
+			twice == 1 ? "" : "s", twice == 1 ? "its" : "each one's");
 	if (ts->nr_dropped)
-		fprintf(r->f, "; %u better point%s dropped: %s repeat missed the limit",
+		fprintf(r->f, "; %u point%s dropped: %s repeat missed the limit",
 			ts->nr_dropped, ts->nr_dropped == 1 ? "" : "s",
 			ts->nr_dropped == 1 ? "its" : "their");
 	fputs(ts->confirmed && ts->has_repeat

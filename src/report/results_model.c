@@ -70,6 +70,22 @@ double rs_point_latency(const struct rs_step *st, const struct rs_point *p)
 	return rs_dir_latency(st, &p->total);
 }
 
+double rs_point_judged_latency(const struct rs_step *st, const struct rs_point *p)
+{
+	const char *stat = st->latency_stat ? st->latency_stat : "mean";
+	double worst = 0;
+
+	if (p->has_judged && (!strcmp(stat, "mean") || !strcmp(stat, "p99")))
+		return !strcmp(stat, "mean") ? p->judged_mean_ns : p->judged_p99_ns;
+	if (st->latency_scope && !strcmp(st->latency_scope, "total"))
+		return rs_point_latency(st, p);
+	if (p->read.ios)
+		worst = rs_dir_latency(st, &p->read);
+	if (p->write.ios && rs_dir_latency(st, &p->write) > worst)
+		worst = rs_dir_latency(st, &p->write);
+	return p->read.ios || p->write.ios ? worst : rs_point_latency(st, p);
+}
+
 bool rs_point_open_loop(const struct rs_point *p)
 {
 	if (p->latency_origin)
@@ -101,6 +117,11 @@ void rs_point_free(struct rs_point *p)
 	p->replay = NULL;
 	p->nr_replay = 0;
 	rs_point_free_targets(p);
+	if (p->other) {
+		rs_point_free(p->other);
+		free(p->other);
+		p->other = NULL;
+	}
 }
 
 static void free_strv(char **v, unsigned n)
@@ -185,6 +206,7 @@ static void free_step(struct rs_step *st)
 	free(st->label);
 	free(st->targets_use);
 	free(st->latency_stat);
+	free(st->latency_scope);
 	free(st->error);
 	rs_job_free(&st->job);
 	for (unsigned i = 0; st->sets && i < st->nr_sets; i++)

@@ -127,7 +127,16 @@ struct rs_point {
 	/* where its latency starts, as a run JSON's "latency_origin" says
 	 * ("submit" or "scheduled"); NULL in plan points (rs_point_open_loop) */
 	char *latency_origin;
-	bool repeat_missed;        /* a search's best whose repeat missed the limit */
+	bool repeat_missed;        /* a search's point whose repeat missed the limit */
+	/* a search: run twice, inside both times (these figures the lower
+	 * run); ran well under runtime; the other run of a point run twice
+	 * ("other_run", owned; NULL: none) */
+	bool confirmed, ended_early;
+	struct rs_point *other;
+	/* a multi-workload step's judged latency ("judged_lat_*_ns"): the
+	 * figure its limit is on; has_judged false when absent */
+	bool has_judged;
+	double judged_mean_ns, judged_p99_ns;
 	struct rs_dir read, write, total;
 	struct rs_interval *iv;
 	unsigned nr_iv;
@@ -273,6 +282,7 @@ enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION, RS_REBUILD };
 struct rs_step {
 	unsigned index;
 	char *section, *label, *targets_use, *latency_stat;
+	char *latency_scope;       /* "each" (NULL: absent, the same) or "total" */
 	enum rs_mode mode;
 	uint64_t latency_limit_ns;
 	struct rs_job job;
@@ -326,6 +336,12 @@ const struct rs_point *rs_tset_headline(const struct rs_step *st,
 /* The latency figure the step is judged by (its latency_stat: mean, p99
  * or p99.9) of p's total, ns. */
 double rs_point_latency(const struct rs_step *st, const struct rs_point *p);
+
+/* The latency the step's limit was judged on for p: a workloads= step's
+ * judged figure; with latency_scope each (the default) the worst
+ * direction that did I/O; else the total's. What makes a search point
+ * inside or not, so its chart draws it. ns. */
+double rs_point_judged_latency(const struct rs_step *st, const struct rs_point *p);
 
 /* The latency figure of one direction block d by the step's latency_stat. */
 double rs_dir_latency(const struct rs_step *st, const struct rs_dir *d);

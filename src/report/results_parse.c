@@ -111,6 +111,35 @@ static int parse_seconds(const struct rj_ctx *c, json_object *o, struct rs_point
 	return 0;
 }
 
+/* A workloads= step's judged latencies, both or neither. */
+static int parse_judged(const struct rj_ctx *c, json_object *o, struct rs_point *p)
+{
+	int ret;
+
+	p->has_judged = json_object_object_get_ex(o, "judged_lat_mean_ns", NULL);
+	if (!p->has_judged)
+		return 0;
+	if ((ret = rj_double(c, o, "judged_lat_mean_ns", true, &p->judged_mean_ns)))
+		return ret;
+	return rj_double(c, o, "judged_lat_p99_ns", true, &p->judged_p99_ns);
+}
+
+static int parse_point_member(const struct rj_ctx *pc, json_object *o,
+			      const char *key, struct rs_point *p, bool *have);
+
+/* A search point run twice: its other run ("other_run"). */
+static int parse_other_run(const struct rj_ctx *c, json_object *o, struct rs_point *p)
+{
+	bool have;
+	int ret;
+
+	if (!json_object_object_get_ex(o, "other_run", NULL))
+		return 0;
+	if (!(p->other = rj_calloc(c, 1, sizeof(*p->other), &ret)))
+		return ret;
+	return parse_point_member(c, o, "other_run", p->other, &have);
+}
+
 static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *p)
 {
 	int ret;
@@ -123,6 +152,10 @@ static int parse_point(const struct rj_ctx *c, json_object *o, struct rs_point *
 	    (ret = rj_bool(c, o, "partial", false, &p->partial)) ||
 	    (ret = rj_bool(c, o, "inside", false, &p->inside)) ||
 	    (ret = rj_bool(c, o, "repeat_missed", false, &p->repeat_missed)) ||
+	    (ret = rj_bool(c, o, "confirmed", false, &p->confirmed)) ||
+	    (ret = rj_bool(c, o, "ended_early", false, &p->ended_early)) ||
+	    (ret = parse_judged(c, o, p)) ||
+	    (ret = parse_other_run(c, o, p)) ||
 	    (ret = parse_seconds(c, o, p)) ||
 	    (ret = results_parse_dir(c, o, "read", &p->read)) ||
 	    (ret = results_parse_dir(c, o, "write", &p->write)) ||
@@ -551,6 +584,7 @@ int results_parse_step(json_object *o, const char *file, const char *where,
 	    (ret = rj_str(&c, o, "targets_use", false, &st->targets_use)) ||
 	    (ret = rj_u64(&c, o, "latency_limit_ns", false, &st->latency_limit_ns)) ||
 	    (ret = rj_str(&c, o, "latency_stat", false, &st->latency_stat)) ||
+	    (ret = rj_str(&c, o, "latency_scope", false, &st->latency_scope)) ||
 	    (ret = rj_bool(&c, o, "partial", false, &st->partial)) ||
 	    (ret = rj_str(&c, o, "error", false, &st->error)))
 		return ret;
