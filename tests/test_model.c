@@ -95,7 +95,8 @@ static struct mdl_config sas_raid(unsigned n, enum mdl_level l, unsigned vds, un
 	c.drive.sw_mbps = 1000;
 	c.drive_count = n;
 	c.path = MDL_PATH_RAID;
-	c.ctrl = (struct mdl_ctrl){3e6, 15000, 14000, 240000};
+	c.ctrl = (struct mdl_ctrl){.iops = 3e6, .read_mbps = 15000, .write_mbps = 14000,
+				  .parity_writes = 240000};
 	c.layout = (struct mdl_layout){l, vds, per, 2, 64};
 	return c;
 }

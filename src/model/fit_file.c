@@ -29,7 +29,8 @@ static const struct mdl_member drive_members[] = {
 };
 #define FIT(k, m) {k, offsetof(struct mdl_fit, m)}
 static const struct mdl_member fit_members[] = {
-	FIT("controller.iops", ctrl.iops), FIT("controller.read_mbps", ctrl.read_mbps),
+	FIT("controller.iops", ctrl.iops), FIT("controller.sata_iops", ctrl.sata_iops),
+	FIT("controller.read_mbps", ctrl.read_mbps),
 	FIT("controller.write_mbps", ctrl.write_mbps),
 	FIT("controller.parity_writes", ctrl.parity_writes),
 	FIT("hba.iops", hba.iops), FIT("hba.mbps", hba.mbps),
