@@ -1,4 +1,5 @@
 /* fit_results.c - see fit_results.h. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +57,10 @@ static double per_target(const struct mdl_drive *d, const struct rpoint *p)
 	return 0;
 }
 
-/* Each headline point of every step of s, into pts (grown). */
-static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n)
+/* Each headline point of every step of s but the one on target set
+ * skip_set of step skip_step (UINT_MAX: none), into pts (grown). */
+static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n,
+			unsigned skip_step, unsigned skip_set)
 {
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
@@ -65,6 +68,8 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n)
 		if (st->error || !classify(&st->job, &base))
 			continue;
 		for (unsigned k = 0; k < st->nr_sets; k++) {
+			if (i == skip_step && k == skip_set)
+				continue;
 			const struct rs_point *hp = rs_tset_headline(st, &st->sets[k]);
 			struct rpoint *grown = hp ? realloc(*pts, (n + 1) * sizeof(**pts)) : NULL;
 			if (!grown)
@@ -129,8 +134,14 @@ static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 
 void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s)
 {
+	mdl_fit_result_set_without(f, s, UINT_MAX, UINT_MAX);
+}
+
+void mdl_fit_result_set_without(struct mdl_fit *f, const struct rs_set *s, unsigned step,
+				unsigned set)
+{
 	struct rpoint *pts = NULL;
-	unsigned nr = collect(s, &pts, 0);
+	unsigned nr = collect(s, &pts, 0, step, set);
 
 	fit_points(f, pts, nr);
 	f->nr_rows += nr;
@@ -151,7 +162,7 @@ int mdl_fit_results(struct mdl_fit *f, const char *const *paths, unsigned n,
 			free(pts);
 			return ret;
 		}
-		nr = collect(&s, &pts, nr);
+		nr = collect(&s, &pts, nr, UINT_MAX, UINT_MAX);
 		rs_set_free(&s);
 	}
 	fit_points(f, pts, nr);

@@ -30,4 +30,9 @@ struct rs_set;
 /* The same for one result set already read. */
 void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s);
 
+/* The same without the point of step (index into s->steps) on its target
+ * set set: the model that point is held out of (leave-one-out). */
+void mdl_fit_result_set_without(struct mdl_fit *f, const struct rs_set *s, unsigned step,
+				unsigned set);
+
 #endif
