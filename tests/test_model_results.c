@@ -226,6 +226,30 @@ static void test_fit_synthetic_results(void **state)
 		fail_msg("cpu_us_per_io %g, want 400", jget_double(f, "host.cpu_us_per_io"));
 	assert_int_equal(jget_u64(f, "host.cores"), 1);
 	json_object_put(f);
+
+	/* the four files on one device (as the environment names it), flat
+	 * at 1000 IOPS: one drive whatever the file count, each point
+	 * predicted right by the model fitted on the others */
+	st = load(step);
+	for (unsigned k = 0; k < 3; k++)
+		set_iops(st, k, 1000);
+	assert_int_equal(json_object_to_file(step, st), 0);
+	json_object_put(st);
+	char res[600];
+	snprintf(res, sizeof(res), "%s/results.json", out);
+	json_object *r = load(res);
+	json_object *tg = jget(r, "environment.targets");
+	for (size_t i = 0; i < json_object_array_length(tg); i++)
+		json_object_object_add(json_object_array_get_idx(tg, i), "device",
+				       json_object_new_string("sdz"));
+	assert_int_equal(json_object_to_file(res, r), 0);
+	json_object_put(r);
+	run_iochar(&po, dir, 0, ARGS("model", "explain", out));
+	expect_exit(&po, 0);
+	expect_has(po.out, "        4         1000         1000            0.0%  drives\n");
+	expect_has(po.out, "bound by the drives (100 %): 1000 IOPS; it grows with the drive count "
+			   "(held-out error 0.0 %)");
+	proc_out_free(&po);
 }
 
 /* A results path that is not iochar's: exit 2, one line naming it. */

@@ -12,8 +12,8 @@
 #include "report/results_read.h"
 #include "util/csv.h"
 
-bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
-		       struct mdl_config *c, struct mdl_workload *w)
+bool mdl_step_model(const struct mdl_fit *f, const struct rs_set *s, const struct rs_step *st,
+		    unsigned n, struct mdl_config *c, struct mdl_workload *w)
 {
 	const struct rs_job *j = &st->job;
 
@@ -22,7 +22,7 @@ bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 	if (mdl_rw_parse(j->rw, j->rwmixread, &w->random, &w->read_pct))
 		return false;
 	snprintf(c->drive.type, sizeof(c->drive.type), "%s", MDL_MEASURED_TYPE);
-	c->drive_count = n ? n : 1;
+	c->drive_count = mdl_step_drives(s, st, n);
 	c->path = MDL_PATH_DIRECT;
 	mdl_fit_apply(f, c);
 	w->bs_kib = j->bs ? j->bs / 1024.0 : 4;
@@ -60,7 +60,7 @@ static double held_out_error(struct xout *x, const struct rs_step *st, unsigned 
 	else
 		memset(x->held, 0, sizeof(*x->held));
 	mdl_fit_result_set_without(x->held, x->s, (unsigned)(st - x->s->steps), k);
-	mdl_step_model(x->held, st, st->sets[k].nr_targets, &c, &w);
+	mdl_step_model(x->held, x->s, st, st->sets[k].nr_targets, &c, &w);
 	mdl_eval(&c, &w, &a);
 	return mdl_rel_error(metric(w.random, a.iops, a.mbps), got) * 100;
 }
@@ -97,17 +97,18 @@ static void set_row(struct xout *x, const struct rs_step *st, unsigned k,
 }
 
 /* The step's predicted scaling curve 1..n targets, as JSON. */
-static json_object *curve_json(const struct mdl_config *c, const struct mdl_workload *w,
-			       unsigned n)
+static json_object *curve_json(const struct mdl_fit *f, const struct xout *x,
+			       const struct rs_step *st, unsigned n)
 {
 	json_object *arr = json_object_new_array();
 
 	for (unsigned k = 1; k <= n; k++) {
-		struct mdl_config ck = *c;
+		struct mdl_config c;
+		struct mdl_workload w;
 		struct mdl_answer a;
-		ck.drive_count = k;
-		mdl_eval(&ck, w, &a);
-		json_object_array_add(arr, json_object_new_double(metric(w->random, a.iops, a.mbps)));
+		mdl_step_model(f, x->s, st, k, &c, &w);
+		mdl_eval(&c, &w, &a);
+		json_object_array_add(arr, json_object_new_double(metric(w.random, a.iops, a.mbps)));
 	}
 	return arr;
 }
@@ -118,7 +119,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	struct mdl_workload w;
 	unsigned most = 1;
 
-	if (!mdl_step_model(f, st, 1, &c, &w))
+	if (!mdl_step_model(f, x->s, st, 1, &c, &w))
 		return;
 	json_object *o = x->arr ? json_object_new_object() : NULL, *sets = NULL;
 	if (o) {
@@ -132,7 +133,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	}
 	for (unsigned k = 0; k < st->nr_sets; k++) {
 		struct mdl_answer a;
-		mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
+		mdl_step_model(f, x->s, st, st->sets[k].nr_targets, &c, &w);
 		mdl_eval(&c, &w, &a);
 		set_row(x, st, k, &a, &w, sets);
 		if (st->sets[k].nr_targets > most)
@@ -140,7 +141,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	}
 	struct mdl_answer a;
 	char why[256];
-	mdl_step_model(f, st, most, &c, &w);
+	mdl_step_model(f, x->s, st, most, &c, &w);
 	mdl_eval(&c, &w, &a);
 	char said[sizeof(why) + 200], rate[48];
 	mdl_explain(&c, &w, &a, why, sizeof(why));
@@ -150,7 +151,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	if (o) {
 		json_object_object_add(o, "sets", sets);
 		if (st->scaling.present)
-			json_object_object_add(o, "predicted_curve", curve_json(&c, &w, most));
+			json_object_object_add(o, "predicted_curve", curve_json(f, x, st, most));
 		json_object_object_add(o, "saturation_targets",
 				       json_object_new_int((int)a.saturation_drives));
 		json_object_object_add(o, "why", json_object_new_string(said));
@@ -176,7 +177,7 @@ static int validate_set(struct xout *x, const struct mdl_fit *f)
 		const struct rs_step *st = &x->s->steps[i];
 		struct mdl_config c;
 		struct mdl_workload w;
-		if (st->error || !mdl_step_model(f, st, 1, &c, &w))
+		if (st->error || !mdl_step_model(f, x->s, st, 1, &c, &w))
 			continue;
 		for (unsigned k = 0; k < st->nr_sets; k++) {
 			const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);

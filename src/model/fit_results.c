@@ -1,4 +1,5 @@
 /* fit_results.c - see fit_results.h. */
+#include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +58,59 @@ static double per_target(const struct mdl_drive *d, const struct rpoint *p)
 	return 0;
 }
 
+/* The device the environment of s names for target path; "" when none
+ * (tmpfs, a path it does not describe). */
+static const char *device_of(const struct rs_set *s, const char *path)
+{
+	json_object *targets, *t, *v;
+
+	if (!s->environment || !json_object_object_get_ex(s->environment, "targets", &targets) ||
+	    !json_object_is_type(targets, json_type_array))
+		return "";
+	for (size_t i = 0; i < json_object_array_length(targets); i++) {
+		t = json_object_array_get_idx(targets, i);
+		if (json_object_object_get_ex(t, "path", &v) && json_object_is_type(v, json_type_string) &&
+		    !strcmp(json_object_get_string(v), path) &&
+		    json_object_object_get_ex(t, "device", &v) && json_object_is_type(v, json_type_string))
+			return json_object_get_string(v);
+	}
+	return "";
+}
+
+unsigned mdl_tset_drives(const struct rs_set *s, const struct rs_tset *ts)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ts->nr_targets; i++) {
+		const char *dev = device_of(s, ts->targets[i]);
+		bool seen = false;
+		for (unsigned k = 0; dev[0] && k < i && !seen; k++)
+			seen = !strcmp(dev, device_of(s, ts->targets[k]));
+		n += !seen;
+	}
+	return n ? n : 1;
+}
+
+unsigned mdl_step_drives(const struct rs_set *s, const struct rs_step *st, unsigned n)
+{
+	const struct rs_tset *most = NULL;
+
+	for (unsigned k = 0; s && k < st->nr_sets; k++) {
+		const struct rs_tset *ts = &st->sets[k];
+		if (!ts->targets || !ts->nr_targets)
+			continue;
+		if (ts->nr_targets == n)
+			return mdl_tset_drives(s, ts);
+		if (!most || ts->nr_targets > most->nr_targets)
+			most = ts;
+	}
+	if (!most || !n) /* no set to go by: each target its own */
+		return n ? n : 1;
+	/* a count it did not run: the largest set's share of devices */
+	unsigned d = (n * mdl_tset_drives(s, most) + most->nr_targets - 1) / most->nr_targets;
+	return d ? d : 1;
+}
+
 /* Each headline point of every step of s but the one on target set
  * skip_set of step skip_step (UINT_MAX: none), into pts (grown). */
 static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n,
@@ -77,7 +131,8 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n,
 			*pts = grown;
 			struct rpoint *p = &(*pts)[n++];
 			*p = base;
-			p->targets = st->sets[k].nr_targets ? st->sets[k].nr_targets : 1;
+			p->targets = st->sets[k].targets ? mdl_tset_drives(s, &st->sets[k])
+				     : st->sets[k].nr_targets ? st->sets[k].nr_targets : 1;
 			p->threads = hp->numjobs ? hp->numjobs : 1;
 			p->in_flight = (hp->iodepth ? hp->iodepth : 1) * p->threads;
 			p->iops = hp->total.iops;

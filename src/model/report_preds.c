@@ -17,8 +17,8 @@ static double value(const struct mdl_workload *w, const struct mdl_answer *a)
 	return w->random ? a->iops : a->mbps * 1e6; /* the report's bytes/s */
 }
 
-static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned index,
-		    struct report_pred_step *ps)
+static int one_step(const struct mdl_fit *f, const struct rs_set *s, const struct rs_step *st,
+		    unsigned index, struct report_pred_step *ps)
 {
 	struct mdl_config c;
 	struct mdl_workload w;
@@ -34,7 +34,7 @@ static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 	if (!ps->predicted || !ps->bound || !ps->util || !ps->heldout)
 		return -ENOMEM;
 	for (unsigned k = 0; k < st->nr_sets; k++) {
-		mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
+		mdl_step_model(f, s, st, st->sets[k].nr_targets, &c, &w);
 		mdl_eval(&c, &w, &a);
 		ps->predicted[k] = value(&w, &a);
 		snprintf(ps->bound[k], sizeof(ps->bound[k]), "%s", mdl_bound_name(a.bound));
@@ -42,14 +42,14 @@ static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 		if (st->sets[k].nr_targets > most)
 			most = st->sets[k].nr_targets;
 	}
-	mdl_step_model(f, st, most, &c, &w);
+	mdl_step_model(f, s, st, most, &c, &w);
 	ps->iops = w.random;
 	mdl_eval(&c, &w, &a);
 	mdl_explain(&c, &w, &a, ps->why, sizeof(ps->why));
 	ps->knee = a.saturation_drives && a.saturation_drives <= most ? a.saturation_drives : 0;
 	ps->saturation = a.saturation_drives;
 	if (ps->saturation) { /* what binds from the knee on */
-		mdl_step_model(f, st, ps->saturation, &c, &w);
+		mdl_step_model(f, s, st, ps->saturation, &c, &w);
 		mdl_eval(&c, &w, &a);
 		snprintf(ps->knee_cause, sizeof(ps->knee_cause), "%s", mdl_bound_name(a.bound));
 	}
@@ -59,7 +59,7 @@ static int one_step(const struct mdl_fit *f, const struct rs_step *st, unsigned 
 		return -ENOMEM;
 	ps->nr_curve = most;
 	for (unsigned n = 1; n <= most; n++) {
-		mdl_step_model(f, st, n, &c, &w);
+		mdl_step_model(f, s, st, n, &c, &w);
 		mdl_eval(&c, &w, &a);
 		ps->curve[n - 1] = value(&w, &a);
 	}
@@ -94,7 +94,7 @@ static int held_out(const struct rs_set *s, bool given, struct report_preds *p)
 			if (!given && !isnan(got)) {
 				memset(f, 0, sizeof(*f));
 				mdl_fit_result_set_without(f, s, ps->step, k);
-				mdl_step_model(f, st, st->sets[k].nr_targets, &c, &w);
+				mdl_step_model(f, s, st, st->sets[k].nr_targets, &c, &w);
 				mdl_eval(&c, &w, &a);
 				pred = value(&w, &a);
 			}
@@ -170,9 +170,9 @@ int mdl_report_preds(const struct rs_set *s, const struct mdl_fit *fit,
 		ret = -ENOMEM;
 	for (unsigned i = 0; !ret && i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
-		if (st->error || !st->nr_sets || !mdl_step_model(f, st, 1, &c, &w))
+		if (st->error || !st->nr_sets || !mdl_step_model(f, s, st, 1, &c, &w))
 			continue;
-		ret = one_step(f, st, i, &p->steps[p->nr_steps++]);
+		ret = one_step(f, s, st, i, &p->steps[p->nr_steps++]);
 		/* nothing measured says what this workload costs: no prediction */
 		struct report_pred_step *ps = &p->steps[p->nr_steps - 1];
 		bool any = false;
