@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/ini.h"
+#include "model/config_ini.h"
 #include "model/fit.h"
 #include "model/predict.h"
 
@@ -226,6 +227,20 @@ static void test_sata_ceiling_fitted(void **state)
 	near_at(mdl_ctrl_iops(&c), 3e6, 1e-9, "SAS drives' ceiling");
 	mdl_figs_free(&figs);
 	free(f);
+
+	/* a configuration's own SATA ceiling wins over the fit's */
+	struct mdl_cfg_file *cf = calloc(1, sizeof(*cf));
+	const char *ini = "[config]\ninterface=sata\ndrives=24\nraid=r0\nvd_count=24\n"
+			  "rand_read_iops=80000\ncontroller_iops=3000000\n"
+			  "controller_sata_iops=1200000\n[workload r]\nrw=randread\nbs=4k\n";
+	if (mdl_config_parse(ini, "t.ini", cf, &err))
+		fail_msg("%s", err.msg);
+	mdl_config_default_path(&cf->c);
+	struct mdl_answer a;
+	mdl_eval(&cf->c, &cf->w[0], &a);
+	assert_int_equal(a.bound, MDL_B_CONTROLLER);
+	near_at(a.iops, 1.2e6, 1e-9, "the configuration's SATA ceiling");
+	free(cf);
 }
 
 /* NVMe on CPU lanes: with the host's cores known, iochar's own CPU per
