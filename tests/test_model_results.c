@@ -252,6 +252,52 @@ static void test_fit_synthetic_results(void **state)
 	proc_out_free(&po);
 }
 
+/* A run's own CPU figures are the host's cost per I/O: 100 % of one CPU
+ * at 500k IOPS is 2 us per I/O, and 8 such drives on 4 cores are bound
+ * by the CPU at 4 / 2 us = 2.0 M IOPS (the drives would give 4.0 M). */
+static void test_measured_cpu_per_io(void **state)
+{
+	const char *dir = *state;
+	char run[600], fname[600], fit[600], arg[700], cfg[600];
+	struct proc_out po;
+
+	snprintf(fname, sizeof(fname), "--filename=%s/x", dir);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=j", fname, "--ioengine=null", "--size=1m",
+				     "--rw=randread", "--bs=4k", "--runtime=100ms", "--time_based",
+				     "--output-format=json"));
+	expect_exit(&po, 0);
+	json_object *r = parse_json(&po);
+	proc_out_free(&po);
+	json_object *cpu = jget(r, "cpu");
+	json_object_object_add(cpu, "usr_pct", json_object_new_double(30));
+	json_object_object_add(cpu, "sys_pct", json_object_new_double(70));
+	json_object_object_add(jget(r, "total"), "iops", json_object_new_double(500000));
+	json_object_object_add(jget(r, "read"), "iops", json_object_new_double(500000));
+	snprintf(run, sizeof(run), "%s/run.json", dir);
+	assert_int_equal(json_object_to_file(run, r), 0);
+	json_object_put(r);
+
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
+	snprintf(arg, sizeof(arg), "--results=%s", run);
+	run_iochar(&po, dir, 0, ARGS("model", "fit", arg, "-o", fit));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	json_object *f = load(fit);
+	if (fabs(jget_double(f, "host.measured_cpu_us_per_io") - 2) > 1e-9)
+		fail_msg("measured_cpu_us_per_io %g, want 2",
+			 jget_double(f, "host.measured_cpu_us_per_io"));
+	json_object_put(f);
+	snprintf(cfg, sizeof(cfg), "%s/c.ini", dir);
+	write_file(cfg, "[config]\ndrive_type=measured\ndrives=8\ncores=4\n"
+			"[workload r]\nrw=randread\nbs=4k\n");
+	snprintf(arg, sizeof(arg), "--config=%s", cfg);
+	run_iochar(&po, dir, 0, ARGS("model", "predict", fit, arg));
+	expect_exit(&po, 0);
+	expect_has(po.out, "r: randread, 2000000 IOPS");
+	expect_has(po.out, "bound by the host CPU (100 %): 2.00 M IOPS");
+	proc_out_free(&po);
+}
+
 /* A results path that is not iochar's: exit 2, one line naming it. */
 static void test_bad_results(void **state)
 {
@@ -274,6 +320,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_predict_then_measure, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_fit_synthetic_results, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_results, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_measured_cpu_per_io, shmdir_setup,
+						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -172,9 +172,10 @@ void mdl_fit_apply(const struct mdl_fit *f, struct mdl_config *c)
 	fill(&c->host.cpu_us_per_io, f->host.cpu_us_per_io);
 	if (!c->host.cores)
 		c->host.cores = f->host.cores;
-	/* a host whose cores are known costs at least what iochar measured */
+	/* a host whose cores are known costs what iochar measured per I/O */
 	if (c->host.cores)
-		fill(&c->host.cpu_us_per_io, MDL_IOCHAR_CPU_US_PER_IO);
+		fill(&c->host.cpu_us_per_io, f->measured_cpu_us_per_io > 0 ? f->measured_cpu_us_per_io
+									 : MDL_IOCHAR_CPU_US_PER_IO);
 }
 
 void mdl_fit_apply_workload(const struct mdl_fit *f, const struct mdl_config *c,

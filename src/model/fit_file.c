@@ -36,6 +36,7 @@ static const struct mdl_member fit_members[] = {
 	FIT("hba.iops", hba.iops), FIT("hba.mbps", hba.mbps),
 	FIT("links.eff_pcie", links.eff_pcie), FIT("links.eff_serial", links.eff_serial),
 	FIT("host.cpu_us_per_io", host.cpu_us_per_io),
+	FIT("host.measured_cpu_us_per_io", measured_cpu_us_per_io),
 	FIT("latency_limit_ms", latency_limit_ms), {NULL, 0},
 };
 

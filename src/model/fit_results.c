@@ -17,6 +17,7 @@ struct rpoint {
 	unsigned targets, threads, in_flight;
 	double iops, mbps;
 	double lat_r_ms, lat_w_ms;  /* NaN: that direction did nothing */
+	double cpu_us_per_io;       /* the run's CPU time per I/O; 0: not recorded */
 };
 
 static bool classify(const struct rs_job *j, struct rpoint *p)
@@ -139,6 +140,10 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n,
 			p->mbps = hp->total.bw_bytes / 1e6;
 			p->lat_r_ms = hp->read.ios ? hp->read.lat.mean / 1e6 : NAN;
 			p->lat_w_ms = hp->write.ios ? hp->write.lat.mean / 1e6 : NAN;
+			/* % of one CPU over the run: CPU seconds per second / IOPS */
+			if (hp->has_cpu && hp->total.iops > 0)
+				p->cpu_us_per_io = (hp->usr_cpu + hp->sys_cpu) / 100 * 1e6 /
+						   hp->total.iops;
 		}
 	}
 	return n;
@@ -147,7 +152,7 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n,
 static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 {
 	struct mdl_drive *d = measured_drive(f);
-	struct mdl_est cpu = {0}, cores = {0}, q[MDL_Q_NR];
+	struct mdl_est cpu = {0}, cores = {0}, q[MDL_Q_NR], used = {0};
 
 	memset(q, 0, sizeof(q));
 
@@ -182,6 +187,10 @@ static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 		f->host.cpu_us_per_io = mdl_est_median(&cpu);
 		f->host.cores = (unsigned)mdl_est_median(&cores);
 	}
+	for (unsigned i = 0; i < n; i++)
+		mdl_est_add(&used, pts[i].cpu_us_per_io);
+	if (used.n)
+		f->measured_cpu_us_per_io = mdl_est_median(&used);
 	for (unsigned k = 0; k < MDL_Q_NR; k++)
 		if (q[k].n)
 			f->outstanding[MDL_IF_UNKNOWN][k] = mdl_est_median(&q[k]);
