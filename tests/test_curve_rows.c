@@ -250,7 +250,7 @@ static void test_csv_rows(void **state)
 	run_curve(&f, MAX_AGAIN);
 	const char *h = step_csv_header;
 	assert_non_null(strstr(h, ",max_underestimated_pct,lat_origin,lag_p99_us,"
-				  "tool_lag_p99_us,service_lat_mean_us,service_lat_p99_us\n"));
+				  "tool_lag_p99_us,service_lat_mean_us,service_lat_p99_us,after_no_steady_state\n"));
 	char *c = written(&f, step_csv_write);
 	print_message("%s%s", h, c);
 	assert_int_equal(count_lines(c), 1 + 4 + 1);

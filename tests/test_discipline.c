@@ -27,6 +27,9 @@ struct fake {
 	double ring_iops[8];   /* by enum uring_ring */
 	double submit1_iops;   /* libaio with iodepth_batch_submit=1 */
 	double pass_iops;      /* libaio otherwise */
+	/* a noisy run: COOP_TASKRUN's first run gives this (0: as the others) */
+	double coop_first_iops;
+	unsigned coop_calls;
 	unsigned calls;
 	struct job_spec last;  /* the last job measured (shape only) */
 };
@@ -46,6 +49,8 @@ static int fake_measure(void *arg, const struct job_spec *job, struct point *out
 	if (!strcmp(job->ioengine, "io_uring")) {
 		const struct uring_opts *u = (const void *)job->engine_opts;
 		out->s.total.iops = f->ring_iops[u->ring];
+		if (u->ring == URING_RING_COOP && !f->coop_calls++ && f->coop_first_iops > 0)
+			out->s.total.iops = f->coop_first_iops;
 	} else {
 		out->s.total.iops = job->iodepth_batch_submit == 1 ? f->submit1_iops
 								   : f->pass_iops;
@@ -77,10 +82,14 @@ static void test_probe_picks_best_ring(void **state)
 	make_job(&job, "io_uring", 32);
 	job.rate_iops = 5000; /* the probe runs unpaced */
 	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
-	assert_int_equal(f.calls, 3);
+	/* two rounds: the leader's median above every other run, decided */
+	assert_int_equal(f.calls, 6);
+	assert_int_equal(c.rounds, 2);
+	assert_true(c.decided);
 	assert_int_equal(c.how, DISC_HOW_PROBED);
 	assert_string_equal(c.d->name, "coop_taskrun");
 	assert_int_equal(c.nr_tried, 3);
+	assert_int_equal(c.tried[1].nr_runs, 2);
 	assert_string_equal(c.tried[0].d->name, "defer_taskrun");
 	assert_true(c.tried[0].iops == 70000);
 	assert_true(c.tried[1].iops == 118000);
@@ -105,6 +114,7 @@ static void test_probe_picks_best_ring(void **state)
 	discipline_describe(&c, line, sizeof(line));
 	expect_has(line, "io_uring ring_setup=coop_taskrun");
 	expect_has(line, "coop_taskrun 118.0k");
+	expect_has(line, "medians of 2 rounds: decided)");
 	job_spec_free(&run);
 	job_spec_free(&job);
 }
@@ -121,7 +131,36 @@ static void test_tie_keeps_first(void **state)
 
 	make_job(&job, "io_uring", 1);
 	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
+	/* nothing decides a tie: every round, then the default, said so */
+	assert_int_equal(f.calls, 3 * DISC_PROBE_ROUNDS);
+	assert_false(c.decided);
 	assert_string_equal(c.d->name, "defer_taskrun");
+	char line[512];
+	discipline_describe(&c, line, sizeof(line));
+	expect_has(line, "medians of 3 rounds: undecided, the default defer_taskrun)");
+	job_spec_free(&job);
+}
+
+/* One noisy run (COOP_TASKRUN at 0 IOPS once) decides nothing: a third
+ * round, and the medians then decide for the candidate it hid. */
+static void test_noisy_run_repeats(void **state)
+{
+	(void)state;
+	struct fake f = {.ring_iops = {[URING_RING_DEFER] = 70000,
+				       [URING_RING_COOP] = 118000,
+				       [URING_RING_NONE] = 90000},
+			 .coop_first_iops = 1};
+	struct job_spec job;
+	struct disc_choice c;
+	struct ioc_err err = {0};
+
+	make_job(&job, "io_uring", 32);
+	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
+	assert_int_equal(c.rounds, 3);
+	assert_true(c.decided);
+	assert_string_equal(c.d->name, "coop_taskrun");
+	assert_true(c.tried[1].runs[0] == 1);
+	assert_true(c.tried[1].iops == 118000); /* the median of 1, 118k, 118k */
 	job_spec_free(&job);
 }
 
@@ -142,7 +181,7 @@ static void test_probe_as_short_as_the_step(void **state)
 	job.runtime_ns = 200000000ull;
 	job.ramp_ns = 0;
 	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
-	assert_int_equal(f.calls, 3);
+	assert_int_equal(f.calls, 6);
 	assert_string_equal(c.d->name, "coop_taskrun");
 	assert_int_equal(f.last.runtime_ns, 200000000ull);
 	assert_int_equal(f.last.ramp_ns, 0);
@@ -181,7 +220,7 @@ static void test_libaio_batching(void **state)
 
 	make_job(&job, "libaio", 8);
 	assert_int_equal(discipline_choose(&AUTO, &job, fake_measure, &f, &c, &err), 0);
-	assert_int_equal(f.calls, 2);
+	assert_int_equal(f.calls, 4);
 	assert_string_equal(c.d->name, "fio_batch");
 	assert_int_equal(discipline_apply(&c, &job, &err), 0);
 	assert_int_equal(job.iodepth_batch_submit, 1);
@@ -281,11 +320,17 @@ static void test_curve_records_probe(void **state)
 		json_object *e = json_object_array_get_idx(pr, i);
 		double v = jget_double(e, "iops");
 		assert_true(v > 0);
+		assert_int_equal(json_object_array_length(jget(e, "runs_iops")),
+				 jget_u64(d, "probe_rounds"));
 		if (v > best_iops) {
 			best_iops = v;
 			best = json_object_get_string(jget(e, "name"));
 		}
 	}
+	/* decided: the highest median; else the default, the first */
+	if (!json_object_get_boolean(jget(d, "decided")))
+		best = "defer_taskrun";
+	assert_in_range(jget_u64(d, "probe_rounds"), 2, DISC_PROBE_ROUNDS);
 	assert_string_equal(json_object_get_string(jget(d, "name")), best);
 	assert_string_equal(json_object_get_string(jget(d, "ring_setup")), best);
 	json_object_put(r);
@@ -350,6 +395,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe_picks_best_ring),
 		cmocka_unit_test(test_tie_keeps_first),
+		cmocka_unit_test(test_noisy_run_repeats),
 		cmocka_unit_test(test_probe_as_short_as_the_step),
 		cmocka_unit_test(test_libaio_batching),
 		cmocka_unit_test(test_no_probe_when_fixed),

@@ -17,6 +17,7 @@
 
 #include "model/fit.h"
 #include "model/raid.h"
+#include "model/validate.h"
 
 #define assert_near(a, b, rel) near_at((a), (b), (rel), __FILE__, __LINE__)
 
@@ -95,7 +96,8 @@ static struct mdl_config sas_raid(unsigned n, enum mdl_level l, unsigned vds, un
 	c.drive.sw_mbps = 1000;
 	c.drive_count = n;
 	c.path = MDL_PATH_RAID;
-	c.ctrl = (struct mdl_ctrl){3e6, 15000, 14000, 240000};
+	c.ctrl = (struct mdl_ctrl){.iops = 3e6, .read_mbps = 15000, .write_mbps = 14000,
+				  .parity_writes = 240000};
 	c.layout = (struct mdl_layout){l, vds, per, 2, 64};
 	return c;
 }
@@ -210,6 +212,48 @@ static void test_littles_law(void **state)
 	assert_near(a.iops, 24 / (0.7 / 190000 + 0.3 / 70000), 1e-9);
 }
 
+/* A model is shown with its error on points it was not fitted on: the
+ * median of the held-out errors, a missing prediction counts 100 %, over
+ * 25 % or on one point it is not validated and states no bound. */
+static void test_validation(void **state)
+{
+	(void)state;
+	struct mdl_validation v;
+	char out[400];
+
+	assert_true(fabs(mdl_rel_error(75, 100) - 0.25) < 1e-12);
+	assert_true(mdl_rel_error(0, 100) == 1);      /* predicted nothing */
+	assert_true(isnan(mdl_rel_error(50, NAN)));  /* nothing measured */
+	double one[] = {0.0};
+	mdl_validation_of(one, 1, true, NULL, &v);
+	assert_false(v.validated);
+	assert_string_equal(v.text, "not validated: one step");
+	mdl_validated_why(&v, "bound by the drives (100 %): 10 k IOPS", "10 k IOPS", 1, out,
+			  sizeof(out));
+	assert_string_equal(out, "not validated: one step; it predicts 10 k IOPS on 1 target, "
+				 "no bound stated");
+	/* the four-corners case: 4 points, the 1-file ones right, the others
+	 * predicted as the files' sum on one device: 100 %, 200 %, 300 % */
+	double corners[] = {0.0, 1.0, 2.0, 3.0, NAN};
+	mdl_validation_of(corners, 5, true, NULL, &v);
+	assert_int_equal(v.points, 4);
+	assert_true(fabs(v.median - 1.5) < 1e-9);
+	assert_false(v.validated);
+	assert_string_equal(v.text, "unvalidated: held-out error 150.0 % over 4 points, above 25 %");
+	mdl_validated_why(&v, "bound by the host CPU (100 %): 10 k IOPS", "10 k IOPS", 4, out,
+			  sizeof(out));
+	assert_null(strstr(out, "bound by"));
+	double good[] = {0.02, 0.25, 0.01};
+	mdl_validation_of(good, 3, true, NULL, &v);
+	assert_true(v.validated); /* 25 % itself passes */
+	assert_true(fabs(v.median - 0.02) < 1e-9);
+	mdl_validated_why(&v, "bound by the drives (100 %): 3000 IOPS", "3000 IOPS", 2, out,
+			  sizeof(out));
+	assert_string_equal(out, "bound by the drives (100 %): 3000 IOPS (held-out error 2.0 %)");
+	mdl_validation_of(good, 3, false, "fit.json", &v);
+	assert_string_equal(v.text, "error 2.0 % (median over 3 points, fit.json)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_link_caps),
 		cmocka_unit_test(test_littles_law),
+		cmocka_unit_test(test_validation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,7 +67,7 @@ static void check_csv_and_text(const char *dir)
 	snprintf(p, sizeof(p), "%s/out/results.csv", dir);
 	char *csv = fixture_slurp(p, NULL);
 	assert_non_null(strstr(csv, ",tool_limited,member_ios_per_host_io,max_underestimated_pct,lat_origin,"));
-	assert_non_null(strstr(csv, ",no,2.000,,submit,,,,\n")); /* the raid1 row */
+	assert_non_null(strstr(csv, ",no,2.000,,submit,,,,,\n")); /* the raid1 row */
 	assert_int_equal(fixture_count(csv, "\n"), 1 + 3);   /* two VDs and their total */
 	free(csv);
 	snprintf(p, sizeof(p), "%s/out/steps/000.txt", dir);

@@ -50,8 +50,9 @@ static int disc_probe(const struct plan_step *st, struct set_outcome *s,
 		uint64_t run_ns, ramp_ns;
 		discipline_probe_time(&job, &run_ns, &ramp_ns);
 		fprintf(o->progress, "iochar: step '%s': probing %u submission disciplines "
-			"(%.3g s each at iodepth %u)\n", st->label, discipline_candidates(&job),
-			(double)run_ns / 1e9, job.iodepth);
+			"(%.3g s each at iodepth %u, %u or %u rounds until one is decided)\n",
+			st->label, discipline_candidates(&job),
+			(double)run_ns / 1e9, job.iodepth, 2, DISC_PROBE_ROUNDS);
 		fflush(o->progress);
 	}
 	ret = discipline_choose(&o->discipline, &job, measure_run, &pc, &s->disc, err);

@@ -3,6 +3,7 @@
 #include "charz/discipline.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -101,7 +102,30 @@ void discipline_probe_time(const struct job_spec *job, uint64_t *runtime_ns,
 	}
 }
 
-/* Run candidate d on a copy of job shaped for the probe into *t. */
+/* t's figures from its runs: the median IOPS, and the latency and tool
+ * limit of the run nearest it. */
+static void set_median(struct disc_tried *t)
+{
+	double v[DISC_PROBE_ROUNDS];
+	unsigned n = t->nr_runs, near = 0;
+
+	memcpy(v, t->runs, n * sizeof(*v));
+	for (unsigned i = 1; i < n; i++) /* insertion sort: at most 3 */
+		for (unsigned k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			double x = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = x;
+		}
+	t->iops = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (unsigned i = 1; i < n; i++)
+		if (fabs(t->runs[i] - t->iops) < fabs(t->runs[near] - t->iops))
+			near = i;
+	t->lat_mean_ns = t->runs_lat[near];
+	t->tool_limited = t->runs_tool[near];
+}
+
+/* Run candidate d on a copy of job shaped for the probe: one more run
+ * into *t. */
 static int probe_one(const struct discipline *d, const struct job_spec *job,
 		     const struct disc_choice *c, measure_fn measure, void *arg,
 		     struct disc_tried *t, struct ioc_err *err)
@@ -122,36 +146,69 @@ static int probe_one(const struct discipline *d, const struct job_spec *job,
 	job_spec_free(&j);
 	if (ret)
 		return ret;
-	*t = (struct disc_tried){.d = d, .iops = p.s.total.iops,
-				 .lat_mean_ns = p.s.total.lat.mean,
-				 .tool_limited = p.tool_limited};
+	t->d = d;
+	t->runs_lat[t->nr_runs] = p.s.total.lat.mean;
+	t->runs_tool[t->nr_runs] = p.tool_limited;
+	t->runs[t->nr_runs++] = p.s.total.iops;
+	set_median(t);
+	return 0;
+}
+
+/* The leader (the highest median; a tie keeps the earlier), when it is
+ * decided: its median above every other candidate's best run. -1: none. */
+static int decided_leader(const struct disc_choice *c)
+{
+	int lead = 0;
+
+	for (unsigned i = 1; i < c->nr_tried; i++)
+		if (c->tried[i].iops > c->tried[lead].iops)
+			lead = (int)i;
+	for (unsigned i = 0; i < c->nr_tried; i++)
+		for (unsigned k = 0; (int)i != lead && k < c->tried[i].nr_runs; k++)
+			if (!(c->tried[lead].iops > c->tried[i].runs[k]))
+				return -1;
+	return lead;
+}
+
+/* Every candidate of the job's engine once more: one round. */
+static int probe_round(const struct job_spec *job, measure_fn measure, void *arg,
+		       struct disc_choice *out, struct ioc_err *err)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < NR_TABLE && n < DISC_MAX_TRIED; i++) {
+		if (strcmp(table[i].engine, job->ioengine))
+			continue;
+		struct disc_tried *t = &out->tried[n++];
+		int ret = probe_one(&table[i], job, out, measure, arg, t, err);
+		if (ret) {
+			err_prefix(err, "discipline probe (%s)", table[i].name);
+			return ret;
+		}
+	}
+	out->nr_tried = n;
+	out->rounds++;
 	return 0;
 }
 
 static int probe(const struct job_spec *job, measure_fn measure, void *arg,
 		 struct disc_choice *out, struct ioc_err *err)
 {
-	double best = -1;
+	int lead = -1;
 
 	out->how = DISC_HOW_PROBED;
 	out->probe_iodepth = job->iodepth;
 	out->probe_numjobs = job->numjobs ? job->numjobs : 1;
 	discipline_probe_time(job, &out->probe_runtime_ns, &out->probe_ramp_ns);
-	for (unsigned i = 0; i < NR_TABLE && out->nr_tried < DISC_MAX_TRIED; i++) {
-		if (strcmp(table[i].engine, job->ioengine))
-			continue;
-		struct disc_tried *t = &out->tried[out->nr_tried];
-		int ret = probe_one(&table[i], job, out, measure, arg, t, err);
-		if (ret) {
-			err_prefix(err, "discipline probe (%s)", table[i].name);
+	/* one run each is no choice: two rounds at least */
+	while (out->rounds < DISC_PROBE_ROUNDS && (out->rounds < 2 || lead < 0)) {
+		int ret = probe_round(job, measure, arg, out, err);
+		if (ret)
 			return ret;
-		}
-		out->nr_tried++;
-		if (t->iops > best) { /* strictly more: a tie keeps the earlier */
-			best = t->iops;
-			out->d = t->d;
-		}
+		lead = out->rounds >= 2 ? decided_leader(out) : -1;
 	}
+	out->decided = lead >= 0;
+	out->d = out->tried[lead >= 0 ? lead : 0].d; /* undecided: the default */
 	return 0;
 }
 
@@ -226,6 +283,8 @@ void discipline_json(const struct disc_choice *c, struct jw *w)
 		jw_kv_uint(w, "probe_numjobs", c->probe_numjobs);
 		jw_kv_uint(w, "probe_runtime_ns", c->probe_runtime_ns);
 		jw_kv_uint(w, "probe_ramp_ns", c->probe_ramp_ns);
+		jw_kv_uint(w, "probe_rounds", c->rounds);
+		jw_kv_bool(w, "decided", c->decided);
 		jw_key(w, "probe");
 		jw_array_begin(w);
 		for (unsigned i = 0; i < c->nr_tried; i++) {
@@ -234,6 +293,11 @@ void discipline_json(const struct disc_choice *c, struct jw *w)
 			jw_kv_double(w, "iops", c->tried[i].iops);
 			jw_kv_double(w, "lat_mean_ns", c->tried[i].lat_mean_ns);
 			jw_kv_bool(w, "tool_limited", c->tried[i].tool_limited);
+			jw_key(w, "runs_iops");
+			jw_array_begin(w);
+			for (unsigned k = 0; k < c->tried[i].nr_runs; k++)
+				jw_double(w, c->tried[i].runs[k]);
+			jw_array_end(w);
 			jw_object_end(w);
 		}
 		jw_array_end(w);
@@ -243,7 +307,8 @@ void discipline_json(const struct disc_choice *c, struct jw *w)
 	jw_object_end(w);
 }
 
-/* ", probed at iodepth N: a 1.2k, b 3.4k IOPS" into buf at *at. */
+/* ", probed at iodepth N: a 1.2k, b 3.4k IOPS, medians of R rounds:
+ * decided" into buf at *at. */
 static void describe_probe(const struct disc_choice *c, char *buf, size_t len,
 			   size_t at)
 {
@@ -254,8 +319,11 @@ static void describe_probe(const struct disc_choice *c, char *buf, size_t len,
 	for (unsigned i = 0; i < c->nr_tried && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s %s %.1fk", i ? "," : "",
 				       c->tried[i].d->name, c->tried[i].iops / 1000);
-	if (at < len)
-		snprintf(buf + at, len - at, " IOPS)");
+	if (at < len && c->decided)
+		snprintf(buf + at, len - at, " IOPS, medians of %u rounds: decided)", c->rounds);
+	else if (at < len)
+		snprintf(buf + at, len - at, " IOPS, medians of %u rounds: undecided, the default %s)",
+			 c->rounds, c->d ? c->d->name : "?");
 }
 
 void discipline_describe(const struct disc_choice *c, char *buf, size_t len)

@@ -7,7 +7,12 @@
  * engine at the step's first depth and keeps the one with the most IOPS:
  * each for DISC_PROBE_NS after DISC_PROBE_RAMP_NS, or, for a step whose
  * points are shorter, for its runtime after the shorter ramp (a plan of
- * 200 ms points is not held 3.6 s per target set). The probe is skipped
+ * 200 ms points is not held 3.6 s per target set). One run each is not a
+ * choice (one noisy run decided it): the round repeats, DISC_PROBE_ROUNDS
+ * at most, until the leader (the highest median) is decided, its median
+ * above every other candidate's best run; undecided after the last round,
+ * the default (the first candidate: ring_setup=auto's pick, iochar's pass
+ * batching) is kept, and the record says which. The probe is skipped
  * when the user fixed the setting (ring_setup or a batching option on the
  * job, or --discipline=fixed|NAME). Written against measure_fn
  * (charz/point.h):
@@ -25,6 +30,7 @@
 #define DISC_PROBE_NS 1000000000ull     /* each candidate's run */
 #define DISC_PROBE_RAMP_NS 200000000ull /* before it: queues fill */
 #define DISC_MAX_TRIED 4
+#define DISC_PROBE_ROUNDS 3             /* runs of each candidate, at most */
 
 /* One candidate: what it sets on a job of its engine (NULL: the job's). */
 struct discipline {
@@ -58,8 +64,12 @@ enum disc_how {
 
 struct disc_tried {
 	const struct discipline *d;
-	double iops, lat_mean_ns;
-	bool tool_limited;
+	double iops, lat_mean_ns;   /* the median run's (by IOPS) */
+	bool tool_limited;          /* that run's */
+	double runs[DISC_PROBE_ROUNDS]; /* each run's IOPS, in order */
+	double runs_lat[DISC_PROBE_ROUNDS]; /* and mean latency */
+	bool runs_tool[DISC_PROBE_ROUNDS];  /* and tool_limited */
+	unsigned nr_runs;
 };
 
 /* What a set ran with and why; plain data, copied freely. */
@@ -71,6 +81,8 @@ struct disc_choice {
 	uint64_t probe_runtime_ns, probe_ramp_ns; /* each candidate's run */
 	struct disc_tried tried[DISC_MAX_TRIED]; /* probe order */
 	unsigned nr_tried;
+	unsigned rounds;                /* runs of each candidate */
+	bool decided;                   /* else d is the default, not the probe's */
 	/* the effective settings, for the record ("" ring: not io_uring) */
 	char engine[32], ring[24];
 	unsigned submit, cmax;
@@ -101,7 +113,8 @@ void discipline_probe_time(const struct job_spec *job, uint64_t *runtime_ns,
  * the job fix it or the engine has one; else measure (through
  * measure/arg, a copy of job at its iodepth and numjobs, unpaced, time
  * based for discipline_probe_time's runtime after its ramp) every
- * candidate in order and keep the most IOPS (a tie keeps the earlier).
+ * candidate in order, in rounds until one is decided (above): the
+ * decided one, else the default (a tie is undecided: the default).
  * job is not changed.
  * 0, or the measure's error. */
 int discipline_choose(const struct disc_opt *o, const struct job_spec *job,
@@ -121,7 +134,8 @@ void discipline_json(const struct disc_choice *c, struct jw *w);
 
 /* c in one line for the text summary, e.g. "io_uring ring_setup=none,
  * batch submit 0 / complete_max 65536 (probed at iodepth 1: none 112.4k,
- * coop_taskrun 87.7k, defer_taskrun 69.5k IOPS)". */
+ * coop_taskrun 87.7k, defer_taskrun 69.5k IOPS, medians of 2 rounds:
+ * decided)"; undecided, "...: undecided, the default defer_taskrun)". */
 void discipline_describe(const struct disc_choice *c, char *buf, size_t len);
 
 #endif

@@ -33,6 +33,10 @@ struct set_outcome {
 	unsigned call_base;        /* mctx calls made before the mode's (by precond) */
 	struct disc_choice disc;   /* the discipline of the mode's runs (mctx.disc points here) */
 	bool disc_decided;         /* disc was decided: the mode measures */
+	/* measured after a preconditioning of its targets that ended with no
+	 * steady state: that step's number (1-based, this one's for
+	 * precondition=auto), marked on each of its rows; 0: none */
+	unsigned after_unsteady;
 	bool done;                 /* the mode finished */
 };
 
@@ -68,9 +72,10 @@ extern const char step_csv_header[];
 /* A results.csv row's last columns, with its newline: where lat_* counts
  * from (scheduled: a rate-limited point's response time; submit) and, when
  * scheduled, the p99 issue and tool lag and the service latency (from
- * submission, fio's measure), in us. */
+ * submission, fio's measure), in us; then after_no_steady_state: the
+ * set's after_unsteady step, empty when 0. */
 struct dir_summary;
-void step_csv_lag_cols(FILE *f, const struct dir_summary *d);
+void step_csv_lag_cols(FILE *f, const struct dir_summary *d, unsigned after_unsteady);
 
 /* read_lat_mean_us,write_lat_mean_us, (with their commas): empty for a
  * direction that did no I/O (0.0 read as a latency). */
@@ -114,7 +119,8 @@ struct jw;
  * "workload NAME"; its summary-table rows under the point's. */
 void step_wl_json(struct jw *w, const struct measure_call *c);
 void step_wl_csv(FILE *f, const struct step_outcome *o, const char *point,
-		 const struct point *p, const struct measure_call *c, const char *reached);
+		 const struct point *p, const struct measure_call *c, const char *reached,
+		 unsigned after_unsteady);
 void step_wl_table(FILE *f, const struct step_outcome *o, const struct point *p,
 		   const struct measure_call *c);
 

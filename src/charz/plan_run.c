@@ -30,6 +30,11 @@ struct fills {
 	unsigned by[JOB_MAX_FILES];      /* 1-based step that filled done[i] */
 	unsigned n;
 	unsigned step;                   /* 0-based step under way */
+	/* targets whose last preconditioning ended with no steady state, and
+	 * its 1-based step: the rows measured on them after it are marked */
+	const char *unsteady[JOB_MAX_FILES];
+	unsigned unsteady_by[JOB_MAX_FILES];
+	unsigned nr_unsteady;
 };
 
 static unsigned fills_find(const struct fills *f, const char *path)
@@ -51,6 +56,37 @@ static void fills_add(struct fills *f, const char *path)
 		f->by[f->n] = f->step + 1;
 		f->done[f->n++] = path;
 	}
+}
+
+/* s's preconditioning ended: its targets are unsteady from this step on
+ * when it reached no steady state, and steady again when it did. */
+static void unsteady_note(struct fills *f, const struct set_outcome *s)
+{
+	for (unsigned t = 0; t < s->nr_targets; t++) {
+		unsigned i = 0;
+		while (i < f->nr_unsteady && strcmp(f->unsteady[i], s->targets[t]))
+			i++;
+		if (s->precond.steady && i < f->nr_unsteady) { /* drop it: the last moves in */
+			f->unsteady[i] = f->unsteady[--f->nr_unsteady];
+			f->unsteady_by[i] = f->unsteady_by[f->nr_unsteady];
+		} else if (!s->precond.steady && (i < f->nr_unsteady || f->nr_unsteady < JOB_MAX_FILES)) {
+			f->unsteady[i] = s->targets[t];
+			f->unsteady_by[i] = f->step + 1;
+			f->nr_unsteady += i == f->nr_unsteady;
+		}
+	}
+}
+
+/* The latest step that left any of s's targets unsteady; 0: none. */
+static unsigned unsteady_since(const struct fills *f, const struct set_outcome *s)
+{
+	unsigned by = 0;
+
+	for (unsigned t = 0; t < s->nr_targets; t++)
+		for (unsigned i = 0; i < f->nr_unsteady; i++)
+			if (!strcmp(f->unsteady[i], s->targets[t]) && f->unsteady_by[i] > by)
+				by = f->unsteady_by[i];
+	return by;
 }
 
 /* Does precondition=auto precondition st: a step (not itself a
@@ -397,6 +433,8 @@ static int run_precondition(const struct plan_step *st, const struct job_spec *j
 	if (!ret && pp.fill_passes) /* fill_passes=0 filled nothing */
 		for (unsigned t = 0; t < s->nr_targets; t++)
 			fills_add(f, s->targets[t]);
+	if (!ret)
+		unsteady_note(f, s);
 	return ret;
 }
 
@@ -554,6 +592,8 @@ static int run_step(const struct plan *p, unsigned idx,
 		s->mctx.nr_wl = st->nr_wl;
 		out->nr_sets++;
 		ret = pre_mode(st, s, f, err);
+		if (st->mode != STEP_PRECONDITION)
+			s->after_unsteady = unsteady_since(f, s);
 		if (!ret && st->mode != STEP_PRECONDITION && st->mode != STEP_REBUILD)
 			note_unwritten(st, s, f, o, out);
 		if (!ret)

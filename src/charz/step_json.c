@@ -311,6 +311,8 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 		jw_string(w, s->targets[t]);
 	jw_array_end(w);
 	jw_kv_bool(w, "done", s->done);
+	if (s->after_unsteady) /* its figures are an unsteady device's */
+		jw_kv_uint(w, "after_no_steady_state", s->after_unsteady);
 	if (s->disc_decided && s->disc.how != DISC_HOW_NONE) { /* something chosen */
 		jw_key(w, "discipline");
 		discipline_json(&s->disc, w);

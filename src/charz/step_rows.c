@@ -14,7 +14,7 @@ const char step_csv_header[] =
 	"iops,mb_s,lat_mean_us,lat_p99_us,lat_p99_9_us,limit_us,limit_met,"
 	"read_lat_mean_us,write_lat_mean_us,latency_scope,reached,tool_limited,"
 	"member_ios_per_host_io,max_underestimated_pct,lat_origin,lag_p99_us,"
-	"tool_lag_p99_us,service_lat_mean_us,service_lat_p99_us\n";
+	"tool_lag_p99_us,service_lat_mean_us,service_lat_p99_us,after_no_steady_state\n";
 
 void step_csv_dir_lats(FILE *f, const struct stats_summary *s)
 {
@@ -25,15 +25,18 @@ void step_csv_dir_lats(FILE *f, const struct stats_summary *s)
 	}
 }
 
-void step_csv_lag_cols(FILE *f, const struct dir_summary *d)
+void step_csv_lag_cols(FILE *f, const struct dir_summary *d, unsigned after_unsteady)
 {
-	if (!d->paced) {
-		fputs(",submit,,,,\n", f);
-		return;
-	}
-	fprintf(f, ",scheduled,%.1f,%.1f,%.1f,%.1f\n", (double)d->lag.pct[PCT_P99] / 1e3,
-		(double)d->tool_lag.pct[PCT_P99] / 1e3, d->service.mean / 1e3,
-		(double)d->service.pct[PCT_P99] / 1e3);
+	if (!d->paced)
+		fputs(",submit,,,,", f);
+	else
+		fprintf(f, ",scheduled,%.1f,%.1f,%.1f,%.1f", (double)d->lag.pct[PCT_P99] / 1e3,
+			(double)d->tool_lag.pct[PCT_P99] / 1e3, d->service.mean / 1e3,
+			(double)d->service.pct[PCT_P99] / 1e3);
+	if (after_unsteady)
+		fprintf(f, ",%u\n", after_unsteady);
+	else
+		fputs(",\n", f);
 }
 
 static unsigned read_pct(const struct job_spec *j)
@@ -59,7 +62,7 @@ static double row_underestimated(const struct step_outcome *o, const struct set_
 static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 		    const char *target, const struct point *p,
 		    const struct dir_summary *d, bool whole, const char *reached,
-		    double amp, double under)
+		    double amp, double under, unsigned after)
 {
 	const struct plan_step *st = o->step;
 	const struct job_spec *j = &st->job;
@@ -93,7 +96,7 @@ static void csv_row(FILE *f, const struct step_outcome *o, const char *point,
 	fputc(',', f);
 	if (under > 0)
 		fprintf(f, "%.1f", 100 * under);
-	step_csv_lag_cols(f, d);
+	step_csv_lag_cols(f, d, after);
 }
 
 /* The measure call that gave p (its per-target and VD figures), or NULL. */
@@ -121,7 +124,7 @@ void step_csv_point(FILE *f, const struct step_outcome *o,
 		for (unsigned t = 0; t < n; t++)
 			csv_row(f, o, label, c->vd_labels ? c->vd_labels[t] : s->targets[t], p,
 				&c->per_target[t], n == 1, reached,
-				c->vd_amps ? c->vd_amps[t] : 0, under);
+				c->vd_amps ? c->vd_amps[t] : 0, under, s->after_unsteady);
 	if (!c || n != 1) {
 		char all[32];
 		if (n)
@@ -129,9 +132,9 @@ void step_csv_point(FILE *f, const struct step_outcome *o,
 		else
 			snprintf(all, sizeof(all), "(no target)");
 		csv_row(f, o, label, all, p, &p->s.total, true, reached, c ? c->vd_amp : 0,
-			under);
+			under, s->after_unsteady);
 	}
-	step_wl_csv(f, o, label, p, c, reached);
+	step_wl_csv(f, o, label, p, c, reached, s->after_unsteady);
 }
 
 /* "raid5 VD": a rebuild step's one target. */
@@ -147,11 +150,11 @@ static void rebuild_csv(FILE *f, const struct step_outcome *o,
 	char label[48], tgt[32];
 	vd_name(s, tgt, sizeof(tgt));
 	csv_row(f, o, "baseline", tgt, &s->rebuild_points[0],
-		&s->rebuild_points[0].s.total, true, NULL, 0, 0);
+		&s->rebuild_points[0].s.total, true, NULL, 0, 0, s->after_unsteady);
 	for (unsigned k = 0; k < s->rebuild->n; k++) {
 		const struct point *p = &s->rebuild_points[k + 1];
 		snprintf(label, sizeof(label), "rebuild %s", s->rebuild->p[k].label);
-		csv_row(f, o, label, tgt, p, &p->s.total, true, NULL, 0, 0);
+		csv_row(f, o, label, tgt, p, &p->s.total, true, NULL, 0, 0, s->after_unsteady);
 	}
 }
 
@@ -251,24 +254,40 @@ static void fmt_dir_lat(char *buf, size_t len, const struct point *p,
 		step_fmt_lat(buf, len, point_dir_latency(p, d, stat));
 }
 
-static void table_row(FILE *f, const struct step_outcome *o, const char *name,
-		      const char *tgt, const struct point *p, const char *verdict)
+/* The row's mark when measured after a preconditioning with no steady
+ * state, e.g. ", after no steady state (step 1)": on every such row, so
+ * that no figure of an unsteady device reads as a steady one's. */
+static const char *unsteady_mark(const struct set_outcome *s, char *buf, size_t len,
+				 bool first)
 {
-	char bs[24], rd[24], wr[24], p99[24];
+	buf[0] = '\0';
+	if (s && s->after_unsteady)
+		snprintf(buf, len, "%safter no steady state (step %u)", first ? "" : ", ",
+			 s->after_unsteady);
+	return buf;
+}
+
+static void table_row(FILE *f, const struct step_outcome *o, const struct set_outcome *s,
+		      const char *name, const char *tgt, const struct point *p,
+		      const char *verdict)
+{
+	char bs[24], rd[24], wr[24], p99[24], mark[64];
 	const struct job_spec *j = &o->step->job;
 	fmt_bs(bs, sizeof(bs), j->bs);
 	if (!p) {
-		fprintf(f, "%-34.34s %-7s %5s %5u %6s %8s %10s %9s %9s %9s %9s %s\n", name,
-			tgt, bs, read_pct(j), "-", "-", "-", "-", "-", "-", "-", verdict);
+		fprintf(f, "%-34.34s %-7s %5s %5u %6s %8s %10s %9s %9s %9s %9s %s%s\n", name,
+			tgt, bs, read_pct(j), "-", "-", "-", "-", "-", "-", "-", verdict,
+			unsteady_mark(s, mark, sizeof(mark), !verdict[0]));
 		return;
 	}
 	fmt_dir_lat(rd, sizeof(rd), p, DIR_READ, o->step->latency_stat);
 	fmt_dir_lat(wr, sizeof(wr), p, DIR_WRITE, o->step->latency_stat);
 	step_fmt_lat(p99, sizeof(p99), (double)p->s.total.lat.pct[PCT_P99]);
-	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s\n", name,
+	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s%s\n", name,
 		tgt, bs, read_pct(j), p->iodepth, p->numjobs, p->s.total.iops,
 		p->s.total.bw_bytes / 1e6, rd, wr, p99, verdict,
-		p->tool_limited ? (verdict[0] ? ", tool-limited" : "tool-limited") : "");
+		p->tool_limited ? (verdict[0] ? ", tool-limited" : "tool-limited") : "",
+		unsteady_mark(s, mark, sizeof(mark), !verdict[0] && !p->tool_limited));
 }
 
 /* Under a point's row: its VDs' amplification and members (as `iochar
@@ -444,7 +463,7 @@ static void rebuild_rows(FILE *f, const struct step_outcome *o,
 	double base = s->rebuild_points[0].s.total.iops;
 
 	snprintf(name, sizeof(name), "%s baseline", o->step->label);
-	table_row(f, o, name, "VD", &s->rebuild_points[0], "healthy");
+	table_row(f, o, s, name, "VD", &s->rebuild_points[0], "healthy");
 	for (unsigned k = 0; k < sw->n; k++) {
 		const struct rebuild_pass *r = &sw->p[k];
 		const struct point *p = &s->rebuild_points[k + 1];
@@ -453,7 +472,7 @@ static void rebuild_rows(FILE *f, const struct step_outcome *o,
 		snprintf(verdict, sizeof(verdict), "rebuild %.1f MB/s in %.1f s, IOPS %+.0f%%",
 			 sec > 0 ? (double)r->res.bytes / sec / 1e6 : 0, sec,
 			 base > 0 ? 100 * (p->s.total.iops / base - 1) : 0);
-		table_row(f, o, name, "VD", p, verdict);
+		table_row(f, o, s, name, "VD", p, verdict);
 	}
 	fprintf(f, "  member %u rebuilt: %llu of %llu rows disagree afterwards\n", sw->member,
 		(unsigned long long)sw->bad, (unsigned long long)sw->rows);
@@ -475,28 +494,28 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		}
 		switch (o->step->mode) {
 		case STEP_FIXED:
-			table_row(f, o, o->step->label, tgt, p, limit_verdict(o, p));
+			table_row(f, o, s, o->step->label, tgt, p, limit_verdict(o, p));
 			target_rows(f, o, s, p);
 			break;
 		case STEP_SEARCH:
-			table_row(f, o, o->step->label, tgt, p,
+			table_row(f, o, s, o->step->label, tgt, p,
 				  search_verdict(o, s, p, verdict, sizeof(verdict)));
 			target_rows(f, o, s, p);
 			step_search_notes(f, o, s);
 			break;
 		case STEP_CURVE:
 			snprintf(name, sizeof(name), "%s max", o->step->label);
-			table_row(f, o, name, tgt, p, "closed loop");
+			table_row(f, o, s, name, tgt, p, "closed loop");
 			target_rows(f, o, s, p);
 			for (unsigned k = 0; k < s->curve.nr_points; k++) {
 				const struct curve_point *cp = &s->curve.points[k];
 				snprintf(name, sizeof(name), "%s %u%%", o->step->label, cp->pct);
-				table_row(f, o, name, tgt, &cp->p,
+				table_row(f, o, s, name, tgt, &cp->p,
 					  curve_verdict(cp, verdict, sizeof(verdict)));
 			}
 			if (s->curve.remax.elapsed_ns) {
 				snprintf(name, sizeof(name), "%s max again", o->step->label);
-				table_row(f, o, name, tgt, &s->curve.remax,
+				table_row(f, o, s, name, tgt, &s->curve.remax,
 					  "closed loop, re-measured");
 			}
 			curve_mark(f, &s->curve);

@@ -73,7 +73,8 @@ static void wl_depth(const struct point *p, unsigned k, const struct job_spec *j
 }
 
 void step_wl_csv(FILE *f, const struct step_outcome *o, const char *point,
-		 const struct point *p, const struct measure_call *c, const char *reached)
+		 const struct point *p, const struct measure_call *c, const char *reached,
+		 unsigned after_unsteady)
 {
 	const struct plan_step *st = o->step;
 	char tgt[96];
@@ -98,7 +99,7 @@ void step_wl_csv(FILE *f, const struct step_outcome *o, const char *point,
 		step_csv_dir_lats(f, &w->s);
 		fprintf(f, "judge=%s,%s,%s,,", wl_judge_name(w->judge), reached ? reached : "",
 			p->tool_limited ? "yes" : "no");
-		step_csv_lag_cols(f, d);
+		step_csv_lag_cols(f, d, after_unsteady);
 	}
 }
 

@@ -111,7 +111,8 @@ static void write_text(const struct mdl_figs *figs, const struct mdl_pred *p,
 	mdl_pred_errors(p, figs->nr, &med, &worst, &n);
 	if (!n)
 		return;
-	const char *what = loo ? "leave-one-configuration-out" : "in-sample";
+	/* predict's rows may or may not be those the model was fitted on */
+	const char *what = loo ? "leave-one-configuration-out" : "the model's";
 	fprintf(out, "%s error over %u rows: median %.1f %%, worst %.1f %%\n", what, n,
 		med * 100, worst * 100);
 	mdl_pred_config_errors(figs, p, &med, &worst, &n);

@@ -4,6 +4,7 @@
  * writes it again whole. */
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,23 +22,34 @@ static json_object *num(double v, int digits)
 	return json_object_new_double_s(v, buf);
 }
 
-/* The "model" member of scaling step st predicted as ps. */
-static json_object *model_member(const struct rs_step *st, const struct report_pred_step *ps)
+/* A fraction as a percentage, null when NaN. */
+static json_object *pct_or_null(double v)
+{
+	return isnan(v) ? NULL : num(v * 100, 1);
+}
+
+/* The "model" member of scaling step st predicted as ps, by the model
+ * whose validation p states. */
+static json_object *model_member(const struct rs_step *st, const struct report_pred_step *ps,
+				 const struct report_preds *p)
 {
 	json_object *m = json_object_new_object(), *pts = json_object_new_array();
 	unsigned most = 0;
 
 	for (unsigned k = 0; k < ps->nr_sets && k < st->nr_sets; k++) {
-		json_object *p = json_object_new_object();
-		json_object_object_add(p, "targets", json_object_new_int((int)st->sets[k].nr_targets));
-		json_object_object_add(p, "predicted", num(ps->predicted[k], 1));
-		json_object_object_add(p, "bound_by", json_object_new_string(ps->bound[k]));
-		json_object_object_add(p, "utilization", num(ps->util[k], 4));
-		json_object_array_add(pts, p);
+		json_object *pt = json_object_new_object();
+		json_object_object_add(pt, "targets", json_object_new_int((int)st->sets[k].nr_targets));
+		json_object_object_add(pt, "predicted", num(ps->predicted[k], 1));
+		json_object_object_add(pt, "bound_by", json_object_new_string(ps->bound[k]));
+		json_object_object_add(pt, "utilization", num(ps->util[k], 4));
+		json_object_object_add(pt, "held_out_error_pct", pct_or_null(ps->heldout[k]));
+		json_object_array_add(pts, pt);
 		if (st->sets[k].nr_targets > st->sets[most].nr_targets)
 			most = k;
 	}
 	json_object_object_add(m, "fit", json_object_new_string("self"));
+	json_object_object_add(m, "validated", json_object_new_boolean(p->validated));
+	json_object_object_add(m, "validation", json_object_new_string(p->validation));
 	json_object_object_add(m, "metric", json_object_new_string(ps->iops ? "iops" : "bw_bytes"));
 	json_object_object_add(m, "targets", json_object_new_int((int)st->sets[most].nr_targets));
 	json_object_object_add(m, "predicted", num(ps->predicted[most], 1));
@@ -79,7 +91,7 @@ static unsigned annotate(json_object *root, const struct rs_set *s, const struct
 		json_object *o = st->scaling.present ? json_step(steps, st->index) : NULL;
 		if (!o || !ps->nr_sets)
 			continue;
-		json_object_object_add(o, "model", model_member(st, ps));
+		json_object_object_add(o, "model", model_member(st, ps, p));
 		added++;
 		if (lines) /* why the step stops growing (docs/model.md) */
 			fprintf(lines, "model: %s: %s\n", st->label ? st->label : "", ps->why);

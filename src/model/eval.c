@@ -75,13 +75,23 @@ static double duplex(const struct mdl_traffic *t, double mbps)
 	return fmax(t->rbytes, t->wbytes) / 1e6 * inv(mbps);
 }
 
+double mdl_ctrl_iops(const struct mdl_config *c)
+{
+	/* an STP connection carries a SATA command at its lane's rate */
+	double stp = 600.0 / 1200.0;
+
+	if (c->drive.iface == MDL_IF_SATA)
+		return c->ctrl.sata_iops > 0 ? c->ctrl.sata_iops : c->ctrl.iops * stp;
+	return c->ctrl.iops > 0 ? c->ctrl.iops : c->ctrl.sata_iops / stp;
+}
+
 static void adapter_demand(const struct mdl_config *c, const struct mdl_traffic *t,
 			   double *D)
 {
 	double cmds = t->reads + t->writes;
 
 	if (c->path == MDL_PATH_RAID) {
-		D[MDL_B_CONTROLLER] = fmax(cmds * inv(c->ctrl.iops),
+		D[MDL_B_CONTROLLER] = fmax(cmds * inv(mdl_ctrl_iops(c)),
 					   t->rbytes / 1e6 * inv(c->ctrl.read_mbps) +
 						   t->wbytes / 1e6 * inv(c->ctrl.write_mbps));
 		D[MDL_B_PARITY] = t->parity * inv(c->ctrl.parity_writes);

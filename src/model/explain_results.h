@@ -20,11 +20,14 @@ int mdl_explain_results(const char *path, const struct mdl_fit *base,
 
 struct rs_step;
 
-/* Step st of a result set as the model sees it on n targets: the measured
- * drive (fit_results.h) from f, n of them on CPU lanes, and the step's
- * workload (its in-flight I/Os spread over the targets). false when the
- * step's rw is not one the model knows. */
-bool mdl_step_model(const struct mdl_fit *f, const struct rs_step *st, unsigned n,
-		    struct mdl_config *c, struct mdl_workload *w);
+struct rs_set;
+
+/* Step st of result set s (NULL: each target its own drive) as the model
+ * sees it on n targets: the measured drive (fit_results.h) from f, one
+ * per device the n targets are on (mdl_step_drives), on CPU lanes, and
+ * the step's workload (its in-flight I/Os spread over them). false when
+ * the step's rw is not one the model knows. */
+bool mdl_step_model(const struct mdl_fit *f, const struct rs_set *s, const struct rs_step *st,
+		    unsigned n, struct mdl_config *c, struct mdl_workload *w);
 
 #endif

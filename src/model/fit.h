@@ -29,6 +29,10 @@ struct mdl_fit {
 	struct mdl_hba hba;         /* caps per HBA */
 	struct mdl_links links;     /* efficiencies */
 	struct mdl_host host;
+	/* CPU time per I/O results measured (their "cpu" figures): what a
+	 * host whose cores a configuration gives pays per I/O; 0: none, then
+	 * MDL_IOCHAR_CPU_US_PER_IO */
+	double measured_cpu_us_per_io;
 	/* I/Os in flight per drive the measurements ran with (Little's law
 	 * on their latency), by interface and sequential/random; 0: none */
 	double outstanding[MDL_IF_NVME + 1][MDL_Q_NR];

@@ -11,7 +11,7 @@
 #include "model/median.h"
 #include "model/traffic.h"
 
-enum { E_IOPS, E_RD_MBPS, E_WR_MBPS, E_PARITY, E_HBA_IOPS, E_HBA_MBPS, E_NR };
+enum { E_IOPS, E_SATA_IOPS, E_RD_MBPS, E_WR_MBPS, E_PARITY, E_HBA_IOPS, E_HBA_MBPS, E_NR };
 
 /* Is r's value well below what c allows under w? */
 static bool below(const struct mdl_figrow *r, const struct mdl_config *c,
@@ -23,10 +23,22 @@ static bool below(const struct mdl_figrow *r, const struct mdl_config *c,
 	return mdl_figrow_iops(r, w) < MDL_FIT_SLACK * a.iops || !(a.iops > 0);
 }
 
-static void limit_row(const struct mdl_figrow *r, struct mdl_est *e)
+/* The command ceiling's estimate of c's interface: SATA drives behind a
+ * SAS controller have their own (mdl_ctrl_iops). */
+static struct mdl_est *iops_est(const struct mdl_config *c, struct mdl_est *e)
 {
+	return &e[c->drive.iface == MDL_IF_SATA ? E_SATA_IOPS : E_IOPS];
+}
+
+static void limit_row(const struct fitter *ft, const struct mdl_figrow *r,
+		      struct mdl_est *e)
+{
+	struct mdl_config c;
+	struct mdl_workload w;
+
+	mdl_fitter_setup(ft, r, 100, &c, &w);
 	if (r->random) {
-		mdl_est_add(&e[E_IOPS], r->mbps ? 0 : r->value);
+		mdl_est_add(iops_est(&c, e), r->mbps ? 0 : r->value);
 		return;
 	}
 	if (isnan(r->read_pct) || r->read_pct == 100)
@@ -53,7 +65,7 @@ static void raid_row(struct fitter *ft, const struct mdl_figrow *r, double pct,
 	if (parity)
 		mdl_est_add(&e[E_PARITY], x * t.parity);
 	else if (w.random)
-		mdl_est_add(&e[E_IOPS], x * (t.reads + t.writes));
+		mdl_est_add(iops_est(&c, e), x * (t.reads + t.writes));
 	else if (pct == 100)
 		mdl_est_add(&e[E_RD_MBPS], x * t.rbytes / 1e6);
 	else if (pct == 0)
@@ -122,14 +134,16 @@ void mdl_fit_adapters(struct fitter *ft)
 			if (!mdl_fitter_usable(ft, r))
 				continue;
 			if (pass == 0 && r->is_limit)
-				limit_row(r, e);
+				limit_row(ft, r, e);
 			else if (!r->is_limit)
 				each_pct(ft, r, pass, e);
 		}
 		if (pass == 0)
-			f->ctrl = (struct mdl_ctrl){mdl_est_median(&e[E_IOPS]),
-						    mdl_est_median(&e[E_RD_MBPS]),
-						    mdl_est_median(&e[E_WR_MBPS]), 0};
+			f->ctrl = (struct mdl_ctrl){
+				.iops = mdl_est_median(&e[E_IOPS]),
+				.sata_iops = mdl_est_median(&e[E_SATA_IOPS]),
+				.read_mbps = mdl_est_median(&e[E_RD_MBPS]),
+				.write_mbps = mdl_est_median(&e[E_WR_MBPS])};
 	}
 	f->ctrl.parity_writes = mdl_est_median(&e[E_PARITY]);
 	f->hba.iops = mdl_est_median(&e[E_HBA_IOPS]);

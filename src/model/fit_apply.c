@@ -161,6 +161,7 @@ void mdl_fit_apply(const struct mdl_fit *f, struct mdl_config *c)
 	if (mdl_fit_drive(f, c->drive.type, c->drive.iface, &d))
 		apply_drive(&d, &c->drive);
 	fill(&c->ctrl.iops, f->ctrl.iops);
+	fill(&c->ctrl.sata_iops, f->ctrl.sata_iops);
 	fill(&c->ctrl.read_mbps, f->ctrl.read_mbps);
 	fill(&c->ctrl.write_mbps, f->ctrl.write_mbps);
 	fill(&c->ctrl.parity_writes, f->ctrl.parity_writes);
@@ -171,6 +172,10 @@ void mdl_fit_apply(const struct mdl_fit *f, struct mdl_config *c)
 	fill(&c->host.cpu_us_per_io, f->host.cpu_us_per_io);
 	if (!c->host.cores)
 		c->host.cores = f->host.cores;
+	/* a host whose cores are known costs what iochar measured per I/O */
+	if (c->host.cores)
+		fill(&c->host.cpu_us_per_io, f->measured_cpu_us_per_io > 0 ? f->measured_cpu_us_per_io
+									 : MDL_IOCHAR_CPU_US_PER_IO);
 }
 
 void mdl_fit_apply_workload(const struct mdl_fit *f, const struct mdl_config *c,
@@ -194,6 +199,8 @@ static void eval_limit(const struct mdl_config *c, const struct mdl_workload *w,
 
 	top.drive = (struct mdl_drive){.iface = c->drive.iface};
 	top.links.lanes_per_drive = 0;
+	top.ctrl.iops = mdl_ctrl_iops(c); /* the drives' interface's ceiling */
+	top.ctrl.sata_iops = 0;
 	if (top.drive.iface != MDL_IF_NVME)
 		top.drive.iface = MDL_IF_UNKNOWN; /* no drive link either */
 	mdl_eval(&top, w, a);

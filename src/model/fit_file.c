@@ -29,12 +29,14 @@ static const struct mdl_member drive_members[] = {
 };
 #define FIT(k, m) {k, offsetof(struct mdl_fit, m)}
 static const struct mdl_member fit_members[] = {
-	FIT("controller.iops", ctrl.iops), FIT("controller.read_mbps", ctrl.read_mbps),
+	FIT("controller.iops", ctrl.iops), FIT("controller.sata_iops", ctrl.sata_iops),
+	FIT("controller.read_mbps", ctrl.read_mbps),
 	FIT("controller.write_mbps", ctrl.write_mbps),
 	FIT("controller.parity_writes", ctrl.parity_writes),
 	FIT("hba.iops", hba.iops), FIT("hba.mbps", hba.mbps),
 	FIT("links.eff_pcie", links.eff_pcie), FIT("links.eff_serial", links.eff_serial),
 	FIT("host.cpu_us_per_io", host.cpu_us_per_io),
+	FIT("host.measured_cpu_us_per_io", measured_cpu_us_per_io),
 	FIT("latency_limit_ms", latency_limit_ms), {NULL, 0},
 };
 

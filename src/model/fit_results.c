@@ -1,4 +1,6 @@
 /* fit_results.c - see fit_results.h. */
+#include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@ struct rpoint {
 	unsigned targets, threads, in_flight;
 	double iops, mbps;
 	double lat_r_ms, lat_w_ms;  /* NaN: that direction did nothing */
+	double cpu_us_per_io;       /* the run's CPU time per I/O; 0: not recorded */
 };
 
 static bool classify(const struct rs_job *j, struct rpoint *p)
@@ -56,8 +59,63 @@ static double per_target(const struct mdl_drive *d, const struct rpoint *p)
 	return 0;
 }
 
-/* Each headline point of every step of s, into pts (grown). */
-static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n)
+/* The device the environment of s names for target path; "" when none
+ * (tmpfs, a path it does not describe). */
+static const char *device_of(const struct rs_set *s, const char *path)
+{
+	json_object *targets, *t, *v;
+
+	if (!s->environment || !json_object_object_get_ex(s->environment, "targets", &targets) ||
+	    !json_object_is_type(targets, json_type_array))
+		return "";
+	for (size_t i = 0; i < json_object_array_length(targets); i++) {
+		t = json_object_array_get_idx(targets, i);
+		if (json_object_object_get_ex(t, "path", &v) && json_object_is_type(v, json_type_string) &&
+		    !strcmp(json_object_get_string(v), path) &&
+		    json_object_object_get_ex(t, "device", &v) && json_object_is_type(v, json_type_string))
+			return json_object_get_string(v);
+	}
+	return "";
+}
+
+unsigned mdl_tset_drives(const struct rs_set *s, const struct rs_tset *ts)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ts->nr_targets; i++) {
+		const char *dev = device_of(s, ts->targets[i]);
+		bool seen = false;
+		for (unsigned k = 0; dev[0] && k < i && !seen; k++)
+			seen = !strcmp(dev, device_of(s, ts->targets[k]));
+		n += !seen;
+	}
+	return n ? n : 1;
+}
+
+unsigned mdl_step_drives(const struct rs_set *s, const struct rs_step *st, unsigned n)
+{
+	const struct rs_tset *most = NULL;
+
+	for (unsigned k = 0; s && k < st->nr_sets; k++) {
+		const struct rs_tset *ts = &st->sets[k];
+		if (!ts->targets || !ts->nr_targets)
+			continue;
+		if (ts->nr_targets == n)
+			return mdl_tset_drives(s, ts);
+		if (!most || ts->nr_targets > most->nr_targets)
+			most = ts;
+	}
+	if (!most || !n) /* no set to go by: each target its own */
+		return n ? n : 1;
+	/* a count it did not run: the largest set's share of devices */
+	unsigned d = (n * mdl_tset_drives(s, most) + most->nr_targets - 1) / most->nr_targets;
+	return d ? d : 1;
+}
+
+/* Each headline point of every step of s but the one on target set
+ * skip_set of step skip_step (UINT_MAX: none), into pts (grown). */
+static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n,
+			unsigned skip_step, unsigned skip_set)
 {
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
@@ -65,6 +123,8 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n)
 		if (st->error || !classify(&st->job, &base))
 			continue;
 		for (unsigned k = 0; k < st->nr_sets; k++) {
+			if (i == skip_step && k == skip_set)
+				continue;
 			const struct rs_point *hp = rs_tset_headline(st, &st->sets[k]);
 			struct rpoint *grown = hp ? realloc(*pts, (n + 1) * sizeof(**pts)) : NULL;
 			if (!grown)
@@ -72,13 +132,18 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n)
 			*pts = grown;
 			struct rpoint *p = &(*pts)[n++];
 			*p = base;
-			p->targets = st->sets[k].nr_targets ? st->sets[k].nr_targets : 1;
+			p->targets = st->sets[k].targets ? mdl_tset_drives(s, &st->sets[k])
+				     : st->sets[k].nr_targets ? st->sets[k].nr_targets : 1;
 			p->threads = hp->numjobs ? hp->numjobs : 1;
 			p->in_flight = (hp->iodepth ? hp->iodepth : 1) * p->threads;
 			p->iops = hp->total.iops;
 			p->mbps = hp->total.bw_bytes / 1e6;
 			p->lat_r_ms = hp->read.ios ? hp->read.lat.mean / 1e6 : NAN;
 			p->lat_w_ms = hp->write.ios ? hp->write.lat.mean / 1e6 : NAN;
+			/* % of one CPU over the run: CPU seconds per second / IOPS */
+			if (hp->has_cpu && hp->total.iops > 0)
+				p->cpu_us_per_io = (hp->usr_cpu + hp->sys_cpu) / 100 * 1e6 /
+						   hp->total.iops;
 		}
 	}
 	return n;
@@ -87,7 +152,7 @@ static unsigned collect(const struct rs_set *s, struct rpoint **pts, unsigned n)
 static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 {
 	struct mdl_drive *d = measured_drive(f);
-	struct mdl_est cpu = {0}, cores = {0}, q[MDL_Q_NR];
+	struct mdl_est cpu = {0}, cores = {0}, q[MDL_Q_NR], used = {0};
 
 	memset(q, 0, sizeof(q));
 
@@ -122,6 +187,10 @@ static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 		f->host.cpu_us_per_io = mdl_est_median(&cpu);
 		f->host.cores = (unsigned)mdl_est_median(&cores);
 	}
+	for (unsigned i = 0; i < n; i++)
+		mdl_est_add(&used, pts[i].cpu_us_per_io);
+	if (used.n)
+		f->measured_cpu_us_per_io = mdl_est_median(&used);
 	for (unsigned k = 0; k < MDL_Q_NR; k++)
 		if (q[k].n)
 			f->outstanding[MDL_IF_UNKNOWN][k] = mdl_est_median(&q[k]);
@@ -129,8 +198,14 @@ static void fit_points(struct mdl_fit *f, const struct rpoint *pts, unsigned n)
 
 void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s)
 {
+	mdl_fit_result_set_without(f, s, UINT_MAX, UINT_MAX);
+}
+
+void mdl_fit_result_set_without(struct mdl_fit *f, const struct rs_set *s, unsigned step,
+				unsigned set)
+{
 	struct rpoint *pts = NULL;
-	unsigned nr = collect(s, &pts, 0);
+	unsigned nr = collect(s, &pts, 0, step, set);
 
 	fit_points(f, pts, nr);
 	f->nr_rows += nr;
@@ -151,7 +226,7 @@ int mdl_fit_results(struct mdl_fit *f, const char *const *paths, unsigned n,
 			free(pts);
 			return ret;
 		}
-		nr = collect(&s, &pts, nr);
+		nr = collect(&s, &pts, nr, UINT_MAX, UINT_MAX);
 		rs_set_free(&s);
 	}
 	fit_points(f, pts, nr);

@@ -19,15 +19,33 @@
 
 #define MDL_MEASURED_TYPE "measured"
 
+struct rs_set;
+
 /* Add what the result sets at paths[0..n) measure to f (its other drive
  * types and caps kept). 0 or -errno with the reader's usage message
  * naming the set that cannot be read. */
 int mdl_fit_results(struct mdl_fit *f, const char *const *paths, unsigned n,
 		    struct ioc_err *err);
 
-struct rs_set;
-
 /* The same for one result set already read. */
 void mdl_fit_result_set(struct mdl_fit *f, const struct rs_set *s);
+
+struct rs_tset;
+struct rs_step;
+
+/* The drives target set ts of s runs on: its targets' distinct devices
+ * as s's environment names them (four files on one disk are one drive);
+ * a target it names no device for (tmpfs, an unknown path) counts as
+ * its own. At least 1. */
+unsigned mdl_tset_drives(const struct rs_set *s, const struct rs_tset *ts);
+
+/* The same for the target set of st with n targets; n when st has none
+ * of that size (a count the model extrapolates to) or s is NULL. */
+unsigned mdl_step_drives(const struct rs_set *s, const struct rs_step *st, unsigned n);
+
+/* The same without the point of step (index into s->steps) on its target
+ * set set: the model that point is held out of (leave-one-out). */
+void mdl_fit_result_set_without(struct mdl_fit *f, const struct rs_set *s, unsigned step,
+				unsigned set);
 
 #endif

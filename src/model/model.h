@@ -51,7 +51,11 @@ struct mdl_drive {
 /* The RAID-on-chip controller. Caps count member traffic: one mirrored
  * write is two member writes through it. */
 struct mdl_ctrl {
-	double iops;                /* member I/Os per second */
+	double iops;                /* member I/Os per second, SAS drives */
+	/* member I/Os per second of SATA drives: a SAS RAID-on-chip tunnels
+	 * their commands (STP) and saturates lower. 0: iops scaled by the
+	 * lanes' rates, 6G / 12G (mdl_ctrl_iops) */
+	double sata_iops;
 	double read_mbps, write_mbps; /* member bytes */
 	/* RAID 5 small (read-modify-write) host writes per second its parity
 	 * path sustains; a RAID 6 one costs 6/4 of a RAID 5 one (its member
@@ -75,6 +79,11 @@ struct mdl_links {
 	unsigned upstream_lanes;    /* a shared upstream port; 0: none */
 };
 
+/* iochar's own CPU time per 4 KiB direct I/O at queue depth 32 through
+ * io_uring, the kernel's path included, as measured on a quiet machine
+ * (docs/performance.md): the host's cost per I/O when a configuration
+ * gives its cores but no cost of its own. */
+#define MDL_IOCHAR_CPU_US_PER_IO 2.59
 struct mdl_host {
 	double cpu_us_per_io;       /* CPU time per I/O; 0: unknown */
 	unsigned cores;
@@ -130,6 +139,10 @@ int mdl_level_parse(const char *s, enum mdl_level *l);
  * readwrite) into *random and *read_pct (mix for the mixed ones). 0 or
  * -EINVAL. */
 int mdl_rw_parse(const char *rw, double mix, bool *random, double *read_pct);
+
+/* The controller's member I/O ceiling for c's drives (their interface's,
+ * or the other interface's scaled by the lane rates); 0: unknown. */
+double mdl_ctrl_iops(const struct mdl_config *c);
 
 /* Evaluate c under w into a. Never fails: a missing figure never binds,
  * and a configuration no component bounds answers with throughput 0 and

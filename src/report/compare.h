@@ -190,6 +190,9 @@ struct cmp_table {
 	 * model side */
 	struct cmp_pred *preds;
 	char model_fit[512];       /* the model file; "": each set's self-fit */
+	/* each predicted side's validation (report_preds.h), "NAME: TEXT"
+	 * joined by "; " */
+	char model_validation[1024];
 };
 
 /* Match the workloads of sets[0..n), each set its own side (single runs),

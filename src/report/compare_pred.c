@@ -56,8 +56,9 @@ static void match(const struct cmp_table *t, const struct cmp_row *row, unsigned
 	out->predicted = ps->predicted[k];
 	out->utilization = ps->util ? ps->util[k] : NAN;
 	snprintf(out->bound, sizeof(out->bound), "%s", ps->bound[k]);
-	if (v->value > 0)
-		out->error_pct = fabs(out->predicted - v->value) / v->value * 100;
+	/* the error of a model not fitted on this point (never circular) */
+	if (ps->heldout && !isnan(ps->heldout[k]))
+		out->error_pct = ps->heldout[k] * 100;
 }
 
 int compare_add_predictions(struct cmp_table *t, const struct report_preds *preds)
@@ -77,6 +78,14 @@ int compare_add_predictions(struct cmp_table *t, const struct report_preds *pred
 			snprintf(t->model_fit, sizeof(t->model_fit), "%s", preds[i].fit);
 			break;
 		}
+	t->model_validation[0] = '\0';
+	for (unsigned s = 0; s < t->nr_sets; s++) { /* each side's first run's */
+		const struct report_preds *p = &preds[t->sides[s].sets - t->sides[0].sets];
+		size_t used = strlen(t->model_validation);
+		if (p->nr_steps && used < sizeof(t->model_validation))
+			snprintf(t->model_validation + used, sizeof(t->model_validation) - used,
+				 "%s%s: %s", used ? "; " : "", t->sides[s].name, p->validation);
+	}
 	for (unsigned r = 0; r < t->nr_rows; r++)
 		for (unsigned s = 0; s < t->nr_sets; s++)
 			match(t, &t->rows[r], s, preds, &t->preds[(size_t)r * t->nr_sets + s]);
@@ -120,6 +129,8 @@ void compare_pred_write_text(const struct cmp_table *t, FILE *f)
 		return;
 	fprintf(f, "\nmodel: predicted by the model %s %s\n",
 		t->model_fit[0] ? "in" : "fitted on", fit_words(t));
+	if (t->model_validation[0])
+		fprintf(f, "model: %s\n", t->model_validation);
 	fprintf(f, "%-34s %-16s %15s %15s %7s  %-10s %s\n", "workload", "set", "measured",
 		"predicted", "error", "bound_by", "util");
 	unsigned shown = 0;
@@ -152,6 +163,7 @@ void compare_pred_write_json(const struct cmp_table *t, struct jw *w)
 		jw_string(w, t->model_fit);
 	else
 		jw_null(w); /* each set's own self-fit */
+	jw_kv_string(w, "validation", t->model_validation);
 	jw_key(w, "workloads");
 	jw_array_begin(w);
 	for (size_t i = 0; next_pred(t, &i); i++) {

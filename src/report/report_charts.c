@@ -30,6 +30,14 @@ static const char *lat_word(const char *stat)
 	return "mean latency";
 }
 
+const char *report_unsteady_mark(const struct rs_tset *ts, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (ts->after_unsteady)
+		snprintf(buf, len, ", after no steady state (step %u)", ts->after_unsteady);
+	return buf;
+}
+
 static void finish(struct report_ctx *r, struct chart *c)
 {
 	int ret = chart_end(c);
@@ -465,9 +473,11 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	struct axis x, y;
 	load_axes(st, ps, n, &x, &y, ylabel, sizeof(ylabel));
 	free(ps);
-	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)",
+	char mark[64];
+	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)%s",
 		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
-		 rs_step_is_random(st) ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name);
+		 rs_step_is_random(st) ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name,
+		 report_unsteady_mark(ts, mark, sizeof(mark)));
 	struct chart c;
 	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
 		return;
@@ -619,8 +629,10 @@ static void series_chart(struct report_ctx *r, const struct rs_set *set,
 	axis_fit(&x, 0, p->nr_iv, true);
 	axis_fit(&y, 0, imax, true);
 	axis_fit(&y2, 0, lmax, true);
-	snprintf(title, sizeof(title), "%s: per second (%s)",
-		 report_workload_name(w->st, w->k, wl, sizeof(wl)), set->name);
+	char mark[64];
+	snprintf(title, sizeof(title), "%s: per second (%s)%s",
+		 report_workload_name(w->st, w->k, wl, sizeof(wl)), set->name,
+		 report_unsteady_mark(&w->st->sets[w->k], mark, sizeof(mark)));
 	struct chart c;
 	if (chart_begin(&c, r->f, "series", title, &x, &y, &y2))
 		goto out;
@@ -765,6 +777,13 @@ static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 			 sc->metric_iops ? numfmt_iops(a, ys[i]) : numfmt_bw(a, ys[i]));
 		chart_mark(&c, false, xs[i], ys[i], lbl);
 	}
+	for (unsigned i = 0; i < sc->nr && i < st->nr_sets; i++) /* each point its own mark */
+		if (st->sets[i].after_unsteady && isfinite(ys[i]) &&
+		    sc->targets[i] == st->sets[i].nr_targets) {
+			snprintf(lbl, sizeof(lbl), "after no steady state (step %u)",
+				 st->sets[i].after_unsteady);
+			chart_mark(&c, false, xs[i], ys[i], lbl);
+		}
 	figure_begin(r);
 	finish(r, &c);
 	figure_end(r, sc->message);

@@ -19,6 +19,7 @@ void report_preds_free(struct report_preds *p)
 		free(p->steps[i].bound);
 		free(p->steps[i].util);
 		free(p->steps[i].curve);
+		free(p->steps[i].heldout);
 	}
 	free(p->steps);
 	p->steps = NULL;
@@ -43,8 +44,9 @@ static void pred_table(struct report_ctx *r, const struct rs_set *set,
 {
 	char a[NUMFMT_MAX], b[NUMFMT_MAX], name[200];
 
+	/* the error of a model not fitted on the point: never a circular one */
 	fputs("<table><tr><th>workload</th><th>targets</th><th>measured</th>"
-	      "<th>predicted</th><th>error</th><th>bound by</th></tr>\n", r->f);
+	      "<th>predicted</th><th>held-out error</th><th>bound by</th></tr>\n", r->f);
 	for (unsigned k = 0; k < ps->nr_sets && k < st->nr_sets; k++) {
 		const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
 		double got = p ? (ps->iops ? p->total.iops : p->total.bw_bytes) : NAN;
@@ -53,8 +55,8 @@ static void pred_table(struct report_ctx *r, const struct rs_set *set,
 		fprintf(r->f, " (%s)</td><td>%u</td><td>%s</td><td>%s</td>", set->name,
 			st->sets[k].nr_targets, isnan(got) ? "-" : fmt_value(a, ps->iops, got),
 			fmt_value(b, ps->iops, ps->predicted[k]));
-		if (got > 0)
-			fprintf(r->f, "<td>%.1f %%</td>", fabs(ps->predicted[k] - got) / got * 100);
+		if (ps->heldout && !isnan(ps->heldout[k]))
+			fprintf(r->f, "<td>%.1f %%</td>", ps->heldout[k] * 100);
 		else
 			fputs("<td>-</td>", r->f);
 		fputs("<td>", r->f);
@@ -126,7 +128,9 @@ void report_model_section(struct report_ctx *r)
 			fputs(r->preds[s].fit[0] ? ": predicted by the model in " :
 			      ": predicted by the model fitted on its own single-target and scaling steps", r->f);
 			html_escape(r->f, r->preds[s].fit);
-			fputs("</p>\n", r->f);
+			fputs(r->preds[s].validated ? "; " : "; <strong>", r->f);
+			html_escape(r->f, r->preds[s].validation);
+			fputs(r->preds[s].validated ? "</p>\n" : "</strong></p>\n", r->f);
 		}
 		for (unsigned i = 0; i < r->preds[s].nr_steps; i++) {
 			const struct report_pred_step *ps = &r->preds[s].steps[i];

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #define REPORT_PRED_BOUND_MAX 16
-#define REPORT_PRED_WHY_MAX 256
+#define REPORT_PRED_WHY_MAX 320
 #define REPORT_PRED_FIT_MAX 512
 
 struct report_pred_step {
@@ -20,6 +20,10 @@ struct report_pred_step {
 	double *predicted;          /* nr_sets: at each set's target count */
 	char (*bound)[REPORT_PRED_BOUND_MAX]; /* nr_sets: what binds there */
 	double *util;               /* nr_sets: the bound's utilization, 0..1 */
+	/* nr_sets: the error of the prediction of a model not fitted on that
+	 * point (leave-one-out, or a given model file), a fraction; NaN:
+	 * nothing measured. Never the error of a model fitted on the point. */
+	double *heldout;
 	double *curve;              /* predicted at 1..nr_curve targets */
 	unsigned nr_curve;
 	unsigned knee;              /* targets from which it stops growing; 0 none */
@@ -27,6 +31,8 @@ struct report_pred_step {
 	 * (the model's saturation count); 0: they bind up to 256 */
 	unsigned saturation;
 	char knee_cause[REPORT_PRED_BOUND_MAX]; /* what binds there; "" none */
+	/* what binds, with the error, when the model is validated; else
+	 * why it is not and what it predicts, no bound */
 	char why[REPORT_PRED_WHY_MAX];
 };
 
@@ -36,6 +42,10 @@ struct report_preds {
 	/* the model file the predictions came from; "": the model fitted on
 	 * the set's own single-target and scaling steps */
 	char fit[REPORT_PRED_FIT_MAX];
+	/* the model's validation on this set (docs/model.md): e.g. "held-out
+	 * error 4.1 % (...)", "unvalidated: ...", "not validated: one step" */
+	bool validated;
+	char validation[REPORT_PRED_WHY_MAX];
 };
 
 /* Release what p owns and zero it; p may be NULL. */

@@ -214,6 +214,9 @@ struct rs_tset {
 	/* the discipline the set ran with, as its "discipline" object's
 	 * "summary" says it (issue 23); NULL in older files */
 	char *discipline;
+	/* measured after a preconditioning of its targets that reached no
+	 * steady state: that step's number ("after_no_steady_state"); 0 none */
+	unsigned after_unsteady;
 };
 
 /* The job parameters of a step (the "options" object). */

@@ -411,6 +411,7 @@ static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
 		return rj_fail(c, NULL, "expected an object");
 	if ((ret = parse_strv(c, o, "targets", true, &ts->targets, &ts->nr_targets)) ||
 	    (ret = rj_bool(c, o, "done", true, &ts->done)) ||
+	    (ret = rj_uint(c, o, "after_no_steady_state", false, &ts->after_unsteady)) ||
 	    (ret = parse_discipline(c, o, ts)))
 		return ret;
 	switch (mode) {

@@ -51,6 +51,25 @@ static int parse_jobs(const struct rj_ctx *c, json_object *root, struct rs_step 
 	return ret;
 }
 
+/* "cpu": the whole process's user and system time, % of one CPU, into
+ * p's (the model's measured cost per I/O); absent from older files. */
+static int parse_cpu(const struct rj_ctx *c, json_object *root, struct rs_point *p)
+{
+	char buf[WHERE_MAX];
+	int ret = 0;
+	json_object *o = rj_member(c, root, "cpu", json_type_object, false, &ret);
+
+	if (!o)
+		return ret;
+	struct rj_ctx cc = rj_child(c, "cpu", -1, buf, sizeof(buf));
+	p->usr_cpu = p->sys_cpu = NAN;
+	if ((ret = rj_double(&cc, o, "usr_pct", false, &p->usr_cpu)) ||
+	    (ret = rj_double(&cc, o, "sys_pct", false, &p->sys_cpu)))
+		return ret;
+	p->has_cpu = isfinite(p->usr_cpu) && isfinite(p->sys_cpu);
+	return 0;
+}
+
 /* "intervals": [{t_s, len_ns, read: {ios, iops, lat_mean_ns ...}, write}]
  * into one series of both directions: IOPS add up, mean latencies are
  * weighted by the I/Os of each. */
@@ -177,6 +196,7 @@ int results_parse_run(json_object *root, const char *file, struct rs_set *s,
 	    (ret = results_parse_hosts(&c, root, true, p)) ||
 	    (ret = results_parse_point_targets(&c, root, p)) ||
 	    (ret = results_parse_host_envs(&c, root, s)) ||
+	    (ret = parse_cpu(&c, root, p)) ||
 	    (ret = parse_intervals(&c, root, p)))
 		return ret;
 	if (p->latency_origin && strcmp(p->latency_origin, "submit") &&
