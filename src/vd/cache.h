@@ -27,6 +27,7 @@ struct vd_ra_entry {
 	uint64_t strip;
 	uint32_t gen;
 	enum vd_ra_state state;
+	bool hit;               /* served a host read since it was loaded */
 	uint64_t used;          /* LRU tick */
 	uint8_t *buf;           /* one strip */
 	struct vd_op op;

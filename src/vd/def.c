@@ -158,7 +158,9 @@ static int parse_pair(const char *key, const char *v, struct vd_def *def,
 	if (strcmp(key, "failed") == 0)
 		return parse_failed(v, &def->failed_mask, err);
 	if (strcmp(key, "readahead") == 0 || strcmp(key, "ra") == 0) {
-		if (strcasecmp(v, "ahead") == 0 || strcasecmp(v, "always") == 0)
+		def->readahead_adaptive = strcasecmp(v, "adaptive") == 0;
+		if (strcasecmp(v, "ahead") == 0 || strcasecmp(v, "always") == 0 ||
+		    def->readahead_adaptive)
 			v = "on";
 		if (strcasecmp(v, "none") == 0 || strcasecmp(v, "no") == 0)
 			v = "off";

@@ -3,7 +3,7 @@
  * The text form is what --vd= and plan files take:
  *
  *     LEVEL,strip=SIZE,members=PATH:PATH:...[,spans=N][,failed=I:J]
- *          [,readahead=on|off][,write=through|back|back-bbu][,cache=SIZE]
+ *          [,readahead=on|adaptive|off][,write=through|back|back-bbu][,cache=SIZE]
  *          [,cache_file=PATH][,access=rw|ro|blocked][,disk_cache=on|off]
  *          [,init_file=PATH][,require_init=0|1]
  *
@@ -56,7 +56,8 @@ struct vd_def {
 	char members[VD_MAX_MEMBERS][VD_PATH_MAX];
 	unsigned spans;                 /* raid10: groups of mirrored pairs */
 	uint64_t failed_mask;           /* bit i: member i is missing */
-	bool readahead;
+	bool readahead;                 /* readahead=on|always|adaptive */
+	bool readahead_adaptive;        /* adaptive: only sequential streams load strips */
 	enum vd_write_policy write;
 	uint64_t cache;                 /* bytes of read-ahead / write-back cache */
 	bool read_only;                 /* access=ro: writes are refused */

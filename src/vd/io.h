@@ -45,6 +45,7 @@ struct vd_io {
 
 	struct vd_queue waiting;   /* host ops held by the write-back cache */
 	struct vd_ra ra;           /* read-ahead cache (def.readahead) */
+	struct vd_queue ra_waiting; /* host reads waiting for strips being read ahead */
 	struct vd_wb wb;           /* write-back cache (def.write = back) */
 	unsigned internal;         /* destage / read-ahead ops in flight */
 
@@ -87,6 +88,18 @@ bool vd_policy_busy(const struct vd_io *io);
 /* Destage all dirty data (orderly stop, fsync); vd_policy_busy tells when
  * it is done. */
 void vd_policy_flush(struct vd_io *io);
+
+/* readahead.c: the read-ahead cache (def.readahead). */
+int vd_ra_init(struct vd_io *io);
+void vd_ra_free(struct vd_io *io);
+/* A host read arriving: follow its stream (read ahead past it), then
+ * serve it from the cache or hold it until the strips it needs are in;
+ * false: not the cache's (the normal path). */
+bool vd_ra_host(struct vd_io *io, struct vd_op *op);
+/* A read-ahead operation finished: its strip is in (or freed on error);
+ * the reads waiting for it are served or sent on. */
+void vd_ra_loaded(struct vd_io *io, struct vd_op *op);
+void vd_ra_unlock_all(struct vd_io *io);
 
 /* wb.c: the write-back cache (def.write = back, back-bbu). */
 enum vd_wb_ret {
