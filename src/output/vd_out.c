@@ -80,6 +80,7 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "readahead_strips", s->ra_strips);
 	jw_kv_uint(w, "readahead_wasted", s->ra_strips - s->ra_used);
 	jw_kv_uint(w, "writeback_absorbed", s->wb_absorbed);
+	jw_kv_uint(w, "writeback_end_bytes", s->wb_end_bytes);
 	jw_object_end(w);
 	emit_members(w, def, s, r->elapsed_ns);
 	jw_object_end(w);
@@ -193,7 +194,8 @@ int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
 		fprintf(f, "; read-ahead: %" PRIu64 " hits, %" PRIu64 " strips read ahead, %" PRIu64 " wasted",
 			s->ra_hits, s->ra_strips, s->ra_strips - s->ra_used);
 	if (vd_write_back(def))
-		fprintf(f, "; cache: %" PRIu64 " writes absorbed", s->wb_absorbed);
+		fprintf(f, "; cache: %" PRIu64 " writes absorbed, %" PRIu64
+			" bytes destaged at the end (counted)", s->wb_absorbed, s->wb_end_bytes);
 	fputc('\n', f);
 	for (unsigned i = 0; i < s->nr_members; i++) {
 		const struct dir_stats *rd = &s->member[i].dir[DIR_READ];

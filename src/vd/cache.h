@@ -15,6 +15,7 @@
 #ifndef IOCHAR_VD_CACHE_H
 #define IOCHAR_VD_CACHE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -61,6 +62,8 @@ struct vd_wb_entry {
 	uint64_t row;
 	uint64_t ndirty;        /* dirty sectors */
 	uint64_t born;          /* ns: when the row first became dirty */
+	uint64_t seq;           /* order the slot was taken in (flushes wait for older) */
+	void *by;               /* struct vd_io destaging it (its engine finishes it) */
 	uint64_t run_lo, run_hi; /* sectors the destage in flight writes */
 	bool busy;              /* destaging */
 	bool used;
@@ -69,7 +72,11 @@ struct vd_wb_entry {
 	struct vd_wb_entry *prev, *next; /* idle list (oldest first) or free list */
 };
 
+/* The VD's one write-back cache (struct vd's wb), shared by every worker
+ * of every job on the VD; everything in it is under mu. */
 struct vd_wb {
+	pthread_mutex_t mu;     /* recursive (wb.c) */
+	uint64_t seq;           /* slots taken so far */
 	struct vd_wb_entry *e;  /* n slots */
 	unsigned n, inuse, busy;
 	struct vd_wb_entry **hash;

@@ -18,15 +18,12 @@ int vd_policy_init(struct vd_io *io)
 {
 	const struct vd_def *def = &io->vd->def;
 
-	if (vd_write_back(def) && vd_wb_init(io))
-		return -ENOMEM;
 	return def->readahead ? vd_ra_init(io) : 0;
 }
 
 void vd_policy_free(struct vd_io *io)
 {
 	vd_ra_free(io);
-	vd_wb_free(io);
 }
 
 void vd_policy_unlock_all(struct vd_io *io)
@@ -37,13 +34,13 @@ void vd_policy_unlock_all(struct vd_io *io)
 
 bool vd_policy_busy(const struct vd_io *io)
 {
-	return io->wb.inuse || io->waiting.head || io->ra_waiting.head || io->internal;
+	return io->waiting.head || io->ra_waiting.head || io->internal;
 }
 
-void vd_policy_flush(struct vd_io *io)
+void vd_policy_flush(struct vd_io *io, uint64_t mark)
 {
-	if (io->wb.e)
-		vd_wb_flush(io);
+	if (io->vd->wb)
+		vd_wb_flush(io, mark);
 }
 
 /* ---- write-back ---- */
@@ -58,7 +55,7 @@ static void wb_done(struct vd_io *io, struct vd_op *op)
 
 bool vd_policy_host(struct vd_io *io, struct vd_op *op)
 {
-	if (io->wb.e && (io->wb.inuse || op->dir == DIR_WRITE || io->waiting.head)) {
+	if (io->vd->wb) {
 		if (io->waiting.head) { /* keep host order behind held ops */
 			vd_q_push(&io->waiting, op);
 			return true;
@@ -76,7 +73,7 @@ bool vd_policy_host(struct vd_io *io, struct vd_op *op)
 
 void vd_policy_retry(struct vd_io *io)
 {
-	if (!io->wb.e)
+	if (!io->vd->wb)
 		return;
 	vd_wb_tick(io);
 	struct vd_op *op;

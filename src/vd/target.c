@@ -49,10 +49,6 @@ static int vdt_region(const struct job_spec *job, const struct vd_members *m,
 {
 	char a[32];
 
-	if (vd_write_back(&m->def) && job->numjobs > 1)
-		return err_usage(err, EINVAL,
-				 "job %s: --vd write=back keeps one cache per worker: use numjobs=1 (and iodepth for concurrency)",
-				 job->name);
 	unsigned align = job->direct ? m->dio_align : 1;
 	if (job->bs % align || job->offset % align)
 		return err_usage(err, EINVAL,
@@ -134,8 +130,11 @@ static int vdt_engine_init(void *shared, const struct engine_ops *inner,
 	return vd_engine_init(shared, inner, job, p, estate, err);
 }
 
+/* The run is over: what the write-back cache still holds is destaged
+ * and counted first, so the amplification includes it. */
 static void *vdt_take_stats(void *estate)
 {
+	vd_engine_finish(estate);
 	return vd_engine_take_stats(estate);
 }
 
