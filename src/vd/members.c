@@ -94,6 +94,11 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	memset(out, 0, sizeof(*out));
 	if ((ret = vd_def_parse(p->text, def, err)) || (ret = check_twice(def, err)))
 		return ret;
+	if (def->level == VD_JBOD && def->nr_members > 1)
+		return err_usage(err, EINVAL,
+				 "--vd: jbod passes each of its %u members through as its own drive, "
+				 "which only a run does (one job per member); here give one member, "
+				 "or span for one drive over them", def->nr_members);
 	if (def->read_only && p->writes)
 		return err_usage(err, EPERM, "--vd: access=ro, but the job writes");
 	if (def->blocked && !p->maintenance)
@@ -199,7 +204,7 @@ int vd_prepare(const struct vd_members *m, const struct target_fill_ctl *c,
 		if ((ret = target_fill_ctl(m->def.members[i], m->member_bytes, c, err)))
 			return ret;
 	}
-	if (!any || m->def.level == VD_RAID0 || m->def.level == VD_JBOD)
+	if (!any || m->def.level == VD_RAID0 || vd_level_concat(m->def.level))
 		return 0;
 	struct vd_sync s;
 	if ((ret = vd_sync_open(&s, &m->def, m->member_bytes, true, err)))

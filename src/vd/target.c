@@ -21,18 +21,19 @@ static bool vdt_claims(const struct job_spec *job)
 
 static unsigned vdt_count(const struct job_spec *job)
 {
-	return vd_list_count(job->vd);
+	return vd_drives_count(job->vd);
 }
 
-/* Jobs whose vd= lists several VDs (';') become one job per VD, run in
- * parallel and summed like any jobs; a rate is split over them, as a plan
- * splits it over its targets. */
+/* Jobs whose vd= lists several VDs (';'), or a jbod of several members,
+ * become one job per VD and per jbod member, run in parallel and summed
+ * like any jobs; a rate is split over them, as a plan splits it over its
+ * targets. */
 static int vdt_split(const struct job_spec *job, unsigned i, unsigned n,
 		     struct job_spec *out)
 {
 	if (n == 1)
 		return 0;
-	if (vd_list_item(job->vd, i, out->vd, sizeof(out->vd)))
+	if (vd_drives_item(job->vd, i, out->vd, sizeof(out->vd)))
 		return -ENOMEM;
 	char name[JOB_NAME_MAX];
 	snprintf(name, sizeof(name), "%.50s.vd%u", job->name, i);

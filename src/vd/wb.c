@@ -39,7 +39,7 @@
 
 static uint64_t row_bytes_of(const struct vd_geom *g)
 {
-	return g->level == VD_JBOD ? g->strip : (uint64_t)g->k * g->strip;
+	return vd_level_concat(g->level) ? g->strip : (uint64_t)g->k * g->strip;
 }
 
 /* Slots for cache bytes (at least two rows). */
