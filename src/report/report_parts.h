@@ -26,6 +26,12 @@ void report_percentile_charts(struct report_ctx *r);
 void report_series_charts(struct report_ctx *r);
 void report_scaling_charts(struct report_ctx *r);
 
+/* report_raid.c: the RAID levels of raid_level= steps side by side, a
+ * grouped bar chart per set and kind (IOPS, MB/s); report_has_raid says
+ * whether any set has such steps. */
+void report_raid_charts(struct report_ctx *r);
+bool report_has_raid(const struct report_ctx *r);
+
 /* report_tables.c */
 void report_summary_table(struct report_ctx *r);
 void report_compare_table(struct report_ctx *r);
