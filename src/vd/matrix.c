@@ -68,7 +68,7 @@ int vd_matrix_def(const char *level, const char *const *drives, unsigned n,
 				 "raid_level=%s: accepted: raid0, raid5, raid10, jbod", level);
 	if (n < lv->min)
 		return err_usage(err, EINVAL,
-				 "raid_level=%s needs at least %u drives (filename=A:B:...), got %u",
+				 "raid_level=%s needs at least %u drives (filename=A:B:...), got %u; leave it out with --raid_level=LIST",
 				 lv->name, lv->min, n);
 	unsigned group = !lv->group ? n : lv->group < n ? lv->group : n;
 	if (lv->spans) /* whole mirrored pairs in whole spans */
