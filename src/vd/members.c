@@ -83,17 +83,11 @@ static int check_init(struct vd_members *out, struct ioc_err *err)
 	return 0;
 }
 
-int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
-		       struct ioc_err *err)
+/* What the definition allows this use of it: a jbod of several members
+ * only in a run (split into one job per member), access=. */
+static int check_use(const struct vd_members_params *p, const struct vd_def *def,
+		     struct ioc_err *err)
 {
-	struct vd_def *def = &out->def;
-	struct target_info ti[VD_MAX_MEMBERS];
-	char a[32], b[32];
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	if ((ret = vd_def_parse(p->text, def, err)) || (ret = check_twice(def, err)))
-		return ret;
 	if (def->level == VD_JBOD && def->nr_members > 1)
 		return err_usage(err, EINVAL,
 				 "--vd: jbod passes each of its %u members through as its own drive, "
@@ -104,6 +98,21 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	if (def->blocked && !p->maintenance)
 		return err_usage(err, EPERM,
 				 "--vd: access=blocked: the VD takes no host I/O (reads included); use access=rw or ro to run on it");
+	return 0;
+}
+
+int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
+		       struct ioc_err *err)
+{
+	struct vd_def *def = &out->def;
+	struct target_info ti[VD_MAX_MEMBERS];
+	char a[32], b[32];
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if ((ret = vd_def_parse(p->text, def, err)) || (ret = check_twice(def, err)) ||
+	    (ret = check_use(p, def, err)))
+		return ret;
 	uint64_t smallest = UINT64_MAX, largest = 0;
 	bool all_exist = true;
 	out->dio_align = 512;
