@@ -80,23 +80,24 @@ static struct vd_ra_entry *ra_find(struct vd_io *io, uint64_t strip)
 	return NULL;
 }
 
-/* The slot to load into: a free one, else the least recently used of
- * those that served a read or went stale (a sequential stream rarely
- * reads a strip twice), else the oldest loaded one nobody read yet.
- * Never one being loaded. */
+/* The slot to load into: the most recently used of those that served a
+ * read or went stale (a sequential stream does not read a strip twice,
+ * and the buffer just read from is still in the CPU's cache: the stream
+ * cycles through a few buffers, not the whole cache), else a free one,
+ * else the oldest loaded one nobody read yet. Never one being loaded. */
 static struct vd_ra_entry *ra_victim(struct vd_io *io)
 {
 	struct vd_ra_entry *best = NULL;
-	int best_rank = 3;
+	int best_rank = 4;
 	for (unsigned i = 0; i < io->ra.n; i++) {
 		struct vd_ra_entry *e = &io->ra.e[i];
-		if (e->state == RA_FREE)
-			return e;
 		if (e->state == RA_LOADING)
 			continue;
-		bool spent = e->hit || e->gen != vd_gen(io->vd, e->strip);
-		int rank = spent ? 1 : 2;
-		if (rank < best_rank || (rank == best_rank && e->used < best->used))
+		bool spent = e->state == RA_VALID &&
+			     (e->hit || e->gen != vd_gen(io->vd, e->strip));
+		int rank = spent ? 1 : e->state == RA_FREE ? 2 : 3;
+		if (rank < best_rank ||
+		    (rank == best_rank && (rank == 1 ? e->used > best->used : e->used < best->used)))
 			best = e, best_rank = rank;
 	}
 	return best;
