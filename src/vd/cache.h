@@ -29,6 +29,8 @@ struct vd_ra_entry {
 	uint32_t gen;
 	enum vd_ra_state state;
 	bool hit;               /* served a host read since it was loaded */
+	bool hashed;            /* in the strip hash (under strip) */
+	struct vd_ra_entry *hnext; /* hash chain */
 	uint64_t used;          /* LRU tick */
 	uint8_t *buf;           /* one strip */
 	struct vd_op op;
@@ -37,6 +39,8 @@ struct vd_ra_entry {
 struct vd_ra {
 	struct vd_ra_entry *e;
 	unsigned n;
+	struct vd_ra_entry **hash; /* by strip; nb buckets, a power of two */
+	unsigned nb;
 	uint64_t tick;
 	uint64_t next_off;      /* where a sequential stream would read next */
 	unsigned run;           /* sequential reads in a row */

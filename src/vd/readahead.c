@@ -39,7 +39,10 @@ int vd_ra_init(struct vd_io *io)
 	if (n < 2)
 		n = 2;
 	io->ra.e = calloc(n, sizeof(*io->ra.e));
-	if (!io->ra.e)
+	for (io->ra.nb = 16; io->ra.nb < 2 * n; io->ra.nb *= 2)
+		;
+	io->ra.hash = calloc(io->ra.nb, sizeof(*io->ra.hash));
+	if (!io->ra.e || !io->ra.hash)
 		return -ENOMEM;
 	io->ra.n = (unsigned)n;
 	for (unsigned i = 0; i < n; i++) {
@@ -58,7 +61,9 @@ void vd_ra_free(struct vd_io *io)
 		free(io->ra.e[i].buf);
 	}
 	free(io->ra.e);
+	free(io->ra.hash);
 	io->ra.e = NULL;
+	io->ra.hash = NULL;
 	io->ra.n = 0;
 }
 
@@ -72,12 +77,34 @@ void vd_ra_unlock_all(struct vd_io *io)
 	}
 }
 
+/* A hash of strips, so that a lookup costs the same at any cache size:
+ * every waiting read is looked at again each time a load finishes. */
+static struct vd_ra_entry **ra_bucket(struct vd_ra *ra, uint64_t strip)
+{
+	return &ra->hash[(strip * 0x9e3779b97f4a7c15ull >> 40) & (ra->nb - 1)];
+}
+
 static struct vd_ra_entry *ra_find(struct vd_io *io, uint64_t strip)
 {
-	for (unsigned i = 0; i < io->ra.n; i++)
-		if (io->ra.e[i].state != RA_FREE && io->ra.e[i].strip == strip)
-			return &io->ra.e[i];
+	for (struct vd_ra_entry *e = *ra_bucket(&io->ra, strip); e; e = e->hnext)
+		if (e->strip == strip && e->state != RA_FREE)
+			return e;
 	return NULL;
+}
+
+/* Key e under strip from now on. */
+static void ra_rehash(struct vd_ra *ra, struct vd_ra_entry *e, uint64_t strip)
+{
+	if (e->hashed)
+		for (struct vd_ra_entry **p = ra_bucket(ra, e->strip); *p; p = &(*p)->hnext)
+			if (*p == e) {
+				*p = e->hnext;
+				break;
+			}
+	e->strip = strip;
+	e->hnext = *ra_bucket(ra, strip);
+	*ra_bucket(ra, strip) = e;
+	e->hashed = true;
 }
 
 /* The slot to load into: the most recently used of those that served a
@@ -111,7 +138,7 @@ static bool counting(const struct vd_io *io)
 static void ra_load(struct vd_io *io, struct vd_ra_entry *e, uint64_t c)
 {
 	const struct vd_geom *g = &io->vd->geom;
-	e->strip = c;
+	ra_rehash(&io->ra, e, c);
 	e->state = RA_LOADING;
 	e->hit = false;
 	e->gen = vd_gen(io->vd, c);
