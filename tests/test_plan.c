@@ -626,9 +626,12 @@ static void parse_builtin(const char *name, struct plan *p)
 {
 	struct ioc_err err = {0};
 	char origin[64];
+	/* raid-levels makes its VDs of the drives it is given */
+	const char *drives[] = {"filename=a:b:c:d:e:f:g:h"};
+	bool raid = !strcmp(name, "raid-levels");
 
 	snprintf(origin, sizeof(origin), "plan %s", name);
-	if (plan_parse(builtin(name)->text, origin, NULL, 0, p, &err))
+	if (plan_parse(builtin(name)->text, origin, raid ? drives : NULL, raid, p, &err))
 		fail_msg("%s", err.msg);
 }
 
@@ -641,7 +644,7 @@ static void test_builtins_parse(void **state)
 	    {"whitepaper", 12}, {"four-corners", 4}, {"vdbench-curves", 4},
 	    {"oltp", 1},	{"oracle", 1},	{"sql-server", 1},
 	    {"dss", 1},		{"vdi-boot", 1}, {"vdi-login", 1},
-	    {"quick", 4},
+	    {"quick", 4},	{"raid-levels", 32},
 	};
 	unsigned n = 0;
 
@@ -992,7 +995,7 @@ static void test_load_missing(void **state)
 			    "no-such-plan: no such plan file or built-in plan "
 			    "(built-ins: whitepaper, four-corners, "
 			    "vdbench-curves, oltp, oracle, sql-server, dss, vdi-boot, "
-			    "vdi-login, quick)");
+			    "vdi-login, quick, raid-levels)");
 	assert_null(p.steps);
 
 	memset(&err, 0, sizeof(err));

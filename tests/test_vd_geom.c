@@ -9,6 +9,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ static void test_bijective(void **state)
 	const char *defs[] = {"raid0,strip=4k,members=a:b:c", "raid5,strip=4k,members=a:b:c:d:e",
 			      "raid6,strip=4k,members=a:b:c:d:e:f",
 			      "raid10,strip=4k,members=a:b:c:d:e:f:g:h,spans=2",
-			      "jbod,strip=4k,members=a:b:c"};
+			      "span,strip=4k,members=a:b:c"};
 	for (unsigned t = 0; t < 5; t++) {
 		struct vd_def *d = parse(defs[t]);
 		struct vd_geom g;
@@ -84,8 +85,8 @@ static void test_bijective(void **state)
 			struct vd_piece p;
 			vd_geom_piece(&g, off, 4096, &p);
 			assert_int_equal(p.len, 4096);
-			unsigned m = d->level == VD_JBOD ? p.idx : vd_geom_data_member(&g, p.row, p.idx);
-			uint64_t blk = d->level == VD_JBOD ? p.in_strip / 4096 : p.row;
+			unsigned m = vd_level_concat(d->level) ? p.idx : vd_geom_data_member(&g, p.row, p.idx);
+			uint64_t blk = vd_level_concat(d->level) ? p.in_strip / 4096 : p.row;
 			assert_true(m < g.n && blk < 64);
 			assert_int_equal(seen[m * 64 + blk], 0);
 			seen[m * 64 + blk] = 1;
@@ -132,6 +133,37 @@ static void test_parse_values(void **state)
 	assert_string_equal(one, "y22");
 }
 
+/* A run's drives: one per VD of the list, one per member of a jbod (its
+ * item with that member alone, its other keys kept); span and concat
+ * are one drive over the members; a jbod has no cache to configure. */
+static void test_jbod_drives(void **state)
+{
+	(void)state;
+	const char *list = "raid5,strip=64k,members=a:b:c;jbod,members=d:e:f,disk_cache=off;span,members=g:h";
+	const char *want[] = {"raid5,strip=64k,members=a:b:c", "jbod,members=d,disk_cache=off",
+			      "jbod,members=e,disk_cache=off", "jbod,members=f,disk_cache=off",
+			      "span,members=g:h"};
+	char out[256];
+	assert_int_equal(vd_drives_count(list), 5);
+	for (unsigned i = 0; i < 5; i++) {
+		assert_int_equal(vd_drives_item(list, i, out, sizeof(out)), 0);
+		assert_string_equal(out, want[i]);
+	}
+	assert_int_equal(vd_drives_item(list, 5, out, sizeof(out)), -EINVAL);
+	assert_int_equal(vd_drives_count("JBOD,members=x"), 1);
+	struct vd_def *d = parse("concat,members=a:b");
+	assert_int_equal(d->level, VD_SPAN);
+	assert_int_equal(d->strip, 65536); /* optional: nothing is striped */
+	free(d);
+	d = parse("jbod,members=a:b:c");
+	assert_int_equal(d->level, VD_JBOD);
+	free(d);
+	struct vd_def def;
+	struct ioc_err err = {0};
+	assert_int_equal(vd_def_parse("jbod,members=a,write=back", &def, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "jbod"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_bijective),
 		cmocka_unit_test(test_raid10_spans),
 		cmocka_unit_test(test_parse_values),
+		cmocka_unit_test(test_jbod_drives),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
  * one (raid5) or any two (raid6) members lost, and through the lost
  * mirror of raid1/raid10; exact member I/O counts for known patterns;
  * concurrent writers to the same stripes leave consistent parity (full
- * scrub); writes while degraded keep parity right; a rebuilt member is
+ * tvd_scrub); writes while degraded keep parity right; a rebuilt member is
  * byte-identical to the lost one.
  */
 #define _GNU_SOURCE
@@ -33,186 +33,7 @@
 #include "vd/sync.h"
 #include "vd/vd.h"
 
-#define MEMBER_BYTES (1u << 20)
-
-static char dir[256];
-static uint64_t member_bytes; /* of the VD tvd_open last opened */
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	snprintf(dir, sizeof(dir), "%s/iochar-vd-XXXXXX", base);
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown_dir(void **state)
-{
-	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-/* "LEVEL,strip=S,members=dir/m0:dir/m1..." plus extra */
-static void vd_text(char *buf, size_t len, const char *level, const char *strip,
-		    unsigned n, const char *extra)
-{
-	int at = snprintf(buf, len, "%s,strip=%s,members=", level, strip);
-	for (unsigned i = 0; i < n; i++)
-		at += snprintf(buf + at, len - (size_t)at, "%s%s/%s-m%u", i ? ":" : "",
-			       dir, level, i);
-	if (extra)
-		snprintf(buf + at, len - (size_t)at, ",%s", extra);
-}
-
-struct tvd {
-	struct vd_members m;
-	struct vd *vd;
-	bool shared;            /* vd belongs to someone else */
-	void *st;
-	struct io_unit *units;
-	uint8_t *bufs;
-	unsigned depth;
-	uint64_t bs;
-};
-
-/* Create (first time) and open a VD for I/O of bs through `engine`; with
- * shared != NULL, one more engine instance on that running VD (as the
- * workers of one job share theirs). */
-static void tvd_open_on(struct tvd *t, struct vd *shared, const char *text,
-			const char *engine, uint64_t size, uint64_t bs,
-			unsigned depth)
-{
-	struct ioc_err err = {0};
-	struct vd_members_params p = {
-		.text = text, .size = size, .writes = true, .force = true,
-	};
-	memset(t, 0, sizeof(*t));
-	int ret = vd_members_inspect(&p, &t->m, &err);
-	if (ret)
-		fail_msg("%s", err.msg);
-	assert_int_equal(vd_prepare(&t->m, NULL, &err), 0);
-	member_bytes = t->m.member_bytes;
-	t->shared = shared != NULL;
-	t->vd = shared;
-	if (!shared)
-		assert_int_equal(vd_create(&t->m.def, t->m.member_bytes, &t->vd), 0);
-	t->depth = depth;
-	t->bs = bs;
-	t->units = calloc(depth, sizeof(*t->units));
-	assert_int_equal(posix_memalign((void **)&t->bufs, 4096, depth * bs), 0);
-	for (unsigned i = 0; i < depth; i++) {
-		t->units[i].index = i;
-		t->units[i].buf = t->bufs + i * bs;
-		t->units[i].buflen = bs;
-	}
-	struct job_spec job = {0};
-	job.rw = RW_RANDRW;
-	struct engine_params ep = {.units = t->units, .depth = depth};
-	ret = vd_engine_init(t->vd, engine_find(engine), &job, &ep, &t->st, &err);
-	if (ret)
-		fail_msg("%s", err.msg);
-}
-
-static void tvd_open(struct tvd *t, const char *text, const char *engine,
-		     uint64_t size, uint64_t bs, unsigned depth)
-{
-	tvd_open_on(t, NULL, text, engine, size, bs, depth);
-}
-
-static struct vd_stats *tvd_close(struct tvd *t)
-{
-	struct vd_stats *s = vd_engine_take_stats(t->st);
-	vd_engine_ops.cleanup(t->st);
-	if (!t->shared)
-		vd_destroy(t->vd);
-	free(t->units);
-	free(t->bufs);
-	return s;
-}
-
-/* Run units [0, n) (set up by the caller) all at once; all must succeed. */
-static void tvd_run(struct tvd *t, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(vd_engine_ops.queue(t->st, &t->units[i]), ENGINE_QUEUED);
-	assert_int_equal(vd_engine_ops.commit(t->st), 0);
-	unsigned done = 0;
-	while (done < n) {
-		int got = vd_engine_ops.getevents(t->st, 1);
-		assert_true(got > 0);
-		for (int i = 0; i < got; i++) {
-			struct io_unit *u = vd_engine_ops.event(t->st, (unsigned)i);
-			if (u->result != (int64_t)u->len)
-				fail_msg("%s at %llu: result %lld", u->dir ? "write" : "read",
-					 (unsigned long long)u->offset, (long long)u->result);
-		}
-		done += (unsigned)got;
-	}
-}
-
-/* Block b's pattern: a seeded stream, different per block and generation. */
-static void pattern(uint8_t *p, uint64_t len, uint64_t b, uint64_t gen)
-{
-	struct rng r;
-	rng_seed(&r, b * 1000003 + gen);
-	for (uint64_t i = 0; i < len; i += 8) {
-		uint64_t v = rng_next(&r);
-		memcpy(p + i, &v, 8);
-	}
-}
-
-static void write_all(struct tvd *t, uint64_t cap, uint64_t gen)
-{
-	for (uint64_t off = 0; off < cap; off += t->bs * t->depth) {
-		unsigned n = 0;
-		for (; n < t->depth && off + n * t->bs < cap; n++) {
-			struct io_unit *u = &t->units[n];
-			u->dir = DIR_WRITE;
-			u->offset = off + n * t->bs;
-			u->len = t->bs;
-			pattern(u->buf, t->bs, u->offset / t->bs, gen);
-		}
-		tvd_run(t, n);
-	}
-}
-
-static void check_all(struct tvd *t, uint64_t cap, uint64_t gen)
-{
-	uint8_t *want = malloc(t->bs);
-	for (uint64_t off = 0; off < cap; off += t->bs * t->depth) {
-		unsigned n = 0;
-		for (; n < t->depth && off + n * t->bs < cap; n++) {
-			struct io_unit *u = &t->units[n];
-			u->dir = DIR_READ;
-			u->offset = off + n * t->bs;
-			u->len = t->bs;
-			memset(u->buf, 0, t->bs);
-		}
-		tvd_run(t, n);
-		for (unsigned i = 0; i < n; i++) {
-			pattern(want, t->bs, t->units[i].offset / t->bs, gen);
-			if (memcmp(want, t->units[i].buf, t->bs))
-				fail_msg("block at %llu differs", (unsigned long long)t->units[i].offset);
-		}
-	}
-	free(want);
-}
-
-static uint64_t scrub(const char *text, uint64_t mbytes)
-{
-	struct vd_def *def = malloc(sizeof(*def));
-	struct ioc_err err = {0};
-	struct vd_sync s;
-	uint64_t bad = 0;
-	assert_int_equal(vd_def_parse(text, def, &err), 0);
-	assert_int_equal(vd_sync_open(&s, def, mbytes, false, &err), 0);
-	assert_int_equal(vd_sync_scrub(&s, 0, vd_sync_rows(&s), &bad, &err), 0);
-	vd_sync_close(&s);
-	free(def);
-	return bad;
-}
+#include "vd_harness.h"
 
 /* Write everything healthy, then read it all with each loss pattern. */
 static void check_losses(const char *level, unsigned n, unsigned max_lost,
@@ -224,9 +45,9 @@ static void check_losses(const char *level, unsigned n, unsigned max_lost,
 	vd_text(text, sizeof(text), level, "64k", n, NULL);
 	tvd_open(&t, text, engine, (uint64_t)MEMBER_BYTES * (n - (max_lost ? max_lost : 1)), bs, 8);
 	uint64_t cap = t.m.geom.capacity - t.m.geom.capacity % bs;
-	write_all(&t, cap, 7);
+	tvd_write_all(&t, cap, 7);
 	free(tvd_close(&t));
-	assert_int_equal(scrub(text, member_bytes), 0);
+	assert_int_equal(tvd_scrub(text, tvd_member_bytes), 0);
 
 	for (unsigned a = 0; a < n; a++) {
 		for (unsigned b = a; b < n; b++) {
@@ -245,7 +66,7 @@ static void check_losses(const char *level, unsigned n, unsigned max_lost,
 			if (!ok)
 				continue; /* e.g. both halves of a raid10 pair */
 			tvd_open(&t, lost, engine, 0, bs, 8);
-			check_all(&t, cap, 7);
+			tvd_check_all(&t, cap, 7);
 			free(tvd_close(&t));
 		}
 	}
@@ -278,14 +99,6 @@ static void test_raid0_jbod_roundtrip(void **state)
 	check_losses("raid0", 3, 0, "io_uring", 12 * 1024);
 }
 
-static uint64_t member_sum(const struct vd_stats *s, enum io_dir d)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < s->nr_members; i++)
-		v += s->member[i].dir[d].ios;
-	return v;
-}
-
 static void test_counts(void **state)
 {
 	(void)state;
@@ -304,24 +117,24 @@ static void test_counts(void **state)
 		tvd_run(&t, 1);
 	}
 	struct vd_stats *s = tvd_close(&t);
-	assert_int_equal(member_sum(s, DIR_READ), 2 * N);
-	assert_int_equal(member_sum(s, DIR_WRITE), 2 * N);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 2 * N);
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 2 * N);
 	assert_int_equal(s->host_ios[DIR_WRITE], N);
 	assert_int_equal(s->rmw_rows, N);
 	free(s);
 
 	/* full stripes: 3 data strips of 64k per row, written sequentially */
 	tvd_open(&t, text, "io_uring", 0, 3 * 65536, 4);
-	write_all(&t, cap, 3);
+	tvd_write_all(&t, cap, 3);
 	s = tvd_close(&t);
 	uint64_t rows = cap / (3 * 65536);
-	assert_int_equal(member_sum(s, DIR_READ), 0);
-	assert_int_equal(member_sum(s, DIR_WRITE), 4 * rows);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 0);
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 4 * rows);
 	for (unsigned i = 0; i < 4; i++)
 		assert_int_equal(s->member[i].dir[DIR_WRITE].ios, rows);
 	assert_int_equal(s->full_rows, rows);
 	free(s);
-	assert_int_equal(scrub(text, member_bytes), 0);
+	assert_int_equal(tvd_scrub(text, tvd_member_bytes), 0);
 
 	/* raid5 reads: one member read per aligned 4k read */
 	tvd_open(&t, text, "psync", 0, 4096, 1);
@@ -332,8 +145,8 @@ static void test_counts(void **state)
 		tvd_run(&t, 1);
 	}
 	s = tvd_close(&t);
-	assert_int_equal(member_sum(s, DIR_READ), 100);
-	assert_int_equal(member_sum(s, DIR_WRITE), 0);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 100);
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 0);
 	free(s);
 }
 
@@ -348,11 +161,11 @@ static struct vd_stats *run_large(const char *text, enum io_dir d, uint64_t bs,
 		t.units[0].offset = i * bs;
 		t.units[0].len = bs;
 		if (d == DIR_WRITE)
-			pattern(t.units[0].buf, bs, i, 11);
+			tvd_pattern(t.units[0].buf, bs, i, 11);
 		tvd_run(&t, 1);
 		if (d == DIR_READ) {
 			uint8_t *want = malloc(bs);
-			pattern(want, bs, i, 11);
+			tvd_pattern(want, bs, i, 11);
 			if (memcmp(want, t.units[0].buf, bs))
 				fail_msg("merged read %u of %llu bytes differs", i, (unsigned long long)bs);
 			free(want);
@@ -374,35 +187,35 @@ static void test_merge(void **state)
 	vd_text(text, sizeof(text), "raid0", "64k", 4, NULL);
 	free(run_large(text, DIR_WRITE, 1 << 20, 3, 4 * MEMBER_BYTES));
 	s = run_large(text, DIR_READ, 1 << 20, 3, 0);
-	assert_int_equal(member_sum(s, DIR_READ), 4 * 3);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 4 * 3);
 	for (unsigned m = 0; m < 4; m++)
 		assert_int_equal(s->member[m].dir[DIR_READ].bytes, 3 * 256 * 1024);
 	free(s);
 
 	vd_text(text, sizeof(text), "raid10", "64k", 4, NULL);
 	s = run_large(text, DIR_WRITE, 1 << 20, 2, 2 * MEMBER_BYTES);
-	assert_int_equal(member_sum(s, DIR_WRITE), 4 * 2); /* each copy once */
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 4 * 2); /* each copy once */
 	free(s);
 	s = run_large(text, DIR_READ, 1 << 20, 2, 0);
-	assert_int_equal(member_sum(s, DIR_READ), 2 * 2); /* one copy of each pair */
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 2 * 2); /* one copy of each pair */
 	free(s);
 
 	/* raid5, 4 members: 2 rows per write, every data strip and P covered */
 	vd_text(text, sizeof(text), "raid5", "64k", 4, NULL);
 	s = run_large(text, DIR_WRITE, 6 * 65536, 5, 3 * MEMBER_BYTES);
-	assert_int_equal(member_sum(s, DIR_READ), 0);
-	assert_int_equal(member_sum(s, DIR_WRITE), 4 * 5);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 0);
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 4 * 5);
 	assert_int_equal(s->full_rows, 2 * 5);
 	free(s);
-	assert_int_equal(scrub(text, member_bytes), 0);
+	assert_int_equal(tvd_scrub(text, tvd_member_bytes), 0);
 	/* a 1 MiB read from 0 covers rows 0-5; each member's data strips form
 	 * two runs around its parity row: 8 reads for 16 strips */
 	s = run_large(text, DIR_WRITE, 1 << 20, 1, 0);
 	free(s);
 	s = run_large(text, DIR_READ, 1 << 20, 1, 0);
-	assert_int_equal(member_sum(s, DIR_READ), 8);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 8);
 	free(s);
-	assert_int_equal(scrub(text, member_bytes), 0);
+	assert_int_equal(tvd_scrub(text, tvd_member_bytes), 0);
 }
 
 struct writer {
@@ -427,7 +240,7 @@ static void *writer_main(void *arg)
 			u->dir = DIR_WRITE;
 			u->offset = rng_below(&r, span) * 4096;
 			u->len = 4096;
-			pattern(u->buf, 4096, rng_next(&r), 1);
+			tvd_pattern(u->buf, 4096, rng_next(&r), 1);
 		}
 		tvd_run(&t, 16);
 	}
@@ -446,7 +259,7 @@ static void test_concurrent_writers(void **state)
 		tvd_open(&t, text, "io_uring", 2 * MEMBER_BYTES, 4096, 1);
 		free(tvd_close(&t));
 		struct vd *vd;
-		assert_int_equal(vd_create(&t.m.def, member_bytes, &vd), 0);
+		assert_int_equal(vd_create(&t.m.def, tvd_member_bytes, &vd), 0);
 		pthread_t th[3];
 		struct writer w[3] = {
 			{vd, text, 1, "io_uring"}, {vd, text, 2, "io_uring"}, {vd, text, 3, "psync"},
@@ -456,7 +269,7 @@ static void test_concurrent_writers(void **state)
 		for (int i = 0; i < 3; i++)
 			pthread_join(th[i], NULL);
 		vd_destroy(vd);
-		if (scrub(text, member_bytes))
+		if (tvd_scrub(text, tvd_member_bytes))
 			fail_msg("%s: parity inconsistent after concurrent writes", levels[l]);
 	}
 }
@@ -476,20 +289,20 @@ static void test_degraded_writes_and_rebuild(void **state)
 	vd_text(lost2, sizeof(lost2), "raid6", "16k", 5, "failed=0:4");
 	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, 8192, 4);
 	uint64_t cap = t.m.geom.capacity;
-	write_all(&t, cap, 1);
+	tvd_write_all(&t, cap, 1);
 	free(tvd_close(&t));
-	snprintf(path, sizeof(path), "%s/raid6-m2", dir);
+	snprintf(path, sizeof(path), "%s/raid6-m2", vd_dir);
 	/* member 2 "fails": it keeps generation-1 data while the VD moves on */
 	tvd_open(&t, lost, "psync", 0, 8192, 4);
-	write_all(&t, cap / 2, 2);
-	check_all(&t, cap / 2, 2);
+	tvd_write_all(&t, cap / 2, 2);
+	tvd_check_all(&t, cap / 2, 2);
 	free(tvd_close(&t));
 
 	/* rebuild member 2 into a new file from the others */
 	struct vd_def *def = malloc(sizeof(*def));
 	assert_int_equal(vd_def_parse(lost, def, &err), 0);
 	struct vd_sync s;
-	assert_int_equal(vd_sync_open(&s, def, member_bytes, false, &err), 0);
+	assert_int_equal(vd_sync_open(&s, def, tvd_member_bytes, false, &err), 0);
 	char fresh[600];
 	snprintf(fresh, sizeof(fresh), "%s.new", path);
 	int fd = open(fresh, O_CREAT | O_RDWR | O_TRUNC, 0644);
@@ -499,9 +312,9 @@ static void test_degraded_writes_and_rebuild(void **state)
 	vd_sync_close(&s);
 	free(def);
 	assert_int_equal(rename(fresh, path), 0);
-	assert_int_equal(scrub(text, member_bytes), 0);
+	assert_int_equal(tvd_scrub(text, tvd_member_bytes), 0);
 	tvd_open(&t, lost2, "io_uring", 0, 8192, 4);
-	check_all(&t, cap / 2, 2);
+	tvd_check_all(&t, cap / 2, 2);
 	free(tvd_close(&t));
 }
 
@@ -517,24 +330,24 @@ static void test_rebuild_identical(void **state)
 		struct ioc_err err = {0};
 		vd_text(text, sizeof(text), levels[l], "32k", 4, NULL);
 		tvd_open(&t, text, "io_uring", MEMBER_BYTES, 16384, 4);
-		write_all(&t, t.m.geom.capacity, 5);
+		tvd_write_all(&t, t.m.geom.capacity, 5);
 		free(tvd_close(&t));
 		struct vd_def *def = malloc(sizeof(*def));
 		assert_int_equal(vd_def_parse(text, def, &err), 0);
 		for (unsigned m = 0; m < 4; m++) {
 			struct vd_sync s;
-			snprintf(path, sizeof(path), "%s/%s-m%u", dir, levels[l], m);
+			snprintf(path, sizeof(path), "%s/%s-m%u", vd_dir, levels[l], m);
 			snprintf(fresh, sizeof(fresh), "%s.new", path);
-			assert_int_equal(vd_sync_open(&s, def, member_bytes, false, &err), 0);
+			assert_int_equal(vd_sync_open(&s, def, tvd_member_bytes, false, &err), 0);
 			int fd = open(fresh, O_CREAT | O_RDWR | O_TRUNC, 0644);
 			assert_true(fd >= 0);
 			assert_int_equal(vd_sync_rebuild_rows(&s, m, fd, 0, vd_sync_rows(&s), &err), 0);
 			vd_sync_close(&s);
-			uint8_t *a = malloc(member_bytes), *b = malloc(member_bytes);
+			uint8_t *a = malloc(tvd_member_bytes), *b = malloc(tvd_member_bytes);
 			int fa = open(path, O_RDONLY);
-			assert_int_equal(pread(fa, a, member_bytes, 0), member_bytes);
-			assert_int_equal(pread(fd, b, member_bytes, 0), member_bytes);
-			if (memcmp(a, b, member_bytes))
+			assert_int_equal(pread(fa, a, tvd_member_bytes, 0), tvd_member_bytes);
+			assert_int_equal(pread(fd, b, tvd_member_bytes, 0), tvd_member_bytes);
+			if (memcmp(a, b, tvd_member_bytes))
 				fail_msg("%s: rebuilt member %u differs", levels[l], m);
 			close(fa);
 			close(fd);
@@ -557,15 +370,15 @@ static void test_writeback_flushed_on_stop(void **state)
 	vd_text(text, sizeof(text), "raid5", "16k", 4, "write=back,cache=1m");
 	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, 8192, 8);
 	uint64_t cap = t.m.geom.capacity;
-	write_all(&t, cap, 3);
-	write_all(&t, cap / 2, 4); /* overwrites of dirty data wait for it */
-	check_all(&t, cap / 2, 4); /* reads see the newest data */
+	tvd_write_all(&t, cap, 3);
+	tvd_write_all(&t, cap / 2, 4); /* overwrites of dirty data wait for it */
+	tvd_check_all(&t, cap / 2, 4); /* reads see the newest data */
 	struct vd_stats *s = tvd_close(&t);
 	assert_true(s->wb_absorbed > 0);
 	free(s);
-	assert_int_equal(scrub(plain, member_bytes), 0);
+	assert_int_equal(tvd_scrub(plain, tvd_member_bytes), 0);
 	tvd_open(&t, plain, "psync", 0, 8192, 4);
-	check_all(&t, cap / 2, 4);
+	tvd_check_all(&t, cap / 2, 4);
 	free(tvd_close(&t));
 	/* the second half still holds generation 3 */
 	tvd_open(&t, plain, "psync", 0, 8192, 1);
@@ -575,7 +388,7 @@ static void test_writeback_flushed_on_stop(void **state)
 		t.units[0].offset = off;
 		t.units[0].len = 8192;
 		tvd_run(&t, 1);
-		pattern(want, 8192, off / 8192, 3);
+		tvd_pattern(want, 8192, off / 8192, 3);
 		assert_memory_equal(want, t.units[0].buf, 8192);
 	}
 	free(tvd_close(&t));
@@ -597,17 +410,17 @@ static void test_writeback_full_stripes(void **state)
 	vd_text(text, sizeof(text), "raid5", "64k", 4, "write=back,cache=1m");
 	tvd_open(&t, text, "io_uring", 3 * MEMBER_BYTES, bs, 1);
 	uint64_t cap = t.m.geom.capacity, rows = cap / (3 * bs);
-	write_all(&t, cap, 21);               /* depth 1, strictly sequential */
+	tvd_write_all(&t, cap, 21);               /* depth 1, strictly sequential */
 	assert_int_equal(vd_engine_flush(t.st), 0); /* fsync: all destaged, counted */
 	struct vd_stats *s = tvd_close(&t);
-	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 0);
 	for (unsigned m = 0; m < 4; m++)
 		assert_int_equal(s->member[m].dir[DIR_WRITE].ios, rows);
 	assert_int_equal(s->full_rows, rows);
 	assert_int_equal(s->rmw_rows + s->rcw_rows, 0);
 	assert_int_equal(s->wb_absorbed, cap / bs);
 	free(s);
-	assert_int_equal(scrub(plain, member_bytes), 0);
+	assert_int_equal(tvd_scrub(plain, tvd_member_bytes), 0);
 
 	/* near-sequential: each row's strips in the order 2, 0, 1, depth 3 */
 	tvd_open(&t, text, "io_uring", 0, bs, 3);
@@ -618,30 +431,19 @@ static void test_writeback_full_stripes(void **state)
 			u->dir = DIR_WRITE;
 			u->offset = (r * 3 + order[i]) * bs;
 			u->len = bs;
-			pattern(u->buf, bs, u->offset / bs, 22);
+			tvd_pattern(u->buf, bs, u->offset / bs, 22);
 		}
 		tvd_run(&t, 3);
 	}
 	assert_int_equal(vd_engine_flush(t.st), 0);
 	s = tvd_close(&t);
-	assert_int_equal(member_sum(s, DIR_READ), 0);
+	assert_int_equal(tvd_member_sum(s, DIR_READ), 0);
 	assert_int_equal(s->full_rows, rows);
 	free(s);
-	assert_int_equal(scrub(plain, member_bytes), 0);
+	assert_int_equal(tvd_scrub(plain, tvd_member_bytes), 0);
 	tvd_open(&t, plain, "psync", 0, bs, 4);
-	check_all(&t, cap, 22);
+	tvd_check_all(&t, cap, 22);
 	free(tvd_close(&t));
-}
-
-/* Pump the instance without host I/O for ms (commit + poll), as the
- * worker's loop does between I/Os. */
-static void pump_for(struct tvd *t, unsigned ms)
-{
-	for (unsigned i = 0; i < ms; i++) {
-		assert_int_equal(vd_engine_ops.commit(t->st), 0);
-		assert_true(vd_engine_ops.getevents(t->st, 0) >= 0);
-		usleep(1000);
-	}
 }
 
 /* Write-back destages in the background: partial rows stay in the cache
@@ -662,13 +464,13 @@ static void test_writeback_background(void **state)
 		t.units[0].len = 4096;
 		tvd_run(&t, 1);
 	}
-	pump_for(&t, 200);
+	tvd_pump_for(&t, 200);
 	struct vd_stats *s = vd_engine_take_stats(t.st);
-	assert_int_equal(member_sum(s, DIR_WRITE), 0); /* young: still cached */
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 0); /* young: still cached */
 	free(s);
-	pump_for(&t, 1100);
+	tvd_pump_for(&t, 1100);
 	s = vd_engine_take_stats(t.st);
-	assert_int_equal(member_sum(s, DIR_WRITE), 2 * 2); /* aged out: 2 rmw rows */
+	assert_int_equal(tvd_member_sum(s, DIR_WRITE), 2 * 2); /* aged out: 2 rmw rows */
 	assert_int_equal(s->rmw_rows, 2);
 	free(s);
 	/* 4 fresh partial rows of 5 slots: past 3/4, two oldest destaged now */
@@ -678,7 +480,7 @@ static void test_writeback_background(void **state)
 		t.units[0].len = 4096;
 		tvd_run(&t, 1);
 	}
-	pump_for(&t, 10);
+	tvd_pump_for(&t, 10);
 	s = vd_engine_take_stats(t.st);
 	assert_int_equal(s->rmw_rows, 2);
 	free(s);
@@ -700,7 +502,7 @@ static void test_fast_init(void **state)
 
 	vd_text(text, sizeof(text), "raid5", "16k", 6, NULL);
 	char withmap[2700], map[600];
-	snprintf(map, sizeof(map), "%s/init.map", dir);
+	snprintf(map, sizeof(map), "%s/init.map", vd_dir);
 	snprintf(withmap, sizeof(withmap), "%s,init_file=%s", text, map);
 	tvd_open(&t, withmap, "io_uring", 5 * MEMBER_BYTES, 4096, 1);
 	uint64_t rows = t.m.geom.rows, row_bytes = 5 * 16384;
@@ -712,12 +514,12 @@ static void test_fast_init(void **state)
 			t.units[0].dir = DIR_WRITE;
 			t.units[0].offset = (uint64_t)i * 3 * row_bytes + 4096 * (i % 20);
 			t.units[0].len = 4096;
-			pattern(t.units[0].buf, 4096, i, 1);
+			tvd_pattern(t.units[0].buf, 4096, i, 1);
 			tvd_run(&t, 1);
 		}
 		struct vd_stats *s = tvd_close(&t);
-		assert_int_equal(member_sum(s, DIR_READ), (pass ? 2 : 5) * N);
-		assert_int_equal(member_sum(s, DIR_WRITE), 2 * N);
+		assert_int_equal(tvd_member_sum(s, DIR_READ), (pass ? 2 : 5) * N);
+		assert_int_equal(tvd_member_sum(s, DIR_WRITE), 2 * N);
 		assert_int_equal(s->uninit_rows, pass ? 0 : N);
 		free(s);
 	}
@@ -736,12 +538,12 @@ static void test_readahead_coherent(void **state)
 	vd_text(text, sizeof(text), "raid6", "16k", 5, "readahead=on,cache=4m");
 	tvd_open(&b, text, "io_uring", 3 * MEMBER_BYTES, 4096, 1);
 	uint64_t cap = b.m.geom.capacity;
-	write_all(&b, cap, 1);
+	tvd_write_all(&b, cap, 1);
 	struct vd *vd = b.vd;
 	tvd_open_on(&a, vd, text, "io_uring", 0, 4096, 1);
-	check_all(&a, cap, 1);        /* depth 1: one sequential stream */
-	write_all(&b, cap, 2);
-	check_all(&a, cap, 2);
+	tvd_check_all(&a, cap, 1);        /* depth 1: one sequential stream */
+	tvd_write_all(&b, cap, 2);
+	tvd_check_all(&a, cap, 2);
 	struct vd_stats *s = vd_engine_take_stats(a.st);
 	assert_true(s->ra_hits > cap / 4096 / 2);
 	free(s);
@@ -754,20 +556,20 @@ static void test_readahead_coherent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_raid5_any_one_lost, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_raid6_any_two_lost, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_mirrors_lost, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_raid0_jbod_roundtrip, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_counts, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_merge, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_rebuild_identical, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_writeback_full_stripes, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_writeback_background, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_fast_init, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_readahead_coherent, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_raid5_any_one_lost, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_raid6_any_two_lost, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_mirrors_lost, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_raid0_jbod_roundtrip, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_counts, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_merge, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_concurrent_writers, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_degraded_writes_and_rebuild, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_rebuild_identical, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_flushed_on_stop, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_full_stripes, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_writeback_background, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_fast_init, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_readahead_coherent, vd_setup_dir, vd_teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -365,7 +365,7 @@ static const struct option_def job_rows[] = {
 		.show = core_opts_show_chars,
 		.group = OPT_GROUP_TARGET,
 		.arg = "LEVEL,strip=S,members=A:B:..",
-		.help = "RAID virtual drive as the target (raid0/1/5/6/10, jbod); "
+		.help = "RAID virtual drive as the target (raid0/1/5/6/10, jbod, span); "
 			"see docs/vd.md",
 		.fio = OPT_COMPAT_IOCHAR,
 	},

@@ -79,6 +79,9 @@ enum opt_flags {
 	/* The report's repeat-this-run command line names the row even at
 	 * its default (the rest are named where they differ from it). */
 	OPT_F_CMD_ALWAYS = 1u << 7,
+	/* A plan key that takes a ',' list, a step per value, as workload
+	 * options do (plan keys otherwise take one value). */
+	OPT_F_LIST = 1u << 8,
 };
 
 /* How a row stands to fio's option of the same name (docs/fio-compat.md

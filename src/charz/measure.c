@@ -88,12 +88,13 @@ static int make_jobs(const struct measure_ctx *ctx, const struct job_spec *job,
 	return 0;
 }
 
-/* A VD step: the runner made one job per VD of job->vd (';'), in order;
- * label their per_target entries with the definitions. */
+/* A VD step: the runner made one job per VD of job->vd (';') and per
+ * member of a jbod, in order; label their per_target entries with the
+ * definitions. */
 static int label_vds(struct measure_call *c, const struct job_spec *job,
 		     unsigned nr_jobs)
 {
-	unsigned n = vd_list_count(job->vd);
+	unsigned n = vd_drives_count(job->vd);
 
 	if (n != nr_jobs)
 		return 0; /* not one job per VD: leave them unlabelled */
@@ -104,7 +105,7 @@ static int label_vds(struct measure_call *c, const struct job_spec *job,
 		size_t len = strlen(job->vd) + 1;
 		if (!(c->vd_labels[i] = malloc(len)))
 			return -ENOMEM;
-		if (vd_list_item(job->vd, i, c->vd_labels[i], len))
+		if (vd_drives_item(job->vd, i, c->vd_labels[i], len))
 			c->vd_labels[i][0] = '\0';
 	}
 	return 0;

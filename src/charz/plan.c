@@ -132,7 +132,7 @@ static enum comma_rule comma_rule(const struct entry *e)
 
 	if (o->flags & OPT_F_COMMAS)
 		return COMMA_WHOLE;
-	if (e->pk || (o->flags & OPT_F_ONE_VALUE))
+	if ((e->pk && !(o->flags & OPT_F_LIST)) || (o->flags & OPT_F_ONE_VALUE))
 		return COMMA_REFUSE;
 	return COMMA_LIST;
 }

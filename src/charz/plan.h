@@ -118,6 +118,11 @@ struct plan_step {
 	 * When set, job is a copy of wl[0].job (what a search scales: its
 	 * iodepth and numjobs; the others run as given) */
 	char workloads[256];
+	/* raid_level= (vd/matrix.h): the step runs on VDs of this level made
+	 * over its filename= drives (filename= becomes vd=); raid_options=
+	 * goes into each RAID definition */
+	char raid_level[16];
+	char raid_options[256];
 	enum wl_judge judge;       /* latency_judge= of a workload section */
 	struct step_workload *wl;  /* nr_wl entries; owned */
 	unsigned nr_wl;

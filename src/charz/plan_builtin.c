@@ -323,6 +323,41 @@ static const char quick[] =
     "bs=4k\n"
     "iodepth=16\n";
 
+static const char raid_levels[] =
+    "; raid-levels: the paper's RAID comparison over the same drives, given\n"
+    "; as --filename=A:B:...: RAID 0 (a VD per drive), RAID 5 (VDs of 8;\n"
+    "; of all the drives when fewer, at least 3), RAID 10 (VDs of 4, two\n"
+    "; mirrored pairs in 2 spans; at least 4 drives) and JBOD (each drive\n"
+    "; passed through, as behind an HBA), with a controller's usual policies\n"
+    "; on the RAID VDs (adaptive read-ahead, write-back). Random 4K and 8K at\n"
+    "; read:write 100:0, 0:100 and 70:30, sequential 256K at 100:0 and\n"
+    "; 0:100, each level in turn, each the best iodepth x numjobs (per VD)\n"
+    "; inside 2 ms mean; the report draws them side by side. 32 steps.\n"
+    "[global]\n"
+    "mode=search\n"
+    "targets=parallel\n"
+    "latency_limit=2ms\n"
+    "latency_stat=mean\n"
+    "latency_scope=each\n"
+    "direct=1\n"
+    "ioengine=io_uring\n"
+    "time_based\n"
+    "runtime=10s\n"
+    "ramp_time=2s\n"
+    "raid_options=readahead=adaptive,write=back\n"
+    "\n"
+    "[random]\n"
+    "rw=randrw\n"
+    "bs=4k,8k\n"
+    "rwmixread=100,0,70\n"
+    "raid_level=raid0,raid5,raid10,jbod\n"
+    "\n"
+    "[sequential]\n"
+    "rw=rw\n"
+    "bs=256k\n"
+    "rwmixread=100,0\n"
+    "raid_level=raid0,raid5,raid10,jbod\n";
+
 const struct plan_builtin plan_builtins[] = {
     {"whitepaper",
      "the rack server paper's matrix: random 4K/8K, sequential 256K/1M, "
@@ -355,5 +390,9 @@ const struct plan_builtin plan_builtins[] = {
     {"vdi-login", "VDI login storm: 30:70 small random in bursts, inside 2 ms",
      vdi_login},
     {"quick", "a first look in under a minute", quick},
+    {"raid-levels",
+     "RAID 0, 5, 10 and JBOD over the same drives (--filename=...), random "
+     "4K/8K and sequential 256K, best inside 2 ms",
+     raid_levels},
     {NULL, NULL, NULL},
 };

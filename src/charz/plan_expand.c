@@ -9,6 +9,7 @@
 
 #include "cli/options.h"
 #include "charz/plan_parse.h"
+#include "vd/matrix.h"
 
 /* ---- expanding sections into steps ---- */
 
@@ -249,6 +250,28 @@ static int build_step(const struct parser *p, const struct section *s,
 	return ret;
 }
 
+/* raid_level=: the step's drives (filename=) become the level's VDs. */
+static int raid_matrix_apply(struct plan_step *st, struct ioc_err *err)
+{
+	struct job_spec *j = &st->job;
+	if (!j->nr_files)
+		return err_usage(err, EINVAL,
+				 "raid_level=%s: give the drives as filename=A:B:... (or --filename)",
+				 st->raid_level);
+	if (j->vd[0])
+		return err_usage(err, EINVAL, "raid_level= makes the step's vd=: give one or the other");
+	unsigned unused = 0;
+	int ret = vd_matrix_def(st->raid_level, (const char *const *)j->files, j->nr_files,
+				st->raid_options, j->vd, sizeof(j->vd), &unused, err);
+	if (ret)
+		return ret;
+	if (job_spec_set_files(j, ""))
+		return err_set(err, ENOMEM, "out of memory");
+	free(j->filename); /* no files at all, as a vd= step */
+	j->filename = NULL;
+	return 0;
+}
+
 /* The step of section s alone (its workloads= not yet built). */
 static int build_one(const struct parser *p, const struct section *s,
 		     const unsigned *pick, struct plan_step *st,
@@ -286,6 +309,10 @@ static int build_one(const struct parser *p, const struct section *s,
 	if (st->mode == STEP_SEARCH && st->job.runtime_ns &&
 	    !options_is_set(&st->job, "time_based"))
 		st->job.time_based = true;
+	if (st->raid_level[0] && (ret = raid_matrix_apply(st, err))) {
+		plan_prefix_origin(p, s->line, err);
+		goto fail;
+	}
 	if (st->mode == STEP_SEARCH && st->latency_limit_ns == 0 && !s->is_wl) {
 		ret = err_usage(err, EINVAL,
 				"%s:%u: latency_limit: missing in [%s] "

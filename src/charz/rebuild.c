@@ -103,7 +103,7 @@ int rebuild_sweep_check(const struct job_spec *job, long n, bool workload,
 	if ((unsigned)n >= d->nr_members)
 		return err_usage(err, EINVAL, "vd rebuild: --replace=%ld, but the VD has %u members (from 0)",
 				 n, d->nr_members);
-	if (d->level == VD_RAID0 || d->level == VD_JBOD)
+	if (d->level == VD_RAID0 || vd_level_concat(d->level))
 		return err_usage(err, EINVAL, "vd rebuild: %s has no redundancy to rebuild from",
 				 vd_level_name(d->level));
 	if (d->failed_mask & ~(1ull << n))

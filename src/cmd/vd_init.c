@@ -124,7 +124,7 @@ static int check(const struct job_spec *job, const char *mode, bool *fast,
 	int ret = vd_members_inspect(&p, m, err);
 	if (ret)
 		return ret;
-	if (m->def.level == VD_RAID0 || m->def.level == VD_JBOD)
+	if (m->def.level == VD_RAID0 || vd_level_concat(m->def.level))
 		return err_usage(err, EINVAL, "vd init: %s has no redundancy to initialize",
 				 vd_level_name(m->def.level));
 	if (*fast && !m->geom.np)

@@ -51,6 +51,8 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "capacity", s->capacity);
 	jw_kv_uint(w, "member_bytes", s->member_bytes);
 	jw_kv_bool(w, "readahead", def->readahead);
+	jw_kv_string(w, "readahead_policy", !def->readahead ? "off"
+				      : def->readahead_adaptive ? "adaptive" : "always");
 	jw_kv_string(w, "write_policy", vd_write_name(def->write));
 	jw_kv_string(w, "access", vd_access_name(def));
 	jw_kv_bool(w, "disk_cache", !def->disk_cache_off);
@@ -75,7 +77,10 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_key(w, "cache");
 	jw_object_begin(w);
 	jw_kv_uint(w, "readahead_hits", s->ra_hits);
+	jw_kv_uint(w, "readahead_strips", s->ra_strips);
+	jw_kv_uint(w, "readahead_wasted", s->ra_strips - s->ra_used);
 	jw_kv_uint(w, "writeback_absorbed", s->wb_absorbed);
+	jw_kv_uint(w, "writeback_end_bytes", s->wb_end_bytes);
 	jw_object_end(w);
 	emit_members(w, def, s, r->elapsed_ns);
 	jw_object_end(w);
@@ -185,9 +190,12 @@ int text_emit_vd(FILE *f, const struct run_result *r, unsigned j)
 			s->full_rows, s->degraded_rows);
 	if (s->uninit_rows)
 		fprintf(f, " (%" PRIu64 " uninitialized: fast init)", s->uninit_rows);
-	if (def->readahead || vd_write_back(def))
-		fprintf(f, "; cache: %" PRIu64 " read-ahead hits, %" PRIu64 " writes absorbed",
-			s->ra_hits, s->wb_absorbed);
+	if (def->readahead)
+		fprintf(f, "; read-ahead: %" PRIu64 " hits, %" PRIu64 " strips read ahead, %" PRIu64 " wasted",
+			s->ra_hits, s->ra_strips, s->ra_strips - s->ra_used);
+	if (vd_write_back(def))
+		fprintf(f, "; cache: %" PRIu64 " writes absorbed, %" PRIu64
+			" bytes destaged at the end (counted)", s->wb_absorbed, s->wb_end_bytes);
 	fputc('\n', f);
 	for (unsigned i = 0; i < s->nr_members; i++) {
 		const struct dir_stats *rd = &s->member[i].dir[DIR_READ];

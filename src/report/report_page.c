@@ -108,6 +108,7 @@ static const struct section sections[] = {
 	{"sets", "Result sets", sets_list, false},
 	{"summary", "Summary", report_summary_table, false},
 	{"bars", "Best figure per workload", report_bar_charts, false},
+	{"raid", "RAID levels compared", report_raid_charts, false},
 	{"hosts", "Per host", report_host_tables, false},
 	{"targets", "Per target and RAID virtual drive", report_target_tables, false},
 	{"rebuild", "RAID rebuild", report_rebuild_tables, false},
@@ -130,6 +131,8 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 {
 	if (s->draw == report_host_tables)
 		return !report_has_hosts(r);
+	if (s->draw == report_raid_charts)
+		return !report_has_raid(r);
 	if (s->draw == report_target_tables)
 		return !report_has_targets(r);
 	if (s->draw == report_model_section)

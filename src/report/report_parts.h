@@ -48,6 +48,11 @@ bool report_pcts_worth(const struct rs_point *p);
 bool report_has_series(const struct report_ctx *r);
 bool report_has_percentiles(const struct report_ctx *r);
 bool report_has_bars(const struct report_ctx *r);
+/* report_raid.c: the RAID levels of raid_level= steps side by side, a
+ * grouped bar chart per set and kind (IOPS, MB/s); report_has_raid says
+ * whether any set has such steps. */
+void report_raid_charts(struct report_ctx *r);
+bool report_has_raid(const struct report_ctx *r);
 
 /* report_tables.c */
 void report_summary_table(struct report_ctx *r);

@@ -15,6 +15,7 @@
 #ifndef IOCHAR_VD_CACHE_H
 #define IOCHAR_VD_CACHE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +28,9 @@ struct vd_ra_entry {
 	uint64_t strip;
 	uint32_t gen;
 	enum vd_ra_state state;
+	bool hit;               /* served a host read since it was loaded */
+	bool hashed;            /* in the strip hash (under strip) */
+	struct vd_ra_entry *hnext; /* hash chain */
 	uint64_t used;          /* LRU tick */
 	uint8_t *buf;           /* one strip */
 	struct vd_op op;
@@ -35,6 +39,8 @@ struct vd_ra_entry {
 struct vd_ra {
 	struct vd_ra_entry *e;
 	unsigned n;
+	struct vd_ra_entry **hash; /* by strip; nb buckets, a power of two */
+	unsigned nb;
 	uint64_t tick;
 	uint64_t next_off;      /* where a sequential stream would read next */
 	unsigned run;           /* sequential reads in a row */
@@ -60,6 +66,8 @@ struct vd_wb_entry {
 	uint64_t row;
 	uint64_t ndirty;        /* dirty sectors */
 	uint64_t born;          /* ns: when the row first became dirty */
+	uint64_t seq;           /* order the slot was taken in (flushes wait for older) */
+	void *by;               /* struct vd_io destaging it (its engine finishes it) */
 	uint64_t run_lo, run_hi; /* sectors the destage in flight writes */
 	bool busy;              /* destaging */
 	bool used;
@@ -68,7 +76,11 @@ struct vd_wb_entry {
 	struct vd_wb_entry *prev, *next; /* idle list (oldest first) or free list */
 };
 
+/* The VD's one write-back cache (struct vd's wb), shared by every worker
+ * of every job on the VD; everything in it is under mu. */
 struct vd_wb {
+	pthread_mutex_t mu;     /* recursive (wb.c) */
+	uint64_t seq;           /* slots taken so far */
 	struct vd_wb_entry *e;  /* n slots */
 	unsigned n, inuse, busy;
 	struct vd_wb_entry **hash;

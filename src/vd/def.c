@@ -15,6 +15,7 @@
 static const char *const level_names[] = {
 	[VD_RAID0] = "raid0", [VD_RAID1] = "raid1", [VD_RAID5] = "raid5",
 	[VD_RAID6] = "raid6", [VD_RAID10] = "raid10", [VD_JBOD] = "jbod",
+	[VD_SPAN] = "span",
 };
 
 const char *vd_level_name(enum vd_level level)
@@ -35,7 +36,7 @@ const char *vd_access_name(const struct vd_def *def)
 unsigned vd_level_min_members(enum vd_level level)
 {
 	switch (level) {
-	case VD_RAID0: case VD_JBOD: return 1;
+	case VD_RAID0: case VD_JBOD: case VD_SPAN: return 1;
 	case VD_RAID1: case VD_RAID10: return level == VD_RAID1 ? 2 : 4;
 	case VD_RAID5: return 3;
 	case VD_RAID6: return 4;
@@ -64,7 +65,7 @@ bool vd_survives(const struct vd_def *def, uint64_t mask)
 	unsigned lost = (unsigned)__builtin_popcountll(mask);
 
 	switch (def->level) {
-	case VD_RAID0: case VD_JBOD: return lost == 0;
+	case VD_RAID0: case VD_JBOD: case VD_SPAN: return lost == 0;
 	case VD_RAID1: return lost < def->nr_members;
 	case VD_RAID5: return lost <= 1;
 	case VD_RAID6: return lost <= 2;
@@ -86,11 +87,11 @@ static int parse_level(const char *v, struct vd_def *def, struct ioc_err *err)
 		}
 	}
 	if (strcasecmp(v, "concat") == 0) {
-		def->level = VD_JBOD;
+		def->level = VD_SPAN;
 		return 0;
 	}
 	return err_usage(err, EINVAL,
-			 "--vd: unknown level '%s'; accepted: raid0, raid1, raid5, raid6, raid10, jbod",
+			 "--vd: unknown level '%s'; accepted: raid0, raid1, raid5, raid6, raid10, jbod, span (concat)",
 			 v);
 }
 
@@ -158,7 +159,9 @@ static int parse_pair(const char *key, const char *v, struct vd_def *def,
 	if (strcmp(key, "failed") == 0)
 		return parse_failed(v, &def->failed_mask, err);
 	if (strcmp(key, "readahead") == 0 || strcmp(key, "ra") == 0) {
-		if (strcasecmp(v, "ahead") == 0 || strcasecmp(v, "always") == 0)
+		def->readahead_adaptive = strcasecmp(v, "adaptive") == 0;
+		if (strcasecmp(v, "ahead") == 0 || strcasecmp(v, "always") == 0 ||
+		    def->readahead_adaptive)
 			v = "on";
 		if (strcasecmp(v, "none") == 0 || strcasecmp(v, "no") == 0)
 			v = "off";
@@ -302,11 +305,79 @@ int vd_def_parse(const char *text, struct vd_def *def, struct ioc_err *err)
 		goto out;
 	if (!def->spans)
 		def->spans = def->level == VD_RAID10 ? 1 : 1;
-	if ((ret = check_strip(def, err)) == 0)
+	if (vd_level_concat(def->level) && !def->strip)
+		def->strip = 64 << 10; /* no striping: only the unit sizes are rounded to */
+	if (def->level == VD_JBOD && (def->readahead || vd_write_back(def)))
+		ret = err_usage(err, EINVAL,
+				"--vd: jbod passes each member through (an HBA has no cache): "
+				"readahead= and write=back are for RAID levels");
+	if (!ret && (ret = check_strip(def, err)) == 0)
 		ret = check_members(def, err);
 out:
 	free(copy);
 	return ret;
+}
+
+/* The members of a jbod item (n of them), or 0 when item is not jbod. */
+static unsigned jbod_members(const char *item)
+{
+	if (strncasecmp(item, "jbod,", 5) != 0)
+		return 0;
+	const char *m = strstr(item, ",members=");
+	if (!m)
+		return 1;
+	unsigned n = 1;
+	for (m += 9; *m && *m != ','; m++)
+		n += *m == ':';
+	return n;
+}
+
+unsigned vd_drives_count(const char *text)
+{
+	unsigned n = 0, lc = vd_list_count(text);
+	char *one = malloc(strlen(text) + 1);
+	for (unsigned i = 0; one && i < lc; i++) {
+		unsigned j = vd_list_item(text, i, one, strlen(text) + 1) ? 0 : jbod_members(one);
+		n += j ? j : 1;
+	}
+	free(one);
+	return one ? n : lc;
+}
+
+/* Item `one` (a jbod of several members) with members= its m-th only. */
+static int jbod_one(const char *one, unsigned m, char *out, size_t len)
+{
+	const char *k = strstr(one, ",members=") + 9, *end = strchr(k, ',');
+	const char *p = k;
+	for (unsigned i = 0; i < m; i++)
+		p = strchr(p, ':') + 1;
+	size_t plen = strcspn(p, ":,");
+	int n = snprintf(out, len, "%.*s%.*s%s", (int)(k - one), one, (int)plen, p,
+			 end ? end : "");
+	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
+}
+
+int vd_drives_item(const char *text, unsigned i, char *out, size_t len)
+{
+	size_t cap = strlen(text) + 1;
+	char *one = malloc(cap);
+	int ret = one ? 0 : -ENOMEM;
+	for (unsigned d = 0, at = 0; !ret && d < vd_list_count(text); d++) {
+		if ((ret = vd_list_item(text, d, one, cap)))
+			break;
+		unsigned n = jbod_members(one), span = n ? n : 1;
+		if (i < at + span) {
+			if (n > 1)
+				ret = jbod_one(one, i - at, out, len);
+			else
+				ret = strlen(one) < len ? (strcpy(out, one), 0) : -E2BIG;
+			free(one);
+			return ret;
+		}
+		at += span;
+	}
+	free(one);
+	return ret ? ret : -EINVAL;
 }
 
 unsigned vd_list_count(const char *text)

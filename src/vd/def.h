@@ -3,7 +3,7 @@
  * The text form is what --vd= and plan files take:
  *
  *     LEVEL,strip=SIZE,members=PATH:PATH:...[,spans=N][,failed=I:J]
- *          [,readahead=on|off][,write=through|back|back-bbu][,cache=SIZE]
+ *          [,readahead=on|adaptive|off][,write=through|back|back-bbu][,cache=SIZE]
  *          [,cache_file=PATH][,access=rw|ro|blocked][,disk_cache=on|off]
  *          [,init_file=PATH][,require_init=0|1]
  *
@@ -38,8 +38,15 @@ enum vd_level {
 	VD_RAID5,
 	VD_RAID6,
 	VD_RAID10,
-	VD_JBOD,
+	VD_JBOD,          /* each member its own drive: runs split it, one job per member */
+	VD_SPAN,          /* one drive, the members concatenated ("concat") */
 };
+
+/* Levels laid out as a concatenation (a one-member jbod is its member). */
+static inline bool vd_level_concat(enum vd_level l)
+{
+	return l == VD_SPAN || l == VD_JBOD;
+}
 
 enum vd_write_policy {
 	VD_WRITE_THROUGH,
@@ -56,7 +63,8 @@ struct vd_def {
 	char members[VD_MAX_MEMBERS][VD_PATH_MAX];
 	unsigned spans;                 /* raid10: groups of mirrored pairs */
 	uint64_t failed_mask;           /* bit i: member i is missing */
-	bool readahead;
+	bool readahead;                 /* readahead=on|always|adaptive */
+	bool readahead_adaptive;        /* adaptive: only sequential streams load strips */
 	enum vd_write_policy write;
 	uint64_t cache;                 /* bytes of read-ahead / write-back cache */
 	bool read_only;                 /* access=ro: writes are refused */
@@ -80,6 +88,13 @@ unsigned vd_list_count(const char *text);
 
 /* Copy the i-th VD of text into out (len bytes). 0, or -E2BIG / -EINVAL. */
 int vd_list_item(const char *text, unsigned i, char *out, size_t len);
+
+/* The drives a run makes of the list: one per VD, and one per member of
+ * a jbod (each member passed through as its own drive, as behind an HBA:
+ * the item with members= that member alone). Count, and the i-th drive's
+ * definition into out (0, or -E2BIG / -EINVAL / -ENOMEM). */
+unsigned vd_drives_count(const char *text);
+int vd_drives_item(const char *text, unsigned i, char *out, size_t len);
 
 /* The member of a VD in the list text (';'-separated definitions) that
  * is the file path names, however either is spelt (util/file_id.h);

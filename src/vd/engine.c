@@ -335,13 +335,16 @@ static struct io_unit *vd_event(void *state, unsigned i)
 	return io->events[i];
 }
 
-/* Destage everything and wait for every member I/O. stopped: the run is
- * over, nobody reaps its host ops (their completions are dropped). */
+/* Destage what is dirty now (other workers' later writes are theirs to
+ * flush) and wait for it and every member I/O. stopped: the run is over,
+ * nobody reaps its host ops (their completions are dropped). */
 static int settle(struct vd_io *io, bool stopped)
 {
 	int ret = 0;
-	while (io->inner_state && (vd_policy_busy(io) || io->inflight)) {
-		vd_policy_flush(io);
+	uint64_t mark = vd_wb_mark(io);
+	while (io->inner_state &&
+	       (vd_policy_busy(io) || io->inflight || vd_wb_pending(io, mark))) {
+		vd_policy_flush(io, mark);
 		pump(io);
 		if ((ret = inner_commit(io)) < 0)
 			break;
@@ -349,8 +352,8 @@ static int settle(struct vd_io *io, bool stopped)
 			if ((ret = reap_inner(io, 1)) < 0)
 				break;
 			ret = 0;
-		} else if (vd_policy_busy(io)) {
-			sched_yield();
+		} else if (vd_policy_busy(io) || vd_wb_pending(io, mark)) {
+			sched_yield(); /* rows another worker destages */
 		}
 		if (stopped)
 			io->nr_done = 0;
@@ -364,6 +367,17 @@ static void drain(struct vd_io *io)
 {
 	io->measure_start = UINT64_MAX;
 	settle(io, true);
+}
+
+int vd_engine_finish(void *state)
+{
+	struct vd_io *io = state;
+	if (!io || !io->vd->wb)
+		return 0;
+	io->finishing = true;
+	int ret = settle(io, true);
+	io->finishing = false;
+	return ret;
 }
 
 int vd_engine_flush(void *state)

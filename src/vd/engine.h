@@ -39,6 +39,12 @@ int vd_engine_init(struct vd *vd, const struct engine_ops *inner,
  * the instance's thread. 0 or -errno. */
 int vd_engine_flush(void *state);
 
+/* The end of a run (the worker's loop is over, its host I/Os reaped): the
+ * write-back data still cached is destaged now and its member I/Os are
+ * counted (stats wb_end_bytes), so the amplification is the whole
+ * cost of the host writes; the host figures are not touched. 0 or -errno. */
+int vd_engine_finish(void *state);
+
 /* Member I/Os and host I/Os completing from ns on are counted. */
 void vd_engine_measure_from(void *state, uint64_t ns);
 

@@ -13,7 +13,7 @@ void vd_geom_init(struct vd_geom *g, const struct vd_def *def,
 	g->strip_shift = (unsigned)__builtin_ctzll(def->strip);
 	g->rows = member_bytes >> g->strip_shift;
 	g->member_size = g->rows << g->strip_shift;
-	if (def->level == VD_JBOD) {
+	if (vd_level_concat(def->level)) {
 		g->capacity = g->member_size * g->n;
 		g->rows = 0;
 	} else {
@@ -23,7 +23,7 @@ void vd_geom_init(struct vd_geom *g, const struct vd_def *def,
 
 uint64_t vd_geom_member_bytes_for(const struct vd_def *def, uint64_t capacity)
 {
-	uint64_t per = def->level == VD_JBOD ? def->nr_members : vd_data_members(def);
+	uint64_t per = vd_level_concat(def->level) ? def->nr_members : vd_data_members(def);
 	uint64_t row_bytes = def->strip * per;
 	uint64_t rows = (capacity + row_bytes - 1) / row_bytes;
 
@@ -66,7 +66,7 @@ unsigned vd_geom_q_member(const struct vd_geom *g, uint64_t r)
 void vd_geom_piece(const struct vd_geom *g, uint64_t off, uint64_t len,
 		   struct vd_piece *p)
 {
-	if (g->level == VD_JBOD) {
+	if (vd_level_concat(g->level)) {
 		p->row = 0;
 		p->idx = (unsigned)(off / g->member_size);
 		p->in_strip = off % g->member_size;

@@ -45,8 +45,9 @@ struct vd_io {
 
 	struct vd_queue waiting;   /* host ops held by the write-back cache */
 	struct vd_ra ra;           /* read-ahead cache (def.readahead) */
-	struct vd_wb wb;           /* write-back cache (def.write = back) */
+	struct vd_queue ra_waiting; /* host reads waiting for strips being read ahead */
 	unsigned internal;         /* destage / read-ahead ops in flight */
+	bool finishing;            /* the end's counted flush (vd_engine_finish) */
 
 	struct {                   /* the first member I/O that failed */
 		bool set;
@@ -84,9 +85,21 @@ void vd_policy_retry(struct vd_io *io);
 void vd_policy_unlock_all(struct vd_io *io);
 /* Anything of the policies' still pending (dirty data, held ops)? */
 bool vd_policy_busy(const struct vd_io *io);
-/* Destage all dirty data (orderly stop, fsync); vd_policy_busy tells when
- * it is done. */
-void vd_policy_flush(struct vd_io *io);
+/* Destage the dirty rows up to mark (vd_wb_mark; orderly stop, fsync);
+ * vd_wb_pending tells when they are done. */
+void vd_policy_flush(struct vd_io *io, uint64_t mark);
+
+/* readahead.c: the read-ahead cache (def.readahead). */
+int vd_ra_init(struct vd_io *io);
+void vd_ra_free(struct vd_io *io);
+/* A host read arriving: follow its stream (read ahead past it), then
+ * serve it from the cache or hold it until the strips it needs are in;
+ * false: not the cache's (the normal path). */
+bool vd_ra_host(struct vd_io *io, struct vd_op *op);
+/* A read-ahead operation finished: its strip is in (or freed on error);
+ * the reads waiting for it are served or sent on. */
+void vd_ra_loaded(struct vd_io *io, struct vd_op *op);
+void vd_ra_unlock_all(struct vd_io *io);
 
 /* wb.c: the write-back cache (def.write = back, back-bbu). */
 enum vd_wb_ret {
@@ -94,14 +107,21 @@ enum vd_wb_ret {
 	WB_DONE,       /* absorbed, or served from the cache */
 	WB_WAIT,       /* hold it: destage must happen first */
 };
-int vd_wb_init(struct vd_io *io);
-void vd_wb_free(struct vd_io *io);
+/* The VD's cache (vd->wb), made by vd_create and freed by vd_destroy. */
+int vd_wb_create(struct vd *vd);
+void vd_wb_destroy(struct vd *vd);
 enum vd_wb_ret vd_wb_host(struct vd_io *io, struct vd_op *op);
 /* Background destage: rows past the high watermark or too old. */
 void vd_wb_tick(struct vd_io *io);
-void vd_wb_flush(struct vd_io *io);
+/* A flush's mark: the slots taken so far. A flush destages the dirty
+ * rows up to its mark (vd_wb_flush) and waits while any is left
+ * (vd_wb_pending): writes of other workers after it do not hold it. */
+uint64_t vd_wb_mark(struct vd_io *io);
+void vd_wb_flush(struct vd_io *io, uint64_t upto);
+bool vd_wb_pending(struct vd_io *io, uint64_t upto);
 /* A destage operation of e finished. */
 void vd_wb_destaged(struct vd_io *io, struct vd_wb_entry *e);
+/* io goes away after a failure: its destages will not finish. */
 void vd_wb_unlock_all(struct vd_io *io);
 /* The first run [*a, *b) of set bits of a sector bitmap at or after from;
  * false when there is none. */

@@ -83,6 +83,24 @@ static int check_init(struct vd_members *out, struct ioc_err *err)
 	return 0;
 }
 
+/* What the definition allows this use of it: a jbod of several members
+ * only in a run (split into one job per member), access=. */
+static int check_use(const struct vd_members_params *p, const struct vd_def *def,
+		     struct ioc_err *err)
+{
+	if (def->level == VD_JBOD && def->nr_members > 1)
+		return err_usage(err, EINVAL,
+				 "--vd: jbod passes each of its %u members through as its own drive, "
+				 "which only a run does (one job per member); here give one member, "
+				 "or span for one drive over them", def->nr_members);
+	if (def->read_only && p->writes)
+		return err_usage(err, EPERM, "--vd: access=ro, but the job writes");
+	if (def->blocked && !p->maintenance)
+		return err_usage(err, EPERM,
+				 "--vd: access=blocked: the VD takes no host I/O (reads included); use access=rw or ro to run on it");
+	return 0;
+}
+
 int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out,
 		       struct ioc_err *err)
 {
@@ -92,13 +110,9 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if ((ret = vd_def_parse(p->text, def, err)) || (ret = check_twice(def, err)))
+	if ((ret = vd_def_parse(p->text, def, err)) || (ret = check_twice(def, err)) ||
+	    (ret = check_use(p, def, err)))
 		return ret;
-	if (def->read_only && p->writes)
-		return err_usage(err, EPERM, "--vd: access=ro, but the job writes");
-	if (def->blocked && !p->maintenance)
-		return err_usage(err, EPERM,
-				 "--vd: access=blocked: the VD takes no host I/O (reads included); use access=rw or ro to run on it");
 	uint64_t smallest = UINT64_MAX, largest = 0;
 	bool all_exist = true;
 	out->dio_align = 512;
@@ -199,7 +213,7 @@ int vd_prepare(const struct vd_members *m, const struct target_fill_ctl *c,
 		if ((ret = target_fill_ctl(m->def.members[i], m->member_bytes, c, err)))
 			return ret;
 	}
-	if (!any || m->def.level == VD_RAID0 || m->def.level == VD_JBOD)
+	if (!any || m->def.level == VD_RAID0 || vd_level_concat(m->def.level))
 		return 0;
 	struct vd_sync s;
 	if ((ret = vd_sync_open(&s, &m->def, m->member_bytes, true, err)))

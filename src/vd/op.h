@@ -68,6 +68,7 @@ struct vd_op {
 	bool locked, excl;
 	uint64_t lock_first, lock_last;
 	int error;             /* first member error, -errno */
+	bool ra_miss;          /* read-ahead: a host read that loaded its own strips */
 
 	struct vd_mio *mios;   /* this phase's member I/Os */
 	unsigned nr_mios, cap_mios;

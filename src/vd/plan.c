@@ -37,7 +37,7 @@ bool vd_op_lock_range(const struct vd *vd, struct vd_op *op)
 {
 	const struct vd_geom *g = &vd->geom;
 
-	if (g->level == VD_RAID0 || g->level == VD_JBOD)
+	if (g->level == VD_RAID0 || vd_level_concat(g->level))
 		return false;
 	uint64_t c0 = op->off >> g->strip_shift;
 	uint64_t c1 = (op->off + op->len - 1) >> g->strip_shift;
@@ -111,7 +111,7 @@ static int plan_plain(struct vd_plan_ctx *c, struct vd_op *op)
 		unsigned first = vd_geom_data_member(g, p.row, p.idx);
 		unsigned copies = g->level == VD_RAID1 ? g->n : g->level == VD_RAID10 ? 2 : 1;
 
-		if (g->level == VD_JBOD)
+		if (vd_level_concat(g->level))
 			moff = p.in_strip;
 		if (op->dir == DIR_READ) {
 			unsigned m = copies > 1 ? mirror_pick(c, g, first, p.row, start) : first;

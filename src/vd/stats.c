@@ -27,7 +27,10 @@ void vd_stats_add(struct vd_stats *to, const struct vd_stats *from)
 	to->degraded_rows += from->degraded_rows;
 	to->uninit_rows += from->uninit_rows;
 	to->ra_hits += from->ra_hits;
+	to->ra_strips += from->ra_strips;
+	to->ra_used += from->ra_used;
 	to->wb_absorbed += from->wb_absorbed;
+	to->wb_end_bytes += from->wb_end_bytes;
 	for (unsigned i = 0; i < to->nr_members && i < from->nr_members; i++) {
 		for (int d = 0; d < DIR_COUNT; d++) {
 			struct dir_stats *t = &to->member[i].dir[d];

@@ -47,7 +47,7 @@ void vd_sync_close(struct vd_sync *s)
 
 uint64_t vd_sync_rows(const struct vd_sync *s)
 {
-	return s->geom.level == VD_JBOD ? 0 : s->geom.rows;
+	return vd_level_concat(s->geom.level) ? 0 : s->geom.rows;
 }
 
 static int io_all(bool wr, int fd, void *buf, uint64_t len, uint64_t off,
@@ -284,7 +284,7 @@ static bool piece_home(const struct vd_sync *s, const struct vd_piece *p,
 {
 	const struct vd_geom *g = &s->geom;
 
-	if (g->level == VD_JBOD) {
+	if (vd_level_concat(g->level)) {
 		*member = p->idx;
 		*moff = p->in_strip;
 		return !lost(s, *member);
@@ -398,7 +398,7 @@ int vd_sync_write(struct vd_sync *s, const void *buf, uint64_t off, uint64_t len
 		uint64_t moff;
 		vd_geom_piece(g, off + done, len - done, &p);
 		piece_home(s, &p, &m, &moff);
-		m = g->level == VD_JBOD ? p.idx : vd_geom_data_member(g, p.row, p.idx);
+		m = vd_level_concat(g->level) ? p.idx : vd_geom_data_member(g, p.row, p.idx);
 		copies = g->level == VD_RAID1 ? g->n : g->level == VD_RAID10 ? 2 : 1;
 		for (unsigned c = 0; c < copies && !ret; c++)
 			if (!lost(s, m + c))

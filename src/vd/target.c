@@ -21,18 +21,19 @@ static bool vdt_claims(const struct job_spec *job)
 
 static unsigned vdt_count(const struct job_spec *job)
 {
-	return vd_list_count(job->vd);
+	return vd_drives_count(job->vd);
 }
 
-/* Jobs whose vd= lists several VDs (';') become one job per VD, run in
- * parallel and summed like any jobs; a rate is split over them, as a plan
- * splits it over its targets. */
+/* Jobs whose vd= lists several VDs (';'), or a jbod of several members,
+ * become one job per VD and per jbod member, run in parallel and summed
+ * like any jobs; a rate is split over them, as a plan splits it over its
+ * targets. */
 static int vdt_split(const struct job_spec *job, unsigned i, unsigned n,
 		     struct job_spec *out)
 {
 	if (n == 1)
 		return 0;
-	if (vd_list_item(job->vd, i, out->vd, sizeof(out->vd)))
+	if (vd_drives_item(job->vd, i, out->vd, sizeof(out->vd)))
 		return -ENOMEM;
 	char name[JOB_NAME_MAX];
 	snprintf(name, sizeof(name), "%.50s.vd%u", job->name, i);
@@ -49,10 +50,6 @@ static int vdt_region(const struct job_spec *job, const struct vd_members *m,
 {
 	char a[32];
 
-	if (vd_write_back(&m->def) && job->numjobs > 1)
-		return err_usage(err, EINVAL,
-				 "job %s: --vd write=back keeps one cache per worker: use numjobs=1 (and iodepth for concurrency)",
-				 job->name);
 	unsigned align = job->direct ? m->dio_align : 1;
 	if (job->bs % align || job->offset % align)
 		return err_usage(err, EINVAL,
@@ -134,8 +131,11 @@ static int vdt_engine_init(void *shared, const struct engine_ops *inner,
 	return vd_engine_init(shared, inner, job, p, estate, err);
 }
 
+/* The run is over: what the write-back cache still holds is destaged
+ * and counted first, so the amplification includes it. */
 static void *vdt_take_stats(void *estate)
 {
+	vd_engine_finish(estate);
 	return vd_engine_take_stats(estate);
 }
 

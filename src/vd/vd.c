@@ -1,10 +1,12 @@
-/* vd.c - the shared part of a running VD: geometry and stripe locks. */
+/* vd.c - the shared part of a running VD: geometry, stripe locks and the
+ * write-back cache. */
 #include "vd/vd.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "vd/initmap.h"
+#include "vd/io.h"
 
 int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 {
@@ -24,6 +26,11 @@ int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 		free(vd);
 		return -ENOMEM;
 	}
+	int ret = vd_write_back(def) ? vd_wb_create(vd) : 0;
+	if (ret) {
+		vd_destroy(vd);
+		return ret;
+	}
 	*out = vd;
 	return 0;
 }
@@ -32,6 +39,7 @@ void vd_destroy(struct vd *vd)
 {
 	if (!vd)
 		return;
+	vd_wb_destroy(vd);
 	vd_init_save(vd);
 	free((void *)vd->uninit);
 	free((void *)vd->locks);

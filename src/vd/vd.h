@@ -20,6 +20,8 @@
 
 #define VD_LOCK_SLOTS (1u << 16)
 
+struct vd_wb;
+
 struct vd {
 	struct vd_def def;
 	struct vd_geom geom;
@@ -42,6 +44,9 @@ struct vd {
 	/* Rows not yet initialized (vd/initmap.h), a bit per row; NULL: all
 	 * are. A write op clears its rows' bits under the row lock. */
 	_Atomic uint64_t *uninit;
+	/* write=back, back-bbu: the controller's one write-back cache, shared
+	 * by every instance (vd/cache.h, vd/wb.c); NULL: write-through. */
+	struct vd_wb *wb;
 };
 
 static inline bool vd_row_uninit(const struct vd *vd, uint64_t r)

@@ -15,9 +15,18 @@
  * them on a flush (orderly stop, fsync). A read whose sectors are all
  * dirty is served from the cache; one that mixes dirty and clean sectors
  * has those rows destaged first and then reads the members.
+ *
+ * There is one cache per VD (struct vd's wb), as a controller has one
+ * for all its hosts' I/O: every worker of every job on the VD copies into
+ * the same slots, under the cache's mutex. A destage is issued by the
+ * worker that starts it, through its own member engine, and finishes on
+ * that worker (e->by); host writes of other workers to its row wait, as
+ * that worker's own do. The mutex is recursive: a synchronous member
+ * engine finishes a destage inside the call that issued it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,7 +39,7 @@
 
 static uint64_t row_bytes_of(const struct vd_geom *g)
 {
-	return g->level == VD_JBOD ? g->strip : (uint64_t)g->k * g->strip;
+	return vd_level_concat(g->level) ? g->strip : (uint64_t)g->k * g->strip;
 }
 
 /* Slots for cache bytes (at least two rows). */
@@ -68,12 +77,19 @@ static void wb_attach(struct vd_wb *wb)
 	}
 }
 
-int vd_wb_init(struct vd_io *io)
+int vd_wb_create(struct vd *vd)
 {
-	struct vd_wb *wb = &io->wb;
-	const struct vd_def *def = &io->vd->def;
-
-	wb->row_bytes = row_bytes_of(&io->vd->geom);
+	const struct vd_def *def = &vd->def;
+	struct vd_wb *wb = calloc(1, sizeof(*wb));
+	if (!wb)
+		return -ENOMEM;
+	vd->wb = wb;
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&wb->mu, &ma);
+	pthread_mutexattr_destroy(&ma);
+	wb->row_bytes = row_bytes_of(&vd->geom);
 	wb->sectors = wb->row_bytes / SECTOR;
 	wb->words = (wb->sectors + 63) / 64;
 	wb->n = slots_for(def, wb->row_bytes);
@@ -86,7 +102,7 @@ int vd_wb_init(struct vd_io *io)
 	size_t data_off;
 	int ret = 0;
 	if (def->write == VD_WRITE_BACK_BBU) {
-		ret = vd_bbu_map(io->vd, wb, vd_wb_store_len(wb, &data_off));
+		ret = vd_bbu_map(vd, wb, vd_wb_store_len(wb, &data_off));
 	} else {
 		wb->map_len = vd_wb_store_len(wb, &data_off);
 		wb->map = mmap(NULL, wb->map_len, PROT_READ | PROT_WRITE,
@@ -99,28 +115,61 @@ int vd_wb_init(struct vd_io *io)
 	return ret;
 }
 
-void vd_wb_free(struct vd_io *io)
+void vd_wb_destroy(struct vd *vd)
 {
-	struct vd_wb *wb = &io->wb;
+	struct vd_wb *wb = vd->wb;
+	if (!wb)
+		return;
 	for (unsigned i = 0; wb->e && i < wb->n; i++)
 		vd_op_free(&wb->e[i].op);
-	if (wb->map && io->vd->def.write == VD_WRITE_BACK_BBU)
+	if (wb->map && vd->def.write == VD_WRITE_BACK_BBU)
 		vd_bbu_unmap(wb);
 	else if (wb->map)
 		munmap(wb->map, wb->map_len);
 	free(wb->e);
 	free(wb->hash);
-	memset(wb, 0, sizeof(*wb));
+	pthread_mutex_destroy(&wb->mu);
+	free(wb);
+	vd->wb = NULL;
 }
 
+static void wb_lock(struct vd_wb *wb)
+{
+	pthread_mutex_lock(&wb->mu);
+}
+
+static void wb_unlock(struct vd_wb *wb)
+{
+	pthread_mutex_unlock(&wb->mu);
+}
+
+static void idle_append(struct vd_wb *wb, struct vd_wb_entry *e);
+
+/* After a failure io's engine is gone: its destages will not finish.
+ * Their rows' locks are released and the rows go back to the idle list
+ * (still dirty: a later flush or the battery file has them). */
 void vd_wb_unlock_all(struct vd_io *io)
 {
-	for (unsigned i = 0; io->wb.e && i < io->wb.n; i++) {
-		struct vd_op *op = &io->wb.e[i].op;
-		if (op->locked)
-			vd_unlock(io->vd, op->lock_first, op->lock_last, op->excl);
-		op->locked = false;
+	struct vd_wb *wb = io->vd->wb;
+	if (!wb)
+		return;
+	wb_lock(wb);
+	for (unsigned i = 0; i < wb->n; i++) {
+		struct vd_wb_entry *e = &wb->e[i];
+		if (e->by != io)
+			continue;
+		if (e->op.locked)
+			vd_unlock(io->vd, e->op.lock_first, e->op.lock_last, e->op.excl);
+		e->op.locked = false;
+		e->by = NULL;
+		if (e->busy) {
+			e->busy = false;
+			wb->busy--;
+			e->run_lo = e->run_hi = 0;
+			idle_append(wb, e);
+		}
 	}
+	wb_unlock(wb);
 }
 
 /* ---- sector bitmaps ---- */
@@ -184,17 +233,8 @@ static void idle_unlink(struct vd_wb *wb, struct vd_wb_entry *e)
 	e->prev = e->next = NULL;
 }
 
-static struct vd_wb_entry *slot_take(struct vd_wb *wb, uint64_t row, uint64_t now)
+static void idle_append(struct vd_wb *wb, struct vd_wb_entry *e)
 {
-	struct vd_wb_entry *e = wb->free;
-	wb->free = e->next;
-	e->row = row;
-	e->ndirty = 0;
-	e->born = now;
-	e->used = true;
-	memset(e->dirty, 0, wb->words * 8);
-	e->hnext = *bucket(wb, row);
-	*bucket(wb, row) = e;
 	e->prev = wb->idle_tail;
 	e->next = NULL;
 	if (wb->idle_tail)
@@ -202,6 +242,21 @@ static struct vd_wb_entry *slot_take(struct vd_wb *wb, uint64_t row, uint64_t no
 	else
 		wb->idle_head = e;
 	wb->idle_tail = e;
+}
+
+static struct vd_wb_entry *slot_take(struct vd_wb *wb, uint64_t row, uint64_t now)
+{
+	struct vd_wb_entry *e = wb->free;
+	wb->free = e->next;
+	e->row = row;
+	e->ndirty = 0;
+	e->born = now;
+	e->seq = ++wb->seq;
+	e->used = true;
+	memset(e->dirty, 0, wb->words * 8);
+	e->hnext = *bucket(wb, row);
+	*bucket(wb, row) = e;
+	idle_append(wb, e);
 	wb->inuse++;
 	return e;
 }
@@ -236,10 +291,11 @@ bool vd_wb_next_run(const uint64_t *bits, uint64_t sectors, uint64_t from,
 	return true;
 }
 
-/* Destage the next dirty run of e from sector `from`; false: none left. */
+/* Destage the next dirty run of e from sector `from` through io's
+ * engine; false: none left. */
 static bool destage_run(struct vd_io *io, struct vd_wb_entry *e, uint64_t from)
 {
-	struct vd_wb *wb = &io->wb;
+	struct vd_wb *wb = io->vd->wb;
 	uint64_t a, b;
 	if (!vd_wb_next_run(e->dirty, wb->sectors, from, &a, &b))
 		return false;
@@ -258,49 +314,91 @@ static bool destage_run(struct vd_io *io, struct vd_wb_entry *e, uint64_t from)
 
 static void destage(struct vd_io *io, struct vd_wb_entry *e)
 {
+	struct vd_wb *wb = io->vd->wb;
 	if (e->busy)
 		return;
-	idle_unlink(&io->wb, e);
+	idle_unlink(wb, e);
 	e->busy = true;
-	io->wb.busy++;
+	e->by = io;
+	wb->busy++;
 	if (!destage_run(io, e, 0))
 		vd_wb_destaged(io, e);
 }
 
 void vd_wb_destaged(struct vd_io *io, struct vd_wb_entry *e)
 {
-	struct vd_wb *wb = &io->wb;
+	struct vd_wb *wb = io->vd->wb;
+	wb_lock(wb);
 	if (e->run_hi > e->run_lo) {
 		io->internal--;
+		if (io->finishing && !e->op.error)
+			io->stats->wb_end_bytes += (e->run_hi - e->run_lo) * SECTOR;
 		bits_clear(e->dirty, e->run_lo, e->run_hi);
 		e->ndirty -= e->run_hi - e->run_lo;
 		uint64_t next = e->run_hi;
 		e->run_lo = e->run_hi = 0;
-		if (destage_run(io, e, next))
+		if (destage_run(io, e, next)) {
+			wb_unlock(wb);
 			return;
+		}
 	}
 	e->busy = false;
+	e->by = NULL;
 	wb->busy--;
 	slot_release(wb, e);
+	wb_unlock(wb);
 }
 
-void vd_wb_flush(struct vd_io *io)
+uint64_t vd_wb_mark(struct vd_io *io)
 {
-	while (io->wb.idle_head)
-		destage(io, io->wb.idle_head);
+	struct vd_wb *wb = io->vd->wb;
+	if (!wb)
+		return 0;
+	wb_lock(wb);
+	uint64_t seq = wb->seq;
+	wb_unlock(wb);
+	return seq;
+}
+
+void vd_wb_flush(struct vd_io *io, uint64_t upto)
+{
+	struct vd_wb *wb = io->vd->wb;
+	wb_lock(wb);
+	for (;;) { /* from the head each time: destage changes the list */
+		struct vd_wb_entry *e = wb->idle_head;
+		while (e && e->seq > upto)
+			e = e->next;
+		if (!e)
+			break;
+		destage(io, e);
+	}
+	wb_unlock(wb);
+}
+
+bool vd_wb_pending(struct vd_io *io, uint64_t upto)
+{
+	struct vd_wb *wb = io->vd->wb;
+	bool any = false;
+	if (!wb)
+		return false;
+	wb_lock(wb);
+	for (unsigned i = 0; !any && i < wb->n; i++)
+		any = wb->e[i].used && wb->e[i].seq <= upto;
+	wb_unlock(wb);
+	return any;
 }
 
 void vd_wb_tick(struct vd_io *io)
 {
-	struct vd_wb *wb = &io->wb;
-	if (!wb->idle_head)
-		return;
-	if (wb->inuse - wb->busy > wb->n * 3 / 4)
+	struct vd_wb *wb = io->vd->wb;
+	wb_lock(wb);
+	if (wb->idle_head && wb->inuse - wb->busy > wb->n * 3 / 4)
 		while (wb->idle_head && wb->inuse - wb->busy > wb->n / 2)
 			destage(io, wb->idle_head);
 	uint64_t now = fast_ns();
 	while (wb->idle_head && now - wb->idle_head->born > WB_AGE_NS)
 		destage(io, wb->idle_head);
+	wb_unlock(wb);
 }
 
 /* ---- host I/O ---- */
@@ -318,7 +416,7 @@ static void row_span(const struct vd_wb *wb, uint64_t r, uint64_t off,
 /* Copy between the host buffer and the slots of [off, off+len). */
 static void copy(struct vd_io *io, struct vd_op *op, bool to_cache, uint64_t now)
 {
-	struct vd_wb *wb = &io->wb;
+	struct vd_wb *wb = io->vd->wb;
 	uint64_t r0 = op->off / wb->row_bytes, r1 = (op->off + op->len - 1) / wb->row_bytes;
 	for (uint64_t r = r0; r <= r1; r++) {
 		uint64_t a, b;
@@ -343,7 +441,7 @@ static void copy(struct vd_io *io, struct vd_op *op, bool to_cache, uint64_t now
 
 static enum vd_wb_ret wb_read(struct vd_io *io, struct vd_op *op, bool aligned)
 {
-	struct vd_wb *wb = &io->wb;
+	struct vd_wb *wb = io->vd->wb;
 	uint64_t r0 = op->off / wb->row_bytes, r1 = (op->off + op->len - 1) / wb->row_bytes;
 	uint64_t want = 0, have = 0;
 	for (uint64_t r = r0; r <= r1; r++) {
@@ -369,7 +467,7 @@ static enum vd_wb_ret wb_read(struct vd_io *io, struct vd_op *op, bool aligned)
 
 static enum vd_wb_ret wb_write(struct vd_io *io, struct vd_op *op, bool aligned)
 {
-	struct vd_wb *wb = &io->wb;
+	struct vd_wb *wb = io->vd->wb;
 	uint64_t r0 = op->off / wb->row_bytes, r1 = (op->off + op->len - 1) / wb->row_bytes;
 	unsigned fresh = 0, cached = 0;
 	bool busy = false;
@@ -407,8 +505,14 @@ static enum vd_wb_ret wb_write(struct vd_io *io, struct vd_op *op, bool aligned)
 
 enum vd_wb_ret vd_wb_host(struct vd_io *io, struct vd_op *op)
 {
+	struct vd_wb *wb = io->vd->wb;
 	bool aligned = op->off % SECTOR == 0 && op->len % SECTOR == 0;
-	if (op->dir == DIR_READ)
-		return io->wb.inuse ? wb_read(io, op, aligned) : WB_PASS;
-	return wb_write(io, op, aligned);
+	enum vd_wb_ret r = WB_PASS;
+	wb_lock(wb);
+	if (op->dir == DIR_WRITE)
+		r = wb_write(io, op, aligned);
+	else if (wb->inuse)
+		r = wb_read(io, op, aligned);
+	wb_unlock(wb);
+	return r;
 }
