@@ -281,6 +281,25 @@ static void report(struct test *t)
 	}
 }
 
+/* Who and what this test is, for its result: roles, addresses, the
+ * parameters as run (the secret blanked), the sockets' facts. */
+static void fill_identity(struct test *t)
+{
+	struct sockaddr_storage ls;
+	socklen_t ll = sizeof(ls);
+
+	snprintf(t->r.role, sizeof(t->r.role), "server");
+	snprintf(t->r.peer_addr, sizeof(t->r.peer_addr), "%s", t->peer);
+	if (getsockname(t->ctrl, (struct sockaddr *)&ls, &ll) == 0)
+		net_addr_str(&ls, t->r.local_addr, sizeof(t->r.local_addr));
+	snprintf(t->r.peer_version, sizeof(t->r.peer_version), "%s", t->p.client_version);
+	t->r.params = t->p;
+	memset(t->r.params.secret, 0, sizeof(t->r.params.secret));
+	t->r.zerocopy = t->srv->o->zerocopy;
+	memcpy(t->r.cookie, t->ss->cookie, sizeof(t->r.cookie));
+	net_result_socket_facts(&t->r, t->ctrl, t->streams[0].fd);
+}
+
 void session_run(struct server *srv, struct session *ss, int ctrl,
 		 const char *peer)
 {
@@ -293,21 +312,7 @@ void session_run(struct server *srv, struct session *ss, int ctrl,
 	t.p = ss->p;
 	if (get_streams(&t) || setup_streams(&t))
 		goto out;
-	snprintf(t.r.role, sizeof(t.r.role), "server");
-	snprintf(t.r.peer_addr, sizeof(t.r.peer_addr), "%s", peer);
-	{
-		struct sockaddr_storage ls;
-		socklen_t ll = sizeof(ls);
-		if (getsockname(ctrl, (struct sockaddr *)&ls, &ll) == 0)
-			net_addr_str(&ls, t.r.local_addr, sizeof(t.r.local_addr));
-	}
-	snprintf(t.r.peer_version, sizeof(t.r.peer_version), "%s",
-		 t.p.client_version);
-	t.r.params = t.p;
-	memset(t.r.params.secret, 0, sizeof(t.r.params.secret));
-	t.r.zerocopy = srv->o->zerocopy;
-	memcpy(t.r.cookie, ss->cookie, sizeof(t.r.cookie));
-	net_result_socket_facts(&t.r, ctrl, t.streams[0].fd);
+	fill_identity(&t);
 	if (net_send_state(ctrl, NET_TEST_START, t.idle)) {
 		server_log(srv, peer, "dropped: connection closed");
 		goto out;
