@@ -124,9 +124,9 @@ static void test_predict_then_measure(void **state)
 	json_object *x = json_tokener_parse(po.out);
 	assert_non_null(x);
 	json_object *s0 = json_object_array_get_idx(x, 0);
-	assert_int_equal(json_object_array_length(jget(s0, "sets")), 3); /* 1, 2, 4 */
+	assert_int_equal(json_object_array_length(jget(s0, "sets")), 4); /* 1, 2, 3, 4 */
 	assert_int_equal(json_object_array_length(jget(s0, "predicted_curve")), 4);
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		json_object *set = json_object_array_get_idx(jget(s0, "sets"), i);
 		if (jget_double(set, "error_pct") > STATED_ERROR * 100)
 			fail_msg("explain: %u targets: error %.1f %%", (unsigned)jget_u64(set, "targets"),
@@ -164,7 +164,7 @@ static void set_iops(json_object *step, unsigned k, double iops)
 
 /* The fit recovers the parameters of synthetic results: a scaling step
  * (real, on the null engine) whose figures are replaced by known ones,
- * 1000 IOPS on one target, 2000 on two, 2500 on four: a drive of 1000
+ * 1000 IOPS on one target, 2000 on two, 2500 on three and four: a drive of 1000
  * IOPS and a host ceiling of 2500 on the one worker thread. */
 static void test_fit_synthetic_results(void **state)
 {
@@ -184,10 +184,11 @@ static void test_fit_synthetic_results(void **state)
 	proc_out_free(&po);
 	snprintf(step, sizeof(step), "%s/steps/000.json", out);
 	json_object *st = load(step);
-	assert_int_equal(json_object_array_length(jget(st, "sets")), 3);
+	assert_int_equal(json_object_array_length(jget(st, "sets")), 4); /* 1, 2, 3, 4 */
 	set_iops(st, 0, 1000);
 	set_iops(st, 1, 2000);
 	set_iops(st, 2, 2500);
+	set_iops(st, 3, 2500);
 	assert_int_equal(json_object_to_file(step, st), 0);
 	json_object_put(st);
 

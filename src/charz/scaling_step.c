@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "inventory/backing.h"
@@ -16,14 +17,14 @@ static void keep_run(const struct plan_step *st, struct set_outcome *s, const st
 	s->rep_lat_ns[s->nr_rep++] = p ? point_latency(p, st->latency_stat) : NAN;
 }
 
-/* scaling_measure_fn: the mode on the first `targets` targets, then its
- * headline point again until scaling_repeats runs. */
 struct count_arg {
 	struct step_outcome *out;
 	scaling_set_fn run_set;
 	void *arg;
 };
 
+/* scaling_measure_fn: the mode on the first `targets` targets, then its
+ * headline point again until scaling_repeats runs. */
 static int scaling_count(void *arg, unsigned targets, struct knee_count *k, struct ioc_err *err)
 {
 	struct count_arg *a = arg;
@@ -80,6 +81,31 @@ static void scaling_devices(struct step_outcome *out)
 	}
 }
 
+/* The sets by target count (the sweep measured them out of order), so
+ * that its rows, CSV and JSON read in order. A set's mctx points at its
+ * own discipline: pointed again after the move. */
+static int sort_sets(struct step_outcome *out)
+{
+	struct set_outcome *tmp = malloc(sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	for (unsigned i = 1; i < out->nr_sets; i++) {
+		unsigned k = i;
+		while (k > 0 && out->sets[k - 1].nr_targets > out->sets[i].nr_targets)
+			k--;
+		if (k == i)
+			continue;
+		*tmp = out->sets[i];
+		memmove(&out->sets[k + 1], &out->sets[k], (i - k) * sizeof(*tmp));
+		out->sets[k] = *tmp;
+	}
+	for (unsigned i = 0; i < out->nr_sets; i++)
+		if (out->sets[i].mctx.disc)
+			out->sets[i].mctx.disc = &out->sets[i].disc;
+	free(tmp);
+	return 0;
+}
+
 /* The step's sweep (charz/scaling.h) and its verdict in one line, led by
  * what the targets share: targets on one device measure the device. */
 int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set, void *arg,
@@ -93,6 +119,8 @@ int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set, void *arg
 
 	scaling_devices(out);
 	int ret = scaling_sweep(n, scaling_count, &a, c, &nr, &out->knee, err);
+	if (sort_sets(out) && !ret)
+		ret = err_set(err, ENOMEM, "out of memory");
 	if (ret)
 		return ret;
 	scaling_describe(&out->knee, rw_is_random(st->job.rw) ? "IOPS" : "throughput",

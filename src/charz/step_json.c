@@ -318,18 +318,6 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 	jw_object_end(w);
 }
 
-/* The sets of a scaling step by target count (the sweep measures them
- * out of order): order[0..nr_sets). */
-static void scaling_order(const struct step_outcome *o, unsigned *order)
-{
-	for (unsigned i = 0; i < o->nr_sets; i++) {
-		unsigned k = i;
-		for (; k > 0 && o->sets[order[k - 1]].nr_targets > o->sets[i].nr_targets; k--)
-			order[k] = order[k - 1];
-		order[k] = i;
-	}
-}
-
 static double mean_of(const double *x, unsigned n)
 {
 	double sum = 0;
@@ -362,8 +350,6 @@ static void emit_scaling_point(struct jw *w, const struct step_outcome *o,
 static void emit_scaling(struct jw *w, const struct step_outcome *o)
 {
 	const struct knee_result *r = &o->knee;
-	unsigned order[SCALING_MAX_COUNTS];
-	scaling_order(o, order);
 	jw_key(w, "scaling");
 	jw_object_begin(w);
 	jw_kv_string(w, "metric", rw_is_random(o->step->job.rw) ? "iops" : "bw_bytes");
@@ -371,8 +357,8 @@ static void emit_scaling(struct jw *w, const struct step_outcome *o)
 	jw_kv_uint(w, "repeats", o->step->scaling_repeats);
 	jw_key(w, "points");
 	jw_array_begin(w);
-	for (unsigned i = 0; i < o->nr_sets && i < SCALING_MAX_COUNTS; i++)
-		emit_scaling_point(w, o, &o->sets[order[i]]);
+	for (unsigned i = 0; i < o->nr_sets; i++) /* by count: scaling_step.c */
+		emit_scaling_point(w, o, &o->sets[i]);
 	jw_array_end(w);
 	jw_kv_string(w, "verdict", knee_verdict_name(r->verdict));
 	jw_key(w, "saturation_targets"); /* the knee: where it stops growing */
