@@ -610,6 +610,20 @@ static void expect_seconds_noise(json_object *root, const char *key)
 		fail_msg("%s: noise %.4f %%, 3 x the standard error gives %.4f %%", key, got, want);
 }
 
+/* Identical runs of key: never significant; within noise when the band
+ * is no wider than the floor, else inconclusive (a loaded machine, or
+ * the sanitizers, can widen it past 5 % with two runs a side). */
+static void expect_alike(json_object *root, const char *key)
+{
+	json_object *v = compare_value(root, key, 1);
+	const char *verdict = compare_verdict(root, key, 1);
+	assert_string_not_equal(verdict, "significant");
+	if (jget_double(v, "noise_pct") <= jget_double(v, "floor_pct"))
+		assert_string_equal(verdict, "within noise");
+	else
+		assert_string_equal(verdict, "inconclusive");
+}
+
 /* Real null-engine runs, rate-limited so the machine's load does not
  * move them: what compare says of them. */
 static void test_real_runs(void **state)
@@ -633,7 +647,7 @@ static void test_real_runs(void **state)
 	expect_exit(&po, 0);
 	json_object *root = parse_json(&po);
 	json_object *v = compare_value(root, key, 1);
-	assert_string_equal(compare_verdict(root, key, 1), "within noise");
+	expect_alike(root, key);
 	assert_string_equal(json_object_get_string(jget(v, "rule")), "per-second");
 	assert_string_equal(json_object_get_string(jget(v, "note")), "");
 	assert_int_equal(jget_u64(v, "intervals"), 2);
@@ -644,7 +658,7 @@ static void test_real_runs(void **state)
 				     "--output-format=json"));
 	expect_exit(&po, 0);
 	root = parse_json(&po);
-	assert_string_equal(compare_verdict(root, key, 1), "within noise");
+	expect_alike(root, key);
 	assert_string_equal(json_object_get_string(jget(compare_value(root, key, 1), "rule")), "runs");
 	expect_welch_noise(root, key);
 	json_object_put(root);
