@@ -95,11 +95,28 @@ static void test_found_adjacent(void **state)
 	scaling_describe(&r, "IOPS", 3, line, sizeof(line));
 	assert_non_null(strstr(line, "IOPS stops growing after 3 targets (4 gave +3.3 %"));
 	assert_non_null(strstr(line, "3 runs per count, Welch's 95 % interval"));
-	/* flat, then growing again: no single knee */
+	/* flat, then growing again into the largest count: it still grows */
 	c[5] = runs(6, 600, 0.005, 3);
 	knee_find(c, 6, &r);
+	assert_int_equal(r.verdict, KNEE_STILL_GROWS);
+	assert_int_equal(r.lo, 5);
+	/* a noisy first step does not hide the growth after it */
+	static const double m2[] = {100, 200, 300, 400, 410, 405};
+	for (unsigned i = 0; i < 6; i++)
+		c[i] = runs(i + 1, m2[i], i < 2 ? 0.4 : 0.005, 3);
+	assert_int_equal(knee_step_judge(&c[0], &c[1], NULL, NULL, NULL), KNEE_STEP_UNDECIDED);
+	knee_find(c, 6, &r);
+	assert_int_equal(r.verdict, KNEE_FOUND);
+	assert_int_equal(r.knee, 4);
+	/* a knee undecided: from 4 to 5 the band straddles the share */
+	c[4] = runs(5, 450, 0.05, 3);
+	c[5] = runs(6, 455, 0.005, 3);
+	knee_find(c, 6, &r);
 	assert_int_equal(r.verdict, KNEE_UNDECIDED);
-	assert_int_equal(r.regrows, 5);
+	assert_int_equal(r.lo, 4);
+	assert_int_equal(r.hi, 5);
+	scaling_describe(&r, "IOPS", 3, line, sizeof(line));
+	assert_non_null(strstr(line, "IOPS: the knee is undecided: from 4 to 5 targets"));
 	/* a knee after one target */
 	for (unsigned i = 0; i < 6; i++)
 		c[i] = runs(i + 1, 1000, 0.01, 3);

@@ -49,61 +49,43 @@ static int by_targets(const void *x, const void *y)
 	return (a->targets > b->targets) - (a->targets < b->targets);
 }
 
-/* The verdict once the counts around step i (c[i] to c[i + 1], the first
- * that does not grow) are adjacent. */
-static void decide(const struct knee_count *c, unsigned n, unsigned i, enum knee_step st,
-		   struct knee_result *r)
-{
-	r->verdict = KNEE_UNDECIDED;
-	if (st != KNEE_FLAT)
-		return;
-	for (unsigned k = i + 1; k + 1 < n; k++)
-		if (knee_step_judge(&c[k], &c[k + 1], NULL, NULL, NULL) == KNEE_GROWS) {
-			r->regrows = c[k].targets; /* no single knee */
-			return;
-		}
-	r->verdict = KNEE_FOUND;
-	r->knee = c[i].targets;
-}
-
 void knee_find(const struct knee_count *in, unsigned n, struct knee_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->verdict = KNEE_UNDECIDED;
-	if (!n || n > KNEE_MAX_COUNTS)
+	if (n < 2 || n > KNEE_MAX_COUNTS)
 		return;
 	struct knee_count c[KNEE_MAX_COUNTS];
 	memcpy(c, in, n * sizeof(*c));
 	qsort(c, n, sizeof(*c), by_targets);
-	unsigned i = 0;
-	enum knee_step st = KNEE_GROWS;
-	for (; i + 1 < n; i++) {
-		st = knee_step_judge(&c[i], &c[i + 1], &r->gain, &r->band, &r->share);
-		if (st != KNEE_GROWS)
-			break;
+	/* the knee can only be where the growth last lands: after the last
+	 * step that grows (k = 0 when none does) */
+	unsigned k = 0;
+	for (unsigned i = 0; i + 1 < n; i++)
+		if (knee_step_judge(&c[i], &c[i + 1], NULL, NULL, NULL) == KNEE_GROWS)
+			k = i + 1;
+	if (k == n - 1) { /* it grows into the largest count */
+		r->verdict = KNEE_STILL_GROWS;
+		k--;
 	}
-	if (i + 1 >= n) { /* every step grows (or one count alone) */
-		r->verdict = n > 1 ? KNEE_STILL_GROWS : KNEE_UNDECIDED;
-		if (n > 1) {
-			r->lo = c[n - 2].targets;
-			r->hi = c[n - 1].targets;
-			r->base = c[n - 2].mean;
-		}
+	enum knee_step st = knee_step_judge(&c[k], &c[k + 1], &r->gain, &r->band, &r->share);
+	r->lo = c[k].targets;
+	r->hi = c[k + 1].targets;
+	r->base = c[k].mean;
+	if (r->verdict == KNEE_STILL_GROWS)
 		return;
-	}
-	r->lo = c[i].targets;
-	r->hi = c[i + 1].targets;
-	r->base = c[i].mean;
 	/* the step into it first: a growing average over a wide step may
 	 * hide where it flattens; then the step out of it */
-	if (i > 0 && c[i].targets - c[i - 1].targets > 1)
-		r->next = c[i - 1].targets + (c[i].targets - c[i - 1].targets) / 2;
-	else if (c[i + 1].targets - c[i].targets > 1)
-		r->next = c[i].targets + (c[i + 1].targets - c[i].targets) / 2;
-	if (st == KNEE_STEP_UNDECIDED && c[i].n < 2)
+	if (k > 0 && c[k].targets - c[k - 1].targets > 1)
+		r->next = c[k - 1].targets + (c[k].targets - c[k - 1].targets) / 2;
+	else if (c[k + 1].targets - c[k].targets > 1)
+		r->next = c[k].targets + (c[k + 1].targets - c[k].targets) / 2;
+	if (st == KNEE_STEP_UNDECIDED && c[k].n < 2)
 		r->next = 0; /* no band: more counts decide nothing */
-	if (!r->next)
-		decide(c, n, i, st, r);
+	if (!r->next && st == KNEE_FLAT) {
+		r->verdict = KNEE_FOUND;
+		r->knee = c[k].targets;
+	}
 }
 
 const char *knee_verdict_name(enum knee_verdict v)

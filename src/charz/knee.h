@@ -11,12 +11,13 @@
  *     grows      when the whole band is above the share,
  *     is flat    when the whole band is below it,
  *     is undecided otherwise (the noise cannot tell).
- * The knee is the count a whose step to a + 1 is flat while the step
- * into a (from a - 1) grows and no later step grows again: "stops growing
- * after a targets". Every step growing: "still grows at N". Otherwise,
- * or with one run per count (no band): undecided. Counts not adjacent
- * around the first step that does not grow are bisected (knee_find's
- * next), the step into it before the step out of it.
+ * The knee is where the growth last lands: the count K reached by the
+ * last step that grows (the smallest count when none does). When the
+ * step into K and the step out of it join adjacent counts and the step
+ * out is flat: "stops growing after K targets". When the last step grows
+ * (into the largest count): "still grows at N". Otherwise, or with one
+ * run per count (no band): undecided. Counts not adjacent around K are
+ * bisected (knee_find's next), the step into K before the step out.
  */
 #ifndef IOCHAR_CHARZ_KNEE_H
 #define IOCHAR_CHARZ_KNEE_H
@@ -47,8 +48,6 @@ struct knee_result {
 	unsigned lo, hi;   /* the step the verdict rests on (counts); 0 none */
 	double base;       /* the mean at lo */
 	double gain, band, share; /* that step's gain, its half-width, the share */
-	unsigned regrows;  /* undecided: the count from which it grows again
-			    * after a flat step; 0 none */
 	unsigned next;     /* a count to measure before believing it; 0: none */
 };
 

@@ -66,9 +66,6 @@ void scaling_describe(const struct knee_result *r, const char *metric, unsigned 
 			 "estimate (scaling_repeats=3 or more)", metric);
 	else if (!r->lo)
 		snprintf(buf, len, "%s: the knee is undecided: one target count only", metric);
-	else if (r->regrows)
-		snprintf(buf, len, "%s: the knee is undecided: flat from %u to %u targets, but "
-			 "it grows again from %u (%s)", metric, r->lo, r->hi, r->regrows, how);
 	else if (isfinite(band))
 		snprintf(buf, len, "%s: the knee is undecided: from %u to %u targets it changed "
 			 "%+.1f %% \xc2\xb1%.1f %%, which the noise cannot tell from half the "
