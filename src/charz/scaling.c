@@ -68,9 +68,11 @@ void scaling_describe(const struct knee_result *r, const char *metric, unsigned 
 		snprintf(buf, len, "%s: the knee is undecided: one target count only", metric);
 	else if (isfinite(band))
 		snprintf(buf, len, "%s: the knee is undecided: from %u to %u targets it changed "
-			 "%+.1f %% \xc2\xb1%.1f %%, which the noise cannot tell from half the "
-			 "added targets' share (%s; more runs: scaling_repeats=)", metric, r->lo,
-			 r->hi, pct, band, how);
+			 "%+.1f %% \xc2\xb1%.1f %%, too close to half the added %s share "
+			 "(%+.1f %%) to tell growing from flat (%s; more runs: scaling_repeats=)",
+			 metric, r->lo, r->hi, pct, band,
+			 r->hi - r->lo == 1 ? "target's" : "targets'",
+			 r->base > 0 ? 100 * r->share / r->base : NAN, how);
 	else
 		snprintf(buf, len, "%s: the knee is undecided: from %u to %u targets (%s)", metric,
 			 r->lo, r->hi, how);
