@@ -380,6 +380,8 @@ static void test_report_content(void **state)
 	/* the latency on the second axis, each count's runs in its tooltip */
 	expect_has(html, "mean latency</text>");
 	expect_has(html, " runs), mean latency ");
+	/* the fixture's targets are files of one directory: one device */
+	expect_has(html, "targets at once, on 1 device</text>");
 
 	/* self-contained: nothing to fetch, no script */
 	assert_null(strstr(html, "http://"));

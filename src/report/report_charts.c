@@ -719,7 +719,11 @@ static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 	}
 	snprintf(lat_label, sizeof(lat_label), "%s latency",
 		 sc->latency_stat ? sc->latency_stat : "mean");
-	struct axis x = {.kind = AXIS_LINEAR, .label = "targets at once"};
+	char x_label[64] = "targets at once";
+	if (sc->devices && sc->devices < xmax) /* what the papers' "drives" are not */
+		snprintf(x_label, sizeof(x_label), "targets at once, on %u device%s", sc->devices,
+			 sc->devices == 1 ? "" : "s");
+	struct axis x = {.kind = AXIS_LINEAR, .label = x_label};
 	struct axis y = {.kind = AXIS_LINEAR,
 			 .label = sc->metric_iops ? "total IOPS" : "total throughput (MB/s, GB/s)",
 			 .fmt = sc->metric_iops ? fmt_iops_axis : fmt_bw_axis};
