@@ -9,7 +9,8 @@
 
 #define KNEE_MAX_COUNTS 256
 
-void knee_count_set(struct knee_count *k, unsigned targets, const double *x, unsigned n)
+void knee_count_set(struct knee_count *k, unsigned targets, const double *x,
+		    unsigned n)
 {
 	double sum = 0, sq = 0;
 	k->targets = targets;
@@ -22,12 +23,15 @@ void knee_count_set(struct knee_count *k, unsigned targets, const double *x, uns
 	k->sd = n >= 2 ? sqrt(sq / (n - 1)) : NAN;
 }
 
-enum knee_step knee_step_judge(const struct knee_count *a, const struct knee_count *b,
-			       double *gain, double *band, double *share)
+enum knee_step knee_step_judge(const struct knee_count *a,
+			       const struct knee_count *b, double *gain,
+			       double *band, double *share)
 {
 	double g = b->mean - a->mean;
 	double h = student_welch_half(a->sd, a->n, b->sd, b->n, NULL);
-	double s = a->targets ? KNEE_SHARE * (b->targets - a->targets) * a->mean / a->targets : 0;
+	double s = a->targets ? KNEE_SHARE * (b->targets - a->targets) *
+				    a->mean / a->targets
+			      : 0;
 	if (gain)
 		*gain = g;
 	if (band)
@@ -62,13 +66,15 @@ void knee_find(const struct knee_count *in, unsigned n, struct knee_result *r)
 	 * step that grows (k = 0 when none does) */
 	unsigned k = 0;
 	for (unsigned i = 0; i + 1 < n; i++)
-		if (knee_step_judge(&c[i], &c[i + 1], NULL, NULL, NULL) == KNEE_GROWS)
+		if (knee_step_judge(&c[i], &c[i + 1], NULL, NULL, NULL) ==
+		    KNEE_GROWS)
 			k = i + 1;
 	if (k == n - 1) { /* it grows into the largest count */
 		r->verdict = KNEE_STILL_GROWS;
 		k--;
 	}
-	enum knee_step st = knee_step_judge(&c[k], &c[k + 1], &r->gain, &r->band, &r->share);
+	enum knee_step st =
+	    knee_step_judge(&c[k], &c[k + 1], &r->gain, &r->band, &r->share);
 	r->lo = c[k].targets;
 	r->hi = c[k + 1].targets;
 	r->base = c[k].mean;
@@ -77,7 +83,8 @@ void knee_find(const struct knee_count *in, unsigned n, struct knee_result *r)
 	/* the step into it first: a growing average over a wide step may
 	 * hide where it flattens; then the step out of it */
 	if (k > 0 && c[k].targets - c[k - 1].targets > 1)
-		r->next = c[k - 1].targets + (c[k].targets - c[k - 1].targets) / 2;
+		r->next =
+		    c[k - 1].targets + (c[k].targets - c[k - 1].targets) / 2;
 	else if (c[k + 1].targets - c[k].targets > 1)
 		r->next = c[k].targets + (c[k + 1].targets - c[k].targets) / 2;
 	if (st == KNEE_STEP_UNDECIDED && c[k].n < 2)

@@ -29,32 +29,34 @@
 /* One measured target count. */
 struct knee_count {
 	unsigned targets;
-	unsigned n;        /* runs */
-	double mean, sd;   /* of the runs' totals; sd NaN when n < 2 */
-	double lat_ns;     /* mean over the runs of the step's latency figure */
+	unsigned n;	 /* runs */
+	double mean, sd; /* of the runs' totals; sd NaN when n < 2 */
+	double lat_ns;	 /* mean over the runs of the step's latency figure */
 };
 
 enum knee_step { KNEE_GROWS, KNEE_FLAT, KNEE_STEP_UNDECIDED };
 
 enum knee_verdict {
-	KNEE_FOUND,        /* stops growing after knee targets */
-	KNEE_STILL_GROWS,  /* every step grows, up to the largest count */
-	KNEE_UNDECIDED,    /* the data cannot place it */
+	KNEE_FOUND,	  /* stops growing after knee targets */
+	KNEE_STILL_GROWS, /* every step grows, up to the largest count */
+	KNEE_UNDECIDED,	  /* the data cannot place it */
 };
 
 struct knee_result {
 	enum knee_verdict verdict;
-	unsigned knee;     /* KNEE_FOUND: the count after which it stops growing */
-	unsigned lo, hi;   /* the step the verdict rests on (counts); 0 none */
-	double base;       /* the mean at lo */
-	double gain, band, share; /* that step's gain, its half-width, the share */
-	unsigned next;     /* a count to measure before believing it; 0: none */
+	unsigned knee; /* KNEE_FOUND: the count after which it stops growing */
+	unsigned lo, hi; /* the step the verdict rests on (counts); 0 none */
+	double base;	 /* the mean at lo */
+	double gain, band,
+	    share;     /* that step's gain, its half-width, the share */
+	unsigned next; /* a count to measure before believing it; 0: none */
 };
 
 /* The step from a to b (a.targets < b.targets); gain, band and share as
  * above into the pointers (may be NULL). */
-enum knee_step knee_step_judge(const struct knee_count *a, const struct knee_count *b,
-			       double *gain, double *band, double *share);
+enum knee_step knee_step_judge(const struct knee_count *a,
+			       const struct knee_count *b, double *gain,
+			       double *band, double *share);
 
 /* Judge counts c[0..n) (any order; at least one): the verdict, and the
  * count to measure next to place the knee (0 when the counts decide, or
@@ -65,6 +67,7 @@ void knee_find(const struct knee_count *c, unsigned n, struct knee_result *r);
 const char *knee_verdict_name(enum knee_verdict v);
 
 /* Mean and sample standard deviation of x[0..n) into k (NaN sd below 2). */
-void knee_count_set(struct knee_count *k, unsigned targets, const double *x, unsigned n);
+void knee_count_set(struct knee_count *k, unsigned targets, const double *x,
+		    unsigned n);
 
 #endif

@@ -10,11 +10,13 @@
 
 /* One headline run of s into its runs (p: NULL when nothing met the
  * step's aim, which counts as 0). */
-static void keep_run(const struct plan_step *st, struct set_outcome *s, const struct point *p)
+static void keep_run(const struct plan_step *st, struct set_outcome *s,
+		     const struct point *p)
 {
 	s->rep_iops[s->nr_rep] = p ? p->s.total.iops : 0;
 	s->rep_bw[s->nr_rep] = p ? p->s.total.bw_bytes : 0;
-	s->rep_lat_ns[s->nr_rep++] = p ? point_latency(p, st->latency_stat) : NAN;
+	s->rep_lat_ns[s->nr_rep++] =
+	    p ? point_latency(p, st->latency_stat) : NAN;
 }
 
 struct count_arg {
@@ -25,7 +27,8 @@ struct count_arg {
 
 /* scaling_measure_fn: the mode on the first `targets` targets, then its
  * headline point again until scaling_repeats runs. */
-static int scaling_count(void *arg, unsigned targets, struct knee_count *k, struct ioc_err *err)
+static int scaling_count(void *arg, unsigned targets, struct knee_count *k,
+			 struct ioc_err *err)
 {
 	struct count_arg *a = arg;
 	const struct plan_step *st = a->out->step;
@@ -76,7 +79,8 @@ static void scaling_devices(struct step_outcome *out)
 			continue;
 		snprintf(dev[out->nr_devices++], INV_BACKING_MAX, "%s", d);
 		if (used < sizeof(out->devices))
-			used += (size_t)snprintf(out->devices + used, sizeof(out->devices) - used,
+			used += (size_t)snprintf(out->devices + used,
+						 sizeof(out->devices) - used,
 						 "%s%s", used ? ", " : "", d);
 	}
 }
@@ -91,12 +95,14 @@ static int sort_sets(struct step_outcome *out)
 		return -ENOMEM;
 	for (unsigned i = 1; i < out->nr_sets; i++) {
 		unsigned k = i;
-		while (k > 0 && out->sets[k - 1].nr_targets > out->sets[i].nr_targets)
+		while (k > 0 &&
+		       out->sets[k - 1].nr_targets > out->sets[i].nr_targets)
 			k--;
 		if (k == i)
 			continue;
 		*tmp = out->sets[i];
-		memmove(&out->sets[k + 1], &out->sets[k], (i - k) * sizeof(*tmp));
+		memmove(&out->sets[k + 1], &out->sets[k],
+			(i - k) * sizeof(*tmp));
 		out->sets[k] = *tmp;
 	}
 	for (unsigned i = 0; i < out->nr_sets; i++)
@@ -108,8 +114,8 @@ static int sort_sets(struct step_outcome *out)
 
 /* The step's sweep (charz/scaling.h) and its verdict in one line, led by
  * what the targets share: targets on one device measure the device. */
-int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set, void *arg,
-		     struct ioc_err *err)
+int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set,
+		     void *arg, struct ioc_err *err)
 {
 	const struct plan_step *st = out->step;
 	struct count_arg a = {out, run_set, arg};
@@ -123,16 +129,20 @@ int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set, void *arg
 		ret = err_set(err, ENOMEM, "out of memory");
 	if (ret)
 		return ret;
-	scaling_describe(&out->knee, rw_is_random(st->job.rw) ? "IOPS" : "throughput",
+	scaling_describe(&out->knee,
+			 rw_is_random(st->job.rw) ? "IOPS" : "throughput",
 			 st->scaling_repeats, verdict, sizeof(verdict));
 	if (out->nr_devices && out->nr_devices < n)
 		snprintf(out->scaling_msg, sizeof(out->scaling_msg),
-			 "%u targets on %u device%s (%s): the scaling measures %s, not drive "
-			 "count; %s", n, out->nr_devices, out->nr_devices == 1 ? "" : "s",
-			 out->devices, out->nr_devices == 1 ? "the device" : "those devices",
+			 "%u targets on %u device%s (%s): the scaling measures "
+			 "%s, not drive "
+			 "count; %s",
+			 n, out->nr_devices, out->nr_devices == 1 ? "" : "s",
+			 out->devices,
+			 out->nr_devices == 1 ? "the device" : "those devices",
 			 verdict);
 	else
-		snprintf(out->scaling_msg, sizeof(out->scaling_msg), "%s", verdict);
+		snprintf(out->scaling_msg, sizeof(out->scaling_msg), "%s",
+			 verdict);
 	return 0;
 }
-

@@ -13,7 +13,7 @@ typedef int (*scaling_set_fn)(void *arg, unsigned size, struct ioc_err *err);
 
 /* Run out->step's sweep; out->sets has room for SCALING_MAX_COUNTS.
  * 0 or the first failure (what was measured is kept). */
-int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set, void *arg,
-		     struct ioc_err *err);
+int scaling_step_run(struct step_outcome *out, scaling_set_fn run_set,
+		     void *arg, struct ioc_err *err);
 
 #endif

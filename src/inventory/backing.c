@@ -12,7 +12,8 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
-#define BACKING_DEPTH 8 /* loop on a file on a loop ...: enough, and no cycle */
+#define BACKING_DEPTH 8 /* loop on a file on a loop ...: enough, and no cycle  \
+			 */
 
 /* The device number path's I/O goes to first: a block device's own, a
  * file's file system's (a missing file: its directory's). */
@@ -50,8 +51,10 @@ static int single_slave(const char *name, dev_t *dev)
 	int ret = -1;
 
 	sysfs_list("", &names, &nr, "/sys/block/%s/slaves", name);
-	if (nr == 1 && !sysfs_read("", buf, sizeof(buf), "/sys/block/%s/slaves/%s/dev", name,
-				    names[0]) && sscanf(buf, "%u:%u", &maj, &min) == 2) {
+	if (nr == 1 &&
+	    !sysfs_read("", buf, sizeof(buf), "/sys/block/%s/slaves/%s/dev",
+			name, names[0]) &&
+	    sscanf(buf, "%u:%u", &maj, &min) == 2) {
 		*dev = makedev(maj, min);
 		ret = 0;
 	}
@@ -71,11 +74,13 @@ void inventory_backing_device(const char *path, char *out, size_t len)
 		dev_t whole;
 		if (blkid_devno_to_wholedisk(dev, name, sizeof(name), &whole)) {
 			/* no block device: a file system of its own (tmpfs) */
-			snprintf(out, len, "%s %u:%u", fs[0] ? fs : "dev", major(dev), minor(dev));
+			snprintf(out, len, "%s %u:%u", fs[0] ? fs : "dev",
+				 major(dev), minor(dev));
 			return;
 		}
 		snprintf(out, len, "%s", name);
-		if (!sysfs_read("", file, sizeof(file), "/sys/block/%s/loop/backing_file", name)) {
+		if (!sysfs_read("", file, sizeof(file),
+				"/sys/block/%s/loop/backing_file", name)) {
 			fs[0] = '\0';
 			if (first_dev(file, &dev, fs, sizeof(fs)))
 				return;

@@ -14,6 +14,7 @@ double student_t975(double df);
  * na, nb (>= 2 each) and sample standard deviations sa, sb; *df gets
  * Welch-Satterthwaite's degrees of freedom (may be NULL). NaN when either
  * sample has fewer than 2 values. 0 when both spreads are 0. */
-double student_welch_half(double sa, unsigned na, double sb, unsigned nb, double *df);
+double student_welch_half(double sa, unsigned na, double sb, unsigned nb,
+			  double *df);
 
 #endif
