@@ -450,6 +450,13 @@ static void test_scaling(void **state)
 		   "one run per count gives no noise estimate");
 	json_object_put(r);
 	proc_out_free(&po);
+	/* runs per count are part of the step: --resume with another count
+	 * runs it again */
+	snprintf(p, sizeof(p), "%s/sc1r/steps/000.key", dir);
+	txt = file_slurp(p, NULL);
+	assert_non_null(txt);
+	expect_has(txt, "\nscaling repeats 1\n");
+	free(txt);
 
 	/* parallel: both targets at once, each one's figures and their sum */
 	snprintf(fn, sizeof(fn), "--filename=%s/s1:%s/s2", dir, dir);
