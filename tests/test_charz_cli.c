@@ -423,6 +423,7 @@ static void test_scaling(void **state)
 	char *txt = file_slurp(p, NULL);
 	assert_non_null(txt);
 	expect_has(txt, "3 targets on 1 device (");
+	expect_has(txt, " by targets (mean \xc2\xb1sd of 3 runs): 1: ");
 	free(txt);
 	/* the environment names each target's backing device, the same one */
 	json_object *tg = jget(r, "environment.targets");
