@@ -402,12 +402,62 @@ static void test_scaling(void **state)
 	json_object *r = load_json(p);
 	json_object *s0 = json_object_array_get_idx(jget(r, "steps"), 0);
 	json_object *pts = jget(s0, "scaling.points");
-	/* 1, 2, then all 3 targets */
+	/* 1, 2, then all 3 targets, each run 3 times (scaling_repeats) */
 	assert_int_equal(json_object_array_length(pts), 3);
-	assert_int_equal(jget_u64(json_object_array_get_idx(pts, 2), "targets"), 3);
-	assert_true(strlen(json_object_get_string(jget(s0, "scaling.message"))) > 10);
+	for (unsigned i = 0; i < 3; i++) {
+		json_object *pt = json_object_array_get_idx(pts, i);
+		assert_int_equal(jget_u64(pt, "targets"), i + 1);
+		assert_int_equal(jget_u64(pt, "runs"), 3);
+		assert_int_equal(json_object_array_length(jget(pt, "values")), 3);
+		assert_true(jget_double(pt, "lat_ns") > 0);
+	}
+	const char *verdict = json_object_get_string(jget(s0, "scaling.verdict"));
+	assert_true(!strcmp(verdict, "stops growing after") || !strcmp(verdict, "still grows") ||
+		    !strcmp(verdict, "undecided"));
+	/* three files of one directory: one device, and the step says so */
+	assert_int_equal(jget_u64(s0, "scaling.devices"), 1);
+	const char *msg = json_object_get_string(jget(s0, "scaling.message"));
+	expect_has(msg, "3 targets on 1 device (");
+	expect_has(msg, "the scaling measures the device, not drive count; ");
+	snprintf(p, sizeof(p), "%s/sc/steps/000.txt", dir);
+	char *txt = file_slurp(p, NULL);
+	assert_non_null(txt);
+	expect_has(txt, "3 targets on 1 device (");
+	expect_has(txt, " by targets (mean \xc2\xb1sd of 3 runs): 1: ");
+	free(txt);
+	/* the environment names each target's backing device, the same one */
+	json_object *tg = jget(r, "environment.targets");
+	const char *dev0 = json_object_get_string(jget(json_object_array_get_idx(tg, 0),
+						       "backing_device"));
+	assert_true(strlen(dev0) > 0);
+	for (size_t i = 1; i < json_object_array_length(tg); i++)
+		assert_string_equal(json_object_get_string(jget(json_object_array_get_idx(tg, i),
+								"backing_device")), dev0);
 	json_object_put(r);
 	proc_out_free(&po);
+
+	/* one run per count: no band, never a knee */
+	run_iochar(&po, dir, 0,
+		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=null", "--mode=fixed",
+			"--targets=scaling", "--scaling_repeats=1", "--runtime=1", "--out", "sc1r"));
+	if (po.status != 0)
+		fail_msg("exit %d: %s", po.status, po.err);
+	snprintf(p, sizeof(p), "%s/sc1r/results.json", dir);
+	r = load_json(p);
+	s0 = json_object_array_get_idx(jget(r, "steps"), 0);
+	assert_string_equal(json_object_get_string(jget(s0, "scaling.verdict")), "undecided");
+	assert_true(json_object_is_type(jget(s0, "scaling.saturation_targets"), json_type_null));
+	expect_has(json_object_get_string(jget(s0, "scaling.message")),
+		   "one run per count gives no noise estimate");
+	json_object_put(r);
+	proc_out_free(&po);
+	/* runs per count are part of the step: --resume with another count
+	 * runs it again */
+	snprintf(p, sizeof(p), "%s/sc1r/steps/000.key", dir);
+	txt = file_slurp(p, NULL);
+	assert_non_null(txt);
+	expect_has(txt, "\nscaling repeats 1\n");
+	free(txt);
 
 	/* parallel: both targets at once, each one's figures and their sum */
 	snprintf(fn, sizeof(fn), "--filename=%s/s1:%s/s2", dir, dir);

@@ -136,12 +136,12 @@ static void test_predict_then_measure(void **state)
 	json_object *x = json_tokener_parse(po.out);
 	assert_non_null(x);
 	json_object *s0 = json_object_array_get_idx(x, 0);
-	assert_int_equal(json_object_array_length(jget(s0, "sets")), 3); /* 1, 2, 4 */
+	assert_int_equal(json_object_array_length(jget(s0, "sets")), 4); /* 1, 2, 3, 4 */
 	assert_int_equal(json_object_array_length(jget(s0, "predicted_curve")), 4);
 	/* each point by the model fitted on the others: 2 and 4 targets from
 	 * the 1-target rate and the ceiling the other shows; 1 target from
 	 * the 2- and 4-target sets per target, half what it measured */
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		json_object *set = json_object_array_get_idx(jget(s0, "sets"), i);
 		double e = jget_double(set, "held_out_error_pct");
 		if (i ? e > STATED_ERROR * 100 : fabs(e - 50) > STATED_ERROR * 100)
@@ -170,7 +170,7 @@ static void test_predict_then_measure(void **state)
 	 * the point it was fitted on */
 	expect_has(page, "add capacity only (held-out error ");
 	expect_has(page, "<th>held-out error</th>");
-	expect_has(page, "% (median; each of 3 points predicted by the model fitted on the others)");
+	expect_has(page, "% (median; each of 4 points predicted by the model fitted on the others)");
 }
 
 /* Set the headline IOPS of target set k of the step file to iops. */
@@ -184,7 +184,7 @@ static void set_iops(json_object *step, unsigned k, double iops)
 
 /* The fit recovers the parameters of synthetic results: a scaling step
  * (real, on the null engine) whose figures are replaced by known ones,
- * 1000 IOPS on one target, 2000 on two, 2500 on four: a drive of 1000
+ * 1000 IOPS on one target, 2000 on two, 2500 on three and four: a drive of 1000
  * IOPS and a host ceiling of 2500 on the one worker thread. */
 static void test_fit_synthetic_results(void **state)
 {
@@ -204,10 +204,11 @@ static void test_fit_synthetic_results(void **state)
 	proc_out_free(&po);
 	snprintf(step, sizeof(step), "%s/steps/000.json", out);
 	json_object *st = load(step);
-	assert_int_equal(json_object_array_length(jget(st, "sets")), 3);
+	assert_int_equal(json_object_array_length(jget(st, "sets")), 4); /* 1, 2, 3, 4 */
 	set_iops(st, 0, 1000);
 	set_iops(st, 1, 2000);
 	set_iops(st, 2, 2500);
+	set_iops(st, 3, 2500);
 	assert_int_equal(json_object_to_file(step, st), 0);
 	json_object_put(st);
 
@@ -231,7 +232,7 @@ static void test_fit_synthetic_results(void **state)
 	 * at 1000 IOPS: one drive whatever the file count, each point
 	 * predicted right by the model fitted on the others */
 	st = load(step);
-	for (unsigned k = 0; k < 3; k++)
+	for (unsigned k = 0; k < 4; k++)
 		set_iops(st, k, 1000);
 	assert_int_equal(json_object_to_file(step, st), 0);
 	json_object_put(st);

@@ -286,7 +286,8 @@ static void count_expected(json_object *r, struct expect *e)
 		json_object *sc;
 		if (json_object_object_get_ex(st, "scaling", &sc)) {
 			e->scaling_charts++;
-			e->scaling_points += json_object_array_length(jget(sc, "points"));
+			/* the total and the latency at each count */
+			e->scaling_points += 2 * json_object_array_length(jget(sc, "points"));
 		}
 	}
 	e->bars_charts = any_iops + any_bw;
@@ -388,7 +389,12 @@ static void test_report_content(void **state)
 	expect_has(html, "closed-loop maximum</text>");
 	json_object *sat = NULL;
 	if (json_object_object_get_ex(sc, "saturation_targets", &sat) && sat)
-		expect_has(html, "saturates at");
+		expect_has(html, "stops growing after");
+	/* the latency on the second axis, each count's runs in its tooltip */
+	expect_has(html, "mean latency</text>");
+	expect_has(html, " runs), mean latency ");
+	/* the fixture's targets are files of one directory: one device */
+	expect_has(html, "targets at once, on 1 device</text>");
 
 	/* self-contained: nothing to fetch, no script */
 	assert_null(strstr(html, "http://"));

@@ -9,6 +9,7 @@
 
 #include "charz/curve.h"
 #include "charz/discipline.h"
+#include "charz/scaling.h"
 #include "charz/measure.h"
 #include "charz/plan.h"
 #include "charz/precondition.h"
@@ -38,6 +39,11 @@ struct set_outcome {
 	 * precondition=auto), marked on each of its rows; 0: none */
 	unsigned after_unsteady;
 	bool done;                 /* the mode finished */
+	/* targets=scaling: the headline's runs (the mode's, then its point
+	 * again up to scaling_repeats), their metric and latency */
+	double rep_iops[SCALING_MAX_REPEATS], rep_bw[SCALING_MAX_REPEATS];
+	double rep_lat_ns[SCALING_MAX_REPEATS];
+	unsigned nr_rep;
 };
 
 struct step_outcome {
@@ -45,8 +51,12 @@ struct step_outcome {
 	unsigned index;            /* 0-based in the plan */
 	struct set_outcome *sets;  /* owned */
 	unsigned nr_sets;
-	unsigned saturation_set;   /* scaling: index of the set after which the total stops growing, or nr_sets */
-	char scaling_msg[200];
+	/* scaling: the verdict on the sets' runs (charz/knee.h), the devices
+	 * the targets are on, and both said in a line */
+	struct knee_result knee;
+	unsigned nr_devices;
+	char devices[256];         /* "vda" or "vda, vdb", as many as fit */
+	char scaling_msg[768];
 	/* block devices it read that no preconditioning of the plan filled
 	 * (precond_target_unwritten); borrowed from the step's job */
 	const char *unwritten[8];

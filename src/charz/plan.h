@@ -93,6 +93,9 @@ struct plan_step {
 	/* search: the largest iodepth and numjobs it may try */
 	unsigned max_iodepth, max_numjobs;
 
+	/* targets=scaling: runs of each target count (charz/scaling.h) */
+	unsigned scaling_repeats;
+
 	/* curve: percentages of the maximum, ascending; arrivals */
 	unsigned points[PLAN_MAX_POINTS];
 	unsigned nr_points;

@@ -13,6 +13,7 @@
 #include "charz/rebuild_step.h"
 #include "cli/options.h"
 #include "charz/results.h"
+#include "charz/scaling_step.h"
 #include "charz/workloads.h"
 #include "core/runner.h"
 #include "target/target.h"
@@ -21,7 +22,6 @@
 
 #define SEARCH_PLATEAU 0.03      /* < 3 % more IOPS is not worth more load */
 #define CURVE_REACH_TOLERANCE 0.02
-#define SCALING_GROWTH 0.10      /* < 10 % more on doubling: saturated */
 /* The targets a plan run has filled (the PTS fill is once per target:
  * later preconditionings of it run their rounds only), and by which step;
  * the estimate also keeps its laid-out files in one. */
@@ -105,7 +105,8 @@ bool plan_step_preconditions(const struct plan_step *st)
 }
 
 /* Sizes of the target sets a step uses: all 1 (each), one of n (parallel),
- * or 1, 2, 4 ... n (scaling). Returns how many sets; sizes has room for 64. */
+ * or scaling's first counts (1 .. 8, 16, 32 ... n; the sweep may add
+ * counts between them). Returns how many sets; sizes has room for 64. */
 static unsigned set_sizes(const struct plan_step *st, unsigned *sizes)
 {
 	unsigned n = st->job.nr_files, k = 0;
@@ -122,10 +123,7 @@ static unsigned set_sizes(const struct plan_step *st, unsigned *sizes)
 		sizes[0] = n;
 		return 1;
 	case TARGETS_SCALING:
-		for (unsigned s = 1; s < n && k < 63; s *= 2)
-			sizes[k++] = s;
-		sizes[k++] = n;
-		return k;
+		return scaling_first_counts(n, sizes);
 	}
 	return 0;
 }
@@ -282,6 +280,10 @@ static void step_eta(const struct plan_step *st, struct eta_targets *f, struct e
 	e->run_ns = st->job.ramp_ns + st->job.runtime_ns;
 	e->sets = set_sizes(st, sizes);
 	e->fill_bytes = step_fill_bytes(st, f);
+	/* each count's headline again (scaling_repeats), a run each */
+	unsigned again = st->targets == TARGETS_SCALING && st->scaling_repeats > 1 &&
+			 st->mode != STEP_PRECONDITION && st->mode != STEP_REBUILD
+			 ? st->scaling_repeats - 1 : 0;
 	if (plan_step_preconditions(st))
 		e->precond_ns = (uint64_t)st->max_rounds * st->round_ns * e->sets;
 	switch (st->mode) {
@@ -304,6 +306,7 @@ static void step_eta(const struct plan_step *st, struct eta_targets *f, struct e
 			e->runs += *c == ',';
 		break;
 	}
+	e->runs += again;
 }
 
 /* e over p's steps, in a new array (the caller frees e->steps). */
@@ -507,36 +510,6 @@ static int pre_mode(const struct plan_step *st, struct set_outcome *s,
 	return ret;
 }
 
-static double headline_value(const struct step_outcome *o, unsigned i)
-{
-	const struct point *p = set_headline(o, &o->sets[i]);
-	if (!p)
-		return 0;
-	return rw_is_random(o->step->job.rw) ? p->s.total.iops : p->s.total.bw_bytes;
-}
-
-/* Where the total stops growing: the first set after which doubling the
- * targets adds less than SCALING_GROWTH. */
-static void find_saturation(struct step_outcome *o)
-{
-	const char *metric = rw_is_random(o->step->job.rw) ? "IOPS" : "throughput";
-	o->saturation_set = o->nr_sets;
-	for (unsigned i = 0; i + 1 < o->nr_sets; i++) {
-		double a = headline_value(o, i), b = headline_value(o, i + 1);
-		if (a > 0 && b < a * (1 + SCALING_GROWTH)) {
-			o->saturation_set = i;
-			snprintf(o->scaling_msg, sizeof(o->scaling_msg),
-				 "%s stops growing after %u targets (%u gave %+.0f%%): the shared path saturates",
-				 metric, o->sets[i].nr_targets, o->sets[i + 1].nr_targets,
-				 100.0 * (b - a) / a);
-			return;
-		}
-	}
-	snprintf(o->scaling_msg, sizeof(o->scaling_msg),
-		 "%s still grows at %u targets: no saturation seen", metric,
-		 o->nr_sets ? o->sets[o->nr_sets - 1].nr_targets : 0);
-}
-
 /* s's block devices the step reads (its job or any of its workloads)
  * that no preconditioning of this plan filled, after precondition=auto's:
  * kept for its table and said once each on stderr, before its runs. */
@@ -561,6 +534,52 @@ static void note_unwritten(const struct plan_step *st, const struct set_outcome 
 	}
 }
 
+/* Set out->sets[out->nr_sets] on size targets from first: its
+ * preconditioning, its discipline, the step's mode. */
+static int run_set(const struct plan_step *st, unsigned first, unsigned size,
+		   const struct plan_run_opts *o, struct fills *f, struct disc_memo *m,
+		   struct progress *pr, struct step_outcome *out, struct ioc_err *err)
+{
+	struct set_outcome *s = &out->sets[out->nr_sets++];
+	s->targets = st->job.nr_files ? &st->job.files[first] : NULL;
+	s->nr_targets = size;
+	s->mctx.targets = s->targets;
+	s->mctx.nr_targets = s->nr_targets;
+	s->mctx.hooks = o->hooks;
+	s->mctx.on_point = on_point;
+	s->mctx.on_point_arg = pr;
+	s->mctx.dist = o->dist;
+	s->mctx.wl = st->wl;
+	s->mctx.nr_wl = st->nr_wl;
+	int ret = pre_mode(st, s, f, err);
+	if (st->mode != STEP_PRECONDITION)
+		s->after_unsteady = unsteady_since(f, s);
+	if (!ret && st->mode != STEP_PRECONDITION && st->mode != STEP_REBUILD)
+		note_unwritten(st, s, f, o, out);
+	if (!ret)
+		ret = disc_set_choose(st, s, o, m, err);
+	if (!ret)
+		ret = run_mode(st, s, f, err);
+	s->done = ret == 0;
+	return ret;
+}
+
+struct set_arg {
+	const struct plan_step *st;
+	const struct plan_run_opts *o;
+	struct fills *f;
+	struct disc_memo *m;
+	struct progress *pr;
+	struct step_outcome *out;
+};
+
+/* scaling_step_run's set: the first size targets. */
+static int run_scaling_set(void *arg, unsigned size, struct ioc_err *err)
+{
+	struct set_arg *a = arg;
+	return run_set(a->st, 0, size, a->o, a->f, a->m, a->pr, a->out, err);
+}
+
 static int run_step(const struct plan *p, unsigned idx,
 		    const struct plan_run_opts *o, struct fills *f, struct disc_memo *m,
 		    struct eta *eta, struct step_outcome *out, struct ioc_err *err)
@@ -568,6 +587,7 @@ static int run_step(const struct plan *p, unsigned idx,
 	const struct plan_step *st = &p->steps[idx];
 	unsigned sizes[64];
 	unsigned nsets = set_sizes(st, sizes);
+	bool scaling = st->targets == TARGETS_SCALING && st->job.nr_files;
 	struct progress pr = {.o = o, .p = p, .step = idx, .eta = eta};
 	int ret = 0;
 
@@ -575,35 +595,16 @@ static int run_step(const struct plan *p, unsigned idx,
 	out->step = st;
 	out->index = idx;
 	f->step = idx;
-	out->sets = calloc(nsets, sizeof(*out->sets));
+	/* a scaling sweep adds counts as it goes: room for all it may take
+	 * (a set's discipline is pointed at from its mctx: never moved) */
+	out->sets = calloc(scaling ? SCALING_MAX_COUNTS : nsets, sizeof(*out->sets));
 	if (!out->sets)
 		return err_set(err, ENOMEM, "out of memory");
-	for (unsigned i = 0; i < nsets && !ret; i++) {
-		struct set_outcome *s = &out->sets[i];
-		s->targets = st->job.nr_files ? &st->job.files[set_first(st, i)] : NULL;
-		s->nr_targets = sizes[i];
-		s->mctx.targets = s->targets;
-		s->mctx.nr_targets = s->nr_targets;
-		s->mctx.hooks = o->hooks;
-		s->mctx.on_point = on_point;
-		s->mctx.on_point_arg = &pr;
-		s->mctx.dist = o->dist;
-		s->mctx.wl = st->wl;
-		s->mctx.nr_wl = st->nr_wl;
-		out->nr_sets++;
-		ret = pre_mode(st, s, f, err);
-		if (st->mode != STEP_PRECONDITION)
-			s->after_unsteady = unsteady_since(f, s);
-		if (!ret && st->mode != STEP_PRECONDITION && st->mode != STEP_REBUILD)
-			note_unwritten(st, s, f, o, out);
-		if (!ret)
-			ret = disc_set_choose(st, s, o, m, err);
-		if (!ret)
-			ret = run_mode(st, s, f, err);
-		s->done = ret == 0;
-	}
-	if (st->targets == TARGETS_SCALING && !ret)
-		find_saturation(out);
+	struct set_arg a = {st, o, f, m, &pr, out};
+	if (scaling)
+		ret = scaling_step_run(out, run_scaling_set, &a, err);
+	for (unsigned i = 0; !scaling && i < nsets && !ret; i++)
+		ret = run_set(st, set_first(st, i), sizes[i], o, f, m, &pr, out, err);
 	if (ret) {
 		out->partial = true;
 		snprintf(out->error, sizeof(out->error), "%.*s",

@@ -105,6 +105,10 @@ int results_step_key(const struct plan *p, unsigned i, char **out)
 	for (unsigned k = 0; k < st->nr_points; k++)
 		fprintf(f, " %u", st->points[k]);
 	fputc('\n', f);
+	/* a scaling step's runs per count (only there: other steps' keys
+	 * stay as earlier directories have them) */
+	if (st->targets == TARGETS_SCALING)
+		fprintf(f, "scaling repeats %u\n", st->scaling_repeats);
 	struct jw w;
 	jw_init(&w, f, 0);
 	json_emit_job(&w, &st->job);

@@ -3,6 +3,7 @@
  * prints). Points carry the same figures as `iochar run`'s read/write/total
  * blocks, plus each target's total and the per-second series. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "charz/outcome.h"
@@ -356,27 +357,66 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 	jw_object_end(w);
 }
 
+static double mean_of(const double *x, unsigned n)
+{
+	double sum = 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += x[i];
+	return n ? sum / n : 0;
+}
+
+static void emit_scaling_point(struct jw *w, const struct step_outcome *o,
+			       const struct set_outcome *s)
+{
+	const double *x = rw_is_random(o->step->job.rw) ? s->rep_iops : s->rep_bw;
+	struct knee_count k;
+	knee_count_set(&k, s->nr_targets, x, s->nr_rep);
+	jw_object_begin(w);
+	jw_kv_uint(w, "targets", s->nr_targets);
+	jw_kv_double(w, "iops", mean_of(s->rep_iops, s->nr_rep));
+	jw_kv_double(w, "bw_bytes", mean_of(s->rep_bw, s->nr_rep));
+	jw_kv_uint(w, "runs", s->nr_rep);
+	jw_key(w, "values"); /* the metric's, run by run */
+	jw_array_begin(w);
+	for (unsigned r = 0; r < s->nr_rep; r++)
+		jw_double(w, x[r]);
+	jw_array_end(w);
+	jw_kv_double(w, "stdev", k.sd);
+	jw_kv_double(w, "lat_ns", mean_of(s->rep_lat_ns, s->nr_rep));
+	jw_object_end(w);
+}
+
 static void emit_scaling(struct jw *w, const struct step_outcome *o)
 {
+	const struct knee_result *r = &o->knee;
 	jw_key(w, "scaling");
 	jw_object_begin(w);
 	jw_kv_string(w, "metric", rw_is_random(o->step->job.rw) ? "iops" : "bw_bytes");
+	jw_kv_string(w, "latency_stat", lat_stat_name(o->step->latency_stat));
+	jw_kv_uint(w, "repeats", o->step->scaling_repeats);
 	jw_key(w, "points");
 	jw_array_begin(w);
-	for (unsigned i = 0; i < o->nr_sets; i++) {
-		const struct point *p = set_headline(o, &o->sets[i]);
-		jw_object_begin(w);
-		jw_kv_uint(w, "targets", o->sets[i].nr_targets);
-		jw_kv_double(w, "iops", p ? p->s.total.iops : 0);
-		jw_kv_double(w, "bw_bytes", p ? p->s.total.bw_bytes : 0);
-		jw_object_end(w);
-	}
+	for (unsigned i = 0; i < o->nr_sets; i++) /* by count: scaling_step.c */
+		emit_scaling_point(w, o, &o->sets[i]);
 	jw_array_end(w);
-	jw_key(w, "saturation_targets");
-	if (o->saturation_set < o->nr_sets)
-		jw_uint(w, o->sets[o->saturation_set].nr_targets);
+	jw_kv_string(w, "verdict", knee_verdict_name(r->verdict));
+	jw_key(w, "saturation_targets"); /* the knee: where it stops growing */
+	if (r->verdict == KNEE_FOUND)
+		jw_uint(w, r->knee);
 	else
 		jw_null(w);
+	jw_key(w, "decided_between"); /* the two counts the verdict rests on */
+	jw_array_begin(w);
+	if (r->lo) {
+		jw_uint(w, r->lo);
+		jw_uint(w, r->hi);
+	}
+	jw_array_end(w);
+	jw_kv_double(w, "gain", r->lo ? r->gain : NAN);
+	jw_kv_double(w, "gain_band", r->lo ? r->band : NAN);
+	jw_kv_double(w, "share", r->lo ? r->share : NAN);
+	jw_kv_uint(w, "devices", o->nr_devices);
+	jw_kv_string(w, "device_names", o->devices);
 	jw_kv_string(w, "message", o->scaling_msg);
 	jw_object_end(w);
 }

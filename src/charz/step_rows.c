@@ -2,6 +2,7 @@
  * plus a "total" row for several targets at once) and in the summary table
  * printed at the end of a plan, in the papers' form. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -478,6 +479,26 @@ static void rebuild_rows(FILE *f, const struct step_outcome *o,
 		(unsigned long long)sw->bad, (unsigned long long)sw->rows);
 }
 
+/* A scaling step's counts as its verdict weighed them: each count's mean
+ * over its runs and their standard deviation (the rows above show the
+ * mode's own run). */
+static void scaling_counts_line(FILE *f, const struct step_outcome *o)
+{
+	bool iops = rw_is_random(o->step->job.rw);
+	fprintf(f, "  %s by targets (mean \xc2\xb1sd of %u runs):", iops ? "IOPS" : "MB/s",
+		o->step->scaling_repeats);
+	for (unsigned i = 0; i < o->nr_sets; i++) {
+		const struct set_outcome *s = &o->sets[i];
+		struct knee_count k;
+		knee_count_set(&k, s->nr_targets, iops ? s->rep_iops : s->rep_bw, s->nr_rep);
+		double div = iops ? 1 : 1e6;
+		fprintf(f, "%s %u: %.*f", i ? "," : "", s->nr_targets, iops ? 0 : 1, k.mean / div);
+		if (isfinite(k.sd))
+			fprintf(f, " \xc2\xb1%.*f", iops ? 0 : 1, k.sd / div);
+	}
+	fputc('\n', f);
+}
+
 int step_table_write(const struct step_outcome *o, FILE *f)
 {
 	char name[PLAN_LABEL_MAX + 16], verdict[128], tgt[16];
@@ -542,8 +563,10 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 			fprintf(f, "%s%s", i ? ", " : "", o->unwritten[i]);
 		fprintf(f, ": %s\n", PRECOND_UNWRITTEN_MSG);
 	}
-	if (o->step->targets == TARGETS_SCALING && o->scaling_msg[0])
+	if (o->step->targets == TARGETS_SCALING && o->scaling_msg[0]) {
+		scaling_counts_line(f, o);
 		fprintf(f, "  %s\n", o->scaling_msg);
+	}
 	if (o->partial)
 		fprintf(f, "  step %u partial: %s\n", o->index + 1, o->error);
 	return ferror(f) ? -EIO : 0;

@@ -60,7 +60,7 @@ static void print_targets(FILE *f, const struct plan_step *st)
 	static const char *const how[] = {
 	    [TARGETS_EACH] = "each, one after the other",
 	    [TARGETS_PARALLEL] = "parallel, all at once",
-	    [TARGETS_SCALING] = "scaling, 1, 2, 4 ... all at once",
+	    [TARGETS_SCALING] = "scaling, 1 ... 8, 16, 32 ... all at once",
 	};
 	if (!st->job.nr_files) {
 		fprintf(f, "  targets: none (ioengine=%s)\n", st->job.ioengine);
@@ -70,6 +70,9 @@ static void print_targets(FILE *f, const struct plan_step *st)
 	for (unsigned i = 0; i < st->job.nr_files; i++)
 		fprintf(f, " %s", st->job.files[i]);
 	fputc('\n', f);
+	if (st->targets == TARGETS_SCALING)
+		fprintf(f, "  scaling: %u run%s of each count, then counts between them where "
+			"the knee is\n", st->scaling_repeats, st->scaling_repeats == 1 ? "" : "s");
 }
 
 static void print_precondition(FILE *f, const struct plan_step *st)

@@ -8,6 +8,7 @@
  * overlay): the field then stays empty, and nothing here fails the run.
  */
 #include "inventory/environment.h"
+#include "inventory/backing.h"
 #include "inventory/sysfs.h"
 
 #include <ctype.h>
@@ -241,6 +242,7 @@ static void target_collect(struct target_env *t, const char *path)
 	inv_copy(t->path, sizeof(t->path), path);
 	if (!path[0] || stat_or_parent(path, &st, at, sizeof(at), &exists) != 0)
 		return;
+	inventory_backing_device(path, t->backing_device, sizeof(t->backing_device));
 	t->is_block = exists && S_ISBLK(st.st_mode);
 	target_sysfs(t, t->is_block ? st.st_rdev : st.st_dev, &sectors);
 	if (t->is_block) {

@@ -20,6 +20,10 @@ struct target_env {
 	char path[4096];       /* as given */
 	bool is_block;         /* block device (else regular file) */
 	char device[ENV_STR];  /* kernel name of the disk behind it: "vda", "nvme0n1" */
+	/* the device its I/O ends on (inventory/backing.h): a partition's
+	 * disk, a loop device's backing file's, a file's file system's:
+	 * targets with the same one share a device */
+	char backing_device[ENV_STR];
 	char model[ENV_STR];   /* /sys/block/<dev>/device/model, trimmed */
 	char scheduler[ENV_STR]; /* the active one, e.g. "mq-deadline" */
 	char fstype[ENV_STR];  /* for files: the filesystem type, e.g. "ext4" */

@@ -251,6 +251,8 @@ static void emit_target(struct jw *w, const struct target_env *t)
 	jw_kv_bool(w, "is_block", t->is_block);
 	jw_key(w, "device");
 	jw_string_n(w, t->device, sizeof(t->device));
+	jw_key(w, "backing_device");
+	jw_string_n(w, t->backing_device, sizeof(t->backing_device));
 	jw_key(w, "model");
 	jw_string_n(w, t->model, sizeof(t->model));
 	jw_key(w, "scheduler");

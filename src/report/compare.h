@@ -42,15 +42,21 @@
  *  - CMP_RULE_SECONDS, single runs: the per-second series of the headline
  *    point (the last interval left out when there are 3 or more: usually a
  *    fraction of a second), noise% = K * sqrt(sA^2/nA + sB^2/nB) / mA *
- *    100, K = 3; significant when |diff%| > noise% and |diff%| >=
- *    COMPARE_SINGLE_RUN_FLOOR_PCT (run-to-run drift is not measured, so a
- *    smaller difference is never called significant).
- *  - CMP_RULE_FLOOR, single runs with a series of fewer than 2 intervals
- *    on a side (runs under 2 s: one per-second interval, no spread): the
- *    band is unknown but never below the floor, so |diff%| <
- *    COMPARE_SINGLE_RUN_FLOOR_PCT is within noise (noise% NaN), a larger
- *    one unknown, each with a note saying so. No series at all (fio's
- *    results, hosts, a mesh): unknown.
+ *    100, K = 3, floor COMPARE_SINGLE_RUN_FLOOR_PCT (run-to-run drift is
+ *    not measured, so a smaller difference is never called significant).
+ *  - Single runs with a series of fewer than 2 intervals on a side (runs
+ *    under 2 s: one per-second interval, no spread): no band, unknown,
+ *    with a note saying so. No series at all (fio's results, hosts, a
+ *    mesh): unknown.
+ *
+ * Verdicts (compare_decide), with the band diff% +- noise% and the floor:
+ *  - significant: the band excludes 0 (|diff%| > noise%) and |diff%| >=
+ *    the floor;
+ *  - within noise: decided equal: not significant and the band is narrow,
+ *    noise% <= the floor, so a difference of the floor would have shown;
+ *  - inconclusive: not significant, but the band is wider than the floor
+ *    (-76 % +-132 % decides nothing);
+ *  - unknown: no band (no repeats and no per-second spread).
  *
  * Network results (rs_set.net) give one workload per direction, keyed
  * "net P<streams> send" (client to server) or "net P<streams> reverse";
@@ -93,8 +99,9 @@
 enum cmp_verdict {
 	CMP_REFERENCE,      /* the side the others are compared with */
 	CMP_SIGNIFICANT,    /* |diff| above the noise band and the floor */
-	CMP_WITHIN_NOISE,
-	CMP_UNKNOWN,        /* too few samples to say */
+	CMP_WITHIN_NOISE,   /* decided equal: a narrow band, not significant */
+	CMP_INCONCLUSIVE,   /* a band too wide to decide */
+	CMP_UNKNOWN,        /* no band: too few samples to say */
 	CMP_MISSING,        /* the side has no such workload */
 	CMP_NOT_COMPARABLE, /* parameters differ: cmp_value.reason */
 };
@@ -104,8 +111,6 @@ enum cmp_rule {
 	CMP_RULE_RUNS,           /* Welch's t on the per-run values */
 	CMP_RULE_RUNS_ONE_SIDED, /* t on the repeated side's spread */
 	CMP_RULE_SECONDS,        /* single runs: the per-second series */
-	CMP_RULE_FLOOR,          /* single runs too short for a spread: the
-				  * floor alone, below it within noise */
 };
 
 /* The parameters a value is compared by (see above). Strings point into
@@ -142,7 +147,7 @@ struct cmp_value {
 	double floor_pct;          /* the minimum |diff| called significant */
 	char reason[CMP_REASON_MAX]; /* not comparable: what differs; "" */
 	char note[CMP_REASON_MAX]; /* why a short single run's verdict is what
-				    * it is (CMP_RULE_FLOOR, unknown); "" */
+				    * it is (unknown); "" */
 	struct cmp_params params;
 	int64_t retransmits;       /* net rows: the direction's; -1 unknown */
 	unsigned streams;          /* net rows */
@@ -221,15 +226,22 @@ void compare_free(struct cmp_table *t);
 
 const char *cmp_verdict_name(enum cmp_verdict v);
 
-/* "runs", "runs, one side's spread", "per-second", "floor only"; "" for
- * none. */
+/* "runs", "runs, one side's spread", "per-second"; "" for none. */
 const char *cmp_rule_name(enum cmp_rule r);
 
+/* The verdict of a difference diff_pct with band +-noise_pct and floor
+ * floor_pct (the Verdicts above); unknown when either is NaN. */
+enum cmp_verdict compare_decide(double diff_pct, double noise_pct, double floor_pct);
+
 /* The caveat that goes with a value's verdict: the reason when not
- * comparable; for runs too short for a spread, why (cmp_value.note);
- * "single run: run-to-run drift not measured" for CMP_RULE_SECONDS and
- * other single-run unknowns; "" otherwise. Static or owned by v. */
+ * comparable; for runs too short for a spread, why (cmp_value.note); ""
+ * otherwise (single runs' drift is said once per table:
+ * compare_single_run_note). Static or owned by v. */
 const char *cmp_value_note(const struct cmp_value *v);
+
+/* The table's one note on single runs ("single run: run-to-run drift not
+ * measured ...") when any value was judged as one, else "". Static. */
+const char *compare_single_run_note(const struct cmp_table *t);
 
 /* The table as text, JSON (docs/report.md) or CSV. 0 or -EIO. */
 int compare_write_text(const struct cmp_table *t, FILE *f);

@@ -4,47 +4,15 @@
  * check that keeps different workloads from being matched. */
 #include "report/compare.h"
 #include "report/numfmt.h"
+#include "util/student_t.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Student's t, two-sided 95 % (0.975 quantile), df 1..30 */
-static const double t975[30] = {
-	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-	2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-	2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-};
-
-/* Between two tabled df the quantile is interpolated in 1/df (the usual
- * harmonic rule): it runs above the true quantile, so the interval stays
- * on the wide side, by under 1 % from df 2 (t(1.98) = 4.39 against 4.35)
- * and 18 % at df 1.5. Rounding df down instead, two runs a side (Welch's
- * df just under 2) got df 1's 12.7: an interval three times too wide. */
-static double t_between(double df, double lo, double t_lo, double hi, double t_hi)
-{
-	double f = (1 / lo - 1 / df) / (1 / lo - (isinf(hi) ? 0 : 1 / hi));
-	return t_lo + (t_hi - t_lo) * f;
-}
-
 double compare_t975(double df)
 {
-	static const double big_df[] = {30, 40, 60, 120, INFINITY};
-	static const double big_t[] = {2.042, 2.021, 2.000, 1.980, 1.960};
-
-	if (!(df >= 1 - 1e-9))
-		return NAN;
-	if (isinf(df))
-		return 1.960;
-	if (df < 30) {
-		int k = (int)(df + 1e-9); /* a df of 4 computed as 3.9999999 is 4 */
-		if (df < k)
-			df = k;
-		return t_between(df, k, t975[k - 1], k + 1, t975[k]);
-	}
-	for (unsigned i = 0;; i++)
-		if (df < big_df[i + 1])
-			return t_between(df, big_df[i], big_t[i], big_df[i + 1], big_t[i + 1]);
+	return student_t975(df);
 }
 
 static double at_double(const void *x, unsigned i)
@@ -99,6 +67,8 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 		return "significant";
 	case CMP_WITHIN_NOISE:
 		return "within noise";
+	case CMP_INCONCLUSIVE:
+		return "inconclusive";
 	case CMP_UNKNOWN:
 		return "unknown";
 	case CMP_NOT_COMPARABLE:
@@ -118,8 +88,6 @@ const char *cmp_rule_name(enum cmp_rule r)
 		return "runs, one side's spread";
 	case CMP_RULE_SECONDS:
 		return "per-second";
-	case CMP_RULE_FLOOR:
-		return "floor only";
 	case CMP_RULE_NONE:
 		break;
 	}
@@ -130,12 +98,7 @@ const char *cmp_value_note(const struct cmp_value *v)
 {
 	if (v->verdict == CMP_NOT_COMPARABLE)
 		return v->reason;
-	if (v->note[0])
-		return v->note;
-	if (v->rule == CMP_RULE_SECONDS ||
-	    (v->verdict == CMP_UNKNOWN && v->nr_runs == 1))
-		return "single run: run-to-run drift not measured";
-	return "";
+	return v->note; /* single runs' drift: once per table (compare_single_run_note) */
 }
 
 /* Append "what a vs b" to buf (", "-separated). */
@@ -239,28 +202,31 @@ static void judge_seconds(struct cmp_value *v, const struct cmp_value *a)
 }
 
 /* Single runs with a per-second series too short for a spread (a run of
- * 1 s has one interval): the band is unknown but never narrower than the
- * floor, so a difference below the floor is within it; above, unknown.
- * false when the rule does not apply (no series at all: fio's results,
- * hosts, a mesh, which stay unknown). */
+ * 1 s has one interval): no band, so unknown whatever the difference,
+ * with a note saying why. false when the rule does not apply (no series
+ * at all: fio's results, hosts, a mesh, which stay unknown without it). */
 static bool judge_short(struct cmp_value *v, const struct cmp_value *a)
 {
 	if (v->nr_runs != 1 || a->nr_runs != 1 || !a->iv_n || !v->iv_n ||
-	    (a->iv_n >= 2 && v->iv_n >= 2) || !isfinite(v->diff_pct))
+	    (a->iv_n >= 2 && v->iv_n >= 2))
 		return false;
-	if (fabs(v->diff_pct) < v->floor_pct) {
-		v->verdict = CMP_WITHIN_NOISE;
-		v->rule = CMP_RULE_FLOOR;
-		snprintf(v->note, sizeof(v->note),
-			 "single run under %u s: no per-second spread, judged by the %.0f %% "
-			 "floor alone", COMPARE_MIN_SECONDS, COMPARE_SINGLE_RUN_FLOOR_PCT);
-	} else {
-		v->verdict = CMP_UNKNOWN;
-		v->rule = CMP_RULE_NONE;
-		snprintf(v->note, sizeof(v->note),
-			 "runs shorter than %u s have no per-second spread", COMPARE_MIN_SECONDS);
-	}
+	v->verdict = CMP_UNKNOWN;
+	v->rule = CMP_RULE_NONE;
+	snprintf(v->note, sizeof(v->note),
+		 "runs shorter than %u s have no per-second spread", COMPARE_MIN_SECONDS);
 	return true;
+}
+
+/* The verdict of a difference with a band (compare.h, "Verdicts"). */
+enum cmp_verdict compare_decide(double diff_pct, double noise_pct, double floor_pct)
+{
+	if (!isfinite(diff_pct) || !isfinite(noise_pct))
+		return CMP_UNKNOWN;
+	if (fabs(diff_pct) > noise_pct && fabs(diff_pct) >= floor_pct)
+		return CMP_SIGNIFICANT;
+	/* not shown different: equal only when the band could have shown a
+	 * difference of the floor; a wider band decides nothing */
+	return noise_pct <= floor_pct ? CMP_WITHIN_NOISE : CMP_INCONCLUSIVE;
 }
 
 static void judge_value(struct cmp_value *v, const struct cmp_value *a)
@@ -285,13 +251,9 @@ static void judge_value(struct cmp_value *v, const struct cmp_value *a)
 		judge_seconds(v, a);
 	if (!isfinite(v->noise_pct) && v->rule == CMP_RULE_SECONDS && judge_short(v, a))
 		return;
-	if (!isfinite(v->diff_pct) || !isfinite(v->noise_pct)) {
-		v->verdict = CMP_UNKNOWN;
+	v->verdict = compare_decide(v->diff_pct, v->noise_pct, v->floor_pct);
+	if (v->verdict == CMP_UNKNOWN)
 		v->rule = CMP_RULE_NONE;
-		return;
-	}
-	bool sig = fabs(v->diff_pct) > v->noise_pct && fabs(v->diff_pct) >= v->floor_pct;
-	v->verdict = sig ? CMP_SIGNIFICANT : CMP_WITHIN_NOISE;
 }
 
 void compare_judge_row(struct cmp_row *row, unsigned nr_sides)

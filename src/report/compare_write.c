@@ -40,6 +40,19 @@ static bool any_short(const struct cmp_table *t)
 	return false;
 }
 
+const char *compare_single_run_note(const struct cmp_table *t)
+{
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		for (unsigned i = 0; i < t->nr_sets; i++) {
+			const struct cmp_value *v = &t->rows[r].v[i];
+			if (v->rule == CMP_RULE_SECONDS ||
+			    (v->verdict == CMP_UNKNOWN && v->nr_runs == 1))
+				return "single run: run-to-run drift not measured (repeat the runs: "
+				       "A1 A2 A3 -- B1 B2 B3)";
+		}
+	return "";
+}
+
 /* Is any set fio's results (no per-second series)? */
 static bool any_fio(const struct cmp_table *t)
 {
@@ -78,15 +91,17 @@ static void text_header(const struct cmp_table *t, FILE *f)
 				fputs(" (net: of the per-interval throughput)", f);
 				break;
 			}
-		fprintf(f, ", and at least %.0f %% to be significant: run-to-run drift is not "
-			   "measured (repeat the runs: A1 A2 A3 -- B1 B2 B3)",
-			COMPARE_SINGLE_RUN_FLOOR_PCT);
+		fprintf(f, ", and at least %.0f %% to be significant", COMPARE_SINGLE_RUN_FLOOR_PCT);
 	}
+	fprintf(f, "\nverdicts: significant (the band excludes 0 and the difference reaches "
+		   "the floor), within noise (decided equal: a band no wider than the floor), "
+		   "inconclusive (a band too wide to decide), unknown (no band)");
+	if (*compare_single_run_note(t))
+		fprintf(f, "\n%s", compare_single_run_note(t));
 	if (any_short(t))
-		fprintf(f, "\nruns under %u s: one per-second interval, no spread: a difference "
-			   "below %.0f %% is within noise (floor only), a larger one unknown "
+		fprintf(f, "\nruns under %u s: one per-second interval, no spread: unknown "
 			   "(run %u s or more, or repeat the runs)",
-			COMPARE_MIN_SECONDS, COMPARE_SINGLE_RUN_FLOOR_PCT, COMPARE_MIN_SECONDS);
+			COMPARE_MIN_SECONDS, COMPARE_MIN_SECONDS);
 	if (any_fio(t))
 		fputs("\nfio's results: fio's JSON has no per-second series, so a single fio run "
 		      "gives no noise estimate (verdict unknown); repeat the runs", f);
@@ -275,6 +290,7 @@ int compare_write_json(const struct cmp_table *t, FILE *f)
 	jw_kv_double(&w, "min_effect_pct", COMPARE_MIN_EFFECT_PCT);
 	jw_kv_double(&w, "single_run_floor_pct", COMPARE_SINGLE_RUN_FLOOR_PCT);
 	json_sides(&w, t);
+	jw_kv_string(&w, "single_run_note", compare_single_run_note(t));
 	jw_key(&w, "workloads");
 	jw_array_begin(&w);
 	for (unsigned r = 0; r < t->nr_rows; r++) {

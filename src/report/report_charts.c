@@ -737,44 +737,78 @@ void report_series_charts(struct report_ctx *r)
 	}
 }
 
+/* Point i's tooltip: its total over its runs, and its latency. */
+static void scaling_tip(const struct rs_scaling *sc, unsigned i, char *buf, size_t len)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX], l[NUMFMT_MAX];
+	const double *ys = sc->metric_iops ? sc->iops : sc->bw_bytes;
+	size_t n = (size_t)snprintf(buf, len, "%u targets: %s", sc->targets[i],
+				    sc->metric_iops ? numfmt_iops(a, ys[i]) : numfmt_bw(a, ys[i]));
+	if (n < len && sc->runs[i] > 1 && isfinite(sc->stdev[i]))
+		n += (size_t)snprintf(buf + n, len - n, " \xc2\xb1%s (sd of %u runs)",
+				      sc->metric_iops ? numfmt_iops(b, sc->stdev[i])
+						      : numfmt_bw(b, sc->stdev[i]), sc->runs[i]);
+	if (n < len && isfinite(sc->lat_ns[i]))
+		snprintf(buf + n, len - n, ", %s latency %s",
+			 sc->latency_stat ? sc->latency_stat : "mean", numfmt_lat(l, sc->lat_ns[i]));
+}
+
+/* The papers' chart: the total against the targets at once, the latency
+ * at each count on the second axis, the knee marked. */
 static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 			  const struct rs_step *st)
 {
 	const struct rs_scaling *sc = &st->scaling;
-	char title[400], a[NUMFMT_MAX], lbl[200];
-	double xmax = 0, ymax = 0;
+	char title[400], lbl[200], lat_label[64];
+	double xmax = 0, ymax = 0, lmax = 0;
 
 	if (!sc->nr)
 		return;
 	double *xs = calloc(sc->nr, sizeof(double));
-	if (!xs)
-		return;
+	char (*tips)[160] = calloc(sc->nr, sizeof(*tips));
+	const char **tp = calloc(sc->nr, sizeof(*tp));
+	if (!xs || !tips || !tp)
+		goto out;
 	const double *ys = sc->metric_iops ? sc->iops : sc->bw_bytes;
 	for (unsigned i = 0; i < sc->nr; i++) {
 		xs[i] = sc->targets[i];
 		xmax = fmax(xmax, xs[i]);
 		if (isfinite(ys[i]))
 			ymax = fmax(ymax, ys[i]);
+		if (isfinite(sc->lat_ns[i]))
+			lmax = fmax(lmax, sc->lat_ns[i]);
+		scaling_tip(sc, i, tips[i], sizeof(tips[i]));
+		tp[i] = tips[i];
 	}
-	struct axis x = {.kind = AXIS_LINEAR, .label = "targets at once"};
+	snprintf(lat_label, sizeof(lat_label), "%s latency",
+		 sc->latency_stat ? sc->latency_stat : "mean");
+	char x_label[64] = "targets at once";
+	if (sc->devices && sc->devices < xmax) /* what the papers' "drives" are not */
+		snprintf(x_label, sizeof(x_label), "targets at once, on %u device%s", sc->devices,
+			 sc->devices == 1 ? "" : "s");
+	struct axis x = {.kind = AXIS_LINEAR, .label = x_label};
 	struct axis y = {.kind = AXIS_LINEAR,
 			 .label = sc->metric_iops ? "total IOPS" : "total throughput (MB/s, GB/s)",
 			 .unit = sc->metric_iops ? AXIS_UNIT_IOPS : AXIS_UNIT_BW};
+	struct axis y2 = {.kind = AXIS_LINEAR, .label = lat_label, .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, xmax, true);
 	axis_fit(&y, 0, ymax, true);
+	axis_fit(&y2, 0, lmax, true);
 	snprintf(title, sizeof(title), "%s: scaling over targets (%s)", st->label, set->name);
 	struct chart c;
-	if (chart_begin(&c, r->f, "scaling", title, &x, &y, NULL)) {
-		free(xs);
-		return;
-	}
+	if (chart_begin(&c, r->f, "scaling", title, &x, &y, lmax > 0 ? &y2 : NULL))
+		goto out;
 	chart_axes(&c);
-	chart_line(&c, 0, false, xs, ys, sc->nr, NULL);
+	chart_line(&c, 0, false, xs, ys, sc->nr, tp);
 	chart_legend_add(&c, 0, true, sc->metric_iops ? "total IOPS" : "total MB/s");
+	if (lmax > 0) {
+		chart_line(&c, 1, true, xs, sc->lat_ns, sc->nr, tp);
+		chart_legend_add(&c, 1, true, lat_label);
+	}
 	if (sc->saturation >= 0 && (unsigned)sc->saturation < sc->nr) {
 		unsigned i = (unsigned)sc->saturation;
-		snprintf(lbl, sizeof(lbl), "saturates at %u targets: %s", sc->targets[i],
-			 sc->metric_iops ? numfmt_iops(a, ys[i]) : numfmt_bw(a, ys[i]));
+		snprintf(lbl, sizeof(lbl), "stops growing after %u target%s", sc->targets[i],
+			 sc->targets[i] == 1 ? "" : "s");
 		chart_mark(&c, false, xs[i], ys[i], lbl);
 	}
 	for (unsigned i = 0; i < sc->nr && i < st->nr_sets; i++) /* each point its own mark */
@@ -787,7 +821,10 @@ static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 	figure_begin(r);
 	finish(r, &c);
 	figure_end(r, sc->message);
+out:
 	free(xs);
+	free(tips);
+	free(tp);
 }
 
 void report_scaling_charts(struct report_ctx *r)

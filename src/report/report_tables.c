@@ -403,15 +403,12 @@ void report_summary_table(struct report_ctx *r)
 static void compare_verdict_cells(FILE *f, const struct cmp_value *v)
 {
 	char a[NUMFMT_MAX], b[CMP_REASON_MAX + 32];
-	const char *note = cmp_value_note(v);
 
 	td(f, "num", isfinite(v->diff_pct) ? numfmt_pct(a, v->diff_pct) : "");
 	if (isfinite(v->noise_pct))
 		snprintf(b, sizeof(b), "\xc2\xb1%.1f %%", v->noise_pct);
 	else
 		snprintf(b, sizeof(b), "\xe2\x80\x93");
-	if (v->verdict != CMP_NOT_COMPARABLE && *note) /* single run */
-		snprintf(b + strlen(b), sizeof(b) - strlen(b), ", single run");
 	td(f, "num", b);
 	if (v->verdict == CMP_NOT_COMPARABLE) {
 		snprintf(b, sizeof(b), "not comparable (%s)", v->reason);
@@ -429,8 +426,10 @@ static void compare_intro(FILE *f, const struct cmp_table *t)
 		   "means (Welch's t) excludes zero and it is at least %.0f %%. With single "
 		   "runs, when it exceeds %.0f \xc3\x97 the combined standard error of the two "
 		   "sets' per-second IOPS (Welch) and is at least %.0f %%: run-to-run drift is "
-		   "not measured then (<em>single run</em>); fewer than 2 seconds on either side "
-		   "leaves it unknown. Workloads whose parameters differ (iodepth, jobs, bs, "
+		   "not measured then; fewer than 2 seconds on either side leaves it "
+		   "<em>unknown</em>. A difference that is not significant is <em>within "
+		   "noise</em> (decided equal) only when the band is no wider than that floor; "
+		   "a wider band is <em>inconclusive</em>. Workloads whose parameters differ (iodepth, jobs, bs, "
 		   "mix, engine, direct) are <em>not comparable</em>.</p>\n",
 		COMPARE_MIN_EFFECT_PCT, COMPARE_K, COMPARE_SINGLE_RUN_FLOOR_PCT);
 	for (unsigned i = 0; i < t->nr_rows; i++)

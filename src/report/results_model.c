@@ -215,6 +215,11 @@ static void free_step(struct rs_step *st)
 	free(st->scaling.targets);
 	free(st->scaling.iops);
 	free(st->scaling.bw_bytes);
+	free(st->scaling.lat_ns);
+	free(st->scaling.stdev);
+	free(st->scaling.runs);
+	free(st->scaling.latency_stat);
+	free(st->scaling.verdict);
 	free(st->scaling.message);
 	free(st->model.bound_by);
 	free(st->model.knee_cause);

@@ -261,6 +261,14 @@ struct rs_scaling {
 	unsigned nr;
 	unsigned *targets;         /* number of targets of each point */
 	double *iops, *bw_bytes;
+	double *lat_ns;            /* the latency_stat at each point; NaN: not
+				    * recorded (older files) */
+	double *stdev;             /* of the metric over its runs; NaN: one run */
+	unsigned *runs;            /* runs of each point (older files: 1) */
+	char *latency_stat;        /* "mean", "p99", ...; NULL: older files */
+	char *verdict;             /* "stops growing after", "still grows",
+				    * "undecided"; NULL: older files */
+	unsigned devices;          /* devices the targets are on; 0 unknown */
 	int saturation;            /* index into the points; -1: none */
 	char *message;
 };

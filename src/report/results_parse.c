@@ -506,7 +506,10 @@ static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scal
 	ret = rj_str(&c, so, "metric", true, &metric);
 	sc->metric_iops = metric && !strcmp(metric, "iops");
 	free(metric);
-	if (ret || (ret = rj_str(&c, so, "message", false, &sc->message)))
+	if (ret || (ret = rj_str(&c, so, "message", false, &sc->message)) ||
+	    (ret = rj_str(&c, so, "latency_stat", false, &sc->latency_stat)) ||
+	    (ret = rj_str(&c, so, "verdict", false, &sc->verdict)) ||
+	    (ret = rj_uint(&c, so, "devices", false, &sc->devices)))
 		return ret;
 	size_t n;
 	json_object *a = rj_objects(&c, so, "points", true, &n, &ret);
@@ -515,6 +518,9 @@ static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scal
 	sc->targets = rj_calloc(&c, n, sizeof(unsigned), &ret);
 	sc->iops = rj_calloc(&c, n, sizeof(double), &ret);
 	sc->bw_bytes = rj_calloc(&c, n, sizeof(double), &ret);
+	sc->lat_ns = rj_calloc(&c, n, sizeof(double), &ret);
+	sc->stdev = rj_calloc(&c, n, sizeof(double), &ret);
+	sc->runs = rj_calloc(&c, n, sizeof(unsigned), &ret);
 	if (ret)
 		return ret;
 	sc->present = true;
@@ -525,6 +531,12 @@ static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scal
 		if ((ret = rj_uint(&ec, e, "targets", true, &sc->targets[i])) ||
 		    (ret = rj_double(&ec, e, "iops", true, &sc->iops[i])) ||
 		    (ret = rj_double(&ec, e, "bw_bytes", true, &sc->bw_bytes[i])))
+			return ret;
+		sc->lat_ns[i] = sc->stdev[i] = NAN; /* older files have neither */
+		sc->runs[i] = 1;
+		if ((ret = rj_double(&ec, e, "lat_ns", false, &sc->lat_ns[i])) ||
+		    (ret = rj_double(&ec, e, "stdev", false, &sc->stdev[i])) ||
+		    (ret = rj_uint(&ec, e, "runs", false, &sc->runs[i])))
 			return ret;
 		sc->nr = (unsigned)i + 1;
 	}
