@@ -223,6 +223,52 @@ static void test_fsyncs_cross_the_wire(void **state)
 	json_object_put(o);
 }
 
+static unsigned nh_count_lines_with(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Per-I/O logs are per rank, named fio's way plus host and rank: two
+ * ranks on one host, 3,000 I/Os each, each rank's own file of 3,000
+ * lines (one file of 3,000 for 6,000 I/Os before). */
+static void test_logs_per_rank(void **state)
+{
+	const char *dir = *state;
+	char host[256] = "", path[4400];
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' run --name=l "
+		    "--ioengine=null --rw=randread --bs=4k --size=1g --number_ios=3000 "
+		    "--write_lat_log='%s/lat' --output-format=json >out.json 2>err",
+		    dir, mpi_bin, dir);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run (write_lat_log) failed");
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	json_object *o = load_json(path);
+	snprintf(host, sizeof(host), "%s",
+		 json_object_get_string(jget(json_object_array_get_idx(jget(o, "hosts"), 0), "host")));
+	json_object_put(o);
+	for (int r = 0; r < 2; r++) {
+		snprintf(path, sizeof(path), "%s/lat_clat.1.log.%s.%d", dir, host, r);
+		char *text = slurp(path);
+		unsigned lines = 0;
+		for (char *c = text; *c; c++)
+			lines += *c == '\n';
+		if (lines != 3000)
+			fail_msg("%s: %u lines, want 3000", path, lines);
+		free(text);
+	}
+	snprintf(path, sizeof(path), "%s/lat_clat.1.log", dir);
+	assert_false(file_exists(path));
+	/* without --enable-recovery a dead rank loses the run: said up front */
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	assert_int_equal(nh_count_lines_with(err, "mpirun without --enable-recovery"), 1);
+	free(err);
+}
+
 /* A plan with a fixed step, a curve and a search on a file per rank (%r): one
  * results directory, every point with per-host figures that add up. */
 static void test_plan_4_ranks(void **state)
@@ -343,6 +389,7 @@ static void test_killed_rank_ends_run_in_order(void **state)
 	char *err = slurp(path);
 	expect_has(err, "rank 1 (");
 	expect_has(err, "lost");
+	assert_null(strstr(err, "without --enable-recovery")); /* it was given */
 	free(err);
 	snprintf(path, sizeof(path), "%s/out.json", dir);
 	json_object *o = load_json(path);
@@ -436,6 +483,12 @@ static void test_mismatched_options_refused(void **state)
 		    ">out 2>err", dir, mpi_bin, dir, mpi_bin, dir);
 	assert_int_not_equal(rc, 0);
 	expect_refused_before_io(dir, "different job", "a", 2, 1);
+	/* the option that differs is named, with both values */
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	expect_has(err, "[job 0] 'bs=8192' there, 'bs=4096' on rank 0");
+	free(err);
 }
 
 /* Two ranks whose jobs differ only in a (one rank's options) and b (the
@@ -519,6 +572,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_4_ranks_merges_exactly, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_fsyncs_cross_the_wire, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_logs_per_rank, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_resume_checks_targets, mpi_setup,
 						mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_trims_cross_the_wire, mpi_setup, mpi_teardown),

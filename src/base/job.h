@@ -236,6 +236,10 @@ struct job_spec {
 	/* fio's log files (issue 15, logs helper): file prefixes, "" = none */
 	char write_bw_log[256], write_iops_log[256], write_lat_log[256];
 	char write_hist_log[256];
+	/* appended to each of those logs' names: ".HOST.RANK" on a rank of a
+	 * run over many hosts (fio's client names them NAME.HOST), so ranks
+	 * on one host do not write one file; "" otherwise */
+	char log_suffix[96];
 	/* fio's iolog (base/iolog.h): "" = none */
 	char write_iolog[1024], read_iolog[1024], replay_redirect[1024];
 	bool read_iolog_chunked, replay_no_stall;

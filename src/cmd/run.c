@@ -156,7 +156,7 @@ static int jobs_text(const struct run_config *cfg, char **out)
 }
 
 /* Each rank of a run over many hosts gets its own targets: %h and %r in
- * filenames, and a scratch file per rank. */
+ * filenames, a scratch file per rank, and logs named per rank. */
 static int per_rank_files(struct dist *d, struct run_config *cfg,
 			  struct ioc_err *err)
 {
@@ -170,6 +170,7 @@ static int per_rank_files(struct dist *d, struct run_config *cfg,
 		}
 		if (!ret)
 			ret = dist_expand_files(d, &cfg->jobs[j], err);
+		dist_log_suffix(d, &cfg->jobs[j]);
 	}
 	return ret;
 }

@@ -52,6 +52,11 @@ const char *dist_host(const struct dist *d, int rank); /* hostname of rank */
  * list of job (its filename as given), so each host may use its own
  * targets. Without d, %h and %r stay as they are only if absent; a list
  * with them is expanded for rank 0. 0 or -errno with a message. */
+/* Name this rank's fio logs apart from the other ranks' (job->log_suffix
+ * ".HOST.RANK", fio's client naming NAME.HOST with the rank added, as
+ * ranks may share a host); nothing without d or with one rank. */
+void dist_log_suffix(const struct dist *d, struct job_spec *job);
+
 int dist_expand_files(const struct dist *d, struct job_spec *job,
 		      struct ioc_err *err);
 

@@ -9,6 +9,13 @@
 
 #include "dist/dist.h"
 
+void dist_log_suffix(const struct dist *d, struct job_spec *job)
+{
+	if (d && dist_size(d) > 1)
+		snprintf(job->log_suffix, sizeof(job->log_suffix), ".%s.%d",
+			 dist_host(d, dist_rank(d)), dist_rank(d));
+}
+
 int dist_expand_files(const struct dist *d, struct job_spec *job,
 		      struct ioc_err *err)
 {

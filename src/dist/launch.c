@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +56,21 @@ static uint64_t timeout_from_env(void)
 	return (uint64_t)ms * 1000000ull;
 }
 
+/* Did mpirun say --enable-recovery (Open MPI 4's ORTE, or 5's PRRTE)?
+ * Only then does a dead rank leave the others running (docs/mpi.md). */
+static bool recovery_enabled(void)
+{
+	static const char *const vars[] = {"OMPI_MCA_orte_enable_recovery",
+					   "PRTE_MCA_prte_enable_recovery",
+					   "OMPI_MCA_prte_enable_recovery"};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		if (v && (!strcmp(v, "1") || !strcasecmp(v, "true")))
+			return true;
+	}
+	return false;
+}
+
 int dist_start(struct dist **out, struct ioc_err *err)
 {
 	unsigned size;
@@ -99,6 +115,11 @@ int dist_start(struct dist **out, struct ioc_err *err)
 		goto fail;
 	if ((ret = dist_clock_sync(d, err)))
 		goto fail;
+	if (d->rank == 0 && d->size > 1 && !recovery_enabled())
+		fprintf(stderr, "iochar: mpirun without --enable-recovery: if a rank dies, "
+				"mpirun ends every rank and this run's merged result is lost "
+				"(finished plan steps stay on disk); add --enable-recovery to "
+				"keep the other ranks' figures\n");
 	*out = d;
 	return 0;
 fail:

@@ -49,10 +49,10 @@ static int hist_init(struct fio_logs *l, const struct job_spec *j,
 	/* the bare key's value: the job's name */
 	const char *pre = strcmp(j->write_hist_log, "$jobname") ? j->write_hist_log : j->name;
 	int len = j->per_job_logs
-			  ? snprintf(h->path, sizeof(h->path), "%s_clat_hist.%u.log",
-				     pre, n)
-			  : snprintf(h->path, sizeof(h->path), "%s_clat_hist.log",
-				     pre);
+			  ? snprintf(h->path, sizeof(h->path), "%s_clat_hist.%u.log%s",
+				     pre, n, j->log_suffix)
+			  : snprintf(h->path, sizeof(h->path), "%s_clat_hist.log%s",
+				     pre, j->log_suffix);
 	if (len < 0 || (size_t)len >= sizeof(h->path))
 		return err_usage(err, ENAMETOOLONG, "log file name %s_clat_hist"
 				 "...: too long", pre);
@@ -137,14 +137,14 @@ static void hist_free(struct fio_hist_log *h)
 }
 
 /* fio's make_log_name and gen_log_name: PREFIX_KIND.N.log, or
- * PREFIX_KIND.log with per_job_logs=0. */
+ * PREFIX_KIND.log with per_job_logs=0; then the rank's suffix. */
 static int name_log(struct fio_log *g, const char *prefix, const char *kind,
-		    unsigned n, bool per_job, struct ioc_err *err)
+		    unsigned n, bool per_job, const char *suffix, struct ioc_err *err)
 {
-	int len = per_job ? snprintf(g->path, sizeof(g->path), "%s_%s.%u.log",
-				     prefix, kind, n)
-			  : snprintf(g->path, sizeof(g->path), "%s_%s.log",
-				     prefix, kind);
+	int len = per_job ? snprintf(g->path, sizeof(g->path), "%s_%s.%u.log%s",
+				     prefix, kind, n, suffix)
+			  : snprintf(g->path, sizeof(g->path), "%s_%s.log%s",
+				     prefix, kind, suffix);
 	if (len < 0 || (size_t)len >= sizeof(g->path))
 		return err_usage(err, ENAMETOOLONG, "log file name %s_%s...: "
 				 "too long", prefix, kind);
@@ -172,7 +172,7 @@ int fio_logs_init(struct fio_logs *l, const struct job_spec *j,
 			pre[k] = j->name;
 		l->on[k] = true;
 		if ((ret = name_log(&l->log[k], pre[k], kind_names[k],
-				    thread_number, j->per_job_logs, err)))
+				    thread_number, j->per_job_logs, j->log_suffix, err)))
 			return ret;
 	}
 	return j->write_hist_log[0] ? hist_init(l, j, thread_number, err) : 0;
