@@ -119,6 +119,14 @@ enum zone_mode {
 	ZONE_MODE_STRIDED,
 };
 
+/* unified_rw_reporting: fio's figures per direction, the directions
+ * summed as one "mixed", or both (fio's UNIFIED_SPLIT/MIXED/BOTH) */
+enum unified_rw {
+	UNIFIED_RW_NONE,
+	UNIFIED_RW_MIXED,
+	UNIFIED_RW_BOTH,
+};
+
 enum rw_sequencer {
 	RW_SEQ_SEQUENTIAL, /* rw=randread:N: sequential between random offsets */
 	RW_SEQ_IDENTICAL,  /* ... the same offset N times */
@@ -312,6 +320,7 @@ struct job_spec {
 	 * (nr_plist 0: fio's 17 defaults), ascending */
 	bool clat_percentiles, lat_percentiles, slat_percentiles;
 	bool disk_util;        /* fio's: its files' devices are watched (stats/disk_util.h) */
+	enum unified_rw unified_rw; /* fio's formats: directions apart, mixed or both */
 	unsigned nr_plist;
 	double plist[JOB_MAX_PLIST];
 	bool exitall;          /* any job's: a worker's end stops others */

@@ -13,10 +13,12 @@
 #include "output/fio_disk.h"
 #include "output/fio_figures.h"
 #include "output/fio_groups.h"
+#include "output/fio_mixed.h"
 #include "base/units.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -155,58 +157,77 @@ static void lat_block(struct jw *w, const char *key, const struct hist *h,
 	jw_object_end(w);
 }
 
-/* gtod_reduce: fio takes no latency or bandwidth samples and reports
- * them as 0 (N 0); iochar has them but writes what fio writes. */
-static void dir_block(struct jw *w, const char *key, const struct worker_result *wr,
-		      enum io_dir d, bool open_loop, bool plus, const struct job_spec *j)
+/* One direction's object (or fio's "mixed"), from its view v. */
+static void dir_block(struct jw *w, const char *key, const struct fio_dir_view *v, bool plus,
+		      const struct job_spec *j)
 {
-	bool gtod_reduce = j->gtod_reduce;
 	const double *pl;
 	unsigned np = fio_plist(j, &pl);
-	const struct dir_stats *ds = d < DIR_ALL ? &wr->stats.dir[d] : NULL;
 	struct hist empty;
-	uint64_t ios = ds ? ds->ios : 0, bytes = ds ? ds->bytes : 0;
-	double secs = (double)wr->elapsed_ns / 1e9;
+	double secs = (double)v->elapsed_ns / 1e9;
 
 	hist_init(&empty);
 	jw_key(w, key);
 	jw_object_begin(w);
-	jw_kv_uint(w, "io_bytes", bytes);
-	jw_kv_uint(w, "io_kbytes", bytes / 1024);
-	jw_kv_uint(w, "bw_bytes", secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
-	jw_kv_uint(w, "bw", secs > 0 ? (uint64_t)((double)bytes / 1024 / secs) : 0);
-	jw_kv_double(w, "iops", secs > 0 ? (double)ios / secs : 0);
-	jw_kv_uint(w, "runtime", ios ? wr->elapsed_ns / 1000000 : 0);
-	jw_kv_uint(w, "total_ios", ios);
+	jw_kv_uint(w, "io_bytes", v->bytes);
+	jw_kv_uint(w, "io_kbytes", v->bytes / 1024);
+	jw_kv_uint(w, "bw_bytes", secs > 0 ? (uint64_t)((double)v->bytes / secs) : 0);
+	jw_kv_uint(w, "bw", secs > 0 ? (uint64_t)((double)v->bytes / 1024 / secs) : 0);
+	jw_kv_double(w, "iops", secs > 0 ? (double)v->ios / secs : 0);
+	jw_kv_uint(w, "runtime", v->ios ? v->elapsed_ns / 1000000 : 0);
+	jw_kv_uint(w, "total_ios", v->ios);
 	jw_kv_uint(w, "short_ios", 0);
 	jw_kv_uint(w, "drop_ios", 0);
 	/* fio counts from submission: iochar's latency in closed loop, its
 	 * service time in rate-limited runs (where iochar's own latency is
 	 * the response time, from the schedule, in its own members); an
 	 * engine that queues splits it into slat and clat, as fio's */
-	bool none = !ds || gtod_reduce;
-	const struct hist *lat = none ? &empty : fio_dir_hist(wr, d, open_loop);
-	const struct hist *clat = none ? &empty : fio_dir_clat(wr, d, open_loop);
-	const struct hist *slat = none ? NULL : fio_dir_slat(wr, d);
-	if (gtod_reduce)
-		ds = NULL;
-	lat_block(w, "slat_ns", slat ? slat : &empty, pl, j->slat_percentiles ? np : 0, plus);
-	lat_block(w, "clat_ns", clat, pl, j->clat_percentiles ? np : 0, plus);
-	lat_block(w, "lat_ns", lat, pl, j->lat_percentiles ? np : 0, plus);
-	struct samples bw = ds ? fio_per_second(&wr->stats.intervals, d, true) : (struct samples){0};
-	struct samples io = ds ? fio_per_second(&wr->stats.intervals, d, false) : (struct samples){0};
-	jw_kv_uint(w, "bw_min", (uint64_t)bw.min);
-	jw_kv_uint(w, "bw_max", (uint64_t)bw.max);
-	jw_kv_double(w, "bw_agg", bw.n ? 100.0 : 0);
-	jw_kv_double(w, "bw_mean", bw.mean);
-	jw_kv_double(w, "bw_dev", bw.dev);
-	jw_kv_uint(w, "bw_samples", bw.n);
-	jw_kv_uint(w, "iops_min", (uint64_t)io.min);
-	jw_kv_uint(w, "iops_max", (uint64_t)io.max);
-	jw_kv_double(w, "iops_mean", io.mean);
-	jw_kv_double(w, "iops_stddev", io.dev);
-	jw_kv_uint(w, "iops_samples", io.n);
+	lat_block(w, "slat_ns", v->slat ? v->slat : &empty, pl, j->slat_percentiles ? np : 0,
+		  plus);
+	lat_block(w, "clat_ns", v->clat ? v->clat : &empty, pl, j->clat_percentiles ? np : 0,
+		  plus);
+	lat_block(w, "lat_ns", v->lat ? v->lat : &empty, pl, j->lat_percentiles ? np : 0, plus);
+	jw_kv_uint(w, "bw_min", (uint64_t)v->bw.min);
+	jw_kv_uint(w, "bw_max", (uint64_t)v->bw.max);
+	jw_kv_double(w, "bw_agg", v->bw.n ? 100.0 : 0);
+	jw_kv_double(w, "bw_mean", v->bw.mean);
+	jw_kv_double(w, "bw_dev", v->bw.dev);
+	jw_kv_uint(w, "bw_samples", v->bw.n);
+	jw_kv_uint(w, "iops_min", (uint64_t)v->iops.min);
+	jw_kv_uint(w, "iops_max", (uint64_t)v->iops.max);
+	jw_kv_double(w, "iops_mean", v->iops.mean);
+	jw_kv_double(w, "iops_stddev", v->iops.dev);
+	jw_kv_uint(w, "iops_samples", v->iops.n);
 	jw_object_end(w);
+}
+
+/* "read", "write", "trim", "sync", then fio's "mixed" as the job's
+ * unified_rw_reporting asks: mixed alone (fio then writes no "sync"),
+ * or after the others (both). gtod_reduce: fio takes no latency or
+ * bandwidth samples and reports them as 0 (N 0); iochar has them but
+ * writes what fio writes. */
+static void dir_blocks(struct jw *w, const struct worker_result *wr, bool open_loop, bool plus,
+		       const struct job_spec *j)
+{
+	static const char *const keys[DIR_ALL] = {"read", "write", "trim"};
+	if (fio_shows_dirs(j)) {
+		for (int d = 0; d < DIR_ALL; d++) {
+			struct fio_dir_view v = fio_dir_view_of(wr, (enum io_dir)d, open_loop,
+								j->gtod_reduce);
+			dir_block(w, keys[d], &v, plus, j);
+		}
+		jw_key(w, "sync");
+		jw_object_begin(w);
+		jw_kv_uint(w, "total_ios", wr->stats.sync_ios);
+		lat_block(w, "lat_ns", &wr->stats.sync_lat, fio_pcts, FIO_NR_PCTS, false);
+		jw_object_end(w);
+	}
+	if (!fio_shows_mixed(j))
+		return;
+	struct fio_mixed *m = fio_mixed_new(wr, open_loop, j->gtod_reduce);
+	if (m) /* out of memory: the directions alone */
+		dir_block(w, "mixed", &m->view, plus, j);
+	free(m);
 }
 
 #define LAT_EDGES 32 /* 10 ns, 10 us, 12 ms groups */
@@ -341,14 +362,7 @@ void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_e
 	const struct worker_result *last = &r->workers[e->first + e->members - 1];
 	if (!name)
 		job_options(w, &r->jobs[last->job < r->nr_jobs ? last->job : wr->job]);
-	dir_block(w, "read", wr, DIR_READ, r->open_loop, plus, j);
-	dir_block(w, "write", wr, DIR_WRITE, r->open_loop, plus, j);
-	dir_block(w, "trim", wr, DIR_TRIM, r->open_loop, plus, j);
-	jw_key(w, "sync");
-	jw_object_begin(w);
-	jw_kv_uint(w, "total_ios", wr->stats.sync_ios);
-	lat_block(w, "lat_ns", &wr->stats.sync_lat, fio_pcts, FIO_NR_PCTS, false);
-	jw_object_end(w);
+	dir_blocks(w, wr, r->open_loop, plus, j);
 	jw_kv_uint(w, "job_runtime", e->runtime_sum_ns / 1000000);
 	/* CPU is measured for the whole process: each job shows its share,
 	 * a merged group its members' (fio sums their counts; its CPU % is
