@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "stats/prio_stats.h"
+
 /* A failure the hooks call fatal (verify_fatal) stops every worker of the
  * run, as does any I/O error. */
 static bool hooks_complete(struct worker *w, struct io_unit *u)
@@ -60,6 +62,17 @@ static void log_io(struct worker *w, const struct io_unit *u, uint64_t now)
 	fio_logs_io(w->logs, now - w->measure_start_ns, u->dir, u->len, u->offset,
 		    now > start ? now - start : 0, now > sub ? now - sub : 0, slat,
 		    u->ioprio);
+}
+
+/* fio's latency per priority: clat (from the submit call's return; a
+ * synchronous engine's from the I/O's start), lat with lat_percentiles,
+ * as fio records its clat_prio stats. */
+static void prio_record(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	uint64_t from = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
+	if (w->submitted_ns && !w->job->lat_percentiles)
+		from = w->submitted_ns[u->index];
+	prio_stats_record(w->prio, u->dir, u->ioprio, now > from ? now - from : 0);
 }
 
 /* fill_device: a write that found the file system (or device) full
@@ -136,6 +149,8 @@ bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
 		stats_record_split(&w->stats, u->dir, sub > start ? sub - start : 0,
 				   now > sub ? now - sub : 0);
 	}
+	if (w->prio)
+		prio_record(w, u, now);
 	if (w->logs)
 		log_io(w, u, now);
 	if (w->paced) {

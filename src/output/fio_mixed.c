@@ -19,6 +19,8 @@ struct fio_dir_view fio_dir_view_of(const struct worker_result *wr, enum io_dir 
 	v.slat = fio_dir_slat(wr, d);
 	v.bw = fio_per_second(&wr->stats.intervals, d, true);
 	v.iops = fio_per_second(&wr->stats.intervals, d, false);
+	v.prio = wr->prio;
+	v.prio_dir = d;
 	return v;
 }
 
@@ -47,6 +49,12 @@ struct fio_mixed *fio_mixed_new(const struct worker_result *wr, bool open_loop,
 
 	if (!m)
 		return NULL;
+	m->prio = NULL;
+	for (int d = 0; d < DIR_COUNT && !gtod_reduce; d++)
+		if (prio_stats_add(&m->prio, DIR_READ, wr->prio, (enum io_dir)d)) {
+			fio_mixed_free(m);
+			return NULL;
+		}
 	hist_init(&m->slat);
 	hist_init(&m->clat);
 	hist_init(&m->lat);
@@ -70,8 +78,17 @@ struct fio_mixed *fio_mixed_new(const struct worker_result *wr, bool open_loop,
 		m->view.slat = any_slat ? &m->slat : NULL;
 		m->view.clat = &m->clat;
 		m->view.lat = &m->lat;
+		m->view.prio = m->prio;
+		m->view.prio_dir = DIR_READ;
 	}
 	return m;
+}
+
+void fio_mixed_free(struct fio_mixed *m)
+{
+	if (m)
+		free(m->prio);
+	free(m);
 }
 
 bool fio_shows_dirs(const struct job_spec *j)

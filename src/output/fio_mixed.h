@@ -6,6 +6,7 @@
 #define IOCHAR_OUTPUT_FIO_MIXED_H
 
 #include "output/fio_figures.h"
+#include "stats/prio_stats.h"
 
 /* What fio writes for one direction: counts, the time they are over,
  * its latency histograms (NULL: none, written as N 0) and its
@@ -14,6 +15,9 @@ struct fio_dir_view {
 	uint64_t ios, bytes, elapsed_ns;
 	const struct hist *slat, *clat, *lat;
 	struct samples bw, iops;
+	/* its latency per priority: direction prio_dir of prio (NULL: none) */
+	const struct prio_stats *prio;
+	enum io_dir prio_dir;
 };
 
 /* Direction d of wr; gtod_reduce: no latency, no samples (fio takes
@@ -26,12 +30,14 @@ struct fio_dir_view fio_dir_view_of(const struct worker_result *wr, enum io_dir 
  * mean and count each added up: the mixed mean is the total rate). */
 struct fio_mixed {
 	struct hist slat, clat, lat;
+	struct prio_stats *prio; /* the directions' merged; NULL: none */
 	struct fio_dir_view view; /* over the histograms above */
 };
 
-/* A new fio_mixed of wr (free()), or NULL when out of memory. */
+/* A new fio_mixed of wr (fio_mixed_free), or NULL when out of memory. */
 struct fio_mixed *fio_mixed_new(const struct worker_result *wr, bool open_loop,
 				bool gtod_reduce);
+void fio_mixed_free(struct fio_mixed *m);
 
 /* Does job j's unified_rw_reporting show the directions apart, the
  * mixed one? */

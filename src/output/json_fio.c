@@ -157,6 +157,34 @@ static void lat_block(struct jw *w, const char *key, const struct hist *h,
 	jw_object_end(w);
 }
 
+/* fio's "prios": from two priorities with samples on, each one's class,
+ * level and completion latency (lat_ns with lat_percentiles), with the
+ * percentiles of either option. */
+static void prio_blocks(struct jw *w, const struct fio_dir_view *v, bool plus,
+			const struct job_spec *j)
+{
+	const double *pl;
+	unsigned np = fio_plist(j, &pl);
+	const struct prio_stats *ps = v->prio;
+
+	if (prio_stats_with_samples(ps, v->prio_dir) < 2)
+		return;
+	jw_key(w, "prios");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < ps->nr[v->prio_dir]; i++) {
+		const struct prio_hist *p = &ps->e[v->prio_dir][i];
+		if (!p->h.count)
+			continue;
+		jw_object_begin(w);
+		jw_kv_uint(w, "prioclass", p->ioprio >> 13);
+		jw_kv_uint(w, "prio", p->ioprio & 7);
+		lat_block(w, j->lat_percentiles ? "lat_ns" : "clat_ns", &p->h, pl,
+			  j->clat_percentiles || j->lat_percentiles ? np : 0, plus);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
 /* One direction's object (or fio's "mixed"), from its view v. */
 static void dir_block(struct jw *w, const char *key, const struct fio_dir_view *v, bool plus,
 		      const struct job_spec *j)
@@ -187,6 +215,7 @@ static void dir_block(struct jw *w, const char *key, const struct fio_dir_view *
 	lat_block(w, "clat_ns", v->clat ? v->clat : &empty, pl, j->clat_percentiles ? np : 0,
 		  plus);
 	lat_block(w, "lat_ns", v->lat ? v->lat : &empty, pl, j->lat_percentiles ? np : 0, plus);
+	prio_blocks(w, v, plus, j);
 	jw_kv_uint(w, "bw_min", (uint64_t)v->bw.min);
 	jw_kv_uint(w, "bw_max", (uint64_t)v->bw.max);
 	jw_kv_double(w, "bw_agg", v->bw.n ? 100.0 : 0);
@@ -227,7 +256,7 @@ static void dir_blocks(struct jw *w, const struct worker_result *wr, bool open_l
 	struct fio_mixed *m = fio_mixed_new(wr, open_loop, j->gtod_reduce);
 	if (m) /* out of memory: the directions alone */
 		dir_block(w, "mixed", &m->view, plus, j);
-	free(m);
+	fio_mixed_free(m);
 }
 
 #define LAT_EDGES 32 /* 10 ns, 10 us, 12 ms groups */

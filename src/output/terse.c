@@ -82,7 +82,7 @@ static int dirs_fields(FILE *f, const struct worker_result *wr, bool open_loop,
 	if (!m)
 		return -ENOMEM;
 	dir_fields(f, &m->view, j);
-	free(m);
+	fio_mixed_free(m);
 	return 0;
 }
 

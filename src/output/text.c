@@ -248,6 +248,46 @@ static int summary_jobs(const struct run_result *r, unsigned first,
 	return ret;
 }
 
+/* fio's "clat prio C/L" lines of direction d of ps, from two
+ * priorities with samples on ("lat prio" with lat_percentiles). */
+static void text_prio_lines(FILE *f, const struct prio_stats *ps, enum io_dir d,
+			    const struct job_spec *j)
+{
+	struct lat_summary l;
+	char what[48];
+
+	if (prio_stats_with_samples(ps, d) < 2)
+		return;
+	for (unsigned i = 0; i < ps->nr[d]; i++) {
+		const struct prio_hist *p = &ps->e[d][i];
+		if (!p->h.count)
+			continue;
+		summary_lat(&p->h, &l);
+		snprintf(what, sizeof(what), "%s prio %u/%u", j->lat_percentiles ? "lat" : "clat",
+			 p->ioprio >> 13, p->ioprio & 7);
+		text_lat_lines(f, what, &l);
+	}
+}
+
+/* The per-priority latency of the workers of jobs first..last merged
+ * (every direction into read's with mixed), NULL when they have none
+ * (or out of memory: the lines are left out). */
+static struct prio_stats *jobs_prios(const struct run_result *r, unsigned first, unsigned last,
+				     bool mixed)
+{
+	struct prio_stats *ps = NULL;
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct worker_result *w = &r->workers[i];
+		for (int d = 0; w->job >= first && w->job <= last && d < DIR_COUNT; d++)
+			if (prio_stats_add(&ps, mixed ? DIR_READ : (enum io_dir)d, w->prio,
+					   (enum io_dir)d)) {
+				free(ps);
+				return NULL;
+			}
+	}
+	return ps;
+}
+
 /* A direction's rate and latency lines (or fio's "mixed"'s). */
 static void text_dir_lines(FILE *f, const char *name, const struct dir_summary *d)
 {
@@ -283,11 +323,19 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 			job_group(r, job), (int)sizeof(r->jobs[job].name), r->jobs[job].name,
 			(int)sizeof(r->jobs[last].name), r->jobs[last].name, members);
 	const struct job_spec *j = &r->jobs[job];
+	struct prio_stats *ps = jobs_prios(r, job, last, false);
 	for (int d = 0; d < DIR_ALL && fio_shows_dirs(j); d++)
-		if (s.dir[d].ios)
+		if (s.dir[d].ios) {
 			text_dir_lines(f, summary_dir_name(d), &s.dir[d]);
-	if (fio_shows_mixed(j) && s.total.ios) /* unified_rw_reporting */
+			text_prio_lines(f, ps, (enum io_dir)d, j);
+		}
+	free(ps);
+	if (fio_shows_mixed(j) && s.total.ios) { /* unified_rw_reporting */
 		text_dir_lines(f, "mixed", &s.total);
+		ps = jobs_prios(r, job, last, true);
+		text_prio_lines(f, ps, DIR_READ, j);
+		free(ps);
+	}
 	if (r->jobs[job].read_iolog[0])
 		text_replay_note(f, r, job);
 	if (!s.total.ios)
