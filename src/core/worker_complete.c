@@ -29,7 +29,8 @@ static bool hooks_complete(struct worker *w, struct io_unit *u)
  * when the worker must stop (error). */
 static bool flush_complete(struct worker *w, struct io_unit *u, uint64_t now)
 {
-	const char *what = u->op == IO_OP_FDATASYNC ? "fdatasync" : "fsync";
+	bool datasync = u->op == IO_OP_FDATASYNC;
+	const char *what = datasync ? "fdatasync" : "fsync";
 
 	u->op = IO_OP_RW; /* the unit moves data again when reused */
 	if (u->result < 0) {
@@ -41,6 +42,7 @@ static bool flush_complete(struct worker *w, struct io_unit *u, uint64_t now)
 	}
 	if (now >= w->measure_start_ns && !w->flushing_end) {
 		w->stats.sync_ios++;
+		w->stats.datasync_ios += datasync;
 		hist_record(&w->stats.sync_lat, now > u->start_ns ? now - u->start_ns : 0);
 	}
 	return true;

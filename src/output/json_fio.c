@@ -230,6 +230,22 @@ static void dir_block(struct jw *w, const char *key, const struct fio_dir_view *
 	jw_object_end(w);
 }
 
+/* fio's "sync": its total_ios counts fsync's only (fio's DDIR_SYNC), its
+ * latency every flush's, fdatasync's too, with the job's percentiles
+ * when clat_percentiles or lat_percentiles is on (and json+'s bins). */
+static void sync_block(struct jw *w, const struct worker_stats *st, bool plus,
+		       const struct job_spec *j)
+{
+	const double *pl;
+	unsigned np = fio_plist(j, &pl);
+	jw_key(w, "sync");
+	jw_object_begin(w);
+	jw_kv_uint(w, "total_ios", st->sync_ios - st->datasync_ios);
+	lat_block(w, "lat_ns", &st->sync_lat, pl,
+		  j->clat_percentiles || j->lat_percentiles ? np : 0, plus);
+	jw_object_end(w);
+}
+
 /* "read", "write", "trim", "sync", then fio's "mixed" as the job's
  * unified_rw_reporting asks: mixed alone (fio then writes no "sync"),
  * or after the others (both). gtod_reduce: fio takes no latency or
@@ -245,11 +261,7 @@ static void dir_blocks(struct jw *w, const struct worker_result *wr, bool open_l
 								j->gtod_reduce);
 			dir_block(w, keys[d], &v, plus, j);
 		}
-		jw_key(w, "sync");
-		jw_object_begin(w);
-		jw_kv_uint(w, "total_ios", wr->stats.sync_ios);
-		lat_block(w, "lat_ns", &wr->stats.sync_lat, fio_pcts, FIO_NR_PCTS, false);
-		jw_object_end(w);
+		sync_block(w, &wr->stats, plus, j);
 	}
 	if (!fio_shows_mixed(j))
 		return;

@@ -288,6 +288,27 @@ static struct prio_stats *jobs_prios(const struct run_result *r, unsigned first,
 	return ps;
 }
 
+/* fio's flush lines of the workers of jobs first..last: every fsync's
+ * and fdatasync's latency (fsync=N, fdatasync=N), when they made any. */
+static void text_sync_lines(FILE *f, const struct run_result *r, unsigned first, unsigned last)
+{
+	struct hist *all = malloc(sizeof(*all));
+	struct lat_summary l;
+
+	if (!all)
+		return; /* out of memory: the lines are left out */
+	hist_init(all);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		if (r->workers[i].job >= first && r->workers[i].job <= last)
+			hist_merge(all, &r->workers[i].stats.sync_lat);
+	if (all->count) {
+		summary_lat(all, &l);
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		text_lat_lines(f, "sync", &l);
+	}
+	free(all);
+}
+
 /* A direction's rate and latency lines (or fio's "mixed"'s). */
 static void text_dir_lines(FILE *f, const char *name, const struct dir_summary *d)
 {
@@ -336,6 +357,7 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 		text_prio_lines(f, ps, DIR_READ, j);
 		free(ps);
 	}
+	text_sync_lines(f, r, job, last);
 	if (r->jobs[job].read_iolog[0])
 		text_replay_note(f, r, job);
 	if (!s.total.ios)

@@ -137,6 +137,7 @@ struct worker_stats {
 	/* flushes of fsync=/fdatasync= (fio's "sync"): how many, and each
 	 * one's latency, ns; end_fsync's are not counted, as in fio */
 	uint64_t sync_ios;
+	uint64_t datasync_ios; /* of sync_ios, fdatasync's (fio's total_ios leaves them out) */
 	struct hist sync_lat;
 	struct depth_dist depth;
 	struct interval_series intervals;
