@@ -349,6 +349,16 @@ struct job_spec {
 	uint64_t latency_target_ns, latency_window_ns;
 	double latency_percentile; /* (0, 100] */
 
+	/* The options as given, for fio's JSON "global options" and "job
+	 * options": pairs of fio's name and the value as given, each
+	 * NUL-ended, in fio's order (base/job_given.c); the globals the job
+	 * started from before given_own, its own after. given_kept: the job
+	 * came from fio-style input (a job file, fio's command line), which
+	 * recorded them. Owned. */
+	char *given;
+	size_t given_len, given_own;
+	bool given_kept;
+
 	/* Which options the user set explicitly (bit per job row,
 	 * options_bit), so
 	 * defaults can be chosen later without overriding the user. */
@@ -364,6 +374,23 @@ int job_spec_copy(struct job_spec *dst, const struct job_spec *src);
 
 /* Release the memory spec owns; spec may be NULL. */
 void job_spec_free(struct job_spec *spec);
+
+/* Add name=value to spec's given options (job.h given). 0 or -ENOMEM. */
+int job_given_add(struct job_spec *spec, const char *name, const char *value);
+
+/* The given option at *pos (start at 0) within [*pos, end): its name,
+ * its value in *value, *pos moved past it; NULL at end. */
+const char *job_given_next(const struct job_spec *spec, size_t *pos, size_t end,
+			   const char **value);
+
+/* Reorder the given options from byte from on by rank (highest first),
+ * keeping their order among equal ranks (fio's sort of a section's
+ * options). 0 or -ENOMEM (then left as they were). */
+int job_given_sort(struct job_spec *spec, size_t from, int (*rank)(const char *name));
+
+/* A copy of src's given options into dst (dst's own are dropped). 0 or
+ * -ENOMEM (dst then has none). */
+int job_given_copy(struct job_spec *dst, const struct job_spec *src);
 
 /* Replace spec's filename list with a copy of list (':'-separated; "\:" is a
  * literal colon, as in fio). Returns 0, -ENOMEM, or -E2BIG past JOB_MAX_FILES. */

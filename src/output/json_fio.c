@@ -14,6 +14,7 @@
 #include "output/fio_figures.h"
 #include "output/fio_groups.h"
 #include "output/fio_mixed.h"
+#include "output/fio_options.h"
 #include "base/units.h"
 
 #include <math.h>
@@ -21,101 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* "4k", "1m", "8g" as fio writes sizes, or the plain number. */
-static const char *size_str(char *buf, size_t len, uint64_t v)
-{
-	static const char units[] = "kmgtp";
-	unsigned u = 0;
-	uint64_t n = v;
-	while (n && n % 1024 == 0 && u < sizeof(units) - 1) {
-		n /= 1024;
-		u++;
-	}
-	if (u)
-		snprintf(buf, len, "%llu%c", (unsigned long long)n, units[u - 1]);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
-static void kv_fmt(struct jw *w, const char *key, const char *fmt, unsigned long long v)
-{
-	char buf[32];
-	snprintf(buf, sizeof(buf), fmt, v);
-	jw_kv_string(w, key, buf);
-}
-
-/* The start-order options fio lists when given (fio leaves out the bare
- * flags stonewall and new_group). */
-static void group_options(struct jw *w, const struct job_spec *j)
-{
-	char lo[32], hi[32], both[80];
-	if (j->loops > 1)
-		kv_fmt(w, "loops", "%llu", j->loops);
-	if (j->wait_for[0])
-		jw_kv_string(w, "wait_for", j->wait_for);
-	if (!j->startdelay_ns && !j->startdelay_max_ns)
-		return;
-	units_format_time(j->startdelay_ns, lo, sizeof(lo));
-	units_format_time(j->startdelay_max_ns, hi, sizeof(hi));
-	if (j->startdelay_max_ns > j->startdelay_ns)
-		snprintf(both, sizeof(both), "%s-%s", lo, hi);
-	else
-		snprintf(both, sizeof(both), "%s", lo);
-	jw_kv_string(w, "startdelay", both);
-}
-
-/* rw as fio echoes it, with its modifier: randread:8, write:4k, read:-8k. */
-static const char *rw_str(char *buf, size_t len, const struct job_spec *j)
-{
-	char hole[32];
-
-	if (j->rw_seq_nr)
-		snprintf(buf, len, "%s:%u", rw_name(j->rw), j->rw_seq_nr);
-	else if (j->rw_hole)
-		snprintf(buf, len, "%s:%s%s", rw_name(j->rw), j->rw_hole < 0 ? "-" : "",
-			 size_str(hole, sizeof(hole), j->rw_hole < 0 ? -(uint64_t)j->rw_hole
-								     : (uint64_t)j->rw_hole));
-	else
-		snprintf(buf, len, "%s", rw_name(j->rw));
-	return buf;
-}
-
-/* "job options": fio writes the options a job was given, as strings. */
-static void job_options(struct jw *w, const struct job_spec *j)
-{
-	char buf[32];
-	jw_key(w, "job options");
-	jw_object_begin(w);
-	jw_kv_string(w, "name", j->name);
-	if (j->description[0])
-		jw_kv_string(w, "description", j->description);
-	if (j->filename)
-		jw_kv_string(w, "filename", j->filename);
-	if (j->size)
-		jw_kv_string(w, "size", size_str(buf, sizeof(buf), j->size));
-	if (j->offset)
-		jw_kv_string(w, "offset", size_str(buf, sizeof(buf), j->offset));
-	jw_kv_string(w, "rw", rw_str(buf, sizeof(buf), j));
-	if (rw_is_mixed(j->rw))
-		kv_fmt(w, "rwmixread", "%llu", j->rwmixread);
-	jw_kv_string(w, "bs", size_str(buf, sizeof(buf), j->bs));
-	jw_kv_string(w, "ioengine", j->ioengine);
-	kv_fmt(w, "iodepth", "%llu", j->iodepth);
-	kv_fmt(w, "numjobs", "%llu", j->numjobs);
-	kv_fmt(w, "direct", "%llu", j->direct);
-	if (j->runtime_ns)
-		kv_fmt(w, "runtime", "%llu", (unsigned long long)(j->runtime_ns / 1000000000ull));
-	if (j->ramp_ns)
-		kv_fmt(w, "ramp_time", "%llu", (unsigned long long)(j->ramp_ns / 1000000000ull));
-	if (j->time_based)
-		jw_kv_string(w, "time_based", "1");
-	if (j->rate_iops)
-		kv_fmt(w, "rate_iops", "%llu", (unsigned long long)j->rate_iops);
-	group_options(w, j);
-	jw_object_end(w);
-}
 
 /* A latency block: {min, max, mean, stddev, N[, percentile][, bins]}:
  * the npcts percentiles pcts (none: 0), and with them, for json+, the
@@ -402,7 +308,7 @@ void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_e
 	 * (stat.c keeps the last td's opt_list), under the first's name */
 	const struct worker_result *last = &r->workers[e->first + e->members - 1];
 	if (!name)
-		job_options(w, &r->jobs[last->job < r->nr_jobs ? last->job : wr->job]);
+		fio_job_options_json(w, &r->jobs[last->job < r->nr_jobs ? last->job : wr->job]);
 	dir_blocks(w, wr, r->open_loop, plus, j);
 	jw_kv_uint(w, "job_runtime", e->runtime_sum_ns / 1000000);
 	/* CPU is measured for the whole process: each job shows its share,
@@ -441,6 +347,7 @@ void json_fio_emit(struct jw *w, const struct run_result *r, bool plus)
 	jw_kv_int(w, "timestamp", r->start_unix_ms / 1000);
 	jw_kv_int(w, "timestamp_ms", r->start_unix_ms);
 	jw_kv_string(w, "time", when);
+	fio_global_options_json(w, r);
 	jw_key(w, "jobs");
 	jw_array_begin(w);
 	struct fio_entry *e;
