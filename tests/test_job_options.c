@@ -187,7 +187,7 @@ static void test_json_order(void **state)
 	    "replay_align", "replay_time_scale",
 	    /* fio's percentile options (status) */
 	    "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
-	    "disk_util", "unified_rw_reporting", NULL,
+	    "disk_util", "unified_rw_reporting", "continue_on_error", "ignore_error", NULL,
 	};
 	struct job_spec s;
 	size_t nr, i = 0;

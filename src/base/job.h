@@ -17,6 +17,10 @@
 #define JOB_MAX_FILES 256
 #define JOB_MAX_MERGE 20 /* fio's FIO_IO_U_LIST_MAX_LEN: traces one merge takes */
 #define JOB_MAX_PLIST 20 /* fio's FIO_IO_U_LIST_MAX_LEN */
+#define JOB_MAX_IGNORE 16 /* ignore_error: errors per class */
+
+/* fio's error classes (continue_on_error's bits, ignore_error's lists) */
+enum err_class { ERR_CLASS_READ, ERR_CLASS_WRITE, ERR_CLASS_VERIFY, ERR_CLASS_COUNT };
 #define JOB_ENGINE_OPTS_MAX 128 /* bytes of an engine's own options */
 
 enum rw_mode {
@@ -321,6 +325,12 @@ struct job_spec {
 	bool clat_percentiles, lat_percentiles, slat_percentiles;
 	bool disk_util;        /* fio's: its files' devices are watched (stats/disk_util.h) */
 	enum unified_rw unified_rw; /* fio's formats: directions apart, mixed or both */
+	/* fio's continue_on_error: a bit per err_class (1u << class) whose
+	 * errors in ignore_errs (none given: EIO, EILSEQ) are counted and
+	 * passed over (base/error_opts.h) */
+	unsigned continue_on_error;
+	unsigned nr_ignore[ERR_CLASS_COUNT];
+	int ignore_errs[ERR_CLASS_COUNT][JOB_MAX_IGNORE];
 	unsigned nr_plist;
 	double plist[JOB_MAX_PLIST];
 	bool exitall;          /* any job's: a worker's end stops others */

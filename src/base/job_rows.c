@@ -23,6 +23,7 @@
 #include "base/json_writer.h"
 #include "base/pace_opts.h"
 #include "base/place_opts.h"
+#include "base/error_opts.h"
 #include "base/lat_opts.h"
 #include "base/ss_opts.h"
 #include "base/core_opts.h"

@@ -10,7 +10,9 @@ struct fio_dir_view fio_dir_view_of(const struct worker_result *wr, enum io_dir 
 {
 	const struct dir_stats *ds = &wr->stats.dir[d];
 	struct fio_dir_view v = {
-		.ios = ds->ios, .bytes = ds->bytes, .elapsed_ns = wr->elapsed_ns,
+		/* fio counts an I/O continue_on_error passed over, no bytes */
+		.ios = ds->ios + wr->stats.err_ios[d], .bytes = ds->bytes,
+		.elapsed_ns = wr->elapsed_ns,
 	};
 	if (gtod_reduce)
 		return v;

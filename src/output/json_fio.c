@@ -293,6 +293,15 @@ static void steadystate(struct jw *w, const struct steady_result *ss)
 	jw_object_end(w);
 }
 
+/* fio's "error": the one that stopped the job, else with
+ * continue_on_error the first it passed over (its exit status stays 0). */
+static int fio_error(const struct worker_result *wr, const struct job_spec *j)
+{
+	if (wr->error)
+		return wr->error < 0 ? -wr->error : wr->error;
+	return j->continue_on_error ? wr->stats.err_first : 0;
+}
+
 void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_entry *e,
 		    bool plus, const char *name, const char *hostname)
 {
@@ -301,7 +310,7 @@ void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_e
 	jw_object_begin(w);
 	jw_kv_string(w, "jobname", name ? name : j->name);
 	jw_kv_uint(w, "groupid", wr->group);
-	jw_kv_int(w, "error", wr->error < 0 ? -wr->error : wr->error);
+	jw_kv_int(w, "error", fio_error(wr, j));
 	jw_kv_uint(w, "eta", 0);
 	jw_kv_uint(w, "elapsed", (r->elapsed_ns + r->ramp_ns + 500000000ull) / 1000000000ull);
 	/* fio's merged group shows the options of its last member's job
@@ -323,6 +332,10 @@ void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_e
 	process_counts(w, &share);
 	depth_maps(w, &wr->stats.depth);
 	latency_buckets(w, wr, r->open_loop, j->gtod_reduce);
+	if (j->continue_on_error) { /* fio writes them only then */
+		jw_kv_uint(w, "total_err", wr->stats.err_total);
+		jw_kv_int(w, "first_error", wr->stats.err_first);
+	}
 	/* latency_target: the depth found, fio's target in ns, window in us */
 	jw_kv_uint(w, "latency_depth", wr->latency_depth ? wr->latency_depth : j->iodepth);
 	jw_kv_uint(w, "latency_target", j->latency_target_ns);

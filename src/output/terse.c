@@ -146,6 +146,8 @@ static int job_line(FILE *f, const struct run_result *r, const struct fio_entry 
 			fputc(';', f); /* no measured I/O: no distribution */
 	latency_fields(f, wr, r->open_loop);
 	fio_disk_terse(f, r); /* every line carries every disk, as fio's */
+	if (r->jobs[wr->job].continue_on_error) /* fio adds its error count then */
+		fprintf(f, ";%llu;%d", (unsigned long long)wr->stats.err_total, wr->stats.err_first);
 	fputc('\n', f);
 	return 0;
 }

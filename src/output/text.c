@@ -309,6 +309,26 @@ static void text_sync_lines(FILE *f, const struct run_result *r, unsigned first,
 	free(all);
 }
 
+/* fio's continue_on_error line: the errors of the workers of jobs
+ * first..last counted, and the first one. */
+static void text_error_line(FILE *f, const struct run_result *r, unsigned first, unsigned last)
+{
+	uint64_t total = 0;
+	int e = 0;
+
+	if (!r->jobs[first].continue_on_error)
+		return;
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct worker_result *w = &r->workers[i];
+		if (w->job < first || w->job > last)
+			continue;
+		if (!total)
+			e = w->stats.err_first;
+		total += w->stats.err_total;
+	}
+	fprintf(f, "  errors: total=%" PRIu64 ", first_error=%d/<%s>\n", total, e, strerror(e));
+}
+
 /* A direction's rate and latency lines (or fio's "mixed"'s). */
 static void text_dir_lines(FILE *f, const char *name, const struct dir_summary *d)
 {
@@ -358,6 +378,7 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 		free(ps);
 	}
 	text_sync_lines(f, r, job, last);
+	text_error_line(f, r, job, last);
 	if (r->jobs[job].read_iolog[0])
 		text_replay_note(f, r, job);
 	if (!s.total.ios)
