@@ -459,6 +459,7 @@ static const struct {
 	{"blockalign", {"0", "8k"}},
 	{"percentage_random", {"100", "50,20"}},
 	{"continue_on_error", {"read", "all"}},
+	{"log_compression", {"1k", "64k"}},
 	{"ignore_error", {"EIO", ",ENOSPC:EIO"}},
 	{"randrepeat", {"1", "0"}},
 	/* fix-opts (issue 14) */

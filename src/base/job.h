@@ -267,6 +267,8 @@ struct job_spec {
 	uint64_t log_hist_ns;  /* log_hist_msec; 0 = no histogram lines */
 	unsigned log_hist_coarseness; /* 0..6: fio's bins merged 2^N at a time */
 	bool log_max_value, log_offset, log_prio, per_job_logs;
+	uint64_t log_gz;       /* log_compression: chunk bytes; 0: not given */
+	bool log_gz_store;     /* log_store_compressed: FILE.fz, fio's binary samples */
 	/* files (issue 14): fio's naming, layout and lifecycle of files */
 	unsigned nrfiles;      /* files named per job when no filename given */
 	uint64_t filesize;     /* bytes per file; 0 = size / files; with a

@@ -25,6 +25,7 @@
 #include "base/place_opts.h"
 #include "base/error_opts.h"
 #include "base/lat_opts.h"
+#include "base/logz_opts.h"
 #include "base/ss_opts.h"
 #include "base/core_opts.h"
 #include "base/units.h"

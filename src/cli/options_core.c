@@ -20,9 +20,6 @@
 static const struct {
 	const char *name, *why;
 } fio_refused_why[] = {
-	{"log_compression", "iochar writes fio's logs uncompressed"},
-	{"log_compression_cpus", "iochar writes fio's logs uncompressed"},
-	{"log_store_compressed", "iochar writes fio's logs uncompressed"},
 	{"log_unix_epoch", "iochar's fio logs count from the job's start"},
 	{"log_alternate_epoch", "iochar's fio logs count from the job's start"},
 	{"log_alternate_epoch_clock_id", "iochar's fio logs count from the job's start"},
