@@ -21,7 +21,7 @@ static size_t pack(const struct fio_logs *l, const struct fio_log_sample *s, uns
 {
 	uint32_t dir = s->dir | (l->log_offset ? LOG_OFFSET_BIT : 0) |
 		       (l->log_prio ? LOG_PRIO_BIT : 0);
-	memset(p, 0, 40);
+	memset(p, 0, l->log_offset ? 40 : 32); /* the padding too */
 	put_le(p, s->t_ms, 8);
 	put_le(p + 8, s->val, 8);
 	put_le(p + 16, dir, 4);
