@@ -17,6 +17,8 @@
  *   - without continue_on_error: no total_err, first_error members;
  *   - terse: the two error fields at the end of the line, as fio's;
  *     normal: fio's "errors" line (total=128, first_error=28);
+ *   - error_dump=1: a line on stderr per error passed over (128), each
+ *     naming ENOSPC's text, in both; still exit 0;
  *   - bad values: an unknown class, an unknown error name: refused (exit
  *     2, one line naming the option).
  * SKIP when fio is missing or a tmpfs cannot be mounted (needs root).
@@ -198,6 +200,25 @@ static void test_terse_normal(void **state)
 	}
 }
 
+static void test_error_dump(void **state)
+{
+	struct scratch *s = *state;
+	need_tmpfs(s);
+	for (int t = 0; t < 2; t++) {
+		const char *tool = t ? "iochar" : "fio";
+		assert_int_equal(run(s, tool, JOB "--continue_on_error=write --ignore_error=,ENOSPC "
+				     "--error_dump=1 --output-format=json"), 0);
+		char *err = slurp(s, tool, "err");
+		unsigned n = 0;
+		for (char *p = err; (p = strstr(p, "No space left on device")); p++)
+			n++;
+		if (count_lines(err) != 128 || n != 128)
+			fail_msg("%s: %u lines on stderr, %u naming ENOSPC, not 128", tool,
+				 count_lines(err), n);
+		free(err);
+	}
+}
+
 static void test_bad_values(void **state)
 {
 	struct scratch *s = *state;
@@ -224,6 +245,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_passed_over, setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_stopped, setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_terse_normal, setup, scratch_teardown),
+	    cmocka_unit_test_setup_teardown(test_error_dump, setup, scratch_teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_values, setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,7 +188,8 @@ static void test_json_order(void **state)
 	    "replay_align", "replay_time_scale",
 	    /* fio's percentile options (status) */
 	    "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
-	    "disk_util", "unified_rw_reporting", "continue_on_error", "ignore_error", NULL,
+	    "disk_util", "unified_rw_reporting", "continue_on_error", "ignore_error",
+	    "error_dump", NULL,
 	};
 	struct job_spec s;
 	size_t nr, i = 0;

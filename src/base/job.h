@@ -331,6 +331,7 @@ struct job_spec {
 	 * errors in ignore_errs (none given: EIO, EILSEQ) are counted and
 	 * passed over (base/error_opts.h) */
 	unsigned continue_on_error;
+	bool error_dump;       /* each error passed over: a line on stderr, as fio's */
 	unsigned nr_ignore[ERR_CLASS_COUNT];
 	int ignore_errs[ERR_CLASS_COUNT][JOB_MAX_IGNORE];
 	unsigned nr_plist;

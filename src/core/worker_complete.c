@@ -7,6 +7,7 @@
 #include "core/worker_pace.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/error_opts.h"
@@ -87,6 +88,14 @@ static bool filled_up(const struct worker *w, const struct io_unit *u)
 	       (u->result >= 0 || u->result == -ENOSPC || u->result == -EDQUOT);
 }
 
+/* What a failed I/O's message names: the target kind, or the file. */
+static const char *io_target_name(const struct worker *w, const struct io_unit *u)
+{
+	if (w->kind)
+		return w->kind->name;
+	return w->nr_fds ? w->job->files[first_file(w) + u->file] : "(null)";
+}
+
 /* fio's error count (continue_on_error): how many, and the first. */
 static void count_error(struct worker *w, int e)
 {
@@ -106,6 +115,11 @@ static bool error_passed_over(struct worker *w, const struct io_unit *u, uint64_
 	if (now >= w->measure_start_ns && u->dir < DIR_ALL)
 		w->stats.err_ios[u->dir]++;
 	count_error(w, e);
+	if (w->job->error_dump) /* one line, whole: stdio locks the stream */
+		fprintf(stderr, "iochar: job %s: %s of %llu bytes at offset %llu of %s: %s "
+			"(passed over: continue_on_error)\n", w->job->name, io_dir_name(u->dir),
+			(unsigned long long)u->len, (unsigned long long)u->offset,
+			io_target_name(w, u), strerror(e));
 	return true;
 }
 
@@ -134,8 +148,7 @@ static bool io_failed(struct worker *w, struct io_unit *u, uint64_t now)
 	w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
 			   w->job->name, io_dir_name(u->dir),
 			   (unsigned long long)u->len, (unsigned long long)u->offset,
-			   w->kind ? w->kind->name : w->nr_fds ? w->job->files[first_file(w) + u->file] : "(null)",
-			   what);
+			   io_target_name(w, u), what);
 	return false;
 }
 
