@@ -33,9 +33,10 @@ static void run_cmd(char *cmd, size_t size, const char *tool, const char *dir,
 	char *bin = realpath(iochar_path(), NULL); /* the run cds */
 	assert_non_null(bin);
 	snprintf(cmd, size,
-		 "(cd '%s' && timeout 60 %s%s %s --output-format=json > out.json "
+		 "(cd '%s' && timeout 60 %s%s %s%s > out.json "
 		 "2> err.txt; echo $? > rc)", path, fio ? "fio" : bin,
-		 fio ? "" : " run", opts);
+		 fio ? "" : " run", opts,
+		 strstr(opts, "--output-format=") ? "" : " --output-format=json");
 	free(bin);
 }
 

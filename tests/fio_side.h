@@ -13,8 +13,8 @@
 bool side_have(const char *prog);
 
 /* Run the job options opts (fio's --key=value words) with "fio" or
- * iochar ("iochar": iochar_path() run) in dir/sub (made), JSON to
- * dir/sub/out.json, stderr to dir/sub/err.txt. Returns the exit status
+ * iochar ("iochar": iochar_path() run) in dir/sub (made), JSON (or the
+ * --output-format opts name, json+) to dir/sub/out.json, stderr to dir/sub/err.txt. Returns the exit status
  * (-1: did not run). Bounded: each run is given `timeout 60`. */
 int side_run(const char *tool, const char *dir, const char *sub,
 	     const char *opts);

@@ -197,30 +197,6 @@ static void test_one_file_per_job(void **state)
 	side_log_free(&i);
 }
 
-/* log_compression is refused with its reason before anything is
- * written: exit 2, one line, no log file, no data file. */
-static void test_log_compression_refused(void **state)
-{
-	const char *dir = *state;
-	char path[4200];
-	assert_int_equal(side_run("iochar", dir, "iochar",
-				  "--name=c --filename=data --size=64k "
-				  "--write_lat_log=c --log_compression=1m"), 2);
-	snprintf(path, sizeof(path), "%s/iochar/err.txt", dir);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char err[512] = "";
-	assert_non_null(fgets(err, sizeof(err), f));
-	assert_int_equal(fgetc(f), EOF); /* one line */
-	fclose(f);
-	expect_has(err, "log_compression");
-	expect_has(err, "uncompressed");
-	snprintf(path, sizeof(path), "%s/iochar", dir);
-	char *names = side_listing(path, "");
-	assert_string_equal(names, "err.txt\nout.json\nrc\n");
-	free(names);
-}
-
 /* Line counts of averaged logs agree within 2, or 15 % when a stall of
  * the loaded machine made one tool write catch-up lines (fio's windows
  * catch up after a late sample, and so do iochar's). */
@@ -416,7 +392,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_per_io_logs, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_async_slat, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_one_file_per_job, tmpdir_setup, tmpdir_teardown),
-		cmocka_unit_test_setup_teardown(test_log_compression_refused, tmpdir_setup, tmpdir_teardown),
 	};
 	const struct CMUnitTest avg[] = {
 		cmocka_unit_test(test_averaged_logs),

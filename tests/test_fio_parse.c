@@ -205,35 +205,35 @@ static const char *fio_value(json_object *doc, json_object *job,
 	return NULL;
 }
 
-static void compare_option(json_object *fdoc, json_object *fj,
+/* fio's value of key for job fj, read the same way from iochar's
+ * document (its "job options" over its "global options"). */
+static void compare_option(json_object *fdoc, json_object *fj, json_object *idoc,
 			   json_object *ij, const char *key)
 {
 	const char *fv = fio_value(fdoc, fj, key);
-	json_object *opts, *iv;
+	const char *iv = fio_value(idoc, ij, key);
 
 	if (!fv || !strcmp(key, "name"))
 		return;
-	assert_true(json_object_object_get_ex(ij, "job options", &opts));
-	if (!json_object_object_get_ex(opts, key, &iv))
+	if (!iv)
 		fail_msg("job %s: fio has %s=%s, iochar reports no %s",
 			 json_object_get_string(jget(fj, "jobname")), key, fv,
 			 key);
-	char *a = shown(key, fv), *b = shown(key, json_object_get_string(iv));
+	char *a = shown(key, fv), *b = shown(key, iv);
 	if (strcmp(a, b))
 		fail_msg("job %s: %s is '%s' in fio, '%s' in iochar",
-			 json_object_get_string(jget(fj, "jobname")), key, fv,
-			 json_object_get_string(iv));
+			 json_object_get_string(jget(fj, "jobname")), key, fv, iv);
 	free(a);
 	free(b);
 }
 
-static void compare_keys(json_object *fdoc, json_object *fj, json_object *ij,
-			 json_object *opts)
+static void compare_keys(json_object *fdoc, json_object *fj, json_object *idoc,
+			 json_object *ij, json_object *opts)
 {
 	json_object_object_foreach(opts, key, v)
 	{
 		(void)v;
-		compare_option(fdoc, fj, ij, key);
+		compare_option(fdoc, fj, idoc, ij, key);
 	}
 }
 
@@ -253,9 +253,9 @@ static void compare_jobs(json_object *f, json_object *i)
 		assert_string_equal(json_object_get_string(jget(ij, "jobname")),
 				    json_object_get_string(jget(fj, "jobname")));
 		if (json_object_object_get_ex(f, "global options", &g))
-			compare_keys(f, fj, ij, g); /* skipped where not fj's */
+			compare_keys(f, fj, i, ij, g); /* skipped where not fj's */
 		if (json_object_object_get_ex(fj, "job options", &jo))
-			compare_keys(f, fj, ij, jo);
+			compare_keys(f, fj, i, ij, jo);
 	}
 }
 
@@ -537,9 +537,13 @@ static void test_defaults_as_fio(void **state)
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		char *d = fio_default(keys[k]);
 		char *a = shown(keys[k], d);
-		char *b = shown(keys[k],
-				json_object_get_string(
-				    jget(jget(ij, "job options"), keys[k])));
+		/* not given, so not in "job options": iochar's own options */
+		json_object *own = jget(json_object_array_get_idx(jget(i, "options"), 0), keys[k]);
+		assert_non_null(own);
+		const char *ov = json_object_get_type(own) == json_type_boolean
+				     ? (json_object_get_boolean(own) ? "1" : "0")
+				     : json_object_get_string(own);
+		char *b = shown(keys[k], ov);
 		if (strcmp(a, b))
 			fail_msg("%s: fio's default is %s, iochar's %s",
 				 keys[k], a, b);

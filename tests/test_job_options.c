@@ -161,7 +161,8 @@ static void test_json_order(void **state)
 	    "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime_ns",
 	    "write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log",
 	    "log_hist_ns", "log_hist_coarseness", "log_avg_ns",
-	    "log_max_value", "log_offset", "log_prio", "per_job_logs",
+	    "log_max_value", "log_offset", "log_prio", "log_compression",
+	    "log_store_compressed", "per_job_logs",
 	    /* files (issue 14) */
 	    "nrfiles", "filesize", "directory", "filename_format",
 	    "unique_filename", "unlink", "invalidate", "overwrite",
@@ -187,7 +188,8 @@ static void test_json_order(void **state)
 	    "replay_align", "replay_time_scale",
 	    /* fio's percentile options (status) */
 	    "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
-	    "disk_util", NULL,
+	    "disk_util", "unified_rw_reporting", "continue_on_error", "ignore_error",
+	    "error_dump", NULL,
 	};
 	struct job_spec s;
 	size_t nr, i = 0;

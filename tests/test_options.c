@@ -458,6 +458,9 @@ static const struct {
 	{"bssplit", {"4k/50:8k/50", "4k/10:8k/90"}},
 	{"blockalign", {"0", "8k"}},
 	{"percentage_random", {"100", "50,20"}},
+	{"continue_on_error", {"read", "all"}},
+	{"log_compression", {"1k", "64k"}},
+	{"ignore_error", {"EIO", ",ENOSPC:EIO"}},
 	{"randrepeat", {"1", "0"}},
 	/* fix-opts (issue 14) */
 	{"prio", {"1", "2"}},

@@ -1,7 +1,9 @@
 /* test_wire.c - a remote rank's result reaches rank 0 whole (issue 37:
  * the hand-made copy lost sync_ios, sync_lat and latency_depth). Every
  * byte of a worker is set to a value of its own, so any field, one added
- * later too, that does not travel fails the comparison. */
+ * later too, that does not travel fails the comparison; the last worker
+ * has a latency-per-priority table (every byte its own too), the first
+ * none. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +31,14 @@ static void fill_worker(struct worker_result *w, unsigned idx)
 	unsigned char *iv = (unsigned char *)s->v;
 	for (size_t i = 0; i < NR_IV * sizeof(*s->v); i++)
 		iv[i] = (unsigned char)(i * 17u + idx + 3u);
+	w->prio = NULL;
+	if (idx == 1) {
+		w->prio = malloc(sizeof(*w->prio));
+		assert_non_null(w->prio);
+		unsigned char *pb = (unsigned char *)w->prio;
+		for (size_t i = 0; i < sizeof(*w->prio); i++)
+			pb[i] = (unsigned char)(i * 13u + 5u);
+	}
 }
 
 /* a and b equal in every byte but the series' memory (the receiver's own),
@@ -43,6 +53,10 @@ static void expect_same_worker(const struct worker_result *a, const struct worke
 	memcpy(&y, b, sizeof(y));
 	memset(&x.stats.intervals, 0, sizeof(x.stats.intervals));
 	memset(&y.stats.intervals, 0, sizeof(y.stats.intervals));
+	assert_int_equal(!a->prio, !b->prio);
+	if (a->prio)
+		assert_memory_equal(a->prio, b->prio, sizeof(*a->prio));
+	x.prio = y.prio = NULL; /* each side's own memory */
 	/* the named figures first, for a readable failure */
 	assert_int_equal(x.stats.sync_ios, y.stats.sync_ios);
 	assert_memory_equal(&x.stats.sync_lat, &y.stats.sync_lat, sizeof(x.stats.sync_lat));
@@ -71,8 +85,10 @@ static void test_wire_carries_every_field(void **state)
 		expect_same_worker(&r->workers[i], &back->workers[i]);
 	run_result_free(back);
 	memset(back, 0, sizeof(*back));
-	/* cut anywhere inside the last worker or its series: refused */
-	for (size_t cut = 1; cut <= sizeof(struct interval) * NR_IV + 64; cut += 61) {
+	/* cut anywhere inside the last worker, its series or its prio
+	 * table: refused */
+	for (size_t cut = 1; cut <= sizeof(struct prio_stats) + sizeof(struct interval) * NR_IV + 64;
+	     cut += cut < 4096 ? 61 : 4093) {
 		assert_int_not_equal(wire_unpack(buf, len - cut, back), 0);
 		run_result_free(back);
 		memset(back, 0, sizeof(*back));

@@ -21,8 +21,12 @@ static void free_files(struct job_spec *spec)
 
 void job_spec_free(struct job_spec *spec)
 {
-	if (spec)
-		free_files(spec);
+	if (!spec)
+		return;
+	free_files(spec);
+	free(spec->given);
+	spec->given = NULL;
+	spec->given_len = spec->given_own = 0;
 }
 
 /* Split list on ':' ("\:" stays a colon) into freshly allocated strings. */
@@ -91,6 +95,8 @@ int job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	*dst = *src;
 	dst->filename = NULL;
 	dst->nr_files = 0;
+	if (job_given_copy(dst, src))
+		return -ENOMEM;
 	if (!src->filename)
 		return 0;
 	int ret = job_spec_set_files(dst, src->filename);

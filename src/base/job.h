@@ -17,6 +17,10 @@
 #define JOB_MAX_FILES 256
 #define JOB_MAX_MERGE 20 /* fio's FIO_IO_U_LIST_MAX_LEN: traces one merge takes */
 #define JOB_MAX_PLIST 20 /* fio's FIO_IO_U_LIST_MAX_LEN */
+#define JOB_MAX_IGNORE 16 /* ignore_error: errors per class */
+
+/* fio's error classes (continue_on_error's bits, ignore_error's lists) */
+enum err_class { ERR_CLASS_READ, ERR_CLASS_WRITE, ERR_CLASS_VERIFY, ERR_CLASS_COUNT };
 #define JOB_ENGINE_OPTS_MAX 128 /* bytes of an engine's own options */
 
 enum rw_mode {
@@ -117,6 +121,14 @@ enum exit_what {
 enum zone_mode {
 	ZONE_MODE_NONE,
 	ZONE_MODE_STRIDED,
+};
+
+/* unified_rw_reporting: fio's figures per direction, the directions
+ * summed as one "mixed", or both (fio's UNIFIED_SPLIT/MIXED/BOTH) */
+enum unified_rw {
+	UNIFIED_RW_NONE,
+	UNIFIED_RW_MIXED,
+	UNIFIED_RW_BOTH,
 };
 
 enum rw_sequencer {
@@ -259,6 +271,8 @@ struct job_spec {
 	uint64_t log_hist_ns;  /* log_hist_msec; 0 = no histogram lines */
 	unsigned log_hist_coarseness; /* 0..6: fio's bins merged 2^N at a time */
 	bool log_max_value, log_offset, log_prio, per_job_logs;
+	uint64_t log_gz;       /* log_compression: chunk bytes; 0: not given */
+	bool log_gz_store;     /* log_store_compressed: FILE.fz, fio's binary samples */
 	/* files (issue 14): fio's naming, layout and lifecycle of files */
 	unsigned nrfiles;      /* files named per job when no filename given */
 	uint64_t filesize;     /* bytes per file; 0 = size / files; with a
@@ -316,6 +330,14 @@ struct job_spec {
 	 * (nr_plist 0: fio's 17 defaults), ascending */
 	bool clat_percentiles, lat_percentiles, slat_percentiles;
 	bool disk_util;        /* fio's: its files' devices are watched (stats/disk_util.h) */
+	enum unified_rw unified_rw; /* fio's formats: directions apart, mixed or both */
+	/* fio's continue_on_error: a bit per err_class (1u << class) whose
+	 * errors in ignore_errs (none given: EIO, EILSEQ) are counted and
+	 * passed over (base/error_opts.h) */
+	unsigned continue_on_error;
+	bool error_dump;       /* each error passed over: a line on stderr, as fio's */
+	unsigned nr_ignore[ERR_CLASS_COUNT];
+	int ignore_errs[ERR_CLASS_COUNT][JOB_MAX_IGNORE];
 	unsigned nr_plist;
 	double plist[JOB_MAX_PLIST];
 	bool exitall;          /* any job's: a worker's end stops others */
@@ -344,6 +366,16 @@ struct job_spec {
 	uint64_t latency_target_ns, latency_window_ns;
 	double latency_percentile; /* (0, 100] */
 
+	/* The options as given, for fio's JSON "global options" and "job
+	 * options": pairs of fio's name and the value as given, each
+	 * NUL-ended, in fio's order (base/job_given.c); the globals the job
+	 * started from before given_own, its own after. given_kept: the job
+	 * came from fio-style input (a job file, fio's command line), which
+	 * recorded them. Owned. */
+	char *given;
+	size_t given_len, given_own;
+	bool given_kept;
+
 	/* Which options the user set explicitly (bit per job row,
 	 * options_bit), so
 	 * defaults can be chosen later without overriding the user. */
@@ -359,6 +391,23 @@ int job_spec_copy(struct job_spec *dst, const struct job_spec *src);
 
 /* Release the memory spec owns; spec may be NULL. */
 void job_spec_free(struct job_spec *spec);
+
+/* Add name=value to spec's given options (job.h given). 0 or -ENOMEM. */
+int job_given_add(struct job_spec *spec, const char *name, const char *value);
+
+/* The given option at *pos (start at 0) within [*pos, end): its name,
+ * its value in *value, *pos moved past it; NULL at end. */
+const char *job_given_next(const struct job_spec *spec, size_t *pos, size_t end,
+			   const char **value);
+
+/* Reorder the given options from byte from on by rank (highest first),
+ * keeping their order among equal ranks (fio's sort of a section's
+ * options). 0 or -ENOMEM (then left as they were). */
+int job_given_sort(struct job_spec *spec, size_t from, int (*rank)(const char *name));
+
+/* A copy of src's given options into dst (dst's own are dropped). 0 or
+ * -ENOMEM (dst then has none). */
+int job_given_copy(struct job_spec *dst, const struct job_spec *src);
 
 /* Replace spec's filename list with a copy of list (':'-separated; "\:" is a
  * literal colon, as in fio). Returns 0, -ENOMEM, or -E2BIG past JOB_MAX_FILES. */

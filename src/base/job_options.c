@@ -1,6 +1,7 @@
 /* job_options.c - what the job's rows drive below cli/: the checks of a
  * job's values and its JSON members. See job_options.h. */
 #include "base/job_options.h"
+#include "base/logz_opts.h"
 #include "base/iolog.h"
 
 #include <errno.h>
@@ -119,6 +120,7 @@ static const struct {
 	{check_zones, true},
 	{buffer_opts_check, true},
 	{iolog_opts_check, true},
+	{logz_opts_check_job, true},
 };
 
 int job_options_check(const struct job_spec *job, enum job_check_when when,

@@ -23,7 +23,9 @@
 #include "base/json_writer.h"
 #include "base/pace_opts.h"
 #include "base/place_opts.h"
+#include "base/error_opts.h"
 #include "base/lat_opts.h"
+#include "base/logz_opts.h"
 #include "base/ss_opts.h"
 #include "base/core_opts.h"
 #include "base/units.h"
@@ -70,6 +72,12 @@ static const struct opt_enum thinktime_type_values[] = {
 static const struct opt_enum zone_mode_values[] = {
 	{ "none", ZONE_MODE_NONE }, { "strided", ZONE_MODE_STRIDED },
 	{ NULL, 0 },
+};
+/* fio's names, then its former booleans' (0, 1) and 2 */
+static const struct opt_enum unified_rw_values[] = {
+	{ "none", UNIFIED_RW_NONE }, { "mixed", UNIFIED_RW_MIXED },
+	{ "both", UNIFIED_RW_BOTH }, { "0", UNIFIED_RW_NONE },
+	{ "1", UNIFIED_RW_MIXED }, { "2", UNIFIED_RW_BOTH }, { NULL, 0 },
 };
 static const struct opt_enum exit_what_values[] = {
 	{ "group", EXIT_WHAT_GROUP }, { "stonewall", EXIT_WHAT_STONEWALL },

@@ -57,6 +57,7 @@ struct jobfile {
 		int prio;
 	} *opts_shown;
 	unsigned nr_shown;
+	size_t given_from; /* where the section's given options begin */
 };
 
 void jobfile_free_jobs(struct job_spec *jobs, unsigned nr_jobs)
@@ -116,6 +117,9 @@ static int add_job(struct jobfile *jf, const char *name, unsigned line,
 	if (ret)
 		return err_set(err, ret, "out of memory");
 	jf->nr_jobs++;
+	/* the globals so far, then its own: fio's "job options" */
+	job->given_own = jf->given_from = job->given_len;
+	job->given_kept = true;
 	/* where it came from: a check of the whole job names this line */
 	snprintf(job->source, sizeof(job->source), "%s:%u", jf->origin, line);
 	return options_apply(job, "name", name, err);
@@ -133,18 +137,32 @@ bool jobfile_section_wanted(const struct jobfile_opts *o, const char *name)
 	return false;
 }
 
+/* The section that ends: its given options in fio's parse order. */
+static int end_section(struct jobfile *jf, struct ioc_err *err)
+{
+	struct job_spec *spec = jf->section == SECTION_GLOBAL ? &jf->global
+				: jf->section == SECTION_JOB ? &jf->jobs[jf->nr_jobs - 1]
+							     : NULL;
+	if (spec && job_given_sort(spec, jf->given_from, options_given_rank))
+		return err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 /* A "[name]" header: global (fio: any name starting "global"), a new job,
  * or a job --section leaves out. */
 static int on_section(void *arg, const char *name, unsigned line,
 		      struct ioc_err *err)
 {
 	struct jobfile *jf = arg;
+	int ret;
 
 	if (jf->depth > 1)
 		return err_usage(err, EINVAL,
 				 "[%s]: an included file holds no sections "
 				 "(fio: \"No new sections in included files\")",
 				 name);
+	if ((ret = end_section(jf, err)))
+		return ret;
 	if (!jobfile_section_wanted(jf->opts, name)) {
 		jf->section = SECTION_SKIPPED;
 		return 0;
@@ -158,6 +176,7 @@ static int on_section(void *arg, const char *name, unsigned line,
 	}
 	if (!strncmp(name, "global", 6)) {
 		jf->section = SECTION_GLOBAL;
+		jf->given_from = jf->global.given_len;
 		return 0;
 	}
 	jf->section = SECTION_JOB;
@@ -281,6 +300,8 @@ static int on_key(void *arg, const char *key, const char *value, unsigned line,
 		return err_usage(err, E2BIG, "%s", e.msg);
 	if (!ret)
 		ret = options_apply(spec, key, expanded, &e);
+	if (!ret)
+		ret = options_given_add(spec, key, expanded);
 	if (!ret && jf->opts && jf->opts->showcmd)
 		ret = show_option(jf, key, expanded);
 	if (ret)
@@ -399,6 +420,8 @@ static int parse_jobs(const char *path, const char *text, size_t len,
 	} else {
 		ret = parse_file(&jf, path, err);
 	}
+	if (!ret)
+		ret = end_section(&jf, err);
 	ret = finish_errors(&jf, ret, err);
 	if (jf.shown) {
 		flush_shown(&jf);

@@ -331,7 +331,7 @@ static const struct option_def cli_rows[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_string,
 		.arg = "FILE",
-		.help = "print a log fio stored compressed (log_compression with log_store_compressed=1: FILE.fz) as its text lines, as fio's, and exit; iochar itself writes no compressed logs",
+		.help = "print a log fio stored compressed (log_compression with log_store_compressed=1: FILE.fz) as its text lines, as fio's, and exit (iochar's own too)",
 	},
 	{
 		.name = "trigger-timeout",

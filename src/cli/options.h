@@ -53,6 +53,16 @@ void options_set_cli_defaults(struct run_config *cfg);
 int options_apply(struct job_spec *spec, const char *key, const char *value,
 		  struct ioc_err *err);
 
+/* Record key=value (after options_apply took it) among spec's given
+ * options (job.h given) under fio's name for key, for fio's JSON; a bare
+ * key is not recorded (fio lists none). 0 or -ENOMEM. */
+int options_given_add(struct job_spec *spec, const char *key, const char *value);
+
+/* Where fio parses option name among a section's: its priority (fio's
+ * parse.c sort_options), an engine's options after all the others. For
+ * job_given_sort. */
+int options_given_rank(const char *name);
+
 /* The row for key (name or alias), or NULL when unknown. The row is static:
  * it stays valid for the life of the program. */
 const struct option_def *options_find(const char *key);

@@ -20,9 +20,6 @@
 static const struct {
 	const char *name, *why;
 } fio_refused_why[] = {
-	{"log_compression", "iochar writes fio's logs uncompressed"},
-	{"log_compression_cpus", "iochar writes fio's logs uncompressed"},
-	{"log_store_compressed", "iochar writes fio's logs uncompressed"},
 	{"log_unix_epoch", "iochar's fio logs count from the job's start"},
 	{"log_alternate_epoch", "iochar's fio logs count from the job's start"},
 	{"log_alternate_epoch_clock_id", "iochar's fio logs count from the job's start"},
@@ -59,6 +56,27 @@ const struct fio_name *fio_name_find(const char *key)
 		    (n->alias[0] && option_key_eq(n->alias, key)))
 			return n;
 	return NULL;
+}
+
+int options_given_add(struct job_spec *spec, const char *key, const char *value)
+{
+	const struct fio_name *n = fio_name_find(key);
+	const struct option_def *o = n ? NULL : options_find(key);
+
+	spec->given_kept = true;
+	if (!value)
+		return 0;
+	return job_given_add(spec, n ? n->name : o ? o->name : key, value);
+}
+
+int options_given_rank(const char *name)
+{
+	const struct option_def *o = options_find(name);
+	const struct fio_name *n = fio_name_find(name);
+
+	if (o && o->scope == OPT_SCOPE_ENGINE)
+		return -100; /* fio parses an engine's once it is loaded */
+	return n ? n->prio : 0;
 }
 
 int options_lookup(const char *key, const struct option_def **out,

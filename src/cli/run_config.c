@@ -186,6 +186,8 @@ static int apply_one(struct job_spec *spec, const struct cli_opt *c,
 	/* a long value by its start: the reason stays on a short line */
 	if (ret && c->value)
 		err_shorten(err, c->value, ERR_VALUE_KEEP);
+	if (!ret && options_given_add(spec, c->o->name, c->value))
+		ret = err_set(err, ENOMEM, "out of memory");
 	return ret;
 }
 
@@ -226,6 +228,7 @@ static int build_cli_jobs(struct run_config *cfg, struct cli_args *a,
 		job_spec_init(cur);
 		if (job_spec_copy(cur, global))
 			return err_set(err, ENOMEM, "out of memory");
+		cur->given_own = cur->given_len; /* the globals before its own */
 		ret = apply_one(cur, c, err);
 	}
 	if (!ret && cur && cur != global)

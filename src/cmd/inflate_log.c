@@ -4,8 +4,8 @@
  * back to back, of its in-memory samples (struct io_sample, stat.h):
  * u64 time (msec), u64 value, u32 dir with flags, u16 priority, 2 bytes
  * of padding, u64 bs; with the offset flag a u64 offset follows (40
- * bytes, else 32). iochar writes no compressed logs (log_compression is
- * refused), but reads fio's, as fio does.
+ * bytes, else 32). iochar writes its own the same way
+ * (stats/fio_log_gz.h).
  */
 #include "cmd/inflate_log.h"
 

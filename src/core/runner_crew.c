@@ -242,6 +242,7 @@ static void crew_release(struct crew *c)
 	for (unsigned i = 0; i < c->nr; i++) {
 		stats_free(&c->w[i].stats);
 		free(c->w[i].target_stats);
+		free(c->w[i].prio);
 	}
 	for (unsigned j = 0; c->shared && j < c->nr_jobs; j++)
 		if (c->shared[j])

@@ -134,7 +134,8 @@ int runner_check_layouts(const struct job_spec *jobs, unsigned nr_jobs,
 		return ret;
 	unsigned t = 1; /* the next job's first worker number */
 	for (unsigned i = 0; i < nr_jobs && !ret; t += jobs[i++].numjobs)
-		ret = layout_job_at(&jobs[i], t, &layouts[i], err);
+		if ((ret = layout_job_at(&jobs[i], t, &layouts[i], err)) && jobs[i].source[0])
+			err_prefix(err, "%s", jobs[i].source); /* a job file's: its [section] */
 	if (nr_workers)
 		*nr_workers = t - 1;
 	if (!ret)

@@ -58,6 +58,8 @@ int runner_collect(struct worker *w, unsigned nr, struct watch *wa,
 		 * and clear would page in every bucket of both (sparse_mem.h) */
 		sparse_copy(&wr->stats, &w[i].stats, sizeof(wr->stats));
 		sparse_zero(&w[i].stats, sizeof(w[i].stats));
+		wr->prio = w[i].prio; /* moves too */
+		w[i].prio = NULL;
 		wr->error = w[i].error;
 		if (w[i].error) {
 			snprintf(wr->error_msg, sizeof(wr->error_msg), "%s", w[i].err.msg);

@@ -109,6 +109,7 @@ struct worker {
 	struct stats_live live;      /* readable while it runs */
 	struct verify_counts verify_counts; /* all zero without verify */
 	void *target_stats;          /* kind's accounting (take_stats); the runner frees it */
+	struct prio_stats *prio;     /* fio's latency per priority (cmdprio); NULL: none */
 	uint64_t measure_start_ns;   /* start + ramp */
 	uint64_t end_ns;             /* when its last I/O completed */
 	_Atomic int finished;

@@ -7,7 +7,11 @@
 #include "core/worker_pace.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "base/error_opts.h"
+#include "stats/prio_stats.h"
 
 /* A failure the hooks call fatal (verify_fatal) stops every worker of the
  * run, as does any I/O error. */
@@ -27,7 +31,8 @@ static bool hooks_complete(struct worker *w, struct io_unit *u)
  * when the worker must stop (error). */
 static bool flush_complete(struct worker *w, struct io_unit *u, uint64_t now)
 {
-	const char *what = u->op == IO_OP_FDATASYNC ? "fdatasync" : "fsync";
+	bool datasync = u->op == IO_OP_FDATASYNC;
+	const char *what = datasync ? "fdatasync" : "fsync";
 
 	u->op = IO_OP_RW; /* the unit moves data again when reused */
 	if (u->result < 0) {
@@ -39,6 +44,7 @@ static bool flush_complete(struct worker *w, struct io_unit *u, uint64_t now)
 	}
 	if (now >= w->measure_start_ns && !w->flushing_end) {
 		w->stats.sync_ios++;
+		w->stats.datasync_ios += datasync;
 		hist_record(&w->stats.sync_lat, now > u->start_ns ? now - u->start_ns : 0);
 	}
 	return true;
@@ -62,6 +68,17 @@ static void log_io(struct worker *w, const struct io_unit *u, uint64_t now)
 		    u->ioprio);
 }
 
+/* fio's latency per priority: clat (from the submit call's return; a
+ * synchronous engine's from the I/O's start), lat with lat_percentiles,
+ * as fio records its clat_prio stats. */
+static void prio_record(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	uint64_t from = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
+	if (w->submitted_ns && !w->job->lat_percentiles)
+		from = w->submitted_ns[u->index];
+	prio_stats_record(w->prio, u->dir, u->ioprio, now > from ? now - from : 0);
+}
+
 /* fill_device: a write that found the file system (or device) full
  * (ENOSPC, EDQUOT, or short: the space ran out inside it) ends the job
  * as fio's, without an error; the partial write is not counted. */
@@ -69,6 +86,70 @@ static bool filled_up(const struct worker *w, const struct io_unit *u)
 {
 	return w->job->fill_device && u->dir == DIR_WRITE &&
 	       (u->result >= 0 || u->result == -ENOSPC || u->result == -EDQUOT);
+}
+
+/* What a failed I/O's message names: the target kind, or the file. */
+static const char *io_target_name(const struct worker *w, const struct io_unit *u)
+{
+	if (w->kind)
+		return w->kind->name;
+	return w->nr_fds ? w->job->files[first_file(w) + u->file] : "(null)";
+}
+
+/* fio's error count (continue_on_error): how many, and the first. */
+static void count_error(struct worker *w, int e)
+{
+	if (!w->stats.err_total++)
+		w->stats.err_first = e;
+}
+
+/* continue_on_error: a failed I/O of a class and error the job passes
+ * over is counted (fio's total_ios and total_err, no bytes, no latency)
+ * and the worker goes on, silently, as fio's. */
+static bool error_passed_over(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	int e = (int)-u->result;
+
+	if (!w->job->continue_on_error || !error_opts_continues(w->job, u->dir, e))
+		return false;
+	if (now >= w->measure_start_ns && u->dir < DIR_ALL)
+		w->stats.err_ios[u->dir]++;
+	count_error(w, e);
+	if (w->job->error_dump) /* one line, whole: stdio locks the stream */
+		fprintf(stderr, "iochar: job %s: %s of %llu bytes at offset %llu of %s: %s "
+			"(passed over: continue_on_error)\n", w->job->name, io_dir_name(u->dir),
+			(unsigned long long)u->len, (unsigned long long)u->offset,
+			io_target_name(w, u), strerror(e));
+	return true;
+}
+
+/* A failed I/O that stops the worker: counted as fio counts it, its
+ * error the worker's. Returns false (stop). */
+static bool io_failed(struct worker *w, struct io_unit *u, uint64_t now)
+{
+	int e = u->result < 0 ? (int)-u->result : EIO;
+	if (w->job->continue_on_error) /* fio counts the one that stops it */
+		count_error(w, e);
+	/* fio's total_ios counts the I/O that failed too, no bytes */
+	if (u->result < 0 && u->dir != DIR_TRIM && now >= w->measure_start_ns)
+		w->stats.err_ios[u->dir]++;
+	/* fio counts the failed trim (total_ios 1, no bytes): a job on
+	 * a file that cannot discard shows it */
+	if (u->dir == DIR_TRIM && now >= w->measure_start_ns)
+		(void)stats_record(&w->stats, u->dir, 0,
+				   now > u->start_ns ? now - u->start_ns : 0,
+				   now - w->measure_start_ns);
+	const char *what = u->result < 0 ? strerror(e) : "short transfer";
+	char member[IOC_ERR_MAX / 2];
+	/* a kind (a VD) names the member that failed, with its own error */
+	if (w->kind && w->kind->io_error &&
+	    w->kind->io_error(w->engine_state, member, sizeof(member)))
+		what = member;
+	w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
+			   w->job->name, io_dir_name(u->dir),
+			   (unsigned long long)u->len, (unsigned long long)u->offset,
+			   io_target_name(w, u), what);
+	return false;
 }
 
 /* Book a finished I/O. Returns false when the worker must stop (error). */
@@ -89,27 +170,10 @@ bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
 		atomic_store(&w->exit_now, true); /* no more issues */
 		return false;
 	}
-	if (u->result != (int64_t)u->len) {
-		int e = u->result < 0 ? (int)-u->result : EIO;
-		/* fio counts the failed trim (total_ios 1, no bytes): a job on
-		 * a file that cannot discard shows it */
-		if (u->dir == DIR_TRIM && now >= w->measure_start_ns)
-			(void)stats_record(&w->stats, u->dir, 0,
-					   now > u->start_ns ? now - u->start_ns : 0,
-					   now - w->measure_start_ns);
-		const char *what = u->result < 0 ? strerror(e) : "short transfer";
-		char member[IOC_ERR_MAX / 2];
-		/* a kind (a VD) names the member that failed, with its own error */
-		if (w->kind && w->kind->io_error &&
-		    w->kind->io_error(w->engine_state, member, sizeof(member)))
-			what = member;
-		w->error = err_set(&w->err, e, "job %s: %s of %llu bytes at offset %llu of %s: %s",
-				   w->job->name, io_dir_name(u->dir),
-				   (unsigned long long)u->len, (unsigned long long)u->offset,
-				   w->kind ? w->kind->name : w->nr_fds ? w->job->files[first_file(w) + u->file] : "(null)",
-				   what);
-		return false;
-	}
+	if (u->result < 0 && error_passed_over(w, u, now))
+		return true;
+	if (u->result != (int64_t)u->len)
+		return io_failed(w, u, now);
 	if (w->paced)
 		paced_done(w, u, now);
 	if (w->lat_on) {
@@ -136,6 +200,8 @@ bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
 		stats_record_split(&w->stats, u->dir, sub > start ? sub - start : 0,
 				   now > sub ? now - sub : 0);
 	}
+	if (w->prio)
+		prio_record(w, u, now);
 	if (w->logs)
 		log_io(w, u, now);
 	if (w->paced) {

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "core/ioprio.h"
+#include "engine/cmdprio.h"
+#include "stats/prio_stats.h"
 #include "base/job_options.h"
 #include "base/pace_opts.h"
 #include "core/placement.h"
@@ -162,6 +164,27 @@ int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 	return 0;
 }
 
+/* fio's latency per priority, for an engine whose cmdprio gives I/Os
+ * priorities of their own: the job's first, then cmdprio's, in fio's
+ * order (its engines/cmdprio.c clat_prio indexes). */
+static int setup_prio(struct worker *w, struct ioc_err *err)
+{
+	const struct cmdprio_opts *o = cmdprio_of(w->eops, w->job->engine_opts);
+	unsigned v[PRIO_STATS_MAX];
+
+	if (!o || !cmdprio_on(o))
+		return 0;
+	if (!(w->prio = prio_stats_new()))
+		return err_set(err, ENOMEM, "out of memory");
+	for (int d = 0; d < DIR_COUNT; d++) {
+		prio_stats_slot(w->prio, (enum io_dir)d, w->ioprio);
+		unsigned n = cmdprio_prios(o, (enum io_dir)d, v, PRIO_STATS_MAX);
+		for (unsigned i = 0; i < n; i++)
+			prio_stats_slot(w->prio, (enum io_dir)d, v[i]);
+	}
+	return 0;
+}
+
 int worker_setup(struct worker *w)
 {
 	struct ioc_err *err = &w->err;
@@ -205,6 +228,8 @@ int worker_setup(struct worker *w)
 	if ((ret = ioprio_apply(w->job, err)))
 		return ret;
 	w->ioprio = job_ioprio(w->job);
+	if (!w->kind && (ret = setup_prio(w, err)))
+		return ret;
 	if (w->kind) { /* the job's engine moves the kind's own I/Os */
 		ret = w->kind->engine_init(w->shared, w->eops, w->job, &p,
 					   &w->engine_state, err);

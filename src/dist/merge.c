@@ -39,6 +39,7 @@ static int take_workers(struct run_result *own, struct run_result *peer,
 		w[own->nr_workers] = peer->workers[i];
 		w[own->nr_workers].host = h;
 		memset(&peer->workers[i].stats, 0, sizeof(peer->workers[i].stats));
+		peer->workers[i].prio = NULL; /* moved */
 		own->nr_workers++;
 	}
 	return 0;

@@ -1,7 +1,7 @@
 /* wire.c - one rank's result as bytes for rank 0: the run's header, then
  * per worker its whole struct worker_result (counters, every histogram of
- * every direction and the flushes, every bucket: merging them is exact)
- * and its per-second series.
+ * every direction and the flushes, every bucket: merging them is exact),
+ * its per-second series and, when it has one, its latency per priority.
  *
  * Every rank runs the same iochar on the same architecture (dist_agree
  * checks the version), so structs travel as they are in memory: a
@@ -32,15 +32,17 @@ struct wire_head {
 
 /* A worker travels as its struct's bytes, every figure whatever fields
  * are added later (issue 37: a hand-made copy lost the fsync figures),
- * then its interval series. Its one pointer, the series' memory, is
- * remade on arrival; a pointer added to struct worker_result must be
- * remade in wire_unpack too. */
+ * then its interval series, then its prio table when it has one. Its
+ * pointers, the series' memory and the prio table, are remade on
+ * arrival; a pointer added to struct worker_result must be remade in
+ * wire_unpack too. */
 int wire_pack(const struct run_result *r, void **buf, size_t *len)
 {
 	size_t n = sizeof(struct wire_head);
 	for (unsigned i = 0; i < r->nr_workers; i++)
 		n += sizeof(struct worker_result) +
-		     r->workers[i].stats.intervals.len * sizeof(struct interval);
+		     r->workers[i].stats.intervals.len * sizeof(struct interval) +
+		     (r->workers[i].prio ? sizeof(struct prio_stats) : 0);
 	char *b = calloc(1, n), *p = b;
 	if (!b)
 		return -ENOMEM;
@@ -64,6 +66,10 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 		if (ivb)
 			memcpy(p, w->stats.intervals.v, ivb);
 		p += ivb;
+		if (w->prio) {
+			memcpy(p, w->prio, sizeof(*w->prio));
+			p += sizeof(*w->prio);
+		}
 	}
 	*buf = b;
 	*len = n;
@@ -107,6 +113,8 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 		unsigned nr_iv = w->stats.intervals.len;
 		/* the sender's series pointer means nothing here */
 		memset(&w->stats.intervals, 0, sizeof(w->stats.intervals));
+		bool has_prio = w->prio != NULL; /* the sender's pointer: follows */
+		w->prio = NULL;
 		r->nr_workers++;
 		w->error_msg[sizeof(w->error_msg) - 1] = '\0';
 		size_t ivb = (size_t)nr_iv * sizeof(struct interval);
@@ -119,6 +127,14 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 			w->stats.intervals.len = nr_iv;
 		}
 		p += ivb;
+		if (has_prio) {
+			if ((size_t)(end - p) < sizeof(*w->prio))
+				return -EPROTO;
+			if (!(w->prio = malloc(sizeof(*w->prio))))
+				return -ENOMEM;
+			memcpy(w->prio, p, sizeof(*w->prio));
+			p += sizeof(*w->prio);
+		}
 	}
 	return 0;
 }

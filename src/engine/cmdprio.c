@@ -2,10 +2,12 @@
 #include "engine/cmdprio.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/units.h"
+#include "engine/engine.h"
 
 /* fio's ioprio_value: class 0 is best-effort */
 static unsigned prio_value(unsigned cls, unsigned level)
@@ -52,6 +54,43 @@ int cmdprio_pick(const struct cmdprio_opts *o, enum io_dir d, uint64_t len,
 	if (o->pct && rng_below(r, 100) < o->pct)
 		return (int)prio_value(o->cls, o->level);
 	return -1;
+}
+
+/* Add v to out[0..*n) unless there, while room. */
+static void add_once(unsigned *out, unsigned *n, unsigned max, unsigned v)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (out[i] == v)
+			return;
+	if (*n < max)
+		out[(*n)++] = v;
+}
+
+unsigned cmdprio_prios(const struct cmdprio_opts *o, enum io_dir d, unsigned *out,
+		       unsigned max)
+{
+	unsigned n = 0;
+	if (d >= DIR_COUNT)
+		return 0;
+	if (o->bss[0][0].bs || o->bss[1][0].bs) {
+		for (int i = 0; i < CMDPRIO_BSS_MAX && o->bss[d][i].bs; i++)
+			add_once(out, &n, max, o->bss[d][i].own ? o->bss[d][i].prio
+							       : prio_value(o->cls, o->level));
+	} else if (o->pct) {
+		add_once(out, &n, max, prio_value(o->cls, o->level));
+	}
+	return n;
+}
+
+_Static_assert(offsetof(struct cmdprio_opts, pct) == 0, "cmdprio_of finds the struct by pct's row");
+
+const struct cmdprio_opts *cmdprio_of(const struct engine_ops *e, const void *engine_opts)
+{
+	/* the row's offset is that of the struct's first member, pct */
+	for (const struct option_def *r = e ? e->options : NULL; r && r->name; r++)
+		if (!strcmp(r->name, "cmdprio_percentage"))
+			return (const void *)((const char *)engine_opts + r->off);
+	return NULL;
 }
 
 /* One BS/PCT[/CLASS/LEVEL] into e (a share of 0 is kept out: *keep). */

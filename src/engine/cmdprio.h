@@ -41,8 +41,7 @@ struct cmdprio_opts {
 			"cmdprio as their own priority (as fio)",              \
 		.fio = OPT_COMPAT_DIFFERENT,                                   \
 		.compat = "libaio and io_uring; one value for both "           \
-			  "directions (fio: R,W); fio's JSON splits latency "  \
-			  "by priority, iochar's does not",                    \
+			  "directions (fio: R,W)",                             \
 	},                                                                     \
 	{                                                                      \
 		.name = "cmdprio_class",                                       \
@@ -72,8 +71,7 @@ struct cmdprio_opts {
 			"cmdprio (or CLASS, LEVEL); ',': reads', writes'",     \
 		.fio = OPT_COMPAT_DIFFERENT,                                   \
 		.compat = "libaio and io_uring; at most 3 entries with a "     \
-			  "share per direction; fio's JSON splits latency by " \
-			  "priority, iochar's does not",                       \
+			  "share per direction",                               \
 	}
 
 /* The priority value (class << 13 | level) an I/O of len bytes in
@@ -83,6 +81,18 @@ int cmdprio_pick(const struct cmdprio_opts *o, enum io_dir d, uint64_t len,
 
 /* Does o give any I/O a priority of its own? */
 bool cmdprio_on(const struct cmdprio_opts *o);
+
+/* The priorities o gives I/Os of direction d, each once, in fio's
+ * order (cmdprio_percentage's, or cmdprio_bssplit's entries'), into
+ * out[0..max); how many. */
+unsigned cmdprio_prios(const struct cmdprio_opts *o, enum io_dir d, unsigned *out,
+		       unsigned max);
+
+struct engine_ops;
+
+/* The cmdprio options of engine e in a job's engine_opts (where e's
+ * cmdprio_percentage row puts them), or NULL when e has none. */
+const struct cmdprio_opts *cmdprio_of(const struct engine_ops *e, const void *engine_opts);
 
 /* cmdprio_bssplit=BS/PCT[/CLASS/LEVEL]:...[,...] (reads', writes'; one
  * list: both) into the row's bss field; an opt_parse_fn. */

@@ -15,6 +15,7 @@ static int all_clients(const struct run_result *r, struct fio_entry *all)
 {
 	*all = (struct fio_entry){.wr = r->workers[0], .members = r->nr_workers};
 	stats_init(&all->wr.stats);
+	all->wr.prio = NULL; /* not merged over clients (MPI carries none) */
 	all->wr.elapsed_ns = 0;
 	for (unsigned i = 0; i < r->nr_workers; i++) {
 		const struct worker_result *w = &r->workers[i];

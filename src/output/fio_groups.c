@@ -21,6 +21,7 @@ static int entry_add(struct fio_entry *e, const struct worker_result *w)
 	if (e->members == 0) {
 		e->wr = *w;
 		stats_init(&e->wr.stats);
+		e->wr.prio = NULL; /* the entry's own, merged below */
 	} else {
 		if (w->elapsed_ns > e->wr.elapsed_ns)
 			e->wr.elapsed_ns = w->elapsed_ns;
@@ -35,6 +36,9 @@ static int entry_add(struct fio_entry *e, const struct worker_result *w)
 	}
 	e->members++;
 	e->runtime_sum_ns += w->elapsed_ns;
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (prio_stats_add(&e->wr.prio, (enum io_dir)d, w->prio, (enum io_dir)d))
+			return -ENOMEM;
 	return stats_merge(&e->wr.stats, &w->stats);
 }
 
@@ -63,8 +67,10 @@ int fio_entries_make(const struct run_result *r, struct fio_entry **out,
 
 void fio_entries_free(struct fio_entry *e, unsigned nr)
 {
-	for (unsigned i = 0; e && i < nr; i++)
+	for (unsigned i = 0; e && i < nr; i++) {
 		stats_free(&e[i].wr.stats);
+		free(e[i].wr.prio);
+	}
 	free(e);
 }
 

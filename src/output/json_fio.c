@@ -13,107 +13,15 @@
 #include "output/fio_disk.h"
 #include "output/fio_figures.h"
 #include "output/fio_groups.h"
+#include "output/fio_mixed.h"
+#include "output/fio_options.h"
 #include "base/units.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* "4k", "1m", "8g" as fio writes sizes, or the plain number. */
-static const char *size_str(char *buf, size_t len, uint64_t v)
-{
-	static const char units[] = "kmgtp";
-	unsigned u = 0;
-	uint64_t n = v;
-	while (n && n % 1024 == 0 && u < sizeof(units) - 1) {
-		n /= 1024;
-		u++;
-	}
-	if (u)
-		snprintf(buf, len, "%llu%c", (unsigned long long)n, units[u - 1]);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
-static void kv_fmt(struct jw *w, const char *key, const char *fmt, unsigned long long v)
-{
-	char buf[32];
-	snprintf(buf, sizeof(buf), fmt, v);
-	jw_kv_string(w, key, buf);
-}
-
-/* The start-order options fio lists when given (fio leaves out the bare
- * flags stonewall and new_group). */
-static void group_options(struct jw *w, const struct job_spec *j)
-{
-	char lo[32], hi[32], both[80];
-	if (j->loops > 1)
-		kv_fmt(w, "loops", "%llu", j->loops);
-	if (j->wait_for[0])
-		jw_kv_string(w, "wait_for", j->wait_for);
-	if (!j->startdelay_ns && !j->startdelay_max_ns)
-		return;
-	units_format_time(j->startdelay_ns, lo, sizeof(lo));
-	units_format_time(j->startdelay_max_ns, hi, sizeof(hi));
-	if (j->startdelay_max_ns > j->startdelay_ns)
-		snprintf(both, sizeof(both), "%s-%s", lo, hi);
-	else
-		snprintf(both, sizeof(both), "%s", lo);
-	jw_kv_string(w, "startdelay", both);
-}
-
-/* rw as fio echoes it, with its modifier: randread:8, write:4k, read:-8k. */
-static const char *rw_str(char *buf, size_t len, const struct job_spec *j)
-{
-	char hole[32];
-
-	if (j->rw_seq_nr)
-		snprintf(buf, len, "%s:%u", rw_name(j->rw), j->rw_seq_nr);
-	else if (j->rw_hole)
-		snprintf(buf, len, "%s:%s%s", rw_name(j->rw), j->rw_hole < 0 ? "-" : "",
-			 size_str(hole, sizeof(hole), j->rw_hole < 0 ? -(uint64_t)j->rw_hole
-								     : (uint64_t)j->rw_hole));
-	else
-		snprintf(buf, len, "%s", rw_name(j->rw));
-	return buf;
-}
-
-/* "job options": fio writes the options a job was given, as strings. */
-static void job_options(struct jw *w, const struct job_spec *j)
-{
-	char buf[32];
-	jw_key(w, "job options");
-	jw_object_begin(w);
-	jw_kv_string(w, "name", j->name);
-	if (j->description[0])
-		jw_kv_string(w, "description", j->description);
-	if (j->filename)
-		jw_kv_string(w, "filename", j->filename);
-	if (j->size)
-		jw_kv_string(w, "size", size_str(buf, sizeof(buf), j->size));
-	if (j->offset)
-		jw_kv_string(w, "offset", size_str(buf, sizeof(buf), j->offset));
-	jw_kv_string(w, "rw", rw_str(buf, sizeof(buf), j));
-	if (rw_is_mixed(j->rw))
-		kv_fmt(w, "rwmixread", "%llu", j->rwmixread);
-	jw_kv_string(w, "bs", size_str(buf, sizeof(buf), j->bs));
-	jw_kv_string(w, "ioengine", j->ioengine);
-	kv_fmt(w, "iodepth", "%llu", j->iodepth);
-	kv_fmt(w, "numjobs", "%llu", j->numjobs);
-	kv_fmt(w, "direct", "%llu", j->direct);
-	if (j->runtime_ns)
-		kv_fmt(w, "runtime", "%llu", (unsigned long long)(j->runtime_ns / 1000000000ull));
-	if (j->ramp_ns)
-		kv_fmt(w, "ramp_time", "%llu", (unsigned long long)(j->ramp_ns / 1000000000ull));
-	if (j->time_based)
-		jw_kv_string(w, "time_based", "1");
-	if (j->rate_iops)
-		kv_fmt(w, "rate_iops", "%llu", (unsigned long long)j->rate_iops);
-	group_options(w, j);
-	jw_object_end(w);
-}
 
 /* A latency block: {min, max, mean, stddev, N[, percentile][, bins]}:
  * the npcts percentiles pcts (none: 0), and with them, for json+, the
@@ -155,58 +63,118 @@ static void lat_block(struct jw *w, const char *key, const struct hist *h,
 	jw_object_end(w);
 }
 
-/* gtod_reduce: fio takes no latency or bandwidth samples and reports
- * them as 0 (N 0); iochar has them but writes what fio writes. */
-static void dir_block(struct jw *w, const char *key, const struct worker_result *wr,
-		      enum io_dir d, bool open_loop, bool plus, const struct job_spec *j)
+/* fio's "prios": from two priorities with samples on, each one's class,
+ * level and completion latency (lat_ns with lat_percentiles), with the
+ * percentiles of either option. */
+static void prio_blocks(struct jw *w, const struct fio_dir_view *v, bool plus,
+			const struct job_spec *j)
 {
-	bool gtod_reduce = j->gtod_reduce;
 	const double *pl;
 	unsigned np = fio_plist(j, &pl);
-	const struct dir_stats *ds = d < DIR_ALL ? &wr->stats.dir[d] : NULL;
+	const struct prio_stats *ps = v->prio;
+
+	if (prio_stats_with_samples(ps, v->prio_dir) < 2)
+		return;
+	jw_key(w, "prios");
+	jw_array_begin(w);
+	for (unsigned i = 0; i < ps->nr[v->prio_dir]; i++) {
+		const struct prio_hist *p = &ps->e[v->prio_dir][i];
+		if (!p->h.count)
+			continue;
+		jw_object_begin(w);
+		jw_kv_uint(w, "prioclass", p->ioprio >> 13);
+		jw_kv_uint(w, "prio", p->ioprio & 7);
+		lat_block(w, j->lat_percentiles ? "lat_ns" : "clat_ns", &p->h, pl,
+			  j->clat_percentiles || j->lat_percentiles ? np : 0, plus);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
+/* One direction's object (or fio's "mixed"), from its view v. */
+static void dir_block(struct jw *w, const char *key, const struct fio_dir_view *v, bool plus,
+		      const struct job_spec *j)
+{
+	const double *pl;
+	unsigned np = fio_plist(j, &pl);
 	struct hist empty;
-	uint64_t ios = ds ? ds->ios : 0, bytes = ds ? ds->bytes : 0;
-	double secs = (double)wr->elapsed_ns / 1e9;
+	double secs = (double)v->elapsed_ns / 1e9;
 
 	hist_init(&empty);
 	jw_key(w, key);
 	jw_object_begin(w);
-	jw_kv_uint(w, "io_bytes", bytes);
-	jw_kv_uint(w, "io_kbytes", bytes / 1024);
-	jw_kv_uint(w, "bw_bytes", secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
-	jw_kv_uint(w, "bw", secs > 0 ? (uint64_t)((double)bytes / 1024 / secs) : 0);
-	jw_kv_double(w, "iops", secs > 0 ? (double)ios / secs : 0);
-	jw_kv_uint(w, "runtime", ios ? wr->elapsed_ns / 1000000 : 0);
-	jw_kv_uint(w, "total_ios", ios);
+	jw_kv_uint(w, "io_bytes", v->bytes);
+	jw_kv_uint(w, "io_kbytes", v->bytes / 1024);
+	jw_kv_uint(w, "bw_bytes", secs > 0 ? (uint64_t)((double)v->bytes / secs) : 0);
+	jw_kv_uint(w, "bw", secs > 0 ? (uint64_t)((double)v->bytes / 1024 / secs) : 0);
+	jw_kv_double(w, "iops", secs > 0 ? (double)v->ios / secs : 0);
+	jw_kv_uint(w, "runtime", v->ios ? v->elapsed_ns / 1000000 : 0);
+	jw_kv_uint(w, "total_ios", v->ios);
 	jw_kv_uint(w, "short_ios", 0);
 	jw_kv_uint(w, "drop_ios", 0);
 	/* fio counts from submission: iochar's latency in closed loop, its
 	 * service time in rate-limited runs (where iochar's own latency is
 	 * the response time, from the schedule, in its own members); an
 	 * engine that queues splits it into slat and clat, as fio's */
-	bool none = !ds || gtod_reduce;
-	const struct hist *lat = none ? &empty : fio_dir_hist(wr, d, open_loop);
-	const struct hist *clat = none ? &empty : fio_dir_clat(wr, d, open_loop);
-	const struct hist *slat = none ? NULL : fio_dir_slat(wr, d);
-	if (gtod_reduce)
-		ds = NULL;
-	lat_block(w, "slat_ns", slat ? slat : &empty, pl, j->slat_percentiles ? np : 0, plus);
-	lat_block(w, "clat_ns", clat, pl, j->clat_percentiles ? np : 0, plus);
-	lat_block(w, "lat_ns", lat, pl, j->lat_percentiles ? np : 0, plus);
-	struct samples bw = ds ? fio_per_second(&wr->stats.intervals, d, true) : (struct samples){0};
-	struct samples io = ds ? fio_per_second(&wr->stats.intervals, d, false) : (struct samples){0};
-	jw_kv_uint(w, "bw_min", (uint64_t)bw.min);
-	jw_kv_uint(w, "bw_max", (uint64_t)bw.max);
-	jw_kv_double(w, "bw_agg", bw.n ? 100.0 : 0);
-	jw_kv_double(w, "bw_mean", bw.mean);
-	jw_kv_double(w, "bw_dev", bw.dev);
-	jw_kv_uint(w, "bw_samples", bw.n);
-	jw_kv_uint(w, "iops_min", (uint64_t)io.min);
-	jw_kv_uint(w, "iops_max", (uint64_t)io.max);
-	jw_kv_double(w, "iops_mean", io.mean);
-	jw_kv_double(w, "iops_stddev", io.dev);
-	jw_kv_uint(w, "iops_samples", io.n);
+	lat_block(w, "slat_ns", v->slat ? v->slat : &empty, pl, j->slat_percentiles ? np : 0,
+		  plus);
+	lat_block(w, "clat_ns", v->clat ? v->clat : &empty, pl, j->clat_percentiles ? np : 0,
+		  plus);
+	lat_block(w, "lat_ns", v->lat ? v->lat : &empty, pl, j->lat_percentiles ? np : 0, plus);
+	prio_blocks(w, v, plus, j);
+	jw_kv_uint(w, "bw_min", (uint64_t)v->bw.min);
+	jw_kv_uint(w, "bw_max", (uint64_t)v->bw.max);
+	jw_kv_double(w, "bw_agg", v->bw.n ? 100.0 : 0);
+	jw_kv_double(w, "bw_mean", v->bw.mean);
+	jw_kv_double(w, "bw_dev", v->bw.dev);
+	jw_kv_uint(w, "bw_samples", v->bw.n);
+	jw_kv_uint(w, "iops_min", (uint64_t)v->iops.min);
+	jw_kv_uint(w, "iops_max", (uint64_t)v->iops.max);
+	jw_kv_double(w, "iops_mean", v->iops.mean);
+	jw_kv_double(w, "iops_stddev", v->iops.dev);
+	jw_kv_uint(w, "iops_samples", v->iops.n);
 	jw_object_end(w);
+}
+
+/* fio's "sync": its total_ios counts fsync's only (fio's DDIR_SYNC), its
+ * latency every flush's, fdatasync's too, with the job's percentiles
+ * when clat_percentiles or lat_percentiles is on (and json+'s bins). */
+static void sync_block(struct jw *w, const struct worker_stats *st, bool plus,
+		       const struct job_spec *j)
+{
+	const double *pl;
+	unsigned np = fio_plist(j, &pl);
+	jw_key(w, "sync");
+	jw_object_begin(w);
+	jw_kv_uint(w, "total_ios", st->sync_ios - st->datasync_ios);
+	lat_block(w, "lat_ns", &st->sync_lat, pl,
+		  j->clat_percentiles || j->lat_percentiles ? np : 0, plus);
+	jw_object_end(w);
+}
+
+/* "read", "write", "trim", "sync", then fio's "mixed" as the job's
+ * unified_rw_reporting asks: mixed alone (fio then writes no "sync"),
+ * or after the others (both). gtod_reduce: fio takes no latency or
+ * bandwidth samples and reports them as 0 (N 0); iochar has them but
+ * writes what fio writes. */
+static void dir_blocks(struct jw *w, const struct worker_result *wr, bool open_loop, bool plus,
+		       const struct job_spec *j)
+{
+	static const char *const keys[DIR_ALL] = {"read", "write", "trim"};
+	if (fio_shows_dirs(j)) {
+		for (int d = 0; d < DIR_ALL; d++) {
+			struct fio_dir_view v = fio_dir_view_of(wr, (enum io_dir)d, open_loop,
+								j->gtod_reduce);
+			dir_block(w, keys[d], &v, plus, j);
+		}
+		sync_block(w, &wr->stats, plus, j);
+	}
+	if (!fio_shows_mixed(j))
+		return;
+	struct fio_mixed *m = fio_mixed_new(wr, open_loop, j->gtod_reduce);
+	if (m) /* out of memory: the directions alone */
+		dir_block(w, "mixed", &m->view, plus, j);
+	fio_mixed_free(m);
 }
 
 #define LAT_EDGES 32 /* 10 ns, 10 us, 12 ms groups */
@@ -325,6 +293,15 @@ static void steadystate(struct jw *w, const struct steady_result *ss)
 	jw_object_end(w);
 }
 
+/* fio's "error": the one that stopped the job, else with
+ * continue_on_error the first it passed over (its exit status stays 0). */
+static int fio_error(const struct worker_result *wr, const struct job_spec *j)
+{
+	if (wr->error)
+		return wr->error < 0 ? -wr->error : wr->error;
+	return j->continue_on_error ? wr->stats.err_first : 0;
+}
+
 void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_entry *e,
 		    bool plus, const char *name, const char *hostname)
 {
@@ -333,22 +310,15 @@ void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_e
 	jw_object_begin(w);
 	jw_kv_string(w, "jobname", name ? name : j->name);
 	jw_kv_uint(w, "groupid", wr->group);
-	jw_kv_int(w, "error", wr->error < 0 ? -wr->error : wr->error);
+	jw_kv_int(w, "error", fio_error(wr, j));
 	jw_kv_uint(w, "eta", 0);
 	jw_kv_uint(w, "elapsed", (r->elapsed_ns + r->ramp_ns + 500000000ull) / 1000000000ull);
 	/* fio's merged group shows the options of its last member's job
 	 * (stat.c keeps the last td's opt_list), under the first's name */
 	const struct worker_result *last = &r->workers[e->first + e->members - 1];
 	if (!name)
-		job_options(w, &r->jobs[last->job < r->nr_jobs ? last->job : wr->job]);
-	dir_block(w, "read", wr, DIR_READ, r->open_loop, plus, j);
-	dir_block(w, "write", wr, DIR_WRITE, r->open_loop, plus, j);
-	dir_block(w, "trim", wr, DIR_TRIM, r->open_loop, plus, j);
-	jw_key(w, "sync");
-	jw_object_begin(w);
-	jw_kv_uint(w, "total_ios", wr->stats.sync_ios);
-	lat_block(w, "lat_ns", &wr->stats.sync_lat, fio_pcts, FIO_NR_PCTS, false);
-	jw_object_end(w);
+		fio_job_options_json(w, &r->jobs[last->job < r->nr_jobs ? last->job : wr->job]);
+	dir_blocks(w, wr, r->open_loop, plus, j);
 	jw_kv_uint(w, "job_runtime", e->runtime_sum_ns / 1000000);
 	/* CPU is measured for the whole process: each job shows its share,
 	 * a merged group its members' (fio sums their counts; its CPU % is
@@ -362,6 +332,10 @@ void json_fio_entry(struct jw *w, const struct run_result *r, const struct fio_e
 	process_counts(w, &share);
 	depth_maps(w, &wr->stats.depth);
 	latency_buckets(w, wr, r->open_loop, j->gtod_reduce);
+	if (j->continue_on_error) { /* fio writes them only then */
+		jw_kv_uint(w, "total_err", wr->stats.err_total);
+		jw_kv_int(w, "first_error", wr->stats.err_first);
+	}
 	/* latency_target: the depth found, fio's target in ns, window in us */
 	jw_kv_uint(w, "latency_depth", wr->latency_depth ? wr->latency_depth : j->iodepth);
 	jw_kv_uint(w, "latency_target", j->latency_target_ns);
@@ -386,6 +360,7 @@ void json_fio_emit(struct jw *w, const struct run_result *r, bool plus)
 	jw_kv_int(w, "timestamp", r->start_unix_ms / 1000);
 	jw_kv_int(w, "timestamp_ms", r->start_unix_ms);
 	jw_kv_string(w, "time", when);
+	fio_global_options_json(w, r);
 	jw_key(w, "jobs");
 	jw_array_begin(w);
 	struct fio_entry *e;

@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "output/fio_disk.h"
 #include "output/fio_figures.h"
 #include "output/fio_groups.h"
+#include "output/fio_mixed.h"
 #include "output/formats.h"
 
 #define TERSE_VERSION 3
@@ -45,27 +47,43 @@ static void pct_fields(FILE *f, const struct hist *h, const struct job_spec *j)
 	}
 }
 
-/* One direction: io KiB, bw KiB/s, IOPS, runtime ms (integers, as fio
- * computes them from the runtime in ms), slat, clat, percentiles, lat, bw. */
-static void dir_fields(FILE *f, const struct worker_result *wr, enum io_dir d,
-		       bool open_loop, const struct job_spec *j)
+/* One direction (or fio's mixed): io KiB, bw KiB/s, IOPS, runtime ms
+ * (integers, as fio computes them from the runtime in ms), slat, clat,
+ * percentiles, lat, bw. */
+static void dir_fields(FILE *f, const struct fio_dir_view *v, const struct job_spec *j)
 {
-	const struct dir_stats *ds = &wr->stats.dir[d];
-	uint64_t ms = ds->ios ? wr->elapsed_ns / 1000000 : 0;
-	unsigned long long bw = ms ? 1000 * ds->bytes / ms / 1024 : 0;
-	unsigned long long iops = ms ? 1000 * ds->ios / ms : 0;
-	const struct hist *h = fio_dir_hist(wr, d, open_loop);
+	uint64_t ms = v->ios ? v->elapsed_ns / 1000000 : 0;
+	unsigned long long bw = ms ? 1000 * v->bytes / ms / 1024 : 0;
+	unsigned long long iops = ms ? 1000 * v->ios / ms : 0;
 
-	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(ds->bytes >> 10), bw, iops,
+	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(v->bytes >> 10), bw, iops,
 		(unsigned long long)ms);
-	const struct hist *clat = fio_dir_clat(wr, d, open_loop);
-	lat_fields(f, fio_dir_slat(wr, d)); /* none: 0s, as fio's without slat */
-	lat_fields(f, clat);
-	pct_fields(f, j->lat_percentiles ? h : clat, j);
-	lat_fields(f, h);
-	struct samples s = fio_per_second(&wr->stats.intervals, d, true);
-	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)s.min, (unsigned long long)s.max,
-		s.n ? 100.0 : 0.0, s.mean, s.dev);
+	lat_fields(f, v->slat); /* none: 0s, as fio's without slat */
+	lat_fields(f, v->clat);
+	pct_fields(f, j->lat_percentiles ? v->lat : v->clat, j);
+	lat_fields(f, v->lat);
+	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)v->bw.min,
+		(unsigned long long)v->bw.max, v->bw.n ? 100.0 : 0.0, v->bw.mean, v->bw.dev);
+}
+
+/* fio's directions in its terse v3: read and write, or the mixed one in
+ * read's place (unified_rw_reporting=mixed), or both and then the mixed
+ * one (both). 0 or -ENOMEM. */
+static int dirs_fields(FILE *f, const struct worker_result *wr, bool open_loop,
+		       const struct job_spec *j)
+{
+	for (int d = DIR_READ; d <= DIR_WRITE && fio_shows_dirs(j); d++) {
+		struct fio_dir_view v = fio_dir_view_of(wr, (enum io_dir)d, open_loop, false);
+		dir_fields(f, &v, j);
+	}
+	if (!fio_shows_mixed(j))
+		return 0;
+	struct fio_mixed *m = fio_mixed_new(wr, open_loop, false);
+	if (!m)
+		return -ENOMEM;
+	dir_fields(f, &m->view, j);
+	fio_mixed_free(m);
+	return 0;
 }
 
 /* Share of all in [lo, hi) ns, %. */
@@ -102,7 +120,8 @@ static void latency_fields(FILE *f, const struct worker_result *wr, bool open_lo
 	}
 }
 
-static void job_line(FILE *f, const struct run_result *r, const struct fio_entry *e)
+/* 0 or -ENOMEM */
+static int job_line(FILE *f, const struct run_result *r, const struct fio_entry *e)
 {
 	const struct worker_result *wr = &e->wr;
 	struct fio_job_counts c = fio_job_share(r);
@@ -112,8 +131,9 @@ static void job_line(FILE *f, const struct run_result *r, const struct fio_entry
 
 	fprintf(f, "%d;fio-3.33 (iochar %s);%s;%u;%d", TERSE_VERSION, IOCHAR_VERSION,
 		r->jobs[wr->job].name, wr->group, wr->error < 0 ? -wr->error : wr->error);
-	dir_fields(f, wr, DIR_READ, r->open_loop, &r->jobs[wr->job]);
-	dir_fields(f, wr, DIR_WRITE, r->open_loop, &r->jobs[wr->job]);
+	int ret = dirs_fields(f, wr, r->open_loop, &r->jobs[wr->job]);
+	if (ret)
+		return ret;
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", c.usr_cpu, c.sys_cpu,
 		(unsigned long long)c.ctx, (unsigned long long)c.majf,
 		(unsigned long long)c.minf);
@@ -126,7 +146,10 @@ static void job_line(FILE *f, const struct run_result *r, const struct fio_entry
 			fputc(';', f); /* no measured I/O: no distribution */
 	latency_fields(f, wr, r->open_loop);
 	fio_disk_terse(f, r); /* every line carries every disk, as fio's */
+	if (r->jobs[wr->job].continue_on_error) /* fio adds its error count then */
+		fprintf(f, ";%llu;%d", (unsigned long long)wr->stats.err_total, wr->stats.err_first);
 	fputc('\n', f);
+	return 0;
 }
 
 int output_terse_write(const struct run_result *r, FILE *f)
@@ -135,8 +158,9 @@ int output_terse_write(const struct run_result *r, FILE *f)
 	unsigned n;
 	if (fio_entries_make(r, &e, &n))
 		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++)
-		job_line(f, r, &e[i]);
+	int ret = 0;
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = job_line(f, r, &e[i]);
 	fio_entries_free(e, n);
-	return ferror(f) ? -EIO : 0;
+	return ret ? ret : ferror(f) ? -EIO : 0;
 }

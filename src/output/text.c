@@ -17,6 +17,7 @@
 #include "inventory/environment.h"
 #include "output/fio_disk.h"
 #include "output/fio_groups.h"
+#include "output/fio_mixed.h"
 #include "output/formats.h"
 #include "output/summary.h"
 #include "output/vd_out.h"
@@ -247,6 +248,102 @@ static int summary_jobs(const struct run_result *r, unsigned first,
 	return ret;
 }
 
+/* fio's "clat prio C/L" lines of direction d of ps, from two
+ * priorities with samples on ("lat prio" with lat_percentiles). */
+static void text_prio_lines(FILE *f, const struct prio_stats *ps, enum io_dir d,
+			    const struct job_spec *j)
+{
+	struct lat_summary l;
+	char what[48];
+
+	if (prio_stats_with_samples(ps, d) < 2)
+		return;
+	for (unsigned i = 0; i < ps->nr[d]; i++) {
+		const struct prio_hist *p = &ps->e[d][i];
+		if (!p->h.count)
+			continue;
+		summary_lat(&p->h, &l);
+		snprintf(what, sizeof(what), "%s prio %u/%u", j->lat_percentiles ? "lat" : "clat",
+			 p->ioprio >> 13, p->ioprio & 7);
+		text_lat_lines(f, what, &l);
+	}
+}
+
+/* The per-priority latency of the workers of jobs first..last merged
+ * (every direction into read's with mixed), NULL when they have none
+ * (or out of memory: the lines are left out). */
+static struct prio_stats *jobs_prios(const struct run_result *r, unsigned first, unsigned last,
+				     bool mixed)
+{
+	struct prio_stats *ps = NULL;
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct worker_result *w = &r->workers[i];
+		for (int d = 0; w->job >= first && w->job <= last && d < DIR_COUNT; d++)
+			if (prio_stats_add(&ps, mixed ? DIR_READ : (enum io_dir)d, w->prio,
+					   (enum io_dir)d)) {
+				free(ps);
+				return NULL;
+			}
+	}
+	return ps;
+}
+
+/* fio's flush lines of the workers of jobs first..last: every fsync's
+ * and fdatasync's latency (fsync=N, fdatasync=N), when they made any. */
+static void text_sync_lines(FILE *f, const struct run_result *r, unsigned first, unsigned last)
+{
+	struct hist *all = malloc(sizeof(*all));
+	struct lat_summary l;
+
+	if (!all)
+		return; /* out of memory: the lines are left out */
+	hist_init(all);
+	for (unsigned i = 0; i < r->nr_workers; i++)
+		if (r->workers[i].job >= first && r->workers[i].job <= last)
+			hist_merge(all, &r->workers[i].stats.sync_lat);
+	if (all->count) {
+		summary_lat(all, &l);
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		text_lat_lines(f, "sync", &l);
+	}
+	free(all);
+}
+
+/* fio's continue_on_error line: the errors of the workers of jobs
+ * first..last counted, and the first one. */
+static void text_error_line(FILE *f, const struct run_result *r, unsigned first, unsigned last)
+{
+	uint64_t total = 0;
+	int e = 0;
+
+	if (!r->jobs[first].continue_on_error)
+		return;
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct worker_result *w = &r->workers[i];
+		if (w->job < first || w->job > last)
+			continue;
+		if (!total)
+			e = w->stats.err_first;
+		total += w->stats.err_total;
+	}
+	fprintf(f, "  errors: total=%" PRIu64 ", first_error=%d/<%s>\n", total, e, strerror(e));
+}
+
+/* A direction's rate and latency lines (or fio's "mixed"'s). */
+static void text_dir_lines(FILE *f, const char *name, const struct dir_summary *d)
+{
+	text_rate_line(f, name, d);
+	/* rate-limited: the latency is the response time from the due
+	 * time, not fio's lat (from submission), so it says so; then
+	 * its parts, iochar's lateness and the device's */
+	text_lat_lines(f, d->paced ? "response lat" : "lat", &d->lat);
+	if (d->paced) {
+		text_lat_lines(f, "service lat", &d->service);
+		text_lat_lines(f, "issue lag", &d->lag);
+		text_lat_lines(f, "tool lag", &d->tool_lag);
+	}
+}
+
 static int text_job(FILE *f, const struct run_result *r, unsigned job)
 {
 	struct stats_summary s;
@@ -266,20 +363,22 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 		fprintf(f, "  (groupid=%u, jobs %.*s..%.*s, %u workers as one: group_reporting)\n",
 			job_group(r, job), (int)sizeof(r->jobs[job].name), r->jobs[job].name,
 			(int)sizeof(r->jobs[last].name), r->jobs[last].name, members);
-	for (int d = 0; d < DIR_ALL; d++) {
-		if (!s.dir[d].ios)
-			continue;
-		text_rate_line(f, summary_dir_name(d), &s.dir[d]);
-		/* rate-limited: the latency is the response time from the due
-		 * time, not fio's lat (from submission), so it says so; then
-		 * its parts, iochar's lateness and the device's */
-		text_lat_lines(f, s.dir[d].paced ? "response lat" : "lat", &s.dir[d].lat);
-		if (s.dir[d].paced) {
-			text_lat_lines(f, "service lat", &s.dir[d].service);
-			text_lat_lines(f, "issue lag", &s.dir[d].lag);
-			text_lat_lines(f, "tool lag", &s.dir[d].tool_lag);
+	const struct job_spec *j = &r->jobs[job];
+	struct prio_stats *ps = jobs_prios(r, job, last, false);
+	for (int d = 0; d < DIR_ALL && fio_shows_dirs(j); d++)
+		if (s.dir[d].ios) {
+			text_dir_lines(f, summary_dir_name(d), &s.dir[d]);
+			text_prio_lines(f, ps, (enum io_dir)d, j);
 		}
+	free(ps);
+	if (fio_shows_mixed(j) && s.total.ios) { /* unified_rw_reporting */
+		text_dir_lines(f, "mixed", &s.total);
+		ps = jobs_prios(r, job, last, true);
+		text_prio_lines(f, ps, DIR_READ, j);
+		free(ps);
 	}
+	text_sync_lines(f, r, job, last);
+	text_error_line(f, r, job, last);
 	if (r->jobs[job].read_iolog[0])
 		text_replay_note(f, r, job);
 	if (!s.total.ios)
@@ -395,32 +494,69 @@ static const char *partial_reason(const struct run_result *r)
 	return "interrupted";
 }
 
+/* fio's unified_rw_reporting of group g: its jobs' modes or'ed, as
+ * fio's group takes them (mixed with both is then neither). */
+static unsigned group_unified(const struct run_result *r, const struct fio_entry *e,
+			      unsigned nr_e, unsigned g)
+{
+	unsigned mode = 0;
+	for (unsigned i = 0; i < nr_e; i++)
+		if (e[i].wr.group == g && e[i].wr.job < r->nr_jobs)
+			mode |= r->jobs[e[i].wr.job].unified_rw;
+	return mode;
+}
+
+/* fio's MIXED group line: the directions' bytes and bandwidths summed,
+ * the lowest and highest of their ranges (fio's show_mixed_group_stats). */
+static void group_mix_add(struct fio_group_dir *mix, const struct fio_group_dir *gd)
+{
+	mix->io_bytes += gd->io_bytes;
+	mix->agg_bw += gd->agg_bw;
+	mix->min_bw = gd->min_bw < mix->min_bw ? gd->min_bw : mix->min_bw;
+	mix->max_bw = gd->max_bw > mix->max_bw ? gd->max_bw : mix->max_bw;
+	mix->min_run_ms = gd->min_run_ms < mix->min_run_ms ? gd->min_run_ms : mix->min_run_ms;
+	mix->max_run_ms = gd->max_run_ms > mix->max_run_ms ? gd->max_run_ms : mix->max_run_ms;
+}
+
+static void group_line(FILE *f, const char *name, const struct fio_group_dir *gd)
+{
+	char a[NUM_MAX], ad[NUM_MAX], lo[NUM_MAX], hi[NUM_MAX], io[NUM_MAX];
+
+	fmt_bytes_bin(a, sizeof(a), (double)gd->agg_bw);
+	fmt_bytes_dec(ad, sizeof(ad), (double)gd->agg_bw);
+	fmt_bytes_bin(lo, sizeof(lo), (double)gd->min_bw);
+	fmt_bytes_bin(hi, sizeof(hi), (double)gd->max_bw);
+	fmt_bytes_bin(io, sizeof(io), (double)gd->io_bytes);
+	fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s, io=%s, run=%" PRIu64 "-%" PRIu64 "msec\n",
+		name, a, ad, lo, hi, io, gd->min_run_ms, gd->max_run_ms);
+}
+
 /* fio's group lines: "Run status group N (all jobs):", then per direction
  * the group's aggregate bandwidth, its entries' range, bytes and run
- * times (fio's show_group_stats, in iochar's units). */
+ * times (fio's show_group_stats, in iochar's units); with
+ * unified_rw_reporting, the directions as one "MIXED" line instead
+ * (mixed) or after them (both). */
 static void text_groups(FILE *f, const struct run_result *r,
 			const struct fio_entry *e, unsigned nr_e)
 {
 	static const char *const names[DIR_ALL] = {"   READ", "  WRITE", "   TRIM"};
 	unsigned groups = fio_group_count(r);
-	char a[NUM_MAX], ad[NUM_MAX], lo[NUM_MAX], hi[NUM_MAX], io[NUM_MAX];
 
 	for (unsigned g = 0; g < groups; g++) {
+		unsigned mode = group_unified(r, e, nr_e, g);
+		struct fio_group_dir mix = { .min_bw = UINT64_MAX, .min_run_ms = UINT64_MAX };
 		fprintf(f, "Run status group %u (all jobs):\n", g);
 		for (int d = 0; d < DIR_ALL; d++) {
 			struct fio_group_dir gd;
 			fio_group_figures(e, nr_e, g, d, &gd);
 			if (!gd.max_run_ms)
 				continue;
-			fmt_bytes_bin(a, sizeof(a), (double)gd.agg_bw);
-			fmt_bytes_dec(ad, sizeof(ad), (double)gd.agg_bw);
-			fmt_bytes_bin(lo, sizeof(lo), (double)gd.min_bw);
-			fmt_bytes_bin(hi, sizeof(hi), (double)gd.max_bw);
-			fmt_bytes_bin(io, sizeof(io), (double)gd.io_bytes);
-			fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s, io=%s, run=%" PRIu64
-				"-%" PRIu64 "msec\n", names[d], a, ad, lo, hi, io,
-				gd.min_run_ms, gd.max_run_ms);
+			group_mix_add(&mix, &gd);
+			if (mode != UNIFIED_RW_MIXED)
+				group_line(f, names[d], &gd);
 		}
+		if ((mode == UNIFIED_RW_MIXED || mode == UNIFIED_RW_BOTH) && mix.max_run_ms)
+			group_line(f, "  MIXED", &mix);
 	}
 }
 

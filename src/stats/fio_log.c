@@ -1,5 +1,6 @@
 /* fio_log.c - see fio_log.h. */
 #include "stats/fio_log.h"
+#include "stats/fio_log_gz.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -164,6 +165,7 @@ int fio_logs_init(struct fio_logs *l, const struct job_spec *j,
 		.avg_ms = j->log_avg_ns / 1000000ull, .bs = j->bs,
 		.log_max = j->log_max_value, .log_offset = j->log_offset,
 		.log_prio = j->log_prio, .append = !j->per_job_logs,
+		.gz_store = j->log_gz_store, .gz_chunk = j->log_gz,
 	};
 	for (int k = 0; k < FLOG_COUNT; k++) {
 		if (!pre[k][0])
@@ -285,6 +287,8 @@ static pthread_mutex_t append_mu = PTHREAD_MUTEX_INITIALIZER;
 static int write_one(const struct fio_logs *l, const struct fio_log *g,
 		     struct ioc_err *err)
 {
+	if (l->gz_store)
+		return fio_log_write_gz(l, g, l->gz_chunk, err);
 	/* fio's flush_log: without per_job_logs it appends (even to an older
 	 * run's file) */
 	FILE *f = fopen(g->path, l->append ? "a" : "w");

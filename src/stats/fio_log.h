@@ -70,6 +70,8 @@ struct fio_logs {
 	struct fio_log log[FLOG_COUNT];
 	uint64_t avg_ms, bs;
 	bool log_max, log_offset, log_prio, oom;
+	bool gz_store;                    /* log_store_compressed: FILE.fz */
+	uint64_t gz_chunk;                /* log_compression: bytes per stream */
 	bool append;                      /* per_job_logs=0: one file per job */
 	unsigned cur_prio;                /* fio_logs_io's I/O's, while it logs */
 	struct fio_hist_log *hist;        /* write_hist_log, else NULL */

@@ -11,8 +11,10 @@ void run_result_free(struct run_result *r)
 	for (unsigned i = 0; i < r->nr_jobs; i++)
 		job_spec_free(&r->jobs[i]);
 	free(r->jobs);
-	for (unsigned i = 0; i < r->nr_workers; i++)
+	for (unsigned i = 0; i < r->nr_workers; i++) {
 		stats_free(&r->workers[i].stats);
+		free(r->workers[i].prio);
+	}
 	for (unsigned i = 0; r->target_stats && i < r->nr_jobs; i++)
 		free(r->target_stats[i]);
 	free(r->target_stats);

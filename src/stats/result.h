@@ -15,6 +15,7 @@
 
 #include "base/job.h"
 #include "stats/disk_util.h"
+#include "stats/prio_stats.h"
 #include "stats/stats.h"
 #include "base/verify_counts.h"
 
@@ -37,6 +38,8 @@ struct worker_result {
 	uint64_t start_ns, end_ns;
 	/* latency_target: the depth its search ended at; 0 = none ran */
 	unsigned latency_depth;
+	/* fio's latency per I/O priority (cmdprio), owned; NULL: none */
+	struct prio_stats *prio;
 };
 
 /* One host (MPI rank) of a run over many hosts; filled by src/dist. */

@@ -113,6 +113,12 @@ int stats_merge_at(struct worker_stats *dst, const struct worker_stats *src,
 	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_add(&dst->dir[d], &src->dir[d]);
 	dst->sync_ios += src->sync_ios;
+	dst->datasync_ios += src->datasync_ios;
+	for (int d = 0; d < DIR_ALL; d++)
+		dst->err_ios[d] += src->err_ios[d];
+	if (!dst->err_total)
+		dst->err_first = src->err_first;
+	dst->err_total += src->err_total;
 	hist_merge(&dst->sync_lat, &src->sync_lat);
 	for (int b = 0; b < DEPTH_BUCKETS; b++) {
 		dst->depth.level[b] += src->depth.level[b];

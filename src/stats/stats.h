@@ -137,6 +137,14 @@ struct worker_stats {
 	/* flushes of fsync=/fdatasync= (fio's "sync"): how many, and each
 	 * one's latency, ns; end_fsync's are not counted, as in fio */
 	uint64_t sync_ios;
+	uint64_t datasync_ios; /* of sync_ios, fdatasync's (fio's total_ios leaves them out) */
+	/* fio's continue_on_error: the I/Os that failed and were passed
+	 * over, by direction (no bytes, no latency: fio's total_ios counts
+	 * them), the errors counted (those and the one that stopped the
+	 * worker) and the first one's errno */
+	uint64_t err_ios[DIR_ALL];
+	uint64_t err_total;
+	int err_first;
 	struct hist sync_lat;
 	struct depth_dist depth;
 	struct interval_series intervals;
