@@ -52,6 +52,11 @@ static const struct arg_def client_rows[] = {
 	 .letter = 'b', .label = "-b", .o.arg = "RATE",
 	 .o.help = "bits/s per sending stream, K/M/G as 1000s (0 = unlimited); "
 		   "the server paces its side too"},
+	{CROW(o.params.fqrate, "fq-rate", OPT_CUSTOM), .o.parse = net_arg_rate,
+	 .o.arg = "RATE",
+	 .o.help = "fq/TCP pacing per stream (SO_MAX_PACING_RATE), bits/s, both ends"},
+	{CROW(o.params.tos, "tos", OPT_UINT), .letter = 'S', .o.max = 255,
+	 .o.arg = "N", .o.help = "IP type of service (IPv6 traffic class), both ends"},
 	{CROW(o.params.len, "len", OPT_CUSTOM), .o.parse = net_arg_size,
 	 .letter = 'l', .label = "-l", .o.def = "128k", .o.min = 1,
 	 .o.max = 1u << 30, .o.arg = "SIZE", .o.help = "bytes per write"},

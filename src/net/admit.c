@@ -24,14 +24,10 @@ static bool secret_equal(const char *a, const char *b)
 	return d == 0;
 }
 
-/* Why the parameters are refused, or NULL. */
-static const char *check_caps(const struct server *srv,
-			      const struct net_params *p, char *buf, size_t len)
+/* What of the parameters iochar does not implement, or NULL: refused
+ * with iperf3's own "not implemented" (IEUNIMP), never ignored. */
+static const char *unimplemented(const struct net_params *p)
 {
-	const struct net_caps *c = &srv->caps;
-
-	if (srv->o->secret && !secret_equal(p->secret, srv->o->secret))
-		return p->secret[0] ? "wrong secret" : "no secret presented";
 	if (p->udp || p->sctp)
 		return "only TCP tests are served";
 	if (p->bytes || p->blocks)
@@ -42,6 +38,28 @@ static const char *check_caps(const struct server *srv,
 		return "-O/--omit is not served: give the test a longer -t instead";
 	if (p->reverse && p->bidir)
 		return "reverse and bidirectional together";
+	if (p->burst)
+		return "-b RATE/BURST is not served: iochar paces without bursts";
+	if (p->flowlabel)
+		return "-L/--flowlabel is not served";
+	if (p->authtoken)
+		return "--username/--rsa-public-key-path authentication is not served "
+		       "(iochar servers take --secret)";
+	if (p->server_affinity)
+		return "-A with a server CPU is not served (pin the server with taskset)";
+	if (p->repeating_payload)
+		return "--repeating-payload is not served";
+	return NULL;
+}
+
+/* Why the parameters are refused, or NULL. */
+static const char *check_caps(const struct server *srv,
+			      const struct net_params *p, char *buf, size_t len)
+{
+	const struct net_caps *c = &srv->caps;
+
+	if (srv->o->secret && !secret_equal(p->secret, srv->o->secret))
+		return p->secret[0] ? "wrong secret" : "no secret presented";
 	/* per direction, as iperf3's own -P limit: --bidir -P 128 is 256 */
 	if (p->parallel < 1 || p->parallel > c->max_streams)
 		snprintf(buf, len, "%u streams asked, limit %u (--max-streams)",
@@ -187,6 +205,11 @@ int admit_params(struct server *srv, struct pend *pc)
 	json_object_put(j);
 	if (rc) {
 		server_log(srv, pc->peer, "dropped: parameters: %s", err.msg);
+		return -1;
+	}
+	if ((no = unimplemented(&p))) {
+		net_send_server_error(pc->fd, NET_IEUNIMP, 0, 0);
+		server_log(srv, pc->peer, "refused: %s", no);
 		return -1;
 	}
 	if ((no = check_caps(srv, &p, why, sizeof(why))))

@@ -82,11 +82,14 @@ static int expect_state(struct client *c, int want, int timeout,
 			       "its limits, or a missing or wrong --secret)");
 	if (st == NET_SERVER_ERROR) {
 		uint8_t b[8];
-		if (net_read_full(c->ctrl, b, 8, 1000) == 0)
-			return err_set(err, EPROTO,
-				       "the server reported error %u (errno %u)",
-				       net_len_decode(b), net_len_decode(b + 4));
-		return err_set(err, EPROTO, "the server reported an error");
+		if (net_read_full(c->ctrl, b, 8, 1000))
+			return err_set(err, EPROTO, "the server reported an error");
+		if (net_len_decode(b) == NET_IEUNIMP)
+			return err_set(err, EOPNOTSUPP,
+				       "the server does not implement an option asked "
+				       "(iperf3's \"not implemented yet\"; its log names it)");
+		return err_set(err, EPROTO, "the server reported error %u (errno %u)",
+			       net_len_decode(b), net_len_decode(b + 4));
 	}
 	return err_set(err, EPROTO, "expected %s from the server, got %s (%d)",
 		       net_state_name(want), net_state_name(st), st);
@@ -101,6 +104,8 @@ static int open_streams(struct client *c, struct ioc_err *err)
 		.nodelay = p->nodelay,
 		.congestion = p->congestion,
 		.zerocopy = c->o->zerocopy,
+		.tos = p->tos,
+		.fq_rate_bps = p->fqrate,
 	};
 	int rc;
 

@@ -105,6 +105,15 @@ int net_send_state(int fd, int state, int timeout_ms)
 	return net_write_full(fd, &b, 1, timeout_ms);
 }
 
+int net_send_server_error(int fd, int iperf_errno, int sys_errno, int timeout_ms)
+{
+	uint8_t b[9] = {(uint8_t)(int8_t)NET_SERVER_ERROR};
+	uint32_t e[2] = {htonl((uint32_t)iperf_errno), htonl((uint32_t)sys_errno)};
+
+	memcpy(b + 1, e, sizeof(e));
+	return net_write_full(fd, b, sizeof(b), timeout_ms);
+}
+
 int net_recv_state(int fd, int *state, int timeout_ms)
 {
 	int8_t b;
@@ -201,6 +210,23 @@ int net_sockopts_apply(int fd, const struct net_sockopts *o,
 	if (o->zerocopy &&
 	    setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
 		return err_set(err, errno, "SO_ZEROCOPY: %s", strerror(errno));
+	if (o->tos) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int v = (int)o->tos, rc;
+		if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 && ss.ss_family == AF_INET6)
+			rc = setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &v, sizeof(v));
+		else
+			rc = setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v));
+		if (rc)
+			return err_set(err, errno, "TOS %u: %s", o->tos, strerror(errno));
+	}
+	if (o->fq_rate_bps) { /* bytes a second: fq's pacing, or TCP's own */
+		uint64_t rate = o->fq_rate_bps / 8 ? o->fq_rate_bps / 8 : 1;
+		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof(rate)))
+			return err_set(err, errno, "--fq-rate %llu: %s",
+				       (unsigned long long)o->fq_rate_bps, strerror(errno));
+	}
 	return 0;
 }
 

@@ -27,6 +27,11 @@ int net_write_full(int fd, const void *buf, size_t len, int timeout_ms);
 
 /* One control state byte. */
 int net_send_state(int fd, int state, int timeout_ms);
+
+/* iperf3's error path: SERVER_ERROR, then its error code (i_errno) and
+ * errno, each a 32-bit big-endian int; a stock client prints its text. */
+#define NET_IEUNIMP 13 /* "an option you are trying to set is not implemented yet" */
+int net_send_server_error(int fd, int iperf_errno, int sys_errno, int timeout_ms);
 int net_recv_state(int fd, int *state, int timeout_ms);
 
 /* A length-prefixed JSON message. net_recv_json rejects a length over max
@@ -44,6 +49,9 @@ struct net_sockopts {
 	bool nodelay;
 	const char *congestion; /* TCP_CONGESTION; NULL or "" = leave */
 	bool zerocopy;          /* SO_ZEROCOPY */
+	unsigned tos;           /* IP_TOS / IPV6_TCLASS (iperf3 -S); 0 = leave */
+	uint64_t fq_rate_bps;   /* SO_MAX_PACING_RATE, bits/s (iperf3 --fq-rate);
+				 * 0 = unpaced */
 };
 
 int net_sockopts_apply(int fd, const struct net_sockopts *o,

@@ -96,6 +96,10 @@ int net_params_from_json(json_object *j, struct net_params *p,
 		NUM("num", bytes, UINT64_MAX >> 11),
 		NUM("blockcount", blocks, UINT64_MAX >> 11),
 		NUM("bandwidth", bandwidth, UINT64_MAX >> 11),
+		NUM("fqrate", fqrate, UINT64_MAX >> 11),
+		NUM("TOS", tos, 255),
+		NUM("burst", burst, UINT32_MAX),
+		NUM("flowlabel", flowlabel, UINT32_MAX),
 #undef NUM
 	};
 	int rc;
@@ -127,6 +131,12 @@ int net_params_from_json(json_object *j, struct net_params *p,
 	p->udp = get_flag(j, "udp");
 	p->sctp = get_flag(j, "sctp");
 	p->get_server_output = get_flag(j, "get_server_output");
+	p->repeating_payload = get_flag(j, "repeating_payload");
+	{
+		json_object *v;
+		p->authtoken = json_object_object_get_ex(j, "authtoken", &v);
+		p->server_affinity = json_object_object_get_ex(j, "server_affinity", &v);
+	}
 	if ((rc = get_str(j, "congestion", p->congestion,
 			  sizeof(p->congestion), err)) ||
 	    (rc = get_str(j, "client_version", p->client_version,
@@ -164,6 +174,10 @@ json_object *net_params_to_json(const struct net_params *p,
 		ADD("bandwidth", json_object_new_int64((int64_t)p->bandwidth));
 	if (p->get_server_output)
 		ADD("get_server_output", json_object_new_int64(1));
+	if (p->tos)
+		ADD("TOS", json_object_new_int64(p->tos));
+	if (p->fqrate)
+		ADD("fqrate", json_object_new_int64((int64_t)p->fqrate));
 	ADD("len", json_object_new_int64(p->len));
 	ADD("pacing_timer", json_object_new_int64(1000));
 	if (p->congestion[0])

@@ -35,7 +35,13 @@ struct net_params {
 	uint64_t bytes;      /* iperf3 -n / -k: asked for; iochar runs on time only */
 	uint64_t blocks;
 	uint64_t bandwidth;  /* bits/s per stream (iperf3 -b), 0 = unlimited */
+	uint64_t fqrate;     /* bits/s per stream for fq pacing (--fq-rate) */
+	unsigned tos;        /* IP type of service / traffic class (-S) */
 	bool get_server_output; /* iperf3 --get-server-output */
+	/* asked for and not implemented by iochar: the server refuses them
+	 * with iperf3's "not implemented" (IEUNIMP) rather than ignore them */
+	uint64_t burst, flowlabel;
+	bool authtoken, server_affinity, repeating_payload;
 	char congestion[NET_CONG_MAX]; /* "" = the system's default */
 	char client_version[32];
 	char secret[NET_SECRET_MAX];   /* iochar extension, "" = none */

@@ -31,6 +31,9 @@ static void emit_params(struct jw *w, const struct net_result *r)
 	jw_kv_bool(w, "bidir", p->bidir);
 	jw_kv_bool(w, "nodelay", p->nodelay);
 	jw_kv_string(w, "congestion", p->congestion);
+	jw_kv_uint(w, "bitrate", p->bandwidth);
+	jw_kv_uint(w, "fq_rate", p->fqrate);
+	jw_kv_uint(w, "tos", p->tos);
 	jw_kv_bool(w, "zerocopy", r->zerocopy);
 	jw_kv_uint(w, "threads", r->threads);
 	jw_object_end(w);

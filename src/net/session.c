@@ -130,6 +130,8 @@ static int setup_streams(struct test *t)
 		.nodelay = t->p.nodelay,
 		.congestion = t->p.congestion,
 		.zerocopy = t->srv->o->zerocopy,
+		.tos = t->p.tos,
+		.fq_rate_bps = t->p.fqrate,
 	};
 	struct ioc_err err = {0};
 
