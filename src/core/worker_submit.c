@@ -131,6 +131,20 @@ static bool replay_op(struct worker *w, struct loop_state *s)
 	return true;
 }
 
+/* The hooks' read-back (io_hooks.h readback): the job's writes again as
+ * reads, a mixed job's reads skipped, as fio's experimental_verify.
+ * false: the generator has ended. */
+static bool readback_op(struct worker *w, struct loop_state *s)
+{
+	while (s->op.dir == DIR_READ)
+		if (!gen_next(&w->gen, &s->op)) {
+			s->gen_done = true;
+			return false;
+		}
+	s->op.dir = DIR_READ;
+	return true;
+}
+
 /* Draw the next I/O into s->op: the replay's, or the hooks' read, else
  * the generator's (at its end the hooks may still have reads). false:
  * none now. */
@@ -145,6 +159,8 @@ bool worker_next_op(struct worker *w, struct loop_state *s)
 			s->gen_done = true;
 			return (s->have_op = interposed(w, s));
 		}
+		if (s->readback && !readback_op(w, s))
+			return false;
 		if (s->flushes)
 			s->flush_op = flush_due(&s->flush, w->job);
 	}
