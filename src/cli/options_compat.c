@@ -85,6 +85,14 @@ static const char *const general_differences[] = {
 	"terminal stderr carries only errors, as fio's. `--eta=always` draws "
 	"the live status line on stderr in any output format (fio: on "
 	"stdout, with the normal output only); `--eta=never` hides it.",
+	/* issue 35: fio's semantics, the null engine */
+	"`ioengine=null` without `size=` or `filesize=` runs a virtual 1g "
+	"(fio refuses the job: \"you need to specify size=\"); with `size=N%` "
+	"alone it is refused. Otherwise its files are sized as fio 3.33 sizes "
+	"a diskless engine's: `size=` split over `nrfiles` (the first files a "
+	"block more for what does not divide), or `filesize=` (a range drawn "
+	"per clone, as fio) less `offset=`, then `size=N%` of that; the job "
+	"moves the smaller of `size=` and what its files hold.",
 	/* issue 35: fio's semantics, verify phase */
 	"fio's verify phase (`do_verify=1` with `verify=md5`, `crc32c`, ...) "
 	"reads the blocks of its log of the writes, as fio 3.33 keeps it: in "

@@ -400,9 +400,11 @@ static int apply_mode_defaults(struct run_config *cfg,
 			ret = apply_fio_defaults(job, err);
 		if (ret || job->nr_files > 0 || job->vd[0])
 			continue; /* a VD's members are its targets */
-		if (!job_moves_data(job))
-			ret = apply_preset(job, virtual_size, err);
-		else
+		if (!job_moves_data(job)) {
+			/* fio's filesize= sizes the files instead */
+			if (!job->filesize)
+				ret = apply_preset(job, virtual_size, err);
+		} else
 			ret = apply_preset(job, options_scratch_preset, err);
 		/* Every job, so that jobs[0].files[0] names the scratch file;
 		 * engines without targets do not open it. */

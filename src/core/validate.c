@@ -17,6 +17,7 @@
 #include "core/file_sizes.h"
 #include "core/generator.h"
 #include "core/layout.h"
+#include "core/null_layout.h"
 #include "base/job_options.h"
 #include "core/seams.h"
 #include "target/guard.h"
@@ -387,15 +388,8 @@ int layout_job_at(const struct job_spec *job, unsigned first_thread,
 		return ret;
 	if ((out->kind = runner_target_kind(job)))
 		return layout_kind(job, out, err);
-	if (out->eops->flags & ENGINE_NO_TARGET) {
-		uint64_t files = job->nr_files ? job->nr_files : 1;
-		out->region = job->size / files - (job->size / files) % job->bs;
-		if (out->region == 0)
-			return err_usage(err, EINVAL,
-					 "job %s: ioengine=null needs size= of at least bs",
-					 job->name);
-		return 0;
-	}
+	if (out->eops->flags & ENGINE_NO_TARGET)
+		return null_layout(job, first_thread, out, err);
 	if (job->nr_files == 0)
 		return err_usage(err, EINVAL, "job %s: no filename= given", job->name);
 

@@ -4,6 +4,7 @@
  * state and the engine (core/worker_int.h). */
 #define _GNU_SOURCE
 #include "core/worker_int.h"
+#include "core/null_layout.h"
 #include "core/worker_iolog.h"
 
 #include <errno.h>
@@ -139,6 +140,8 @@ int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 	 * no pointer to it) */
 	struct job_spec view = *w->job;
 	view.nr_files = worker_nr_files(w);
+	if (w->eops->flags & ENGINE_NO_TARGET) /* fio's diskless files */
+		view.nr_files = null_nr_files(w->job);
 	const uint64_t *regions = w->file_region ? w->file_region + first_file(w)
 						 : NULL;
 	if ((ret = gen_init_files(&w->gen, &view, w->region, regions, w->clone,
