@@ -34,49 +34,11 @@
 
 #include "fio_side.h"
 #include "harness.h"
-
-#define MAX_OPS 2048
-
-struct op {
-	char file[64];
-	char dir; /* 'r' or 'w' */
-	unsigned long long off, len;
-	unsigned long long seq; /* the order of issue */
-};
-
-struct ops {
-	unsigned n;
-	struct op o[MAX_OPS];
-};
-
-/* The reads and writes of dir/sub/log.txt (fio's iolog v3). */
-static void read_iolog(const char *dir, const char *sub, struct ops *out)
-{
-	char path[4200], line[512];
-
-	snprintf(path, sizeof(path), "%s/%s/log.txt", dir, sub);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("%s: no iolog", path);
-	out->n = 0;
-	while (fgets(line, sizeof(line), f) && out->n < MAX_OPS) {
-		struct op *o = &out->o[out->n];
-		char act[16];
-		unsigned long long t;
-		if (sscanf(line, "%llu %63s %15s %llu %llu", &t, o->file, act,
-			   &o->off, &o->len) != 5)
-			continue;
-		if (strcmp(act, "read") && strcmp(act, "write"))
-			continue;
-		o->dir = act[0];
-		o->seq = out->n++;
-	}
-	fclose(f);
-}
+#include "iolog_ops.h"
 
 static int by_file_offset(const void *pa, const void *pb)
 {
-	const struct op *a = pa, *b = pb;
+	const struct iolog_op *a = pa, *b = pb;
 	int c = strcmp(a->file, b->file);
 
 	if (c)
@@ -84,7 +46,7 @@ static int by_file_offset(const void *pa, const void *pb)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-static bool overlap(const struct op *a, const struct op *b)
+static bool overlap(const struct iolog_op *a, const struct iolog_op *b)
 {
 	return !strcmp(a->file, b->file) && a->off < b->off + b->len &&
 	       b->off < a->off + a->len;
@@ -92,12 +54,12 @@ static bool overlap(const struct op *a, const struct op *b)
 
 /* What fio's log of the first n I/Os holds at the phase: the writes in
  * order, or (sorted) those no later write overlaps, by (file, offset). */
-static void expected_phase(const struct ops *all, unsigned n, bool sorted,
-			   struct ops *want)
+static void expected_phase(const struct iolog_ops *all, unsigned n, bool sorted,
+			   struct iolog_ops *want)
 {
 	want->n = 0;
 	for (unsigned i = 0; i < n; i++) {
-		const struct op *x = &all->o[i];
+		const struct iolog_op *x = &all->o[i];
 		bool gone = false;
 		if (x->dir != 'w')
 			continue;
@@ -112,10 +74,10 @@ static void expected_phase(const struct ops *all, unsigned n, bool sorted,
 
 /* The tool's log: n I/Os of the job, then its verify phase as the rule
  * says. Returns the phase's reads. */
-static unsigned expect_phase(const char *tool, const struct ops *all,
+static unsigned expect_phase(const char *tool, const struct iolog_ops *all,
 			     unsigned n, bool sorted)
 {
-	static struct ops want;
+	static struct iolog_ops want;
 
 	assert_true(all->n >= n);
 	expected_phase(all, n, sorted, &want);
@@ -123,7 +85,7 @@ static unsigned expect_phase(const char *tool, const struct ops *all,
 		fail_msg("%s: %u reads after the job's %u I/Os, its log holds %u",
 			 tool, all->n - n, n, want.n);
 	for (unsigned i = 0; i < want.n; i++) {
-		const struct op *g = &all->o[n + i], *w = &want.o[i];
+		const struct iolog_op *g = &all->o[n + i], *w = &want.o[i];
 		if (g->dir != 'r' || strcmp(g->file, w->file) || g->off != w->off ||
 		    g->len != w->len)
 			fail_msg("%s: verify read %u: %c %s %llu+%llu, want the "
@@ -133,22 +95,13 @@ static unsigned expect_phase(const char *tool, const struct ops *all,
 	return want.n;
 }
 
-static unsigned count(const struct ops *o, unsigned n, char dir)
+static unsigned count(const struct iolog_ops *o, unsigned n, char dir)
 {
 	unsigned c = 0;
 
 	for (unsigned i = 0; i < n && i < o->n; i++)
 		c += o->o[i].dir == dir;
 	return c;
-}
-
-/* Each run on files of its own making. */
-static void fresh(const char *dir)
-{
-	char cmd[4200];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/fio' '%s/iochar'", dir, dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 static void expect_empty_stderr(const char *dir, const char *sub)
@@ -167,7 +120,7 @@ static void expect_empty_stderr(const char *dir, const char *sub)
 /* The job's JSON counts are its log's: reads (its own and the phase's),
  * writes; iochar's verify counts: every phase read checked, the job's
  * own reads not. */
-static void expect_counts(json_object *doc, const struct ops *o, unsigned n,
+static void expect_counts(json_object *doc, const struct iolog_ops *o, unsigned n,
 			  unsigned phase, bool iochar)
 {
 	json_object *job = json_object_array_get_idx(jget(doc, "jobs"), 0);
@@ -188,18 +141,18 @@ static void expect_counts(json_object *doc, const struct ops *o, unsigned n,
 static unsigned both_follow_the_log(const char *dir, const char *opts,
 				    unsigned n, bool sorted)
 {
-	static struct ops f, i;
+	static struct iolog_ops f, i;
 	json_object *fd, *id;
 	char all[1024];
 
 	snprintf(all, sizeof(all),
 		 "--name=j --bs=4k --ioengine=psync --write_iolog=log.txt %s", opts);
-	fresh(dir);
+	iolog_fresh(dir);
 	side_run_both_json(dir, all, &fd, &id);
 	expect_empty_stderr(dir, "fio");
 	expect_empty_stderr(dir, "iochar");
-	read_iolog(dir, "fio", &f);
-	read_iolog(dir, "iochar", &i);
+	iolog_read(dir, "fio", &f);
+	iolog_read(dir, "iochar", &i);
 	unsigned pf = expect_phase("fio", &f, n, sorted);
 	unsigned pi = expect_phase("iochar", &i, n, sorted);
 	print_message("%s: fio read back %u, iochar %u\n", opts, pf, pi);
@@ -227,14 +180,14 @@ static void test_mixed(void **state)
  * each block once by offset. */
 static void test_write_jobs(void **state)
 {
-	static struct ops f, i;
+	static struct iolog_ops f, i;
 
 	side_need_fio();
 	both_follow_the_log(*state, "--nrfiles=3 --size=48k --rw=write "
 				    "--verify=crc32c", 12, true);
 	/* sequential: the same calls in the same order */
-	read_iolog(*state, "fio", &f);
-	read_iolog(*state, "iochar", &i);
+	iolog_read(*state, "fio", &f);
+	iolog_read(*state, "iochar", &i);
 	assert_int_equal(f.n, i.n);
 	for (unsigned k = 0; k < f.n; k++)
 		if (f.o[k].dir != i.o[k].dir || strcmp(f.o[k].file, i.o[k].file) ||
@@ -264,7 +217,7 @@ static void test_experimental(void **state)
  * header's seed; iochar reads the sorted log and finds the data good. */
 static void test_mixed_sorted(void **state)
 {
-	static struct ops f, i;
+	static struct iolog_ops f, i;
 	int rf, ri;
 	const char *dir = *state;
 
@@ -273,15 +226,15 @@ static void test_mixed_sorted(void **state)
 			   "--write_iolog=log.txt --filename=d.dat --size=256k "
 			   "--rw=randrw --norandommap --verify=crc32c", &rf, &ri);
 	assert_int_equal(ri, 0);
-	read_iolog(dir, "iochar", &i);
+	iolog_read(dir, "iochar", &i);
 	unsigned phase = expect_phase("iochar", &i, 64, true);
 	json_object *id = side_json(dir, "iochar");
 	assert_non_null(id);
 	expect_counts(id, &i, 64, phase, true);
 	json_object_put(id);
 	/* fio's first read back is the lowest block written, as iochar's */
-	read_iolog(dir, "fio", &f);
-	static struct ops want;
+	iolog_read(dir, "fio", &f);
+	static struct iolog_ops want;
 	expected_phase(&f, 64, true, &want);
 	assert_true(f.n > 64 && want.n > 0);
 	assert_int_equal(f.o[64].off, want.o[0].off);

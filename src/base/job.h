@@ -34,6 +34,9 @@ enum rw_mode {
 	RW_RANDTRIMWRITE,
 };
 
+/* fio's random_generator= values, in fio's order */
+enum random_gen { GEN_TAUSWORTHE, GEN_LFSR, GEN_TAUSWORTHE64 };
+
 enum rand_dist {
 	DIST_UNIFORM,
 	DIST_ZIPF,
@@ -302,7 +305,8 @@ struct job_spec {
 	bool norandommap;
 	bool randrepeat_off;   /* randrepeat=0: seeded from the clock too */
 	bool allrandrepeat;
-	unsigned random_generator; /* accepted (fio's names); one generator */
+	unsigned random_generator; /* enum random_gen: lfsr draws offsets
+				    * (core/lfsr.h); the others as fio's names */
 	unsigned percentage_seq[DIR_COUNT]; /* 100 - percentage_random: 0 = all random */
 	double dist_param;     /* pareto h, normal sigma % */
 	struct job_split zones[DIR_COUNT];

@@ -80,7 +80,8 @@ static const struct opt_enum rw_sequencer_values[] = {
 	{ NULL, 0 },
 };
 static const struct opt_enum random_generator_values[] = {
-	{ "tausworthe", 0 }, { "lfsr", 1 }, { "tausworthe64", 2 }, { NULL, 0 },
+	{ "tausworthe", GEN_TAUSWORTHE }, { "lfsr", GEN_LFSR },
+	{ "tausworthe64", GEN_TAUSWORTHE64 }, { NULL, 0 },
 };
 static const struct opt_enum io_submit_mode_values[] = {
 	{"inline", SUBMIT_INLINE}, {"offload", SUBMIT_OFFLOAD}, {NULL, 0},

@@ -49,11 +49,14 @@ static int check_fill_zones(const struct job_spec *job, struct ioc_err *err)
 				 "job %s: fill_device=1 with rw=%s: accepted only "
 				 "for jobs that only write",
 				 job->name, rw_name(job->rw));
-	if (job->zonemode == ZONE_MODE_STRIDED && rw_is_random(job->rw))
+	/* a random job's zones draw uniform offsets (or lfsr's) */
+	if (job->zonemode == ZONE_MODE_STRIDED && rw_is_random(job->rw) &&
+	    job->dist != DIST_UNIFORM)
 		return err_usage(err, ENOTSUP,
-				 "job %s: zonemode=strided with rw=%s: iochar "
-				 "strides sequential jobs only",
-				 job->name, rw_name(job->rw));
+				 "job %s: zonemode=strided with a "
+				 "random_distribution other than random: iochar "
+				 "draws uniform offsets in a zone",
+				 job->name);
 	return 0;
 }
 

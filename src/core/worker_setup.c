@@ -5,12 +5,14 @@
 #define _GNU_SOURCE
 #include "core/worker_int.h"
 #include "core/null_layout.h"
+#include "util/fio_rand.h"
 #include "core/worker_iolog.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/ioprio.h"
@@ -132,6 +134,21 @@ static int setup_logs(struct worker *w, struct ioc_err *err)
 
 /* The generator over the clone's own files, limited as fio limits the
  * job (create_only, size under filesize), told each file's size. */
+/* fio's td->rand_seeds[FIO_RAND_BLOCK_OFF] of a random job: with
+ * randrepeat (its default) a constant times thread_number, whatever
+ * randseed says; without, randseed's slot, or the system's RNG. */
+static uint64_t fio_block_seed(const struct job_spec *j, unsigned thread)
+{
+	struct timespec ts;
+
+	if (!j->randrepeat_off)
+		return FIO_RANDSEED_REPEAT * thread;
+	if (j->randseed != 0x89)
+		return fio_job_seed(j->randseed, thread, FIO_SEED_BLOCK);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
+}
+
 int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 {
 	int ret;
@@ -149,6 +166,12 @@ int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 		return err_set(err, -ret, "job %s: generator: %s", w->job->name,
 			       ret == -ENOMEM ? "out of memory (the random map needs a bit per block of each file; norandommap=1 needs none)"
 					      : "no whole block fits the region");
+	if (gen_start_lfsr(&w->gen, w->job, fio_block_seed(w->job, w->thread_number)))
+		return err_usage(err, EINVAL,
+				 "job %s: random_generator=lfsr: fio's register "
+				 "cannot start from this seed (as fio: failed "
+				 "initializing LFSR); give another randseed=",
+				 w->job->name);
 	if (w->job->create_only)
 		w->gen.limit_ios = 0; /* fio: the setup phase only */
 	/* fio: with filesize=, size= is the I/O of the clone, which may be

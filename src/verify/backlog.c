@@ -21,7 +21,7 @@ void vbacklog_init(struct vbacklog *b, const struct job_spec *j,
 	 * once (file_randommap: no lfsr, no zipf/pareto/normal); else the
 	 * sorted tree */
 	b->sorted = !rw_is_random(j->rw) || j->norandommap ||
-		    j->random_generator == 1 /* lfsr */ ||
+		    j->random_generator == GEN_LFSR ||
 		    !(j->dist == DIST_UNIFORM || j->dist == DIST_ZONED ||
 		      j->dist == DIST_ZONED_ABS);
 }
