@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void iolog_read(const char *dir, const char *sub, struct iolog_ops *out)
+void iolog_ops_read(const char *dir, const char *sub, struct iolog_ops *out)
 {
 	char path[4200], line[512];
 
@@ -35,7 +35,7 @@ void iolog_read(const char *dir, const char *sub, struct iolog_ops *out)
 	fclose(f);
 }
 
-void iolog_fresh(const char *dir)
+void iolog_ops_fresh(const char *dir)
 {
 	char cmd[4200];
 

@@ -19,9 +19,9 @@ struct iolog_ops {
 };
 
 /* The reads and writes of dir/sub/log.txt (fails the test without it). */
-void iolog_read(const char *dir, const char *sub, struct iolog_ops *out);
+void iolog_ops_read(const char *dir, const char *sub, struct iolog_ops *out);
 
 /* Remove dir/fio and dir/iochar: each run on files of its own making. */
-void iolog_fresh(const char *dir);
+void iolog_ops_fresh(const char *dir);
 
 #endif

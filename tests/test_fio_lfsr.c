@@ -83,15 +83,15 @@ static void test_offsets_as_fio(void **state)
 	for (size_t k = 0; k < sizeof(jobs) / sizeof(jobs[0]); k++) {
 		char opts[512];
 		json_object *fd, *id;
-		iolog_fresh(dir);
+		iolog_ops_fresh(dir);
 		snprintf(opts, sizeof(opts),
 			 "--name=j --bs=4k --ioengine=psync --random_generator=lfsr "
 			 "--write_iolog=log.txt %s", jobs[k].opts);
 		side_run_both_json(dir, opts, &fd, &id);
 		json_object_put(fd);
 		json_object_put(id);
-		iolog_read(dir, "fio", &f);
-		iolog_read(dir, "iochar", &i);
+		iolog_ops_read(dir, "fio", &f);
+		iolog_ops_read(dir, "iochar", &i);
 		assert_int_equal(f.n, jobs[k].ios);
 		assert_int_equal(i.n, jobs[k].ios);
 		same_ops(&f, &i, f.n, jobs[k].offsets_only, jobs[k].opts);
@@ -111,14 +111,14 @@ static void test_time_based(void **state)
 	const char *dir = *state;
 
 	side_need_fio();
-	iolog_fresh(dir);
+	iolog_ops_fresh(dir);
 	side_run_both(dir, "--name=j --bs=4k --ioengine=psync "
 			   "--random_generator=lfsr --write_iolog=log.txt "
 			   "--filename=d.dat --size=256k --rw=randread "
 			   "--time_based --runtime=1 --rate_iops=300", &(int){0},
 		      &(int){0});
-	iolog_read(dir, "fio", &f);
-	iolog_read(dir, "iochar", &i);
+	iolog_ops_read(dir, "fio", &f);
+	iolog_ops_read(dir, "iochar", &i);
 	assert_true(f.n > 128 && i.n > 128);
 	same_ops(&f, &i, f.n < i.n ? f.n : i.n, false, "time_based");
 	once_per_pass("iochar", &i, 64);

@@ -147,12 +147,12 @@ static unsigned both_follow_the_log(const char *dir, const char *opts,
 
 	snprintf(all, sizeof(all),
 		 "--name=j --bs=4k --ioengine=psync --write_iolog=log.txt %s", opts);
-	iolog_fresh(dir);
+	iolog_ops_fresh(dir);
 	side_run_both_json(dir, all, &fd, &id);
 	expect_empty_stderr(dir, "fio");
 	expect_empty_stderr(dir, "iochar");
-	iolog_read(dir, "fio", &f);
-	iolog_read(dir, "iochar", &i);
+	iolog_ops_read(dir, "fio", &f);
+	iolog_ops_read(dir, "iochar", &i);
 	unsigned pf = expect_phase("fio", &f, n, sorted);
 	unsigned pi = expect_phase("iochar", &i, n, sorted);
 	print_message("%s: fio read back %u, iochar %u\n", opts, pf, pi);
@@ -186,8 +186,8 @@ static void test_write_jobs(void **state)
 	both_follow_the_log(*state, "--nrfiles=3 --size=48k --rw=write "
 				    "--verify=crc32c", 12, true);
 	/* sequential: the same calls in the same order */
-	iolog_read(*state, "fio", &f);
-	iolog_read(*state, "iochar", &i);
+	iolog_ops_read(*state, "fio", &f);
+	iolog_ops_read(*state, "iochar", &i);
 	assert_int_equal(f.n, i.n);
 	for (unsigned k = 0; k < f.n; k++)
 		if (f.o[k].dir != i.o[k].dir || strcmp(f.o[k].file, i.o[k].file) ||
@@ -226,14 +226,14 @@ static void test_mixed_sorted(void **state)
 			   "--write_iolog=log.txt --filename=d.dat --size=256k "
 			   "--rw=randrw --norandommap --verify=crc32c", &rf, &ri);
 	assert_int_equal(ri, 0);
-	iolog_read(dir, "iochar", &i);
+	iolog_ops_read(dir, "iochar", &i);
 	unsigned phase = expect_phase("iochar", &i, 64, true);
 	json_object *id = side_json(dir, "iochar");
 	assert_non_null(id);
 	expect_counts(id, &i, 64, phase, true);
 	json_object_put(id);
 	/* fio's first read back is the lowest block written, as iochar's */
-	iolog_read(dir, "fio", &f);
+	iolog_ops_read(dir, "fio", &f);
 	static struct iolog_ops want;
 	expected_phase(&f, 64, true, &want);
 	assert_true(f.n > 64 && want.n > 0);

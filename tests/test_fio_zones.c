@@ -37,15 +37,15 @@ static void run_both(const char *dir, const char *job, struct iolog_ops *f,
 	char opts[512];
 	json_object *fd, *id;
 
-	iolog_fresh(dir);
+	iolog_ops_fresh(dir);
 	snprintf(opts, sizeof(opts),
 		 "--name=j --filename=d.dat --bs=4k --ioengine=psync "
 		 "--zonemode=strided --write_iolog=log.txt %s", job);
 	side_run_both_json(dir, opts, &fd, &id);
 	json_object_put(fd);
 	json_object_put(id);
-	iolog_read(dir, "fio", f);
-	iolog_read(dir, "iochar", i);
+	iolog_ops_read(dir, "fio", f);
+	iolog_ops_read(dir, "iochar", i);
 	print_message("%s: fio %u I/Os, iochar %u\n", job, f->n, i->n);
 }
 

@@ -193,7 +193,9 @@ static const struct option_def job_rows[] = {
 		.min = 1,
 		.max = 1ull << 30,
 		.arg = "SIZE",
-		.help = "block size of each I/O; R,W: reads', writes' (fio)",
+		.help = "block size of each I/O; R,W[,T]: reads', writes', trims' "
+			"(fio's separators: R:W and R-W too; an empty value is "
+			"fio's 4k)",
 	},
 	{
 		.name = "rwmixread",

@@ -201,7 +201,9 @@ int gen_init_files(struct generator *g, const struct job_spec *spec,
 		seed ^= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	}
 	rng_seed(&g->rng, seed);
-	rng_seed(&g->rng_bs, seed ^ 0xb5b5b5b5ull);
+	for (int d = 0; d < DIR_COUNT; d++)
+		bs_rng_seed(&g->rng_bs[d], seed ^ (0xb5b5b5b5ull + (uint64_t)d),
+			    spec->random_generator == GEN_TAUSWORTHE64);
 	rng_seed(&g->rng_mix, seed ^ 0x3c3c3c3cull);
 	g->pct_align = gen_bs_min(spec, DIR_READ) < gen_bs_min(spec, DIR_WRITE)
 			       ? gen_bs_min(spec, DIR_READ)
@@ -293,6 +295,24 @@ static bool lfsr_pos(struct generator *g, struct gen_file *f, enum io_dir dir,
 		return false;
 	*pos = b * g->bs[dir].align;
 	return true;
+}
+
+void gen_seed_as_fio(struct generator *g, const struct job_spec *spec,
+		     unsigned thread)
+{
+	bool use64 = spec->random_generator == GEN_TAUSWORTHE64;
+	uint64_t s[DIR_COUNT];
+
+	for (int d = 0; d < DIR_COUNT; d++)
+		s[d] = spec->allrandrepeat
+			       ? FIO_RANDSEED_REPEAT * thread + (unsigned)d
+			       : fio_job_seed(spec->randseed, thread, (unsigned)d);
+	if (spec->verify || spec->verify_type) /* fio: reads check writes */
+		s[DIR_WRITE] = s[DIR_READ];
+	if (spec->randrepeat_off && spec->randseed == 0x89 && !spec->allrandrepeat)
+		return; /* fio: the system's RNG; iochar's seed has the clock */
+	for (int d = 0; d < DIR_COUNT; d++)
+		bs_rng_seed(&g->rng_bs[d], s[d], use64);
 }
 
 int gen_start_lfsr(struct generator *g, const struct job_spec *spec,
@@ -389,7 +409,8 @@ static bool place(struct generator *g, struct gen_file *f, enum io_dir dir,
 			return false;
 		const struct gen_bs *b =
 		    &g->bs[g->bs_is_seq_rand ? (fresh ? DIR_WRITE : DIR_READ) : dir];
-		uint64_t l = p < f->region ? gen_bs_next(b, &g->rng_bs, f->region - p)
+		uint64_t l = p < f->region ? gen_bs_next(b, &g->rng_bs[b - g->bs],
+							 f->region - p)
 					   : 0;
 		if (l) {
 			*pos = p;
@@ -440,8 +461,8 @@ static bool zone_rand(struct generator *g, struct gen_file *f, enum io_dir dir,
 		}
 	}
 	*pos = g->zone_start + b * bs->align;
-	*len = gen_bs_next(bs, &g->rng_bs, bs->max);
-	if (*pos >= end || *pos + *len > end)
+	if (*pos >= end ||
+	    !(*len = gen_bs_next(bs, &g->rng_bs[dir], end - *pos)))
 		return false;
 	if (g->map_on)
 		randmap_set_nr(&f->map, b * bs->align / g->map_unit,
@@ -473,7 +494,7 @@ static bool zone_place(struct generator *g, struct gen_file *f, enum io_dir dir,
 	if (f->last_pos[dir] >= end)
 		return false;
 	*pos = f->last_pos[dir];
-	*len = gen_bs_next(&g->bs[dir], &g->rng_bs, end - *pos);
+	*len = gen_bs_next(&g->bs[dir], &g->rng_bs[dir], end - *pos);
 	g->zone_bytes += *len;
 	return *len != 0;
 }

@@ -96,7 +96,7 @@ struct generator {
 	unsigned perc_seq[DIR_COUNT];
 	struct gen_dist dist[DIR_COUNT];
 	struct rng rng;         /* offsets */
-	struct rng rng_bs;      /* sizes */
+	struct bs_rng rng_bs[DIR_COUNT]; /* sizes, fio's per direction */
 	struct rng rng_mix;     /* directions, percentage_random */
 	/* zonemode=strided (core/generator.c zone_place): 0 size: off */
 	uint64_t zone_size, zone_range, zone_skip;
@@ -133,6 +133,13 @@ int gen_init_files(struct generator *g, const struct job_spec *spec,
  * register would not start either. */
 int gen_start_lfsr(struct generator *g, const struct job_spec *spec,
 		   uint64_t fio_seed);
+
+/* Seed the size generators as fio seeds a job's (td->bsrange_state: the
+ * job's first three seeds, the write's the read's with verify, fio's
+ * constant with allrandrepeat) for fio's thread_number thread; the job
+ * then draws fio's sizes. After gen_init_files. */
+void gen_seed_as_fio(struct generator *g, const struct job_spec *spec,
+		     unsigned thread);
 
 /* The size of file (< nr_files) is size bytes: a hole (rw=write:4k) that
  * passes the file's end wraps to the region's start, as fio's does;

@@ -166,6 +166,7 @@ int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 		return err_set(err, -ret, "job %s: generator: %s", w->job->name,
 			       ret == -ENOMEM ? "out of memory (the random map needs a bit per block of each file; norandommap=1 needs none)"
 					      : "no whole block fits the region");
+	gen_seed_as_fio(&w->gen, w->job, w->thread_number);
 	if (gen_start_lfsr(&w->gen, w->job, fio_block_seed(w->job, w->thread_number)))
 		return err_usage(err, EINVAL,
 				 "job %s: random_generator=lfsr: fio's register "
