@@ -187,7 +187,9 @@ static void test_json_order(void **state)
 	    "replay_align", "replay_time_scale",
 	    /* fio's percentile options (status) */
 	    "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
-	    "disk_util", NULL,
+	    "disk_util",
+	    /* fio's semantics (issue 35) */
+	    "serialize_overlap", NULL,
 	};
 	struct job_spec s;
 	size_t nr, i = 0;

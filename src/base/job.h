@@ -160,6 +160,7 @@ struct job_spec {
 	unsigned iodepth_batch_complete_min;
 	unsigned iodepth_batch_complete_max;
 	unsigned iodepth_low;
+	bool serialize_overlap; /* fio's: an I/O overlapping one in flight waits */
 	unsigned numjobs;
 	uint64_t runtime_ns;   /* 0 = until size is done */
 	uint64_t ramp_ns;

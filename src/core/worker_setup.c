@@ -33,7 +33,13 @@ static int setup_units(struct worker *w, struct ioc_err *err)
 	w->units = calloc(depth, sizeof(*w->units));
 	w->free_units = calloc(depth, sizeof(*w->free_units));
 	w->staged = calloc(depth, sizeof(*w->staged));
-	if (!w->units || !w->free_units || !w->staged ||
+	/* fio turns serialize_overlap off where nothing can race: a job
+	 * that only reads (not replaying a log), or at depth 1 */
+	bool serialize = w->job->serialize_overlap && depth > 1 &&
+			 (job_writes(w->job) || w->job->read_iolog[0]);
+	if (serialize)
+		w->free_mark = calloc(depth, 1);
+	if (!w->units || !w->free_units || !w->staged || (serialize && !w->free_mark) ||
 	    posix_memalign(&w->buffers, PAGE_ALIGN, (size_t)(depth * bs)))
 		return err_set(err, ENOMEM,
 			       "job %s: cannot allocate %u buffers of %llu bytes",
@@ -274,6 +280,8 @@ void worker_teardown(struct worker *w)
 	free(w->units);
 	free(w->free_units);
 	free(w->staged);
+	free(w->free_mark);
+	w->free_mark = NULL;
 	free(w->paced);
 	w->paced = NULL;
 	if (w->logs)

@@ -167,6 +167,26 @@ bool worker_next_op(struct worker *w, struct loop_state *s)
 	return (s->have_op = true);
 }
 
+/* fio's serialize_overlap (backend.c in_flight_overlap): do u's bytes
+ * overlap those of an I/O in flight or staged? fio compares offsets
+ * only, whatever the file; so here. */
+static bool overlaps_busy(struct worker *w, const struct io_unit *u)
+{
+	unsigned depth = w->job->iodepth;
+
+	memset(w->free_mark, 0, depth);
+	for (unsigned i = 0; i < w->nr_free; i++)
+		w->free_mark[w->free_units[i]->index] = 1;
+	for (unsigned k = 0; k < depth; k++) {
+		const struct io_unit *o = &w->units[k];
+		if (w->free_mark[k] || o == u || o->op != IO_OP_RW)
+			continue;
+		if (u->offset < o->offset + o->len && o->offset < u->offset + u->len)
+			return true;
+	}
+	return false;
+}
+
 /* Stage as many I/Os as the depth, the generator and the rate allow, at
  * most one depth's worth, and queue them: sync engines free their unit at
  * once, and the caller must look at the clock and the stop flag between
@@ -233,7 +253,8 @@ bool worker_issue(struct worker *w, struct loop_state *s)
 		}
 		s->held = NULL;
 		/* hooks (verify): an I/O to a block with one in flight waits for it */
-		if (w->io_state && !w->io->prepare(w->io_state, u)) {
+		if ((w->free_mark && overlaps_busy(w, u)) ||
+		    (w->io_state && !w->io->prepare(w->io_state, u))) {
 			s->held = u;
 			break;
 		}
