@@ -187,7 +187,7 @@ struct job_spec {
 	char numa_cpu_nodes[256];  /* as given ("" = unset), checked by libnuma */
 	char numa_mem_policy[256]; /* MODE[:NODES] as given ("" = unset) */
 	uint64_t randseed;
-	bool create_parent;    /* the scratch target: make its directory if missing */
+	bool create_parent;    /* make a file's missing directories at layout (fio's create_work_dirs; the scratch target) */
 	bool force;            /* write even to targets holding data (target/guard.h) */
 	char vd[4096];         /* RAID virtual drive definition (vd/def.h); "" = none */
 

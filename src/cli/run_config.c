@@ -331,6 +331,9 @@ static int apply_fio_defaults(struct job_spec *job, struct ioc_err *err)
 	 * one I/O per pass would be one fdatasync per write (6x fewer) */
 	if (!ret && !job->journal[0])
 		ret = apply_preset(job, fio_batching, err);
+	/* fio makes the directories a file's name needs (create_work_dirs),
+	 * when it lays the file out */
+	job->create_parent = true;
 	if (ret || job->nr_files > 0 || job->vd[0] || !job_moves_data(job))
 		return ret;
 	/* not named by name_fio_files (no fio file option set): fio's names */
