@@ -273,7 +273,7 @@ struct job_spec {
 	bool overwrite;        /* write jobs: lay files out with data too */
 	bool no_file_create;   /* allow_file_create=0 (zero: allowed) */
 	bool create_serialize;
-	unsigned openfiles;    /* accepted: iochar keeps every file open */
+	unsigned openfiles;    /* files in service at once (core/file_service.h) */
 	bool create_on_open;   /* write jobs: files made empty, no layout */
 	bool pre_read;         /* read the region once before the job: cached */
 	bool create_only;      /* lay the files out, issue no I/O */

@@ -11,7 +11,10 @@
  *               offset (zipf, pareto; CENTER places it) or not (normal:
  *               the bell on the middle files), the file its range's.
  * In all, a file whose share is done is passed over until every file's
- * is (then all start again: time_based, mixed modes); the drawn services
+ * is (then all start again: time_based, mixed modes), and with openfiles
+ * so is a file not in service while that many are (fio's files not
+ * open: the first openfiles in turn, the next when one is done); the
+ * drawn services
  * draw again, as fio. A random job without a random map (norandommap)
  * has no done file in a drawn service: fio's files then end only with
  * the job.
@@ -47,6 +50,12 @@ struct file_service {
 	/* I/Os given to each file since all were last done: a done file is
 	 * passed over, as fio passes over a file whose I/O is complete */
 	uint64_t used[JOB_MAX_FILES];
+	/* fio's openfiles: at most open_max files in service at once; a
+	 * file joins when chosen with room, leaves when the service next
+	 * comes to it with its share done (fio opens a file then, and closes
+	 * it when its next offset fails; iochar's stay open, unused) */
+	unsigned open_max, nr_open;
+	bool in_service[JOB_MAX_FILES];
 };
 
 /* Set fs up for spec's files, with blocks_per_file I/Os as a file's
