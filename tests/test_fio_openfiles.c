@@ -1,11 +1,14 @@
-/* test_fio_openfiles.c - openfiles against fio 3.33 on the same job:
+/* test_fio_openfiles.c - openfiles and file_service_type against fio
+ * 3.33 on the same job:
  * fio serves at most openfiles files at once (the first ones in turn, a
  * file joining when its turn comes with room, leaving when the service
  * next finds it done), so the order of a job's I/Os over its files
  * changes. Each job runs through both tools (psync, write_iolog=;
  * random jobs with lfsr, whose offsets are fio's) and the logs are the
  * same I/O for I/O: round robin, round robin:2, sequential, files of
- * their own sizes (filesize=LOW-HIGH), one file at a time. SKIP without
+ * their own sizes (filesize=LOW-HIGH), one file at a time; and
+ * file_service_type=random (and random:N), whose draws are fio's own
+ * generator seeded as fio's, with and without openfiles. SKIP without
  * fio. */
 #define _GNU_SOURCE
 /* clang-format off */
@@ -38,6 +41,13 @@ static void test_order_as_fio(void **state)
 	    "--rw=write --nrfiles=3 --filesize=16k-64k --openfiles=2 "
 	    "--file_service_type=sequential",
 	    "--rw=write --nrfiles=6 --filesize=8k-64k --openfiles=3",
+	    "--rw=randread --random_generator=lfsr --nrfiles=3 --size=96k "
+	    "--file_service_type=random",
+	    "--rw=randread --random_generator=lfsr --nrfiles=3 --size=96k "
+	    "--file_service_type=random:3 --randseed=42",
+	    "--rw=randread --random_generator=lfsr --nrfiles=3 --size=96k "
+	    "--file_service_type=random --openfiles=2",
+	    "--rw=read --nrfiles=5 --filesize=8k-32k --file_service_type=random",
 	};
 	static struct iolog_ops f, i;
 	const char *dir = *state;

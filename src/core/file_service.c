@@ -134,11 +134,67 @@ static unsigned first_open(struct file_service *fs, unsigned start)
 	return fs->nr_files;
 }
 
+void file_service_seed_as_fio(struct file_service *fs, uint64_t seed,
+			      bool use64)
+{
+	fs->fio_rng = true;
+	fs->use64 = use64;
+	if (use64)
+		fio_taus258_seed(&fs->t64, seed);
+	else
+		fio_taus88_seed(&fs->t32, seed);
+}
+
+/* fio's get_next_file_rand: draw until a file not done that is in
+ * service or has room; one drawn with its share done leaves service
+ * (fio finds it done then). nr_files when every file is done. */
+static unsigned fio_random_pick(struct file_service *fs)
+{
+	double max = fs->use64 ? 18446744073709551615.0 : 4294967295.0;
+
+	unsigned left = 0;
+
+	for (unsigned f = 0; f < fs->nr_files; f++)
+		left += fs->used[f] < fs->share[f];
+	if (!left)
+		return fs->nr_files;
+	/* bounded: a file with room is drawn long before */
+	for (unsigned tries = 0; tries < (1u << 20); tries++) {
+		uint64_t v = fs->use64 ? fio_taus258_next(&fs->t64)
+				       : fio_taus88_next(&fs->t32);
+		unsigned f = (unsigned)((double)fs->nr_files * ((double)v / (max + 1.0)));
+		if (fs->used[f] >= fs->share[f]) {
+			if (fs->in_service[f]) {
+				fs->in_service[f] = false;
+				fs->nr_open--;
+			}
+			continue;
+		}
+		if (fs->in_service[f] || fs->nr_open < fs->open_max)
+			return f;
+	}
+	return first_open(fs, 0);
+}
+
 unsigned file_service_choose(struct file_service *fs, struct rng *r)
 {
 	unsigned want = fs->cur + 1 == fs->nr_files ? 0 : fs->cur + 1;
 
 	fs->left = fs->per;
+	if (fs->type == FSVC_RANDOM && fs->fio_rng) {
+		unsigned f = fio_random_pick(fs);
+		if (f == fs->nr_files) { /* all done: a new pass */
+			memset(fs->used, 0, fs->nr_files * sizeof(fs->used[0]));
+			memset(fs->in_service, 0, sizeof(fs->in_service));
+			fs->nr_open = 0;
+			f = fio_random_pick(fs);
+		}
+		if (!fs->in_service[f]) {
+			fs->in_service[f] = true;
+			fs->nr_open++;
+		}
+		return f;
+	}
 	if (drawn(fs->type) && fs->nr_files > 1) {
 		/* fio draws again while the file drawn is done */
 		want = draw(fs, r);

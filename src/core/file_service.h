@@ -28,6 +28,7 @@
 
 #include "base/job.h"
 #include "core/zipf.h"
+#include "util/fio_rand.h"
 #include "util/rng.h"
 
 struct file_service {
@@ -56,6 +57,11 @@ struct file_service {
 	 * it when its next offset fails; iochar's stay open, unused) */
 	unsigned open_max, nr_open;
 	bool in_service[JOB_MAX_FILES];
+	/* random: fio's next_file_state once seeded as fio's
+	 * (file_service_seed_as_fio), else the caller's rng */
+	bool fio_rng, use64;
+	struct fio_taus88 t32;
+	struct fio_taus258 t64;
 };
 
 /* Set fs up for spec's files, with blocks_per_file I/Os as a file's
@@ -68,6 +74,11 @@ void file_service_init(struct file_service *fs, const struct job_spec *spec,
  * before the first choice; no-op past nr_files or without a map. */
 void file_service_set_share(struct file_service *fs, unsigned file,
 			    uint64_t blocks);
+
+/* random: draw files as fio does (its next_file_state from seed, its
+ * arithmetic), so a job's files come in fio's order. */
+void file_service_seed_as_fio(struct file_service *fs, uint64_t seed,
+			      bool use64);
 
 /* Implementation detail of file_service_next, not for callers. */
 unsigned file_service_choose(struct file_service *fs, struct rng *r);

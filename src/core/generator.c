@@ -313,6 +313,13 @@ void gen_seed_as_fio(struct generator *g, const struct job_spec *spec,
 		return; /* fio: the system's RNG; iochar's seed has the clock */
 	for (int d = 0; d < DIR_COUNT; d++)
 		bs_rng_seed(&g->rng_bs[d], s[d], use64);
+	/* fio's FIO_RAND_FILE_OFF: the random file service's */
+	enum { FILE_SLOT = 5 };
+	file_service_seed_as_fio(&g->fsvc,
+				 spec->allrandrepeat
+					 ? FIO_RANDSEED_REPEAT * thread + FILE_SLOT
+					 : fio_job_seed(spec->randseed, thread, FILE_SLOT),
+				 use64);
 }
 
 int gen_start_lfsr(struct generator *g, const struct job_spec *spec,
