@@ -104,7 +104,9 @@ static const char *const general_differences[] = {
 	"rand_seed\", and of an `experimental_verify` job that wrote a block "
 	"twice with \"bad header numberio\": it checks the seed and the "
 	"write's number in the order it wrote. iochar checks the data and "
-	"where it belongs, not those two, and passes such jobs.",
+	"where it belongs, not those two, and passes such jobs. With "
+	"`loops=N` fio reads back after each loop; iochar once, after the "
+	"last (each block once, as its log holds it then).",
 	NULL,
 };
 
