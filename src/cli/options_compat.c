@@ -106,7 +106,7 @@ static const char *const general_differences[] = {
 	"write's number in the order it wrote. iochar checks the data and "
 	"where it belongs, not those two, and passes such jobs. With "
 	"`loops=N` fio reads back after each loop; iochar once, after the "
-	"last (each block once, as its log holds it then).",
+	"last, from its log of every loop's writes.",
 	NULL,
 };
 
