@@ -47,12 +47,30 @@ static void run(const char *dir, const char *rw, int serialize,
 	side_run_both_json(dir, opts, f, i);
 }
 
+/* SKIP when io_uring is switched off on this machine. */
+static void need_io_uring(void)
+{
+	FILE *k = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+	int off = 0;
+
+	if (k) {
+		if (fscanf(k, "%d", &off) != 1)
+			off = 0;
+		fclose(k);
+	}
+	if (off) {
+		printf("SKIP: io_uring is disabled here (io_uring_disabled=%d)\n", off);
+		skip();
+	}
+}
+
 static void test_serialized_as_fio(void **state)
 {
 	static const char *const deep[] = {"4", "8", "16", "32", ">=64"};
 	json_object *d[2];
 
 	side_need_fio();
+	need_io_uring();
 	run(*state, "randwrite", 1, &d[0], &d[1]);
 	for (int t = 0; t < 2; t++) {
 		for (size_t k = 0; k < sizeof(deep) / sizeof(deep[0]); k++)

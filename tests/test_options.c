@@ -917,8 +917,8 @@ static void test_unknown_and_unsupported(void **state)
 	apply_bad("blocksizee", "4k", -EINVAL, "unknown option 'blocksizee'");
 	apply_bad("kb_base", "1000", -EINVAL,
 		  "fio option 'kb_base' is not supported by iochar");
-	apply_bad("serialize-overlap", "1", -EINVAL,
-		  "fio option 'serialize-overlap' is not supported");
+	apply_bad("write-barrier", "1", -EINVAL,
+		  "fio option 'write-barrier' is not supported");
 	apply_bad("verify", "crc33", -EINVAL, "unknown verify method 'crc33'");
 	apply_bad("verify_pattern", "0xzz", -EINVAL, "cannot read the pattern");
 	/* fio file options iochar does not do: one line saying why */
