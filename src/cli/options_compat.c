@@ -91,8 +91,9 @@ static const char *const general_differences[] = {
 	"alone it is refused. Otherwise its files are sized as fio 3.33 sizes "
 	"a diskless engine's: `size=` split over `nrfiles` (the first files a "
 	"block more for what does not divide), or `filesize=` (a range drawn "
-	"per clone, as fio) less `offset=`, then `size=N%` of that; the job "
-	"moves the smaller of `size=` and what its files hold.",
+	"per clone, as fio) less `offset=` and the clone's "
+	"`offset_increment`, then `size=N%` of that; the job moves the "
+	"smaller of `size=` and what its files hold.",
 	/* issue 35: fio's semantics, verify phase */
 	"fio's verify phase (`do_verify=1` with `verify=md5`, `crc32c`, ...) "
 	"reads the blocks of its log of the writes, as fio 3.33 keeps it: in "

@@ -20,10 +20,12 @@ static uint64_t min_bs(const struct job_spec *job)
  * block more for the rest), or its filesize from offset; size=N% then
  * takes that share of the file. */
 static int file_io(const struct job_spec *job, uint64_t real, uint64_t size,
-		   unsigned i, uint64_t *io, struct ioc_err *err)
+		   unsigned i, unsigned clone, uint64_t *io, struct ioc_err *err)
 {
 	unsigned nr = null_nr_files(job);
-	uint64_t bs = min_bs(job), off = gen_file_offset(job, real);
+	uint64_t bs = min_bs(job);
+	/* fio's file_offset: offset= and the clone's offset_increment */
+	uint64_t off = gen_file_offset(job, real) + clone * job->offset_increment;
 	char a[32], b[32];
 
 	if (!job->filesize) {
@@ -67,8 +69,10 @@ int null_layout(const struct job_spec *job, unsigned first_thread,
 				 "job %s: ioengine=%s needs size= or filesize= "
 				 "(fio: you need to specify size=)",
 				 job->name, job->ioengine);
-	/* fio draws LOW-HIGH sizes per clone, each with its own seed */
-	unsigned clones = job->filesize_high && job->numjobs > 1 ? job->numjobs : 1;
+	/* fio draws LOW-HIGH sizes per clone, each with its own seed, and a
+	 * clone's offset_increment shortens its filesize= files */
+	bool own = job->filesize_high || (job->filesize && job->offset_increment);
+	unsigned clones = own && job->numjobs > 1 ? job->numjobs : 1;
 	unsigned all = nr * clones;
 
 	if (nr > JOB_MAX_FILES || all > JOB_MAX_FILES)
@@ -90,7 +94,7 @@ int null_layout(const struct job_spec *job, unsigned first_thread,
 	for (unsigned i = 0; i < all; i++) {
 		uint64_t io = 0;
 		int ret = file_io(job, real == UINT64_MAX ? 0 : real, sizes[i],
-				  i % nr, &io, err);
+				  i % nr, i / nr, &io, err);
 		if (ret)
 			return ret;
 		if (io == 0)

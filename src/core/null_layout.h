@@ -3,7 +3,8 @@
  * engine's files: each file's I/O region from size= (split over the
  * files, the first ones a block more for what does not divide) or
  * filesize= (fixed, or LOW-HIGH drawn as fio: core/file_sizes.h) less
- * offset=, then size=N% of it. A job with neither size= nor filesize= is
+ * offset= and the clone's offset_increment (each clone then has its own
+ * regions: clone_files), then size=N% of it. A job with neither size= nor filesize= is
  * refused, as fio refuses it; fio's o->size (the job's I/O: the smaller
  * of size= and all the files' regions) is the worker's cap
  * (worker_setup.c). */
