@@ -97,10 +97,13 @@ static void test_missing_target(void **state)
 	struct fixture *f = *state;
 	/* reading a file that does not exist, with no size to create it */
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--rw=read"), ARGS(f->target));
-	/* a directory that does not exist */
+	/* a directory that cannot be made (fio makes missing ones: a file
+	 * stands where one would go) */
 	char opt[4400];
-	snprintf(opt, sizeof(opt), "--filename=%s/no/such/dir/f", f->sc.dir);
-	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("no/such/dir"));
+	snprintf(opt, sizeof(opt), "%s/plain.dat", f->sc.dir);
+	make_file(opt, 4096);
+	snprintf(opt, sizeof(opt), "--filename=%s/plain.dat/sub/f", f->sc.dir);
+	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("plain.dat/sub/f"));
 	/* a directory is not a target */
 	snprintf(opt, sizeof(opt), "--filename=%s", f->sc.dir);
 	expect_usage_error(f, ARGS("run", opt, "--size=1m"), ARGS("directory"));
@@ -227,6 +230,24 @@ static void test_direct_unaligned_bs_on_4k_device(void **state)
 	loop_detach(dev);
 }
 
+/* The machine's io_uring switch as it was, put back by the teardown
+ * even when the test failed (a failed check must not leave io_uring off
+ * for everything else on the machine); -1: untouched. */
+static int io_uring_knob_old = -1;
+
+static int io_uring_teardown(void **state)
+{
+	if (io_uring_knob_old >= 0) {
+		FILE *k = fopen("/proc/sys/kernel/io_uring_disabled", "w");
+		if (k) {
+			fprintf(k, "%d\n", io_uring_knob_old);
+			fclose(k);
+		}
+		io_uring_knob_old = -1;
+	}
+	return scratch_teardown(state);
+}
+
 static void test_io_uring_disabled(void **state)
 {
 	struct fixture *f = *state;
@@ -242,14 +263,12 @@ static void test_io_uring_disabled(void **state)
 	if (fscanf(k, "%d", &old) != 1)
 		old = 0;
 	fclose(k);
+	io_uring_knob_old = old;
 	k = fopen(knob, "w");
 	fprintf(k, "2\n");
 	fclose(k);
 	expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", "--ioengine=io_uring"),
 			   ARGS("io_uring"));
-	k = fopen(knob, "w");
-	fprintf(k, "%d\n", old);
-	fclose(k);
 }
 
 /* --output may name neither the journal nor a target, however spelled
@@ -307,7 +326,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_job_file_error_names_file_and_line, setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_size_larger_than_device, setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_direct_unaligned_bs_on_4k_device, setup, scratch_teardown),
-		cmocka_unit_test_setup_teardown(test_io_uring_disabled, setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_io_uring_disabled, setup, io_uring_teardown),
 	};
 	return cmocka_run_group_tests_name("cli_errors", tests, NULL, NULL);
 }

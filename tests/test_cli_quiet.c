@@ -129,14 +129,14 @@ static void test_errors_stay(void **state)
 	for (int verbose = 0; verbose < 2; verbose++) {
 		struct proc_out po;
 		run_iochar(&po, dir, 0,
-			   verbose ? ARGS("run", "--name=j", "--filename=nodir/f",
-					  "--size=1m", "--thread", "--verbose")
-				   : ARGS("run", "--name=j", "--filename=nodir/f",
-					  "--size=1m", "--thread"));
+			   verbose ? ARGS("run", "--name=j", "--filename=f",
+					  "--size=1q", "--thread", "--verbose")
+				   : ARGS("run", "--name=j", "--filename=f",
+					  "--size=1q", "--thread"));
 		expect_exit(&po, 2);
 		assert_int_equal(count_lines(po.err), 1);
 		expect_has(po.err, "iochar: ");
-		expect_has(po.err, "nodir/f: its directory does not exist");
+		expect_has(po.err, "size=1q");
 		proc_out_free(&po);
 	}
 }

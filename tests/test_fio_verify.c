@@ -408,10 +408,9 @@ static void test_refusals(void **state)
 	static const struct {
 		const char *opt, *rw, *want;
 	} r[] = {
-	    {"--experimental_verify=1", "--rw=read", "experimental_verify=1"},
 	    {"--verify_state_load=1", "--rw=read", "verify_state_load=1"},
 	    {"--verify_backlog=x", "--rw=write", "verify_backlog=x"},
-	    {"--do_verify=1", "--rw=randrw", "do_verify=1"},
+	    {"--time_based=1", "--rw=randrw", "time_based"},
 	    {"--verify_async_cpus=1", "--rw=read", "verify_async_cpus"},
 	    {"--ioengine=null", "--rw=read", "ioengine=null"},
 	    {"--verify_interval=48", "--rw=read", "verify_interval=48"},

@@ -77,7 +77,7 @@ static void test_bssplit_weights(void **state)
 {
 	struct job_spec j;
 	struct gen_bs b;
-	struct rng r;
+	struct bs_rng r;
 	unsigned c[3] = {0};
 	const int draws = 100000;
 
@@ -90,7 +90,7 @@ static void test_bssplit_weights(void **state)
 	assert_int_equal(b.min, 4096);
 	assert_int_equal(b.max, 65536);
 	assert_int_equal(gen_bs_max(&j), 65536);
-	rng_seed(&r, 1);
+	bs_rng_seed(&r, 1, false);
 	for (int i = 0; i < draws; i++) {
 		uint64_t l = gen_bs_next(&b, &r, UINT64_MAX);
 		c[l == 4096 ? 0 : l == 16384 ? 1 : 2]++;
@@ -112,7 +112,7 @@ static void test_bsrange_spread(void **state)
 {
 	struct job_spec j;
 	struct gen_bs b;
-	struct rng r;
+	struct bs_rng r;
 	unsigned c[5] = {0};
 	const int draws = 100000;
 
@@ -122,7 +122,7 @@ static void test_bsrange_spread(void **state)
 	j.bs_range[DIR_READ][0] = 4096;
 	j.bs_range[DIR_READ][1] = 16384;
 	gen_bs_setup(&b, &j, DIR_READ);
-	rng_seed(&r, 2);
+	bs_rng_seed(&r, 2, false);
 	for (int i = 0; i < draws; i++) {
 		uint64_t l = gen_bs_next(&b, &r, UINT64_MAX);
 		assert_int_equal(l % 4096, 0);

@@ -189,7 +189,9 @@ static void test_json_order(void **state)
 	    /* fio's percentile options (status) */
 	    "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
 	    "disk_util", "unified_rw_reporting", "continue_on_error", "ignore_error",
-	    "error_dump", NULL,
+	    "error_dump",
+	    /* fio's semantics (issue 35) */
+	    "serialize_overlap", NULL,
 	};
 	struct job_spec s;
 	size_t nr, i = 0;

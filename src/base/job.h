@@ -38,6 +38,9 @@ enum rw_mode {
 	RW_RANDTRIMWRITE,
 };
 
+/* fio's random_generator= values, in fio's order */
+enum random_gen { GEN_TAUSWORTHE, GEN_LFSR, GEN_TAUSWORTHE64 };
+
 enum rand_dist {
 	DIST_UNIFORM,
 	DIST_ZIPF,
@@ -169,6 +172,7 @@ struct job_spec {
 	unsigned iodepth_batch_complete_min;
 	unsigned iodepth_batch_complete_max;
 	unsigned iodepth_low;
+	bool serialize_overlap; /* fio's: an I/O overlapping one in flight waits */
 	unsigned numjobs;
 	uint64_t runtime_ns;   /* 0 = until size is done */
 	uint64_t ramp_ns;
@@ -195,7 +199,7 @@ struct job_spec {
 	char numa_cpu_nodes[256];  /* as given ("" = unset), checked by libnuma */
 	char numa_mem_policy[256]; /* MODE[:NODES] as given ("" = unset) */
 	uint64_t randseed;
-	bool create_parent;    /* the scratch target: make its directory if missing */
+	bool create_parent;    /* make a file's missing directories at layout (fio's create_work_dirs; the scratch target) */
 	bool force;            /* write even to targets holding data (target/guard.h) */
 	char vd[4096];         /* RAID virtual drive definition (vd/def.h); "" = none */
 
@@ -287,7 +291,7 @@ struct job_spec {
 	bool overwrite;        /* write jobs: lay files out with data too */
 	bool no_file_create;   /* allow_file_create=0 (zero: allowed) */
 	bool create_serialize;
-	unsigned openfiles;    /* accepted: iochar keeps every file open */
+	unsigned openfiles;    /* files in service at once (core/file_service.h) */
 	bool create_on_open;   /* write jobs: files made empty, no layout */
 	bool pre_read;         /* read the region once before the job: cached */
 	bool create_only;      /* lay the files out, issue no I/O */
@@ -320,7 +324,8 @@ struct job_spec {
 	bool norandommap;
 	bool randrepeat_off;   /* randrepeat=0: seeded from the clock too */
 	bool allrandrepeat;
-	unsigned random_generator; /* accepted (fio's names); one generator */
+	unsigned random_generator; /* enum random_gen: lfsr draws offsets
+				    * (core/lfsr.h); the others as fio's names */
 	unsigned percentage_seq[DIR_COUNT]; /* 100 - percentage_random: 0 = all random */
 	double dist_param;     /* pareto h, normal sigma % */
 	struct job_split zones[DIR_COUNT];

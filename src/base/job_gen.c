@@ -1,5 +1,6 @@
 /* job_gen.c - see job_gen.h. */
 #include "base/job_gen.h"
+#include "base/job_gen_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,14 +10,14 @@
 #include <strings.h>
 
 #include "base/job.h"
+#include "base/fio_seps.h"
 #include "base/json_writer.h"
 #include "base/units.h"
 
-#define VAL_MAX 256 /* longest piece of a value */
 
-/* Piece i of v split at sep into out (at most VAL_MAX - 1 bytes); the
+/* See job_gen_int.h. Piece i of v split at sep into out; the
  * number of pieces, or -1 when one is too long. */
-static int piece(const char *v, char sep, int i, char out[VAL_MAX])
+int job_gen_piece(const char *v, char sep, int i, char out[VAL_MAX])
 {
 	int n = 0;
 	const char *p = v;
@@ -47,14 +48,14 @@ static int per_dir(struct job_spec *s, const struct option_def *o,
 		   const char *v, dir_fn fn, struct ioc_err *err)
 {
 	char p[VAL_MAX];
-	int n = piece(v, ',', 0, p);
+	int n = job_gen_piece(v, ',', 0, p);
 
 	if (n < 0 || n > 3)
 		return err_usage(err, EINVAL,
 				 "%s=%s: at most three values (read,write,trim)",
 				 o->name, v);
 	for (int d = 0; d < DIR_COUNT; d++) {
-		piece(v, ',', n == 1 ? 0 : d, p);
+		job_gen_piece(v, ',', n == 1 ? 0 : d, p);
 		if (d >= n && n > 1)
 			break;
 		if (!*p && n > 1)
@@ -72,7 +73,7 @@ static bool zero_ok(const struct option_def *o)
 	return strcmp(o->name, "blockalign") == 0;
 }
 
-static int size_piece(const struct option_def *o, const char *p, uint64_t *out,
+int job_gen_size_piece(const struct option_def *o, const char *p, uint64_t *out,
 		      struct ioc_err *err)
 {
 	uint64_t v;
@@ -91,28 +92,33 @@ static int size_piece(const struct option_def *o, const char *p, uint64_t *out,
 static int bs_dir(struct job_spec *s, const struct option_def *o,
 		  enum io_dir d, const char *p, struct ioc_err *err)
 {
-	return size_piece(o, p, &s->bs_dir[d], err);
+	return job_gen_size_piece(o, p, &s->bs_dir[d], err);
 }
 
-int job_gen_parse_bs(void *obj, const struct option_def *o, const char *v,
+int job_gen_parse_bs(void *obj, const struct option_def *o, const char *fv,
 		     struct ioc_err *err)
 {
 	struct job_spec *s = spec_of(obj), t = *s;
+	char v[VAL_MAX * 3];
 	int ret;
 
+	fio_dir_commas(fv, true, v, sizeof(v)); /* bs=4k:8k, bs=4k-8k */
 	t.bs_dir[DIR_READ] = t.bs_dir[DIR_WRITE] = 0;
 	if ((ret = per_dir(&t, o, v, bs_dir, err)))
 		return ret;
+	/* "bs=,8k", "bs=8k,": an empty value is fio's default, 4k */
 	if (!t.bs_dir[DIR_READ])
-		t.bs_dir[DIR_READ] = 4096; /* "bs=,8k": fio's default read size */
+		t.bs_dir[DIR_READ] = 4096;
+	if (!t.bs_dir[DIR_WRITE] && strchr(v, ','))
+		t.bs_dir[DIR_WRITE] = 4096;
 	/* fio's T: the write's unless a third piece is given ("8k,32k,"
 	 * leaves it fio's default, 4k) */
 	char p[VAL_MAX];
 	uint64_t trim = 0;
-	if (piece(v, ',', 0, p) == 3) {
-		piece(v, ',', 2, p);
+	if (job_gen_piece(v, ',', 0, p) == 3) {
+		job_gen_piece(v, ',', 2, p);
 		trim = 4096;
-		if (*p && (ret = size_piece(o, p, &trim, err)))
+		if (*p && (ret = job_gen_size_piece(o, p, &trim, err)))
 			return ret;
 	}
 	s->bs = t.bs_dir[DIR_READ];
@@ -185,7 +191,7 @@ int job_gen_parse_rw(void *obj, const struct option_def *o, const char *v,
 	const char *suffix = strchr(v, ':');
 	const struct opt_enum *e;
 
-	if (piece(v, ':', 0, mode) < 0)
+	if (job_gen_piece(v, ':', 0, mode) < 0)
 		return err_usage(err, EINVAL, "%s=%s: not a mode", o->name, v);
 	for (e = o->values; e->name && strcasecmp(e->name, mode); e++)
 		;
@@ -311,10 +317,11 @@ static int range_dir(struct job_spec *s, const struct option_def *o,
 	uint64_t a, b;
 	int ret;
 
-	if (piece(p, '-', 0, lo) != 2 || (piece(p, '-', 1, hi), !*lo || !*hi))
+	char sep = strchr(p, '-') ? '-' : ':'; /* fio: 4k-64k or 4k:64k */
+	if (job_gen_piece(p, sep, 0, lo) != 2 || (job_gen_piece(p, sep, 1, hi), !*lo || !*hi))
 		return err_usage(err, EINVAL, "%s: '%s' is not a range MIN-MAX "
 				 "(e.g. 4k-64k)", o->name, p);
-	if ((ret = size_piece(o, lo, &a, err)) || (ret = size_piece(o, hi, &b, err)))
+	if ((ret = job_gen_size_piece(o, lo, &a, err)) || (ret = job_gen_size_piece(o, hi, &b, err)))
 		return ret;
 	if (a > b) { /* fio swaps them */
 		uint64_t t = a;
@@ -394,17 +401,20 @@ static int pair_dir(struct job_spec *s, const struct option_def *o,
 	unsigned *pct = (unsigned *)field + d;
 
 	if (pair_is_size(o))
-		return size_piece(o, p, (uint64_t *)field + d, err);
+		return job_gen_size_piece(o, p, (uint64_t *)field + d, err);
 	int ret = units_parse_percent(o->name, p, pct, err);
 	if (!ret && pair_inverted(o))
 		*pct = 100 - *pct;
 	return ret;
 }
 
-int job_gen_parse_pair(void *obj, const struct option_def *o, const char *v,
+int job_gen_parse_pair(void *obj, const struct option_def *o, const char *fv,
 		       struct ioc_err *err)
 {
 	struct job_spec t = *spec_of(obj);
+	char v[VAL_MAX * 3];
+
+	fio_dir_commas(fv, true, v, sizeof(v));
 	int ret = per_dir(&t, o, v, pair_dir, err);
 
 	if (!ret)
@@ -438,180 +448,6 @@ void job_gen_emit_pair(const void *obj, const struct option_def *o,
 	jw_uint(w, pair_get(obj, o, 0));
 	jw_uint(w, pair_get(obj, o, 1));
 	jw_array_end(w);
-}
-
-/* One entry "A/B" of a split: bssplit SIZE/PERC, zoned ACCESS%/SIZE%,
- * zoned_abs ACCESS%/SIZE. A missing share is UINT_MAX until spread. */
-enum split_kind { SPLIT_BS, SPLIT_ZONED, SPLIT_ZONED_ABS };
-
-static int split_entry(const struct option_def *o, enum split_kind k,
-		       const char *e, struct job_split *out, struct ioc_err *err)
-{
-	char a[VAL_MAX], b[VAL_MAX];
-	int n = piece(e, '/', 0, a);
-	unsigned i = out->nr;
-	int ret;
-
-	if (n == 2)
-		piece(e, '/', 1, b);
-	/* "A/" (fio): the second share is what the others leave */
-	bool second_missing = n == 2 && !*b;
-	if (n < 1 || n > 2 || !*a || (second_missing && k == SPLIT_ZONED_ABS))
-		return err_usage(err, EINVAL, "%s: '%s' is not %s", o->name, e,
-				 k == SPLIT_BS ? "SIZE/PERCENT (e.g. 4k/30)"
-					       : "ACCESS%/SIZE (e.g. 60/10)");
-	if (i == JOB_SPLIT_MAX)
-		return err_usage(err, E2BIG, "%s: more than %d entries", o->name,
-				 JOB_SPLIT_MAX);
-	out->perc[i] = UINT32_MAX;
-	if (k == SPLIT_BS) {
-		ret = size_piece(o, a, &out->val[i], err);
-		if (!ret && n == 2 && !second_missing)
-			ret = units_parse_percent(o->name, b, &out->perc[i], err);
-	} else if (n != 2) {
-		ret = err_usage(err, EINVAL, "%s: '%s' needs ACCESS%%/SIZE",
-				o->name, e);
-	} else {
-		ret = units_parse_percent(o->name, a, &out->perc[i], err);
-		unsigned sp;
-		if (!ret && k == SPLIT_ZONED && second_missing)
-			out->val[i] = UINT64_MAX;
-		else if (!ret && k == SPLIT_ZONED &&
-			 !(ret = units_parse_percent(o->name, b, &sp, err)))
-			out->val[i] = sp;
-		else if (!ret && k == SPLIT_ZONED_ABS)
-			ret = units_parse_size(o->name, b, &out->val[i], err);
-	}
-	if (!ret)
-		out->nr++;
-	return ret;
-}
-
-/* Spread what is missing of 100% over the entries without a share, as
- * fio; more than 100% is refused, and for zones less too. */
-static int split_finish(const struct option_def *o, enum split_kind k,
-			const char *v, struct job_split *s, struct ioc_err *err)
-{
-	unsigned sum = 0, missing = 0, ssum = 0, smissing = 0;
-
-	for (unsigned i = 0; i < s->nr; i++) {
-		if (s->perc[i] == UINT32_MAX)
-			missing++;
-		else
-			sum += s->perc[i];
-		if (k == SPLIT_ZONED && s->val[i] == UINT64_MAX)
-			smissing++;
-		else if (k == SPLIT_ZONED)
-			ssum += (unsigned)s->val[i];
-	}
-	if (sum > 100 || ssum > 100)
-		return err_usage(err, ERANGE, "%s=%s: shares add up to more than "
-				 "100%%", o->name, v);
-	for (unsigned i = 0; i < s->nr; i++) {
-		if (s->perc[i] == UINT32_MAX)
-			s->perc[i] = (100 - sum) / missing;
-		if (k == SPLIT_ZONED && s->val[i] == UINT64_MAX)
-			s->val[i] = (100 - ssum) / smissing;
-	}
-	if (k != SPLIT_BS && sum < 100 && !missing)
-		return err_usage(err, ERANGE, "%s=%s: access shares add up to "
-				 "%u%%, not 100%%", o->name, v, sum);
-	return 0;
-}
-
-/* "E:E:..[,E:E:..]" into out[DIR_COUNT]; one list serves both. */
-static int split_parse(const struct option_def *o, enum split_kind k,
-		       const char *v, struct job_split out[DIR_COUNT],
-		       struct ioc_err *err)
-{
-	char dir[VAL_MAX], e[VAL_MAX];
-	int nd = piece(v, ',', 0, dir);
-
-	memset(out, 0, DIR_COUNT * sizeof(*out));
-	if (nd < 1 || nd > 3)
-		return err_usage(err, EINVAL, "%s=%s: at most three lists "
-				 "(read,write,trim)", o->name, v);
-	for (int d = 0; d < DIR_COUNT && d < nd; d++) {
-		piece(v, ',', d, dir);
-		int ne = piece(dir, ':', 0, e);
-		if (ne < 0)
-			return err_usage(err, EINVAL, "%s=%s: entry too long",
-					 o->name, v);
-		for (int i = 0; i < ne && *dir; i++) {
-			piece(dir, ':', i, e);
-			int ret = split_entry(o, k, e, &out[d], err);
-			if (ret)
-				return ret;
-		}
-		int ret = out[d].nr ? split_finish(o, k, v, &out[d], err) : 0;
-		if (ret)
-			return ret;
-	}
-	if (nd == 1)
-		out[DIR_WRITE] = out[DIR_READ];
-	return 0;
-}
-
-int job_gen_parse_bssplit(void *obj, const struct option_def *o,
-			  const char *v, struct ioc_err *err)
-{
-	struct job_split s[DIR_COUNT];
-	int ret = split_parse(o, SPLIT_BS, v, s, err);
-
-	if (!ret)
-		memcpy(spec_of(obj)->bssplit, s, sizeof(s));
-	return ret;
-}
-
-static int show_one_split(FILE *f, const struct job_split *s)
-{
-	for (unsigned i = 0; i < s->nr && i < JOB_SPLIT_MAX; i++)
-		if (fprintf(f, "%s%llu/%u", i ? ":" : "",
-			    (unsigned long long)s->val[i], s->perc[i]) < 0)
-			return -EIO;
-	return 0;
-}
-
-/* A split field (bssplit, zones) as "V/P:V/P,V/P". */
-int job_gen_show_split(const void *obj, const struct option_def *o, FILE *f)
-{
-	const struct job_split *s =
-	    (const struct job_split *)((const char *)obj + o->off);
-
-	if (show_one_split(f, &s[0]) || fputc(',', f) == EOF ||
-	    show_one_split(f, &s[1]))
-		return -EIO;
-	return 0;
-}
-
-/* [[[value, percent], ...] read, [...] write], or null when empty. */
-static void emit_splits(struct jw *w, const char *key,
-			const struct job_split s[DIR_COUNT])
-{
-	jw_key(w, key);
-	if (!s[0].nr && !s[1].nr) {
-		jw_null(w);
-		return;
-	}
-	jw_array_begin(w);
-	for (int d = 0; d < DIR_COUNT; d++) {
-		jw_array_begin(w);
-		for (unsigned i = 0; i < s[d].nr && i < JOB_SPLIT_MAX; i++) {
-			jw_array_begin(w);
-			jw_uint(w, s[d].val[i]);
-			jw_uint(w, s[d].perc[i]);
-			jw_array_end(w);
-		}
-		jw_array_end(w);
-	}
-	jw_array_end(w);
-}
-
-void job_gen_emit_split(const void *obj, const struct option_def *o,
-			struct jw *w)
-{
-	emit_splits(w, o->name,
-		    (const struct job_split *)((const char *)obj + o->off));
 }
 
 static const char dist_accepted[] =
@@ -689,10 +525,10 @@ int job_gen_parse_dist(void *obj, const struct option_def *o, const char *v,
 		t.dist = DIST_UNIFORM;
 	else if (strncasecmp(v, "zoned_abs:", 10) == 0) {
 		t.dist = DIST_ZONED_ABS;
-		ret = split_parse(o, SPLIT_ZONED_ABS, v + 10, t.zones, err);
+		ret = job_split_parse(o, SPLIT_ZONED_ABS, v + 10, t.zones, err);
 	} else if (strncasecmp(v, "zoned:", 6) == 0) {
 		t.dist = DIST_ZONED;
-		ret = split_parse(o, SPLIT_ZONED, v + 6, t.zones, err);
+		ret = job_split_parse(o, SPLIT_ZONED, v + 6, t.zones, err);
 	} else
 		ret = dist_named(&t, o, v, err);
 	if (ret)

@@ -88,7 +88,8 @@ static const struct opt_enum rw_sequencer_values[] = {
 	{ NULL, 0 },
 };
 static const struct opt_enum random_generator_values[] = {
-	{ "tausworthe", 0 }, { "lfsr", 1 }, { "tausworthe64", 2 }, { NULL, 0 },
+	{ "tausworthe", GEN_TAUSWORTHE }, { "lfsr", GEN_LFSR },
+	{ "tausworthe64", GEN_TAUSWORTHE64 }, { NULL, 0 },
 };
 static const struct opt_enum io_submit_mode_values[] = {
 	{"inline", SUBMIT_INLINE}, {"offload", SUBMIT_OFFLOAD}, {NULL, 0},
@@ -200,7 +201,9 @@ static const struct option_def job_rows[] = {
 		.min = 1,
 		.max = 1ull << 30,
 		.arg = "SIZE",
-		.help = "block size of each I/O; R,W: reads', writes' (fio)",
+		.help = "block size of each I/O; R,W[,T]: reads', writes', trims' "
+			"(fio's separators: R:W and R-W too; an empty value is "
+			"fio's 4k)",
 	},
 	{
 		.name = "rwmixread",

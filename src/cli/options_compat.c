@@ -85,6 +85,29 @@ static const char *const general_differences[] = {
 	"terminal stderr carries only errors, as fio's. `--eta=always` draws "
 	"the live status line on stderr in any output format (fio: on "
 	"stdout, with the normal output only); `--eta=never` hides it.",
+	/* issue 35: fio's semantics, the null engine */
+	"`ioengine=null` without `size=` or `filesize=` runs a virtual 1g "
+	"(fio refuses the job: \"you need to specify size=\"); with `size=N%` "
+	"alone it is refused. Otherwise its files are sized as fio 3.33 sizes "
+	"a diskless engine's: `size=` split over `nrfiles` (the first files a "
+	"block more for what does not divide), or `filesize=` (a range drawn "
+	"per clone, as fio) less `offset=` and the clone's "
+	"`offset_increment`, then `size=N%` of that; the job moves the "
+	"smaller of `size=` and what its files hold.",
+	/* issue 35: fio's semantics, verify phase */
+	"fio's verify phase (`do_verify=1` with `verify=md5`, `crc32c`, ...) "
+	"reads the blocks of its log of the writes, as fio 3.33 keeps it: in "
+	"the order written for a random job with its random map (and with "
+	"`experimental_verify=1`), else each block once, its last write, by "
+	"file and offset. The log costs about 40 bytes a block written, as "
+	"fio's. fio 3.33 fails its own phase of a mixed job whose log is "
+	"sorted (`norandommap`, zipf, pareto, normal) with \"bad header "
+	"rand_seed\", and of an `experimental_verify` job that wrote a block "
+	"twice with \"bad header numberio\": it checks the seed and the "
+	"write's number in the order it wrote. iochar checks the data and "
+	"where it belongs, not those two, and passes such jobs. With "
+	"`loops=N` fio reads back after each loop; iochar once, after the "
+	"last, from its log of every loop's writes.",
 	NULL,
 };
 

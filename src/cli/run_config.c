@@ -334,6 +334,9 @@ static int apply_fio_defaults(struct job_spec *job, struct ioc_err *err)
 	 * one I/O per pass would be one fdatasync per write (6x fewer) */
 	if (!ret && !job->journal[0])
 		ret = apply_preset(job, fio_batching, err);
+	/* fio makes the directories a file's name needs (create_work_dirs),
+	 * when it lays the file out */
+	job->create_parent = true;
 	if (ret || job->nr_files > 0 || job->vd[0] || !job_moves_data(job))
 		return ret;
 	/* not named by name_fio_files (no fio file option set): fio's names */
@@ -403,9 +406,11 @@ static int apply_mode_defaults(struct run_config *cfg,
 			ret = apply_fio_defaults(job, err);
 		if (ret || job->nr_files > 0 || job->vd[0])
 			continue; /* a VD's members are its targets */
-		if (!job_moves_data(job))
-			ret = apply_preset(job, virtual_size, err);
-		else
+		if (!job_moves_data(job)) {
+			/* fio's filesize= sizes the files instead */
+			if (!job->filesize)
+				ret = apply_preset(job, virtual_size, err);
+		} else
 			ret = apply_preset(job, options_scratch_preset, err);
 		/* Every job, so that jobs[0].files[0] names the scratch file;
 		 * engines without targets do not open it. */

@@ -85,13 +85,32 @@ bool gen_bs_varies(const struct job_spec *spec)
 	return r.min != r.max || w.min != w.max || r.min != w.min;
 }
 
-/* One draw of bssplit: the first entry whose cumulative weight covers the
- * draw and that fits; weights are out of 100, as fio's. */
-static uint64_t split_pick(const struct job_split *s, struct rng *r,
-			   uint64_t room)
+void bs_rng_seed(struct bs_rng *r, uint64_t seed, bool use64)
 {
-	uint64_t v = rng_below(r, 100);
-	unsigned cum = 0;
+	r->use64 = use64;
+	if (use64)
+		fio_taus258_seed(&r->t64, seed);
+	else
+		fio_taus88_seed(&r->t32, seed);
+}
+
+static uint64_t bs_draw(struct bs_rng *r)
+{
+	return r->use64 ? fio_taus258_next(&r->t64) : fio_taus88_next(&r->t32);
+}
+
+static uint64_t bs_rand_max(const struct bs_rng *r)
+{
+	return r->use64 ? UINT64_MAX : UINT32_MAX;
+}
+
+/* One draw of bssplit: the first entry whose cumulative weight covers the
+ * draw and that fits; weights are out of 100, as fio's (r / cum <=
+ * max / 100: past every weight, the last entry). */
+static uint64_t split_pick(const struct job_split *s, const struct bs_rng *rs,
+			   uint64_t r, uint64_t room)
+{
+	uint64_t cum = 0;
 	uint64_t len = 0;
 
 	for (unsigned i = 0; i < s->nr; i++) {
@@ -99,13 +118,13 @@ static uint64_t split_pick(const struct job_split *s, struct rng *r,
 			continue;
 		len = s->val[i];
 		cum += s->perc[i];
-		if (v < cum && len <= room)
+		if (r / cum <= bs_rand_max(rs) / 100 && len <= room)
 			break;
 	}
 	return len;
 }
 
-uint64_t gen_bs_next(const struct gen_bs *b, struct rng *r, uint64_t room)
+uint64_t gen_bs_next(const struct gen_bs *b, struct bs_rng *r, uint64_t room)
 {
 	if (b->min == b->max)
 		return b->min <= room ? b->min : 0;
@@ -113,11 +132,12 @@ uint64_t gen_bs_next(const struct gen_bs *b, struct rng *r, uint64_t room)
 		return 0;
 	/* bounded: min always fits, and a draw below room is likely */
 	for (int tries = 0; tries < 1000; tries++) {
-		uint64_t len;
+		uint64_t len, v = bs_draw(r);
 		if (b->split.nr)
-			len = split_pick(&b->split, r, room);
-		else
-			len = b->min + rng_below(r, b->max);
+			len = split_pick(&b->split, r, v, room);
+		else /* fio's double arithmetic */
+			len = b->min + (uint64_t)((double)b->max *
+						  ((double)v / ((double)bs_rand_max(r) + 1.0)));
 		if (!b->unaligned)
 			len -= len % b->min;
 		if (len > b->max)

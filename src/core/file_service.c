@@ -56,6 +56,9 @@ void file_service_init(struct file_service *fs, const struct job_spec *spec,
 	for (unsigned i = 0; i < fs->nr_files; i++)
 		fs->share[i] = share;
 	fs->per = spec->file_service_nr ? spec->file_service_nr : 1;
+	fs->open_max = spec->openfiles && spec->openfiles < fs->nr_files
+			       ? spec->openfiles
+			       : fs->nr_files;
 	if (fs->type >= FSVC_ZIPF)
 		nonuniform_init(fs, spec);
 	/* the first choice is file 0 for the ordered services, as fio */
@@ -109,16 +112,68 @@ static unsigned draw(struct file_service *fs, struct rng *r)
 	return (unsigned)(((rank + fs->rand_off) % fs->nranges) >> FSVC_SHIFT);
 }
 
-/* The first file from start on (wrapping) whose share is not done;
- * nr_files when every one is. */
-static unsigned first_open(const struct file_service *fs, unsigned start)
+/* The first file from start on (wrapping) whose share is not done and
+ * that is in service or has room to join (openfiles); nr_files when
+ * none is. As fio's get_next_file_rr: a file not open while openfiles
+ * are is passed (EBUSY), a done one met in service leaves it (closed),
+ * so the scan goes round twice at most. */
+static unsigned first_open(struct file_service *fs, unsigned start)
 {
-	for (unsigned i = 0; i < fs->nr_files; i++) {
+	for (unsigned i = 0; i < 2 * fs->nr_files; i++) {
 		unsigned f = (start + i) % fs->nr_files;
-		if (fs->used[f] < fs->share[f])
+		if (fs->used[f] >= fs->share[f]) {
+			if (fs->in_service[f]) {
+				fs->in_service[f] = false;
+				fs->nr_open--;
+			}
+			continue;
+		}
+		if (fs->in_service[f] || fs->nr_open < fs->open_max)
 			return f;
 	}
 	return fs->nr_files;
+}
+
+void file_service_seed_as_fio(struct file_service *fs, uint64_t seed,
+			      bool use64)
+{
+	fs->fio_rng = true;
+	fs->use64 = use64;
+	if (use64)
+		fio_taus258_seed(&fs->t64, seed);
+	else
+		fio_taus88_seed(&fs->t32, seed);
+}
+
+/* fio's get_next_file_rand: draw until a file not done that is in
+ * service or has room; one drawn with its share done leaves service
+ * (fio finds it done then). nr_files when every file is done. */
+static unsigned fio_random_pick(struct file_service *fs)
+{
+	double max = fs->use64 ? 18446744073709551615.0 : 4294967295.0;
+
+	unsigned left = 0;
+
+	for (unsigned f = 0; f < fs->nr_files; f++)
+		left += fs->used[f] < fs->share[f];
+	if (!left)
+		return fs->nr_files;
+	/* bounded: a file with room is drawn long before */
+	for (unsigned tries = 0; tries < (1u << 20); tries++) {
+		uint64_t v = fs->use64 ? fio_taus258_next(&fs->t64)
+				       : fio_taus88_next(&fs->t32);
+		unsigned f = (unsigned)((double)fs->nr_files * ((double)v / (max + 1.0)));
+		if (fs->used[f] >= fs->share[f]) {
+			if (fs->in_service[f]) {
+				fs->in_service[f] = false;
+				fs->nr_open--;
+			}
+			continue;
+		}
+		if (fs->in_service[f] || fs->nr_open < fs->open_max)
+			return f;
+	}
+	return first_open(fs, 0);
 }
 
 unsigned file_service_choose(struct file_service *fs, struct rng *r)
@@ -126,6 +181,20 @@ unsigned file_service_choose(struct file_service *fs, struct rng *r)
 	unsigned want = fs->cur + 1 == fs->nr_files ? 0 : fs->cur + 1;
 
 	fs->left = fs->per;
+	if (fs->type == FSVC_RANDOM && fs->fio_rng) {
+		unsigned f = fio_random_pick(fs);
+		if (f == fs->nr_files) { /* all done: a new pass */
+			memset(fs->used, 0, fs->nr_files * sizeof(fs->used[0]));
+			memset(fs->in_service, 0, sizeof(fs->in_service));
+			fs->nr_open = 0;
+			f = fio_random_pick(fs);
+		}
+		if (!fs->in_service[f]) {
+			fs->in_service[f] = true;
+			fs->nr_open++;
+		}
+		return f;
+	}
 	if (drawn(fs->type) && fs->nr_files > 1) {
 		/* fio draws again while the file drawn is done */
 		want = draw(fs, r);
@@ -135,7 +204,13 @@ unsigned file_service_choose(struct file_service *fs, struct rng *r)
 	unsigned f = first_open(fs, want);
 	if (f == fs->nr_files) { /* all done: a new pass over them all */
 		memset(fs->used, 0, fs->nr_files * sizeof(fs->used[0]));
+		memset(fs->in_service, 0, sizeof(fs->in_service));
+		fs->nr_open = 0;
 		f = want;
+	}
+	if (!fs->in_service[f]) {
+		fs->in_service[f] = true;
+		fs->nr_open++;
 	}
 	if (fs->type == FSVC_SEQUENTIAL) /* the whole file, then the next */
 		fs->left = fs->share[f];

@@ -11,7 +11,10 @@
  *               offset (zipf, pareto; CENTER places it) or not (normal:
  *               the bell on the middle files), the file its range's.
  * In all, a file whose share is done is passed over until every file's
- * is (then all start again: time_based, mixed modes); the drawn services
+ * is (then all start again: time_based, mixed modes), and with openfiles
+ * so is a file not in service while that many are (fio's files not
+ * open: the first openfiles in turn, the next when one is done); the
+ * drawn services
  * draw again, as fio. A random job without a random map (norandommap)
  * has no done file in a drawn service: fio's files then end only with
  * the job.
@@ -25,6 +28,7 @@
 
 #include "base/job.h"
 #include "core/zipf.h"
+#include "util/fio_rand.h"
 #include "util/rng.h"
 
 struct file_service {
@@ -47,6 +51,17 @@ struct file_service {
 	/* I/Os given to each file since all were last done: a done file is
 	 * passed over, as fio passes over a file whose I/O is complete */
 	uint64_t used[JOB_MAX_FILES];
+	/* fio's openfiles: at most open_max files in service at once; a
+	 * file joins when chosen with room, leaves when the service next
+	 * comes to it with its share done (fio opens a file then, and closes
+	 * it when its next offset fails; iochar's stay open, unused) */
+	unsigned open_max, nr_open;
+	bool in_service[JOB_MAX_FILES];
+	/* random: fio's next_file_state once seeded as fio's
+	 * (file_service_seed_as_fio), else the caller's rng */
+	bool fio_rng, use64;
+	struct fio_taus88 t32;
+	struct fio_taus258 t64;
 };
 
 /* Set fs up for spec's files, with blocks_per_file I/Os as a file's
@@ -59,6 +74,11 @@ void file_service_init(struct file_service *fs, const struct job_spec *spec,
  * before the first choice; no-op past nr_files or without a map. */
 void file_service_set_share(struct file_service *fs, unsigned file,
 			    uint64_t blocks);
+
+/* random: draw files as fio does (its next_file_state from seed, its
+ * arithmetic), so a job's files come in fio's order. */
+void file_service_seed_as_fio(struct file_service *fs, uint64_t seed,
+			      bool use64);
 
 /* Implementation detail of file_service_next, not for callers. */
 unsigned file_service_choose(struct file_service *fs, struct rng *r);

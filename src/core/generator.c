@@ -28,7 +28,7 @@ static uint64_t rand_blocks(const struct gen_bs *b, uint64_t region)
 static bool want_map(const struct job_spec *spec, const struct generator *g)
 {
 	if (!rw_is_random(spec->rw) || spec->norandommap ||
-	    spec->dist != DIST_UNIFORM)
+	    spec->dist != DIST_UNIFORM || spec->random_generator == GEN_LFSR)
 		return false;
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (g->bs[d].align != g->bs[d].min)
@@ -91,8 +91,11 @@ static int setup_random(struct generator *g, const struct job_spec *spec,
 	g->map_shift = -1;
 	if ((g->map_unit & (g->map_unit - 1)) == 0)
 		g->map_shift = __builtin_ctzll(g->map_unit);
+	/* strided zones: fio's map covers one zone's range (init_random_map) */
 	for (unsigned i = 0; i < g->nr_files; i++)
-		if (randmap_init(&g->files[i].map, g->files[i].region / g->map_unit))
+		if (randmap_init(&g->files[i].map,
+				 (g->zone_size ? g->zone_range : g->files[i].region) /
+				     g->map_unit))
 			return -ENOMEM;
 	return 0;
 }
@@ -187,7 +190,7 @@ int gen_init_files(struct generator *g, const struct job_spec *spec,
 	/* fio: with more than one file, no zones (core/validate.c refuses
 	 * the rest that iochar does not stride) */
 	if (spec->zonemode == ZONE_MODE_STRIDED && spec->zonesize &&
-	    g->nr_files == 1 && !rw_is_random(spec->rw)) {
+	    g->nr_files == 1) {
 		g->zone_size = spec->zonesize;
 		g->zone_range = spec->zonerange ? spec->zonerange : spec->zonesize;
 		g->zone_skip = spec->zoneskip;
@@ -198,7 +201,9 @@ int gen_init_files(struct generator *g, const struct job_spec *spec,
 		seed ^= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	}
 	rng_seed(&g->rng, seed);
-	rng_seed(&g->rng_bs, seed ^ 0xb5b5b5b5ull);
+	for (int d = 0; d < DIR_COUNT; d++)
+		bs_rng_seed(&g->rng_bs[d], seed ^ (0xb5b5b5b5ull + (uint64_t)d),
+			    spec->random_generator == GEN_TAUSWORTHE64);
 	rng_seed(&g->rng_mix, seed ^ 0x3c3c3c3cull);
 	g->pct_align = gen_bs_min(spec, DIR_READ) < gen_bs_min(spec, DIR_WRITE)
 			       ? gen_bs_min(spec, DIR_READ)
@@ -274,6 +279,71 @@ static inline uint64_t in_units(const struct generator *g, uint64_t x)
 	return g->map_shift >= 0 ? x >> g->map_shift : x / g->map_unit;
 }
 
+/* fio's lfsr: the file's next block; a pass that has drawn them all
+ * starts again from the seed when the job loops. fio ends the file when
+ * the block is no place for this direction's I/O (bs=4k,16k). */
+static bool lfsr_pos(struct generator *g, struct gen_file *f, enum io_dir dir,
+		     uint64_t *pos)
+{
+	uint64_t b;
+
+	if (!lfsr_next(&f->lfsr, &b) &&
+	    (!g->loop || !lfsr_reset(&f->lfsr, g->lfsr_seed) ||
+	     !lfsr_next(&f->lfsr, &b)))
+		return false;
+	if (b * g->bs[dir].align + g->bs[dir].min > f->region)
+		return false;
+	*pos = b * g->bs[dir].align;
+	return true;
+}
+
+void gen_seed_as_fio(struct generator *g, const struct job_spec *spec,
+		     unsigned thread)
+{
+	bool use64 = spec->random_generator == GEN_TAUSWORTHE64;
+	uint64_t s[DIR_COUNT];
+
+	for (int d = 0; d < DIR_COUNT; d++)
+		s[d] = spec->allrandrepeat
+			       ? FIO_RANDSEED_REPEAT * thread + (unsigned)d
+			       : fio_job_seed(spec->randseed, thread, (unsigned)d);
+	if (spec->verify || spec->verify_type) /* fio: reads check writes */
+		s[DIR_WRITE] = s[DIR_READ];
+	if (spec->randrepeat_off && spec->randseed == 0x89 && !spec->allrandrepeat)
+		return; /* fio: the system's RNG; iochar's seed has the clock */
+	for (int d = 0; d < DIR_COUNT; d++)
+		bs_rng_seed(&g->rng_bs[d], s[d], use64);
+	/* fio's FIO_RAND_FILE_OFF: the random file service's */
+	enum { FILE_SLOT = 5 };
+	file_service_seed_as_fio(&g->fsvc,
+				 spec->allrandrepeat
+					 ? FIO_RANDSEED_REPEAT * thread + FILE_SLOT
+					 : fio_job_seed(spec->randseed, thread, FILE_SLOT),
+				 use64);
+}
+
+int gen_start_lfsr(struct generator *g, const struct job_spec *spec,
+		   uint64_t fio_seed)
+{
+	uint64_t unit = g->bs[DIR_READ].min < g->bs[DIR_WRITE].min
+				? g->bs[DIR_READ].min
+				: g->bs[DIR_WRITE].min;
+
+	if (spec->random_generator != GEN_LFSR || !rw_is_random(spec->rw) ||
+	    spec->dist != DIST_UNIFORM)
+		return 0;
+	g->lfsr_on = true;
+	g->lfsr_seed = fio_seed;
+	for (unsigned i = 0; i < g->nr_files; i++) {
+		struct gen_file *f = &g->files[i];
+		uint64_t span = g->zone_size ? g->zone_range : f->region;
+		if (!lfsr_init(&f->lfsr, span / unit, fio_seed))
+			return -EINVAL;
+		file_service_set_share(&g->fsvc, i, f->region / unit);
+	}
+	return 0;
+}
+
 /* A random offset for dir, off the random map when it is on. false: the
  * map is full, or (as fio) its next free block is no place for this
  * direction's I/O, and the job does not loop. fio indexes its map with
@@ -283,6 +353,8 @@ static inline uint64_t in_units(const struct generator *g, uint64_t x)
 static bool rand_pos(struct generator *g, struct gen_file *f, enum io_dir dir,
 		     uint64_t *pos)
 {
+	if (g->lfsr_on)
+		return lfsr_pos(g, f, dir, pos);
 	/* a file of its own size: uniform over its own blocks, as fio's
 	 * offsets are drawn up to the file's last block */
 	uint64_t blk = f->dist ? gen_dist_next(&f->dist[dir], &g->rng)
@@ -344,7 +416,8 @@ static bool place(struct generator *g, struct gen_file *f, enum io_dir dir,
 			return false;
 		const struct gen_bs *b =
 		    &g->bs[g->bs_is_seq_rand ? (fresh ? DIR_WRITE : DIR_READ) : dir];
-		uint64_t l = p < f->region ? gen_bs_next(b, &g->rng_bs, f->region - p)
+		uint64_t l = p < f->region ? gen_bs_next(b, &g->rng_bs[b - g->bs],
+							 f->region - p)
 					   : 0;
 		if (l) {
 			*pos = p;
@@ -361,6 +434,48 @@ static bool place(struct generator *g, struct gen_file *f, enum io_dir dir,
 			p = 0;
 	}
 	return false;
+}
+
+/* A random job's block in the zone (fio: drawn over zonerange's blocks,
+ * from the zone's start): its map or lfsr start over each time
+ * zonerange bytes went to the zone (fio_file_reset). false: none left
+ * (the map full, the register's pass done and the job not looping), or
+ * the I/O would pass the file's end (fio ends the job there). */
+static bool zone_rand(struct generator *g, struct gen_file *f, enum io_dir dir,
+		      uint64_t end, uint64_t *pos, uint64_t *len)
+{
+	const struct gen_bs *bs = &g->bs[dir];
+	uint64_t b;
+
+	if (g->zone_bytes % g->zone_range == 0) {
+		if (g->map_on)
+			randmap_reset(&f->map);
+		if (g->lfsr_on)
+			lfsr_reset(&f->lfsr, g->lfsr_seed);
+	}
+	if (g->lfsr_on) {
+		if (!lfsr_next(&f->lfsr, &b) &&
+		    (!g->loop || !lfsr_reset(&f->lfsr, g->lfsr_seed) ||
+		     !lfsr_next(&f->lfsr, &b)))
+			return false;
+	} else {
+		b = rng_below(&g->rng, rand_blocks(bs, g->zone_range));
+		if (g->map_on && !randmap_free_at(&f->map, b * bs->align / g->map_unit)) {
+			uint64_t u = randmap_next_free(&f->map, b * bs->align / g->map_unit);
+			if (u == UINT64_MAX)
+				return false;
+			b = u * g->map_unit / bs->align;
+		}
+	}
+	*pos = g->zone_start + b * bs->align;
+	if (*pos >= end ||
+	    !(*len = gen_bs_next(bs, &g->rng_bs[dir], end - *pos)))
+		return false;
+	if (g->map_on)
+		randmap_set_nr(&f->map, b * bs->align / g->map_unit,
+			       (*len + g->map_unit - 1) / g->map_unit);
+	g->zone_bytes += *len;
+	return true;
 }
 
 /* zonemode=strided, as fio's setup_strided_zone_mode: once zonesize
@@ -381,10 +496,12 @@ static bool zone_place(struct generator *g, struct gen_file *f, enum io_dir dir,
 	if (f->last_pos[dir] >= g->zone_start + g->zone_range)
 		f->last_pos[dir] = g->zone_start;
 	uint64_t end = f->end != UINT64_MAX ? f->end : g->region;
+	if (rw_is_random(g->rw))
+		return zone_rand(g, f, dir, end, pos, len);
 	if (f->last_pos[dir] >= end)
 		return false;
 	*pos = f->last_pos[dir];
-	*len = gen_bs_next(&g->bs[dir], &g->rng_bs, end - *pos);
+	*len = gen_bs_next(&g->bs[dir], &g->rng_bs[dir], end - *pos);
 	g->zone_bytes += *len;
 	return *len != 0;
 }

@@ -35,6 +35,7 @@
 #include "core/blocksize.h"
 #include "core/file_service.h"
 #include "core/distribution.h"
+#include "core/lfsr.h"
 #include "core/randmap.h"
 #include "util/rng.h"
 
@@ -59,6 +60,7 @@ struct gen_file {
 					 * f->io_size); the generator's region
 					 * unless gen_init_files says */
 	struct randmap map;             /* only with the random map */
+	struct lfsr lfsr;               /* only with random_generator=lfsr */
 	/* [DIR_COUNT]: a non-uniform distribution over the file's own blocks
 	 * (regions of their own, as fio's per-file zipf); NULL: the
 	 * generator's; owned */
@@ -84,6 +86,8 @@ struct generator {
 	struct gen_bs bs[DIR_COUNT];
 	bool bs_is_seq_rand;
 	bool map_on;
+	bool lfsr_on;           /* random_generator=lfsr (gen_start_lfsr) */
+	uint64_t lfsr_seed;     /* each file's register's, every pass */
 	uint64_t map_unit;      /* bytes per random-map block */
 	int map_shift;          /* log2(map_unit), -1 when not a power of 2 */
 	unsigned seq_nr, seq_left; /* rw=randread:N */
@@ -92,7 +96,7 @@ struct generator {
 	unsigned perc_seq[DIR_COUNT];
 	struct gen_dist dist[DIR_COUNT];
 	struct rng rng;         /* offsets */
-	struct rng rng_bs;      /* sizes */
+	struct bs_rng rng_bs[DIR_COUNT]; /* sizes, fio's per direction */
 	struct rng rng_mix;     /* directions, percentage_random */
 	/* zonemode=strided (core/generator.c zone_place): 0 size: off */
 	uint64_t zone_size, zone_range, zone_skip;
@@ -119,6 +123,23 @@ int gen_init(struct generator *g, const struct job_spec *spec,
 int gen_init_files(struct generator *g, const struct job_spec *spec,
 		   uint64_t region_bytes, const uint64_t *regions,
 		   unsigned clone, uint64_t seed);
+
+/* random_generator=lfsr on a random job of uniform offsets (else a
+ * no-op, as fio): each file's blocks (its region in the smallest bs)
+ * drawn by fio's register (core/lfsr.h) from fio_seed, the job's
+ * FIO_RAND_BLOCK_OFF seed; no random map (fio keeps none: the register
+ * draws each block once a pass) and each file's share of the file
+ * service its blocks. After gen_init_files. 0, or -EINVAL when fio's
+ * register would not start either. */
+int gen_start_lfsr(struct generator *g, const struct job_spec *spec,
+		   uint64_t fio_seed);
+
+/* Seed the size generators as fio seeds a job's (td->bsrange_state: the
+ * job's first three seeds, the write's the read's with verify, fio's
+ * constant with allrandrepeat) for fio's thread_number thread; the job
+ * then draws fio's sizes. After gen_init_files. */
+void gen_seed_as_fio(struct generator *g, const struct job_spec *spec,
+		     unsigned thread);
 
 /* The size of file (< nr_files) is size bytes: a hole (rw=write:4k) that
  * passes the file's end wraps to the region's start, as fio's does;

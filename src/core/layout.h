@@ -23,6 +23,9 @@ struct job_layout {
 	bool per_file;
 	uint64_t file_region[JOB_MAX_FILES];
 	uint64_t file_end[JOB_MAX_FILES];
+	/* a null job's filesize=LOW-HIGH: each clone draws its own, clone
+	 * c's at file_region[c * clone_files] (0: the clones share them) */
+	unsigned clone_files;
 	const struct target_ops *kind;    /* a job of another target kind (a
 					   * RAID VD), else NULL: its files */
 	struct target_layout target;      /* kind's: its region, paths, state; owned */

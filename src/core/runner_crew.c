@@ -137,7 +137,9 @@ static int crew_make(struct crew *c, const struct job_spec *jobs,
 			w->nr_threads = nr_workers;
 			w->region = l->region;
 			w->eops = l->eops;
-			w->file_region = l->per_file ? l->file_region : NULL;
+			w->file_region = l->per_file ? l->file_region +
+							   n * l->clone_files
+						     : NULL;
 			w->kind = l->kind;
 			w->shared = c->shared[j];
 			w->io = runner_seams()->io;

@@ -17,6 +17,7 @@
 #include "core/file_sizes.h"
 #include "core/generator.h"
 #include "core/layout.h"
+#include "core/null_layout.h"
 #include "base/job_options.h"
 #include "core/seams.h"
 #include "target/guard.h"
@@ -48,11 +49,14 @@ static int check_fill_zones(const struct job_spec *job, struct ioc_err *err)
 				 "job %s: fill_device=1 with rw=%s: accepted only "
 				 "for jobs that only write",
 				 job->name, rw_name(job->rw));
-	if (job->zonemode == ZONE_MODE_STRIDED && rw_is_random(job->rw))
+	/* a random job's zones draw uniform offsets (or lfsr's) */
+	if (job->zonemode == ZONE_MODE_STRIDED && rw_is_random(job->rw) &&
+	    job->dist != DIST_UNIFORM)
 		return err_usage(err, ENOTSUP,
-				 "job %s: zonemode=strided with rw=%s: iochar "
-				 "strides sequential jobs only",
-				 job->name, rw_name(job->rw));
+				 "job %s: zonemode=strided with a "
+				 "random_distribution other than random: iochar "
+				 "draws uniform offsets in a zone",
+				 job->name);
 	return 0;
 }
 
@@ -200,6 +204,50 @@ static int range_regions(const struct job_spec *job,
 	return 0;
 }
 
+static int layout_fills(const struct job_spec *job,
+			const struct target_info *ti, struct job_layout *out,
+			struct ioc_err *err);
+
+/* filesize= with offset_increment: fio's clone c starts its files at
+ * offset + c x offset_increment and moves what is left of filesize
+ * (f->io_size = filesize - file_offset): each clone its own regions
+ * (shared files: clone c's at file_region[c x files], clone_files). */
+static int clone_regions(const struct job_spec *job,
+			 const struct target_info *ti, struct job_layout *out,
+			 struct ioc_err *err)
+{
+	unsigned per = job->files_per_clone ? job->files_per_clone : job->nr_files;
+	char a[32], b[32];
+
+	if (!job->files_per_clone && (uint64_t)per * job->numjobs > JOB_MAX_FILES)
+		return err_usage(err, E2BIG, "job %s: %u files x numjobs=%u with "
+				 "offset_increment and filesize=: more than %d",
+				 job->name, per, job->numjobs, JOB_MAX_FILES);
+	out->per_file = true;
+	out->clone_files = job->files_per_clone ? 0 : per;
+	out->region = 0;
+	out->fill_end = job->filesize;
+	for (unsigned c = 0; c < job->numjobs; c++) {
+		uint64_t off = job->offset + c * job->offset_increment;
+		uint64_t r = off < job->filesize ? job->filesize - off : 0;
+		r -= r % job->bs;
+		if (!r)
+			return err_usage(err, EINVAL,
+					 "offset_increment=%s: clone %u of job %s starts "
+					 "at %s, leaving no block of filesize=%s",
+					 fmt_bytes(a, sizeof(a), job->offset_increment), c,
+					 job->name, fmt_bytes(b, sizeof(b), off),
+					 fmt_bytes(a, sizeof(a), job->filesize));
+		for (unsigned i = 0; i < per; i++) {
+			out->file_region[c * per + i] = r;
+			out->file_end[c * per + i] = job->filesize;
+		}
+		if (r > out->region)
+			out->region = r;
+	}
+	return layout_fills(job, ti, out, err);
+}
+
 /* Which files must be laid out before the run (up to out->fill_end), and
  * which an ENGINE_NO_LAYOUT engine creates itself; refuses a layout that
  * would move offset=N% or write to a file iochar did not create. */
@@ -277,6 +325,8 @@ static int compute_region(const struct job_spec *job,
 		int ret = filesize_region(job, &region, err);
 		if (ret)
 			return ret;
+		if (job->offset_increment && job->numjobs > 1 && !job->offset_pct)
+			return clone_regions(job, ti, out, err);
 	} else if (job->size_pct) {
 		/* fio: N% of each file, at most what follows offset */
 		for (unsigned i = 0; i < job->nr_files; i++) {
@@ -387,15 +437,8 @@ int layout_job_at(const struct job_spec *job, unsigned first_thread,
 		return ret;
 	if ((out->kind = runner_target_kind(job)))
 		return layout_kind(job, out, err);
-	if (out->eops->flags & ENGINE_NO_TARGET) {
-		uint64_t files = job->nr_files ? job->nr_files : 1;
-		out->region = job->size / files - (job->size / files) % job->bs;
-		if (out->region == 0)
-			return err_usage(err, EINVAL,
-					 "job %s: ioengine=null needs size= of at least bs",
-					 job->name);
-		return 0;
-	}
+	if (out->eops->flags & ENGINE_NO_TARGET)
+		return null_layout(job, first_thread, out, err);
 	if (job->nr_files == 0)
 		return err_usage(err, EINVAL, "job %s: no filename= given", job->name);
 

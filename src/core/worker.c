@@ -34,7 +34,9 @@ static bool readback_start(struct worker *w, struct loop_state *s)
 	gen_free(&w->gen);
 	if ((w->error = worker_start_generator(w, worker_gen_seed(w), &w->err)))
 		return false;
-	w->gen.rw = rw_is_random(w->gen.rw) ? RW_RANDREAD : RW_READ;
+	/* the job drawn again as it was (its directions' random state
+	 * too), its writes read and its reads skipped (worker_next_op), as
+	 * fio's experimental_verify */
 	s->gen_done = false;
 	return true;
 }

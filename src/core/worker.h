@@ -77,6 +77,7 @@ struct worker {
 	struct io_unit **free_units;
 	unsigned nr_free;
 	struct io_unit **staged; /* room for depth units (worker_setup.c) */
+	uint8_t *free_mark;      /* [depth], serialize_overlap's scratch */
 	struct batch batch;          /* fio's iodepth_batch_* and iodepth_low */
 	void *buffers;
 	struct generator gen;

@@ -4,12 +4,15 @@
  * state and the engine (core/worker_int.h). */
 #define _GNU_SOURCE
 #include "core/worker_int.h"
+#include "core/null_layout.h"
+#include "util/fio_rand.h"
 #include "core/worker_iolog.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/ioprio.h"
@@ -32,7 +35,13 @@ static int setup_units(struct worker *w, struct ioc_err *err)
 	w->units = calloc(depth, sizeof(*w->units));
 	w->free_units = calloc(depth, sizeof(*w->free_units));
 	w->staged = calloc(depth, sizeof(*w->staged));
-	if (!w->units || !w->free_units || !w->staged ||
+	/* fio turns serialize_overlap off where nothing can race: a job
+	 * that only reads (not replaying a log), or at depth 1 */
+	bool serialize = w->job->serialize_overlap && depth > 1 &&
+			 (job_writes(w->job) || w->job->read_iolog[0]);
+	if (serialize)
+		w->free_mark = calloc(depth, 1);
+	if (!w->units || !w->free_units || !w->staged || (serialize && !w->free_mark) ||
 	    posix_memalign(&w->buffers, PAGE_ALIGN, (size_t)(depth * bs)))
 		return err_set(err, ENOMEM,
 			       "job %s: cannot allocate %u buffers of %llu bytes",
@@ -133,6 +142,21 @@ static int setup_logs(struct worker *w, struct ioc_err *err)
 
 /* The generator over the clone's own files, limited as fio limits the
  * job (create_only, size under filesize), told each file's size. */
+/* fio's td->rand_seeds[FIO_RAND_BLOCK_OFF] of a random job: with
+ * randrepeat (its default) a constant times thread_number, whatever
+ * randseed says; without, randseed's slot, or the system's RNG. */
+static uint64_t fio_block_seed(const struct job_spec *j, unsigned thread)
+{
+	struct timespec ts;
+
+	if (!j->randrepeat_off)
+		return FIO_RANDSEED_REPEAT * thread;
+	if (j->randseed != 0x89)
+		return fio_job_seed(j->randseed, thread, FIO_SEED_BLOCK);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
+}
+
 int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 {
 	int ret;
@@ -141,6 +165,8 @@ int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 	 * no pointer to it) */
 	struct job_spec view = *w->job;
 	view.nr_files = worker_nr_files(w);
+	if (w->eops->flags & ENGINE_NO_TARGET) /* fio's diskless files */
+		view.nr_files = null_nr_files(w->job);
 	const uint64_t *regions = w->file_region ? w->file_region + first_file(w)
 						 : NULL;
 	if ((ret = gen_init_files(&w->gen, &view, w->region, regions, w->clone,
@@ -148,6 +174,13 @@ int worker_start_generator(struct worker *w, uint64_t seed, struct ioc_err *err)
 		return err_set(err, -ret, "job %s: generator: %s", w->job->name,
 			       ret == -ENOMEM ? "out of memory (the random map needs a bit per block of each file; norandommap=1 needs none)"
 					      : "no whole block fits the region");
+	gen_seed_as_fio(&w->gen, w->job, w->thread_number);
+	if (gen_start_lfsr(&w->gen, w->job, fio_block_seed(w->job, w->thread_number)))
+		return err_usage(err, EINVAL,
+				 "job %s: random_generator=lfsr: fio's register "
+				 "cannot start from this seed (as fio: failed "
+				 "initializing LFSR); give another randseed=",
+				 w->job->name);
 	if (w->job->create_only)
 		w->gen.limit_ios = 0; /* fio: the setup phase only */
 	/* fio: with filesize=, size= is the I/O of the clone, which may be
@@ -272,6 +305,8 @@ void worker_teardown(struct worker *w)
 	free(w->units);
 	free(w->free_units);
 	free(w->staged);
+	free(w->free_mark);
+	w->free_mark = NULL;
 	free(w->paced);
 	w->paced = NULL;
 	if (w->logs)

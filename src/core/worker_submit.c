@@ -131,6 +131,20 @@ static bool replay_op(struct worker *w, struct loop_state *s)
 	return true;
 }
 
+/* The hooks' read-back (io_hooks.h readback): the job's writes again as
+ * reads, a mixed job's reads skipped, as fio's experimental_verify.
+ * false: the generator has ended. */
+static bool readback_op(struct worker *w, struct loop_state *s)
+{
+	while (s->op.dir == DIR_READ)
+		if (!gen_next(&w->gen, &s->op)) {
+			s->gen_done = true;
+			return false;
+		}
+	s->op.dir = DIR_READ;
+	return true;
+}
+
 /* Draw the next I/O into s->op: the replay's, or the hooks' read, else
  * the generator's (at its end the hooks may still have reads). false:
  * none now. */
@@ -145,10 +159,32 @@ bool worker_next_op(struct worker *w, struct loop_state *s)
 			s->gen_done = true;
 			return (s->have_op = interposed(w, s));
 		}
+		if (s->readback && !readback_op(w, s))
+			return false;
 		if (s->flushes)
 			s->flush_op = flush_due(&s->flush, w->job);
 	}
 	return (s->have_op = true);
+}
+
+/* fio's serialize_overlap (backend.c in_flight_overlap): do u's bytes
+ * overlap those of an I/O in flight or staged? fio compares offsets
+ * only, whatever the file; so here. */
+static bool overlaps_busy(struct worker *w, const struct io_unit *u)
+{
+	unsigned depth = w->job->iodepth;
+
+	memset(w->free_mark, 0, depth);
+	for (unsigned i = 0; i < w->nr_free; i++)
+		w->free_mark[w->free_units[i]->index] = 1;
+	for (unsigned k = 0; k < depth; k++) {
+		const struct io_unit *o = &w->units[k];
+		if (w->free_mark[k] || o == u || o->op != IO_OP_RW)
+			continue;
+		if (u->offset < o->offset + o->len && o->offset < u->offset + u->len)
+			return true;
+	}
+	return false;
 }
 
 /* Stage as many I/Os as the depth, the generator and the rate allow, at
@@ -217,7 +253,8 @@ bool worker_issue(struct worker *w, struct loop_state *s)
 		}
 		s->held = NULL;
 		/* hooks (verify): an I/O to a block with one in flight waits for it */
-		if (w->io_state && !w->io->prepare(w->io_state, u)) {
+		if ((w->free_mark && overlaps_busy(w, u)) ||
+		    (w->io_state && !w->io->prepare(w->io_state, u))) {
 			s->held = u;
 			break;
 		}

@@ -16,9 +16,9 @@
  *   complete  after every completion, whatever its result; nonzero stops
  *             the run (a fatal verify failure).
  *   readback  when the generator has ended (optional, may be NULL):
- *             true asks for the job's I/Os once more, as reads of the same
- *             blocks in the same order (the generator drawn again from its
- *             seed): fio's verify phase after a write job (do_verify).
+ *             true asks for the job's writes once more, as reads of the
+ *             same blocks in the same order (the generator drawn again
+ *             from its seed, its reads skipped): fio's experimental_verify.
  *             Asked at most once per worker.
  *   interpose before each I/O the worker would draw from its generator,
  *             and after the generator ended (writes_done) until it says

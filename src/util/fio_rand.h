@@ -11,6 +11,7 @@
 
 /* fio's FIO_RAND_*_OFF: which of a job's seeds a generator takes. */
 enum fio_seed_slot {
+	FIO_SEED_BLOCK = 6,     /* FIO_RAND_BLOCK_OFF: random_generator=lfsr */
 	FIO_SEED_FILE_SIZE = 7, /* FIO_RAND_FILE_SIZE_OFF: filesize=LOW-HIGH */
 };
 
@@ -85,6 +86,10 @@ static inline void fio_taus258_seed(struct fio_taus258 *t, uint64_t seed)
 	for (int i = 0; i < 6; i++)
 		fio_taus258_next(t);
 }
+
+/* fio's FIO_RANDSEED: a random job's block-offset seed with randrepeat=1
+ * is it times thread_number (init.c td_fill_rand_seeds_internal). */
+#define FIO_RANDSEED_REPEAT 0xb1899bedull
 
 /* fio's setup_random_seeds with randrepeat=1 or randseed= given: the seed
  * of slot for the job's thread_number (1-based, over all jobs and clones

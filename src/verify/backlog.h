@@ -10,10 +10,9 @@
  * logged blocks, each leaving the log; a block still in flight is not
  * read: the job's own I/O goes first and the batch waits. After the
  * writes the rest are read (fio's verify phase). The block read is the
- * oldest logged one, or, when offsets may repeat (fio's
- * fio_offset_overlap_risk: norandommap, rw=write:HOLE, randread:N,
- * io_size past size), the lowest (file, offset), a newer write then
- * replacing the blocks it overlaps, as fio's sorted log does.
+ * oldest logged one when fio 3.33 keeps a list (a random job with its
+ * random map: file_randommap), else the lowest (file, offset), a newer
+ * write then replacing the blocks it overlaps, as fio's sorted log does.
  * Owned by one worker's session, on its thread.
  */
 #ifndef IOCHAR_VERIFY_BACKLOG_H
@@ -31,6 +30,7 @@ struct vbacklog_ent {
 	uint64_t offset, len;
 	bool inflight;
 	unsigned unit; /* while in flight: its io_unit's index */
+	uint64_t seq;  /* order of issue */
 };
 
 struct vbacklog {
@@ -40,10 +40,15 @@ struct vbacklog {
 	enum io_dir last_dir;	    /* of the last I/O completed */
 	struct vbacklog_ent *ent;   /* ent[head .. end): oldest first */
 	unsigned head, end, cap;
+	unsigned nr_inflight;	    /* logged writes not yet completed */
+	uint64_t seq;		    /* the next write's order of issue */
+	bool settled;		    /* every == 0: the phase's log is final */
 };
 
-/* Set b up for job j (its verify_backlog must be > 0 and region the
- * bytes per file, for fio's io_size > size). No allocation yet. */
+/* Set b up for job j (region: bytes per file). verify_backlog 0 logs
+ * for fio's verify phase alone (do_verify=1): nothing is read before
+ * every write is done, then the whole log, the sorted one resolved and
+ * sorted once (not per write). No allocation yet. */
 void vbacklog_init(struct vbacklog *b, const struct job_spec *j,
 		   uint64_t region);
 void vbacklog_free(struct vbacklog *b);

@@ -22,8 +22,13 @@ struct fio_vsession {
 	uint16_t numberio; /* writes so far */
 	bool check_reads;  /* the job does not write (or verify_only) */
 	bool halted;	   /* verify_fatal fired */
-	bool backlog_on;   /* verify_backlog with do_verify on a write job */
+	bool backlog_on;   /* do_verify on a writing job: fio's log of writes */
 	struct vbacklog backlog;
+	bool mixed;	   /* the job's own reads are not checked (fio's td_rw) */
+	bool vread_next;   /* the op interpose gave is the next read prepared */
+	struct io_hooks_op vread_op;
+	bool *vread;	   /* [unit index]: a read of fio's log, in flight */
+	unsigned depth;
 	unsigned index;	   /* the worker's, for the state file's name */
 	bool saving;	   /* verify_state_save on a write job: rec */
 	bool writes_ended; /* the generator ran out: not interrupted */
@@ -80,11 +85,20 @@ int fio_vsession_create(const struct io_hooks_params *p,
 		s->seed = realtime_ns();
 	s->seed ^= j->randseed;
 	s->check_reads = j->verify_only || !rw_writes(j->rw);
-	/* fio logs writes for checking only with do_verify=1 */
-	s->backlog_on = j->verify_backlog && j->do_verify && !s->check_reads &&
-			s->cfg.type != FVT_NULL;
+	/* fio logs writes for checking only with do_verify=1, and reads
+	 * them back from that log (do_verify()), verify_backlog's batches
+	 * too, unless experimental_verify has the generator drawn again */
+	s->backlog_on = j->do_verify && !s->check_reads &&
+			s->cfg.type != FVT_NULL && !j->experimental_verify;
+	s->mixed = rw_is_mixed(j->rw) && !j->verify_only;
+	s->depth = p->depth;
 	if (s->backlog_on)
 		vbacklog_init(&s->backlog, j, p->region);
+	if (s->mixed && !(s->vread = calloc(p->depth ? p->depth : 1, 1))) {
+		free(s);
+		return err_set(err, ENOMEM, "job %s: verify: out of memory",
+			       j->name);
+	}
 	s->index = p->index;
 	int ret = 0;
 	if (j->verify_state_save && rw_writes(j->rw) && !j->verify_only) {
@@ -117,11 +131,27 @@ void fio_vsession_free(struct fio_vsession *s)
 	fio_vstate_rec_free(&s->rec);
 	fio_vstate_free(&s->st);
 	vbacklog_free(&s->backlog);
+	free(s->vread);
 	free(s);
+}
+
+/* A mixed job's read: one of fio's log (checked), or the job's own. */
+static void note_read(struct fio_vsession *s, const struct io_unit *u)
+{
+	const struct io_hooks_op *o = &s->vread_op;
+
+	if (!s->mixed || u->index >= s->depth)
+		return;
+	s->vread[u->index] = s->vread_next && o->file == u->file &&
+			     o->offset == u->offset && o->len == u->len;
+	if (s->vread[u->index])
+		s->vread_next = false;
 }
 
 bool fio_vsession_prepare(struct fio_vsession *s, struct io_unit *u)
 {
+	if (u->dir == DIR_READ)
+		note_read(s, u);
 	if (u->dir != DIR_WRITE || s->cfg.type == FVT_NULL) /* fio: no header */
 		return true;
 	if (s->job->verify_only) { /* as fio: check what a write would hold */
@@ -207,7 +237,9 @@ int fio_vsession_complete(struct fio_vsession *s, struct io_unit *u,
 	if (u->dir != DIR_READ || u->result != (int64_t)u->len)
 		return 0;
 	s->reads_done++;
-	if ((!s->check_reads && !s->backlog_on) || s->halted ||
+	bool own_read = s->mixed && !s->check_reads &&
+			(u->index >= s->depth || !s->vread[u->index]);
+	if ((!s->check_reads && !s->backlog_on) || own_read || s->halted ||
 	    s->cfg.type == FVT_NULL) {
 		s->counts->unverified_units += u->len / iv;
 		return 0;
@@ -246,7 +278,7 @@ bool fio_vsession_readback(struct fio_vsession *s)
 	if (s->backlog_on) /* its reads come through interpose */
 		return false;
 	if (s->check_reads || !j->do_verify || s->cfg.type == FVT_NULL ||
-	    !(j->rw == RW_WRITE || j->rw == RW_RANDWRITE))
+	    !(j->rw == RW_WRITE || j->rw == RW_RANDWRITE || s->mixed))
 		return false;
 	s->check_reads = true;
 	return true;
@@ -255,8 +287,12 @@ bool fio_vsession_readback(struct fio_vsession *s)
 bool fio_vsession_interpose(struct fio_vsession *s, bool writes_done,
 			    struct io_hooks_op *op)
 {
-	return s->backlog_on && !s->halted &&
-	       vbacklog_next(&s->backlog, writes_done, op);
+	if (!s->backlog_on || s->halted ||
+	    !vbacklog_next(&s->backlog, writes_done, op))
+		return false;
+	s->vread_next = true;
+	s->vread_op = *op;
+	return true;
 }
 
 bool fio_vsession_admit(struct fio_vsession *s, const struct io_hooks_op *op)
@@ -272,15 +308,13 @@ int fio_vsession_check_job(const struct job_spec *j, struct ioc_err *err)
 	const char *m = fio_sum_name((enum fio_vtype)j->verify_type);
 
 	if (rw_writes(j->rw) && j->do_verify && !j->verify_only &&
-	    (rw_is_mixed(j->rw) || j->time_based))
+	    j->time_based)
 		return err_usage(err, EINVAL,
-				 "job %s: verify=%s with do_verify=1 on a %s job: "
-				 "iochar reads back only write jobs that end "
-				 "(rw=write or randwrite, no time_based); set "
-				 "do_verify=0 and check with a read job of the "
-				 "same verify=%s",
-				 j->name, m, j->time_based ? "time_based" : "mixed",
-				 m);
+				 "job %s: verify=%s with do_verify=1 on a "
+				 "time_based job: iochar reads back only jobs that "
+				 "end; set do_verify=0 and check with a read job of "
+				 "the same verify=%s",
+				 j->name, m, m);
 	if (j->verify_interval && j->verify_interval < 2 * FIO_HDR_LEN)
 		return err_usage(err, EINVAL,
 				 "job %s: verify_interval=%llu: at least %u (two "

@@ -121,10 +121,11 @@ static int check_journal(const struct io_hooks_job *jobs, unsigned nr, unsigned 
 /* fio's verify options iochar cannot honour, on any job. */
 static int check_fio_refusals(const struct job_spec *j, struct ioc_err *err)
 {
-	if (j->experimental_verify)
+	if (j->experimental_verify && j->verify && !j->verify_type)
 		return err_usage(err, EINVAL,
-				 "job %s: experimental_verify=1 is not supported "
-				 "(fio's regenerated-offset verify); leave it 0",
+				 "job %s: experimental_verify=1 needs a fio verify "
+				 "method (verify=md5, crc32c, ...); iochar's own "
+				 "verify=1 checks its journal's blocks",
 				 j->name);
 	if (j->verify_state_load && j->verify && !j->verify_type)
 		return err_usage(err, EINVAL,
