@@ -20,9 +20,13 @@
 #include "stats/hist.h"
 #include "util/err.h"
 
+/* The first tick comes this long into a run, so even a one-second run
+ * shows its figures; the next ones on each whole second. */
+#define RUNNER_FIRST_TICK_NS 500000000ull
+
 struct runner_hooks {
-	/* Called about once a second from the runner's thread while workers
-	 * run, with the live totals so far and lat, the latency histogram
+	/* Called from the runner's thread while workers run, at
+	 * RUNNER_FIRST_TICK_NS and then about once a second, with the live totals so far and lat, the latency histogram
 	 * of the run so far (every worker and direction, each as of its
 	 * last answer, up to a second old; empty at first, NULL when out of
 	 * memory; the runner's, valid during the call). May be NULL. */
