@@ -84,8 +84,14 @@ int step_csv_write(const struct step_outcome *o, FILE *f);
  * the latency statistic of the read and write columns. */
 void step_table_header(FILE *f, const struct plan *p);
 
-/* Write the step's rows of the summary table to f. */
+/* Write the step's rows of the summary table to f; under them, once, what
+ * its targets' own rows hold (STEP_TABLE_PER_TARGET). */
 int step_table_write(const struct step_outcome *o, FILE *f);
+
+/* The line under a table whose targets have rows of their own: said once
+ * in the plan's summary table, however many steps have them. */
+#define STEP_TABLE_PER_TARGET \
+	"  a target's own row: its latency (under rd) is the mean of both directions\n"
 
 struct jw;
 
