@@ -265,10 +265,14 @@ static void table_row(FILE *f, const struct step_outcome *o, const char *name,
 	fmt_dir_lat(rd, sizeof(rd), p, DIR_READ, o->step->latency_stat);
 	fmt_dir_lat(wr, sizeof(wr), p, DIR_WRITE, o->step->latency_stat);
 	fmt_lat(p99, sizeof(p99), (double)p->s.total.lat.pct[PCT_P99]);
-	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s\n", name,
+	/* beside the figures what makes them not the device's own */
+	bool buffered = !j->direct && strcmp(j->ioengine, "null");
+	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s%s%s%s\n", name,
 		tgt, bs, read_pct(j), p->iodepth, p->numjobs, p->s.total.iops,
 		p->s.total.bw_bytes / 1e6, rd, wr, p99, verdict,
-		p->tool_limited ? (verdict[0] ? ", tool-limited" : "tool-limited") : "");
+		p->tool_limited && verdict[0] ? ", " : "", p->tool_limited ? "tool-limited" : "",
+		buffered && (verdict[0] || p->tool_limited) ? ", " : "",
+		buffered ? "buffered: page cache, not the device" : "");
 }
 
 /* Under a point's row: its VDs' amplification and members (as `iochar
