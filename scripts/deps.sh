@@ -16,6 +16,7 @@ PKGS+=(strace) # tests/test_fio_engines.c: iochar's engines' calls against fio's
 PKGS+=(zlib1g-dev) # --inflate-log: fio's compressed logs (src/cmd/inflate_log.c)
 PKGS+=(gnuplot-nox) # fio_generate_plots and fio2gnuplot -g on fio logs (tests/test_fio_logs.c)
 PKGS+=(blktrace) # iochar capture: blktrace records, blkparse -d merges (tests/test_capture.c)
+PKGS+=(libpci-dev pci.ids) # inventory: PCI vendor and device names (src/inventory/pci_names.c)
 
 missing=()
 for p in "${PKGS[@]}"; do
