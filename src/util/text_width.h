@@ -16,8 +16,8 @@ size_t text_width(const char *s);
  * cut between characters. */
 size_t text_prefix_len(const char *s, size_t cols);
 
-/* The start of s's longest suffix that
- * takes at most cols columns (a pointer into s). */
+/* The start of s's longest suffix that takes at most cols columns (a
+ * pointer into s). */
 const char *text_suffix(const char *s, size_t cols);
 
 /* Print s padded with spaces to cols columns: after it when left, else
