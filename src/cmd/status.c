@@ -268,8 +268,8 @@ static unsigned line_pieces(const struct status *s, uint64_t elapsed_ns,
 		snprintf(p[n++].text, sizeof(p->text), ", lat %s",
 			 status_fmt_lat(a, sizeof(a), w->mean_ns));
 	n += plan_pieces(s, left, &p[n]);
-	if (s->ranks > 1) /* the others' figures are not sent during the run */
-		snprintf(p[n++].text, sizeof(p->text), " | rank 0 of %u only", s->ranks);
+	if (s->ranks > 1) /* the sums over the ranks (dist/step.c's heartbeats) */
+		snprintf(p[n++].text, sizeof(p->text), " | all %u hosts", s->ranks);
 	return n;
 }
 

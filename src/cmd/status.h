@@ -5,7 +5,8 @@
  * MB/s (read and write apart when both directions run) and its mean and
  * p99 latency, both of the same I/Os (the histogram's difference since
  * the last line); in a plan, the step, the point and the step's and whole
- * plan's time left; over many hosts, that the figures are rank 0's. Any
+ * plan's time left; over many hosts, the sum of every host's figures
+ * (their mean latency: the histograms stay on each host, so no p99). Any
  * other output, on stdout or stderr, from any thread, first erases it
  * (cmd/out_guard.h), so it stands on a line of its own above the line.
  * Without a terminal (logs, pipes), one progress line every log interval
