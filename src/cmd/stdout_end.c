@@ -60,8 +60,9 @@ void stdout_begin(void)
 	if (begun)
 		return;
 	begun = true;
-	/* glibc lets stdout be assigned; fd 1 stays what it was, and a
-	 * terminal keeps the line buffering glibc would have given it */
+	/* glibc lets stdout be assigned; fd 1 stays what it was, a terminal
+	 * keeps the line buffering glibc would have given it, and so does a
+	 * file stderr goes to too */
 	out_guard_begin(); /* stderr's stream too */
 	cookie_io_functions_t io = {.write = fd1_write};
 	bool tty = isatty(STDOUT_FILENO);
