@@ -379,6 +379,7 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 	struct runner_hooks hooks = {
 		.tick = root ? status_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
+		.poll = root ? status_poll : NULL,
 		.arg = &st,
 		.stop = signals_catch(),
 	};

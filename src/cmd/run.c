@@ -271,6 +271,7 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 	struct runner_hooks hooks = {
 		.tick = root ? run_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
+		.poll = root ? status_poll : NULL, /* ha's first member is its status */
 		.arg = ha,
 		.stop = stop_requested,
 		/* many hosts: each rank's runner sees only its own workers */

@@ -324,6 +324,8 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	/* one column short of the width: a character in the last column
 	 * leaves some terminals about to wrap */
 	status_line_join(line, sizeof(line), p, n, term_cols(s) - 1);
+	memcpy(s->last, p, n * sizeof(*p));
+	s->nr_last = n;
 	bool keep = false;
 	if (s->newline_every_ns && elapsed_ns >= s->next_newline_ns) {
 		while (s->next_newline_ns <= elapsed_ns)
@@ -331,6 +333,22 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		keep = true; /* this line stays: fio's --eta-newline */
 	}
 	draw(s, line, keep);
+}
+
+void status_poll(void *arg)
+{
+	struct status *s = arg;
+	char line[512];
+
+	if (!winch_seen || !s->tty || !s->nr_last)
+		return;
+	out_guard_lock();
+	bool shown = s->line_shown;
+	out_guard_unlock();
+	if (!shown) /* a message since: the next tick draws it */
+		return;
+	status_line_join(line, sizeof(line), s->last, s->nr_last, term_cols(s) - 1);
+	draw(s, line, false);
 }
 
 void status_fill(void *arg, const char *path, uint64_t done, uint64_t total)

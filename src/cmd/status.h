@@ -1,7 +1,8 @@
 /* status.h - what a person sees while a run goes on: on a terminal, one
  * live status line redrawn from half a second in, then each second, as
  * wide as the terminal (TIOCGWINSZ, asked again after SIGWINCH) and never
- * wider, so it never wraps: the time, then the last window's IOPS and
+ * wider, so it never wraps (redrawn at once when it is resized): the
+ * time, then the last window's IOPS and
  * MB/s (read and write apart when both directions run) and its mean and
  * p99 latency, both of the same I/Os (the histogram's difference since
  * the last line); in a plan, the step, the point and the step's and whole
@@ -20,6 +21,7 @@
 #include <stdint.h>
 
 #include "charz/eta.h"
+#include "cmd/status_line.h"
 #include "stats/stats.h"
 
 #include <stdio.h>
@@ -49,6 +51,8 @@ struct status {
 	 * line adds the step, the point and the step's and plan's time
 	 * left. Borrowed; NULL for a single run. */
 	const struct eta *eta;
+	struct status_piece last[10]; /* the line drawn last, to fit again */
+	unsigned nr_last;
 };
 
 /* Start with nothing shown; log lines every STATUS_LOG_EVERY_NS. */
@@ -69,6 +73,10 @@ void status_done(struct status *s);
 void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		 const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
 		 uint64_t lat_sum_ns, const struct hist *lat);
+
+/* runner_hooks.poll: the line drawn again at once, to the new width,
+ * when the terminal was resized (SIGWINCH). */
+void status_poll(void *arg);
 
 /* runner_hooks.fill_progress */
 void status_fill(void *arg, const char *path, uint64_t done, uint64_t total);

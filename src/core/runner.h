@@ -33,6 +33,11 @@ struct runner_hooks {
 	void (*tick)(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		     const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
 		     uint64_t lat_sum_ns, const struct hist *lat);
+	/* Called from the runner's thread each time it looks at the workers
+	 * (every few tens of milliseconds) while they run: something quick,
+	 * such as redrawing the live line when the terminal was resized.
+	 * arg is the hooks' arg. May be NULL. */
+	void (*poll)(void *arg);
 	/* Called while a file is being filled before the run; may be NULL. */
 	void (*fill_progress)(void *arg, const char *path, uint64_t done,
 			      uint64_t total);

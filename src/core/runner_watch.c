@@ -191,6 +191,8 @@ void runner_watch_workers(struct watch *wa)
 			live_ask(wa);
 			asked = true;
 		}
+		if (wa->hooks && wa->hooks->poll)
+			wa->hooks->poll(wa->hooks->arg);
 		if (wa->hooks && wa->hooks->tick && now >= next_tick) {
 			tick(wa, now);
 			/* the next whole second of the run */
