@@ -724,15 +724,12 @@ static void test_buffered_flagged_beside_figures(void **state)
 	run_iochar(&po, dir, 0, ARGS("report", "buf", "-o", html));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
-	FILE *f = fopen(html, "r");
-	assert_non_null(f);
-	static char page[1 << 21];
-	size_t n = fread(page, 1, sizeof(page) - 1, f);
-	fclose(f);
-	page[n] = 0;
+	char *page = file_slurp(html, NULL);
+	assert_non_null(page);
 	const char *summary = strstr(page, "<td class=\"num best\">");
 	assert_non_null(summary);
 	expect_has(summary, "<small class=\"buffered\">buffered: page cache, not the device");
+	free(page);
 
 	run_iochar(&po, dir, 0,
 		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=psync", "--direct=1",

@@ -102,6 +102,22 @@ static char *run_on_terminal(const char *const *argv)
 	return run_on_term(argv, &(struct term_opts){.cols = 80});
 }
 
+/* `iochar curve` on the null engine (rw, points as options) on a terminal
+ * as o says, its results in a directory removed after; what it wrote. */
+static char *curve_on_term(const char *rw, const char *points, const struct term_opts *o)
+{
+	char dir[] = "/tmp/iochar-tty-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char out[64], cmd[128];
+	snprintf(out, sizeof(out), "--out=%s/r", dir);
+	char *buf = run_on_term(ARGS("curve", "--ioengine=null", rw, "--size=64m",
+				     "--time_based", "--runtime=2", points, out),
+				o);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	return buf;
+}
+
 static void test_status_line_on_a_terminal(void **state)
 {
 	(void)state;
@@ -146,13 +162,8 @@ static unsigned max_iops(const char *buf, double *max)
 static void test_plan_status_line_resets_and_messages_stand_apart(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/iochar-tty-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char out[64];
-	snprintf(out, sizeof(out), "--out=%s/r", dir);
-	char *buf = run_on_terminal(ARGS("curve", "--ioengine=null", "--rw=randread",
-					 "--size=64m", "--time_based", "--runtime=2",
-					 "--points=50,100", out));
+	char *buf = curve_on_term("--rw=randread", "--points=50,100",
+				  &(struct term_opts){.cols = 80});
 	unsigned messages = 0;
 	double iops;
 	unsigned lines = max_iops(buf, &iops);
@@ -165,9 +176,6 @@ static void test_plan_status_line_resets_and_messages_stand_apart(void **state)
 	assert_true(lines >= 2);   /* a line in at least two of the points */
 	assert_true(messages >= 3); /* the step, then one per point */
 	free(buf);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* The line's fields: mean and p99 latency (of the same second), and in
@@ -189,19 +197,15 @@ static void expect_plan_fields(const char *buf)
 static void test_status_line_fields(void **state)
 {
 	(void)state;
+	char *buf = curve_on_term("--rw=randread", "--points=50,100",
+				  &(struct term_opts){.cols = 200});
+	expect_plan_fields(buf);
+	free(buf);
+
 	char dir[] = "/tmp/iochar-tty-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char out[64], cmd[128];
 	snprintf(out, sizeof(out), "--out=%s/r", dir);
-	char *buf = run_on_term(ARGS("curve", "--ioengine=null", "--rw=randread",
-				     "--size=64m", "--time_based", "--runtime=2",
-				     "--points=50,100", out),
-				&(struct term_opts){.cols = 200});
-	expect_plan_fields(buf);
-	free(buf);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/r", dir);
-	assert_int_equal(system(cmd), 0);
-
 	struct proc_out po;
 	run_iochar(&po, NULL, 0,
 		   ARGS("curve", "--ioengine=null", "--rw=randread", "--size=64m",
@@ -247,14 +251,8 @@ static unsigned check_lines(const char *buf, unsigned cols, unsigned after_cols)
 static void test_line_fits_80_columns(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/iochar-tty-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char out[64], cmd[128];
-	snprintf(out, sizeof(out), "--out=%s/r", dir);
-	char *buf = run_on_term(ARGS("curve", "--ioengine=null", "--rw=randrw",
-				     "--size=64m", "--time_based", "--runtime=2",
-				     "--points=100", out),
-				&(struct term_opts){.cols = 80, .stdout_too = true});
+	char *buf = curve_on_term("--rw=randrw", "--points=100",
+				  &(struct term_opts){.cols = 80, .stdout_too = true});
 	assert_true(check_lines(buf, 80, 80) >= 2);
 	expect_has(buf, "\033[Kr/w "); /* in a plan the point's time goes first */
 	expect_has(buf, " | plan ");
@@ -262,8 +260,6 @@ static void test_line_fits_80_columns(void **state)
 	if (!h || !(h[-1] == '\n' || !strncmp(h - 3, "\033[K", 3)))
 		fail_msg("the table's header is not on a line of its own:\n%s", buf);
 	free(buf);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* The terminal narrowed to 50 columns during the run (SIGWINCH): the
@@ -416,18 +412,15 @@ static void test_one_file_for_both(void **state)
 	assert_int_equal(system(cmd), 0);
 	char path[128];
 	snprintf(path, sizeof(path), "%s/both.txt", dir);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char buf[1 << 16];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
+	char *buf = file_slurp(path, NULL);
+	assert_non_null(buf);
 	const char *table = strstr(buf, "\nrand4k-write "), *end = strstr(buf, "iochar: results in");
 	if (!table || !end || end < table || end[-1] != '\n')
 		fail_msg("stdout and stderr out of order or on one line:\n%s", buf);
 	for (const char *p = buf; (p = strstr(p, "iochar: ")); p++)
 		if (p != buf && p[-1] != '\n')
 			fail_msg("a message in the middle of a line:\n%s", buf);
+	free(buf);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
