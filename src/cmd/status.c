@@ -107,6 +107,14 @@ static unsigned term_cols(struct status *s)
 	return s->cols;
 }
 
+/* The columns a line may take: one short of the width, since a
+ * character in the last column leaves some terminals about to wrap. */
+static unsigned line_cols(struct status *s)
+{
+	unsigned cols = term_cols(s);
+	return cols > 1 ? cols - 1 : 1;
+}
+
 /* line on the terminal in place of the one shown, under the guard's lock;
  * keep: end it there (fio's --eta-newline) instead of redrawing it. */
 static void draw(struct status *s, const char *line, bool keep)
@@ -321,9 +329,7 @@ void status_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		fprintf(stderr, "iochar: %s\n", line);
 		return;
 	}
-	/* one column short of the width: a character in the last column
-	 * leaves some terminals about to wrap */
-	status_line_join(line, sizeof(line), p, n, term_cols(s) - 1);
+	status_line_join(line, sizeof(line), p, n, line_cols(s));
 	memcpy(s->last, p, n * sizeof(*p));
 	s->nr_last = n;
 	bool keep = false;
@@ -347,7 +353,7 @@ void status_poll(void *arg)
 	out_guard_unlock();
 	if (!shown) /* a message since: the next tick draws it */
 		return;
-	status_line_join(line, sizeof(line), s->last, s->nr_last, term_cols(s) - 1);
+	status_line_join(line, sizeof(line), s->last, s->nr_last, line_cols(s));
 	draw(s, line, false);
 }
 
@@ -366,7 +372,7 @@ void status_fill(void *arg, const char *path, uint64_t done, uint64_t total)
 		 fmt_bytes(a, sizeof(a), done), fmt_bytes(b, sizeof(b), total), pct);
 	if (s->tty) {
 		/* a long path loses its start, so the line fits the width */
-		size_t room = term_cols(s) - 1, fixed = strlen("iochar: writing ...") +
+		size_t room = line_cols(s), fixed = strlen("iochar: writing ...") +
 							text_width(tail);
 		const char *shown = text_width(path) + fixed - 3 <= room
 					    ? path
