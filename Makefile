@@ -24,7 +24,7 @@ ifeq ($(WERROR),1)
 CFLAGS  += -Werror
 endif
 LDFLAGS += -pthread $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
-LDLIBS  := -luring -lnuma -laio -lblkid -ljson-c -lcrypto -lxxhash -lz -lm
+LDLIBS  := -luring -lnuma -laio -lblkid -ljson-c -lcrypto -lxxhash -lz -lpci -lm
 
 # MPI (docs/mpi.md): built in when Open MPI is found (pkg-config ompi-c, else
 # mpicc --showme); `make MPI=0` leaves it out, into build-nompi/.

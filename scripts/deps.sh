@@ -18,6 +18,7 @@ PKGS+=(gnuplot-nox) # fio_generate_plots and fio2gnuplot -g on fio logs (tests/t
 PKGS+=(blktrace) # iochar capture: blktrace records, blkparse -d merges (tests/test_capture.c)
 PKGS+=(jq) # tests/test_net_iperf3_json.c: one iperf3 script (jq) over iperf3's and iochar's -J
 PKGS+=(ethtool) # tests/test_nic_profile.c: the adapter profile against ethtool's own reading
+PKGS+=(libpci-dev pci.ids) # inventory: PCI vendor and device names (src/inventory/pci_names.c)
 
 missing=()
 for p in "${PKGS[@]}"; do

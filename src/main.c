@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "cmd/seams.h"
 #include "cmd/stdout_end.h"
+#include "util/closest.h"
 
 static const struct command {
 	const char *name;
@@ -29,9 +30,12 @@ static const struct command {
 
 static void usage(FILE *f)
 {
+	int w = 0; /* the longest name sets the help's column */
+	for (const struct command *c = commands; c->name; c++)
+		w = (int)strlen(c->name) > w ? (int)strlen(c->name) : w;
 	fprintf(f, "usage: iochar COMMAND [OPTIONS]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->help);
+		fprintf(f, "  %-*s  %s\n", w, c->name, c->help);
 	fprintf(f, "\n'iochar COMMAND --help' lists a command's options.\n");
 }
 
@@ -65,8 +69,13 @@ static int dispatch(int argc, char **argv)
 	for (const struct command *c = commands; c->name; c++)
 		if (!strcmp(argv[1], c->name))
 			return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "iochar: unknown command '%s'; try 'iochar --help'\n",
-		argv[1]);
+	struct closest near;
+	closest_init(&near, argv[1]);
+	for (const struct command *c = commands; c->name; c++)
+		closest_offer(&near, c->name);
+	const char *guess = argv[1][0] == '-' ? NULL : closest_name(&near);
+	fprintf(stderr, "iochar: unknown command '%s'%s%s%s; try 'iochar --help'\n", argv[1],
+		guess ? " (did you mean " : "", guess ? guess : "", guess ? "?)" : "");
 	return 2;
 }
 

@@ -505,6 +505,11 @@ static void test_commands_bad(void **state)
 	    {ARGS("model", "fit", "--figures"), "--figures: needs a value"},
 	    {ARGS("model", "nope"), "'nope': expected fit"},
 	    {ARGS("vd", "rebuild", "--replace=x"), "--replace=x"},
+	    /* a missing argument: one line and where the help is */
+	    {ARGS("report"), "no results given; see 'iochar report --help'"},
+	    {ARGS("report", "r"), "-o OUT.html is required; see 'iochar report --help'"},
+	    {ARGS("compare"), "needs two result sets or more; see 'iochar compare --help'"},
+	    {ARGS("compare", "a"), "needs two result sets or more; see 'iochar compare --help'"},
 	};
 	struct proc_out po;
 
@@ -519,10 +524,42 @@ static void test_commands_bad(void **state)
 	}
 }
 
+/* iochar --help: every command's line, the longest name's included,
+ * puts its help at the same column; a mistyped command gets a guess. */
+static void test_main_help_aligned(void **state)
+{
+	struct proc_out po;
+	int col = -1;
+	unsigned lines = 0;
+
+	(void)state;
+	run_iochar(&po, NULL, 0, ARGS("--help"));
+	expect_exit(&po, 0);
+	const char *p = strstr(po.out, "commands:\n");
+	assert_non_null(p);
+	for (p = strchr(p, '\n') + 1; !strncmp(p, "  ", 2); p = strchr(p, '\n') + 1, lines++) {
+		const char *name_end = p + 2 + strcspn(p + 2, " ");
+		int at = (int)(name_end + strspn(name_end, " ") - p);
+		if (col < 0)
+			col = at;
+		if (at != col)
+			fail_msg("a command's help at column %d, the others' at %d:\n%s", at, col,
+				 po.out);
+	}
+	assert_true(lines >= 10);
+	expect_has(po.out, "  precondition  fill");
+	proc_out_free(&po);
+	run_iochar(&po, NULL, 0, ARGS("comapre"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "unknown command 'comapre' (did you mean compare?)");
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_main_help_aligned),
 	    cmocka_unit_test(test_long_forms),
 	    cmocka_unit_test(test_short_forms),
 	    cmocka_unit_test(test_positionals),

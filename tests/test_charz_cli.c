@@ -750,6 +750,45 @@ static void test_precondition_refuses(void **state)
 	}
 }
 
+/* Buffered (page-cache) figures say so beside them: on each row of the
+ * plan's table and by the best figure of the HTML report's summary, not
+ * only in its parameters at the end; O_DIRECT rows do not. */
+static void test_buffered_flagged_beside_figures(void **state)
+{
+	const char *dir = *state;
+	char fn[4200], html[4200];
+	struct proc_out po;
+
+	snprintf(fn, sizeof(fn), "--filename=%s/f", dir);
+	run_iochar(&po, dir, 0,
+		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=psync", "--direct=0",
+			"--mode=fixed", "--runtime=200ms", "--out", "buf"));
+	expect_exit(&po, 0);
+	const char *row = strstr(po.out, "\nrand4k-search ");
+	assert_non_null(row);
+	size_t len = strcspn(row + 1, "\n");
+	if (!memmem(row, len + 1, "buffered: page cache, not the device", 36))
+		fail_msg("a buffered row without its warning:\n%s", po.out);
+	proc_out_free(&po);
+	snprintf(html, sizeof(html), "%s/r.html", dir);
+	run_iochar(&po, dir, 0, ARGS("report", "buf", "-o", html));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	char *page = file_slurp(html, NULL);
+	assert_non_null(page);
+	const char *summary = strstr(page, "<td class=\"num best\">");
+	assert_non_null(summary);
+	expect_has(summary, "<small class=\"buffered\">buffered: page cache, not the device");
+	free(page);
+
+	run_iochar(&po, dir, 0,
+		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=psync", "--direct=1",
+			"--mode=fixed", "--runtime=200ms", "--out", "dio"));
+	expect_exit(&po, 0);
+	assert_null(strstr(po.out, "buffered"));
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,6 +810,8 @@ int main(void)
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_text, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_precondition_refuses, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_buffered_flagged_beside_figures, tmpdir_setup,
+						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests_name("charz_cli", tests, NULL, NULL);
 }

@@ -72,6 +72,56 @@ static void test_unknown_option(void **state)
 			   ARGS("blocksizee"));
 }
 
+/* fio's guess for a misspelled command-line option ("Did you mean X?"),
+ * or "" when it has none. */
+static void fio_guess(const char *typo, char *out, size_t len)
+{
+	char cmd[256], line[512];
+	snprintf(cmd, sizeof(cmd), "fio --name=x --%s=1 2>&1", typo);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "Did you mean %127[^?]?", out) == 1)
+			break;
+	pclose(p);
+}
+
+/* A misspelled option gets fio's "did you mean": the same guess as fio
+ * 3.33's own command line (nearest by edit distance, names and aliases,
+ * none when too far), in the one line of the error; exit 2. */
+static void test_did_you_mean_as_fio(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const typos[] = {"ioengnie", "iodpeth", "runtiem", "blocksizee",
+					    "numjbos", "rwmixred", "filenme", "direckt", "bsize"};
+	if (system("command -v fio >/dev/null 2>&1")) {
+		printf("SKIP: fio is not installed (scripts/deps.sh installs it)\n");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(typos) / sizeof(typos[0]); i++) {
+		char fio[128], opt[64], want[192];
+		fio_guess(typos[i], fio, sizeof(fio));
+		assert_true(fio[0]); /* each has one in fio */
+		snprintf(opt, sizeof(opt), "--%s=1", typos[i]);
+		snprintf(want, sizeof(want), "did you mean %s?", fio);
+		expect_usage_error(f, ARGS("run", f->fn_opt, "--size=1m", opt),
+				   ARGS(typos[i], want));
+	}
+	/* nothing near: no guess */
+	struct proc_out po;
+	run_iochar(&po, f->sc.dir, 0, ARGS("run", "--zzzzqqqq=1"));
+	expect_exit(&po, 2);
+	assert_null(strstr(po.err, "did you mean"));
+	proc_out_free(&po);
+	/* a command's own options too */
+	run_iochar(&po, f->sc.dir, 0, ARGS("compare", "--outptu=x", "a", "b"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "--outptu=x: unknown option (did you mean --output?)");
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+}
+
 static void test_bad_values(void **state)
 {
 	struct fixture *f = *state;
@@ -316,6 +366,7 @@ static void test_output_not_journal_or_target(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_did_you_mean_as_fio, setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_option, setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_output_not_journal_or_target, setup,
 						scratch_teardown),

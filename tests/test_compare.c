@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "util/text_width.h"
 #include "report/compare.h"
 #include "report_fixture.h"
 
@@ -322,9 +323,59 @@ static void test_single_run_floor(void **state)
 	proc_out_free(&po);
 	run_iochar(&po, dir, 0, ARGS("compare", "a", "b"));
 	expect_exit(&po, 0);
+	/* the table says it once, not each row */
 	expect_has(po.out, "within noise\n");
 	expect_has(po.out, "\nsingle run: run-to-run drift not measured");
 	expect_has(po.out, "and at least 10 % to be significant");
+	assert_null(strstr(po.out, "(single run: run-to-run drift not measured)"));
+	proc_out_free(&po);
+}
+
+/* The display column where needle starts on line (UTF-8: µs, ± are one). */
+static size_t col_of(const char *line, const char *needle)
+{
+	const char *at = strstr(line, needle);
+	assert_non_null(at);
+	char head[1024];
+	snprintf(head, sizeof(head), "%.*s", (int)(at - line), line);
+	return text_width(head);
+}
+
+/* Sets named alike but for their end: shown whole (the end is what tells
+ * them apart), and each row's columns aligned by what a person sees,
+ * latencies in µs included. */
+static void test_whole_names_aligned(void **state)
+{
+	static const struct synth_workload a[] = {{"tight", 100000, 0.005, 10}};
+	static const struct synth_workload b[] = {{"tight", 140000, 0.005, 10}};
+	const char *dir = *state;
+	const char *na = "results-2026-12-07-host-one-before", *nb = "results-2026-12-07-host-one-after";
+	struct proc_out po;
+
+	fixture_synthetic(dir, na, a, 1);
+	fixture_synthetic(dir, nb, b, 1);
+	run_iochar(&po, dir, 0, ARGS("compare", na, nb));
+	expect_exit(&po, 0);
+	char *l1 = strstr(po.out, na), *l2 = strstr(po.out, nb);
+	while (l1 && strstr(l1 + 1, na)) /* the row, not the header's list */
+		l1 = strstr(l1 + 1, na);
+	while (l2 && strstr(l2 + 1, nb))
+		l2 = strstr(l2 + 1, nb);
+	assert_true(l1 && l2);
+	while (l1 > po.out && l1[-1] != '\n')
+		l1--;
+	while (l2 > po.out && l2[-1] != '\n')
+		l2--;
+	char r1[1024], r2[1024];
+	snprintf(r1, sizeof(r1), "%.*s", (int)strcspn(l1, "\n"), l1);
+	snprintf(r2, sizeof(r2), "%.*s", (int)strcspn(l2, "\n"), l2);
+	if (!strstr(r1, "\xc2\xb5s") || col_of(r1, "IOPS") != col_of(r2, "IOPS") ||
+	    col_of(r1, "\xc2\xb5s") != col_of(r2, "\xc2\xb5s") ||
+	    col_of(r1, "reference") != col_of(r2, "significant"))
+		fail_msg("names cut or columns not aligned:\n%s", po.out);
+	const char *hdr = strstr(po.out, "\nworkload");
+	assert_non_null(hdr);
+	assert_int_equal(col_of(hdr + 1, "value") + 5, col_of(r1, "IOPS") + 4);
 	proc_out_free(&po);
 }
 
@@ -906,6 +957,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_real_runs_differ, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_real_plans, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test_setup_teardown(test_whole_names_aligned, tmpdir_setup,
+						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

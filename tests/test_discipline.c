@@ -364,6 +364,49 @@ static void test_curve_records_probe(void **state)
 	proc_out_free(&po);
 }
 
+/* How often needle stands in hay. */
+static unsigned count_of(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* A plan of four steps on the same two files: the discipline, probed by
+ * the first step and kept by the others, is said once in the summary
+ * table, under the step that probed it, and the per-target rows' note
+ * once too (the JSON keeps every step's record). */
+static void test_plan_says_discipline_once(void **state)
+{
+	const char *dir = *state;
+	char fa[512], fb[512], fn[1100], out[512];
+	struct proc_out po;
+
+	snprintf(fa, sizeof(fa), "%s/a", dir);
+	snprintf(fb, sizeof(fb), "%s/b", dir);
+	snprintf(out, sizeof(out), "%s/res", dir);
+	/* iochar's own files: the plan writes to them */
+	snprintf(fn, sizeof(fn), "--filename=%s:%s", fa, fb);
+	run_iochar(&po, NULL, 0, ARGS("plan", "quick", fn, "--size=8m", "--ioengine=io_uring",
+				      "--mode=fixed", "--runtime=200ms", "--targets=parallel",
+				      "--out", out));
+	if (po.status && strstr(po.err, "io_uring")) {
+		printf("SKIP: io_uring unavailable: %s\n", po.err);
+		proc_out_free(&po);
+		return;
+	}
+	expect_exit(&po, 0);
+	if (count_of(po.out, "  discipline: io_uring") != 1 ||
+	    count_of(po.out, "is the mean of both directions") != 1 ||
+	    strstr(po.out, "(mean, both directions)"))
+		fail_msg("an explanation said more than once:\n%s", po.out);
+	const char *disc = strstr(po.out, "  discipline: "), *second = strstr(po.out, "seq1m");
+	assert_true(disc && second && disc < second); /* under the step that probed */
+	assert_int_equal(count_of(po.err, "': discipline "), 1);
+	proc_out_free(&po);
+}
+
 /* A bad --discipline: exit 2, one line naming it, nothing written. */
 static void test_bad_discipline(void **state)
 {
@@ -400,6 +443,8 @@ int main(void)
 		cmocka_unit_test(test_libaio_batching),
 		cmocka_unit_test(test_no_probe_when_fixed),
 		cmocka_unit_test_setup_teardown(test_curve_records_probe, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_says_discipline_once, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_discipline, tmpdir_setup,
 						tmpdir_teardown),

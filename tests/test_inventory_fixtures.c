@@ -458,10 +458,67 @@ static void test_csv_and_text(void **state)
 	inventory_free(inv);
 }
 
+/* The name pci.ids gives an ID: a vendor's line ("144d  Samsung ...")
+ * or, under that vendor, a device's ("\ta80a  NVMe ..."); "" if none. */
+static void ids_name(const char *vendor, const char *device, char *out, size_t len)
+{
+	FILE *f = fopen("/usr/share/misc/pci.ids", "r");
+	char line[512];
+	bool in_vendor = false;
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] != '\t' && line[0] != '#' && line[0])
+			in_vendor = !strncmp(line, vendor, 4) && line[4] == ' ';
+		if (in_vendor && !device && line[0] != '\t') {
+			snprintf(out, len, "%s", line + 6);
+			break;
+		}
+		if (in_vendor && device && line[0] == '\t' && line[1] != '\t' &&
+		    !strncmp(line + 1, device, 4) && line[5] == ' ') {
+			snprintf(out, len, "%s", line + 7);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* PCI functions named from pciutils' database, the IDs beside: the
+ * inventory's names are pci.ids' own lines for them. */
+static void test_pci_names(void **state)
+{
+	(void)state;
+	char vendor[512], device[512];
+	ids_name("144d", NULL, vendor, sizeof(vendor));
+	ids_name("144d", "a80a", device, sizeof(device));
+	if (!vendor[0] || !device[0]) {
+		printf("SKIP: no pci.ids with 144d:a80a (scripts/deps.sh installs pci.ids)\n");
+		return;
+	}
+	struct inventory *inv = load("nvme");
+	const struct inv_pci *p = pci(inv, "0000:01:00.0");
+	assert_string_equal(p->vendor_name, vendor);
+	assert_string_equal(p->device_name, device);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	inventory_write_text(inv, f, false);
+	fclose(f);
+	char want[1100];
+	snprintf(want, sizeof(want), "0000:01:00.0: nvme %s %s (0x144d:0xa80a)", vendor, device);
+	if (!strstr(text, want))
+		fail_msg("'%s' not in:\n%s", want, text);
+	free(text);
+	inventory_free(inv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nvme_host),
+	    cmocka_unit_test(test_pci_names),
 	    cmocka_unit_test(test_nvme_disk),
 	    cmocka_unit_test(test_nvme_multipath),
 	    cmocka_unit_test(test_nvme_nic),

@@ -269,6 +269,38 @@ static void test_logs_per_rank(void **state)
 	free(err);
 }
 
+/* The live figures over many hosts are the whole cluster's: two ranks
+ * paced at 1000 IOPS each show some 2000 on rank 0's progress lines (its
+ * own would be 1000), and say they are all the hosts'. */
+static void test_live_line_sums_the_ranks(void **state)
+{
+	const char *dir = *state;
+	need_mpi();
+	int rc = sh("cd '%s' && " RUN_TIMEOUT "mpirun --oversubscribe -np 2 '%s' run "
+		    "--ioengine=null --rw=randread --size=16m --time_based --runtime=4 "
+		    "--rate_iops=1000 --verbose --progress-interval=1s --output-format=json "
+		    ">out.json 2>err",
+		    dir, mpi_bin);
+	if (rc != 0)
+		fail_with(dir, "mpirun iochar run (paced) failed");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/err", dir);
+	char *err = slurp(path);
+	unsigned lines = 0, summed = 0;
+	for (char *p = err; (p = strstr(p, " IOPS ")); p++, lines++) {
+		char *num = p;
+		while (num > err && strchr("0123456789.k", num[-1]))
+			num--;
+		double v = strtod(num, NULL) * (p[-1] == 'k' ? 1000 : 1);
+		summed += v > 1600 && v < 2400;
+	}
+	bool ok = lines && summed && strstr(err, "| all 2 hosts");
+	if (!ok)
+		print_error("no cluster-wide live figures:\n%s\n", err);
+	free(err);
+	assert_true(ok);
+}
+
 /* A plan with a fixed step, a curve and a search on a file per rank (%r): one
  * results directory, every point with per-host figures that add up. */
 static void test_plan_4_ranks(void **state)
@@ -573,6 +605,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plan_4_ranks, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_fsyncs_cross_the_wire, mpi_setup, mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_logs_per_rank, mpi_setup, mpi_teardown),
+		cmocka_unit_test_setup_teardown(test_live_line_sums_the_ranks, mpi_setup,
+						mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_resume_checks_targets, mpi_setup,
 						mpi_teardown),
 		cmocka_unit_test_setup_teardown(test_trims_cross_the_wire, mpi_setup, mpi_teardown),

@@ -204,6 +204,44 @@ static void test_dry_run_whitepaper(void **state)
 	proc_out_free(&po);
 }
 
+/* A plan on RAID VDs: the dry run names each VD's members and the writes
+ * they will get (none for reads), never "targets: none"; nothing is made. */
+static void test_dry_run_vd_members(void **state)
+{
+	const char *dir = *state;
+	char plan[4200], text[24000], m[3][4200];
+	for (int i = 0; i < 3; i++)
+		snprintf(m[i], sizeof(m[i]), "%s/m%d", dir, i);
+	snprintf(plan, sizeof(plan), "%s/vd.ini", dir);
+	snprintf(text, sizeof(text),
+		 "[global]\nvd=raid5,strip=64k,members=%s:%s:%s\nsize=16m\nbs=4k\n"
+		 "runtime=2s\nmode=fixed\n[w]\nrw=randwrite\n[r]\nrw=randread\n"
+		 "[m]\nrw=randwrite\nvd=raid1,strip=64k,members=%s:%s\n",
+		 m[0], m[1], m[2], m[0], m[1]);
+	write_text(plan, text);
+	struct proc_out po;
+	run_iochar(&po, NULL, 0, (const char *[]){"plan", plan, "--dry-run", NULL});
+	expect_exit(&po, 0);
+	assert_null(strstr(po.out, "targets: none"));
+	char want[13000];
+	snprintf(want, sizeof(want), "VD raid5, strip 64k, 3 members: %s %s %s\n", m[0], m[1],
+		 m[2]);
+	expect_has(po.out, want);
+	const char *w = strstr(po.out, "step 1 of 3"), *r = strstr(po.out, "step 2 of 3"),
+		   *mir = strstr(po.out, "step 3 of 3");
+	assert_true(w && r && mir);
+	const char *ww = strstr(w, "member writes: each host write of the workload: its data "
+				   "strips and the row's parity are written");
+	assert_true(ww && ww < r);
+	const char *rw = strstr(r, "member writes: none (the workload only reads)");
+	assert_true(rw && rw < mir);
+	expect_has(mir, "VD raid1");
+	expect_has(mir, "member writes: each host write of the workload: every member gets a copy");
+	for (int i = 0; i < 3; i++)
+		assert_false(file_exists(m[i]));
+	proc_out_free(&po);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +250,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dry_run_same_errors, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_estimate_is_the_runs, shmdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_whitepaper, shmdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_vd_members, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 
-static struct disc_choice *memo_find(struct disc_memo *m, const struct set_outcome *s,
+static struct disc_choice *memo_find(struct disc_memo_set *m, const struct set_outcome *s,
 				     const char *engine)
 {
 	for (unsigned i = 0; i < m->n; i++) {
@@ -19,9 +19,14 @@ static struct disc_choice *memo_find(struct disc_memo *m, const struct set_outco
 	return NULL;
 }
 
-static void memo_add(struct disc_memo *m, const struct set_outcome *s,
+static void memo_add(struct disc_memo_set *m, const struct set_outcome *s,
 		     const char *engine, const struct disc_choice *c)
 {
+	struct disc_choice *had = memo_find(m, s, engine);
+	if (had) {
+		*had = *c;
+		return;
+	}
 	if (m->n == DISC_MEMO_MAX)
 		return;
 	m->e[m->n].targets = s->targets;
@@ -61,11 +66,22 @@ static int disc_probe(const struct plan_step *st, struct set_outcome *s,
 	return ret;
 }
 
+/* Whether set s's discipline is the one its last step said (the same
+ * settings, decided the same way), then remembered as said. */
+static void said_before(struct disc_memo *m, struct set_outcome *s, const char *engine)
+{
+	const struct disc_choice *c = &s->disc, *was = memo_find(&m->said, s, engine);
+	s->disc.unchanged = was && was->how == c->how && was->d == c->d &&
+			    !strcmp(was->engine, c->engine) && !strcmp(was->ring, c->ring) &&
+			    was->submit == c->submit && was->cmax == c->cmax;
+	memo_add(&m->said, s, engine, c);
+}
+
 int disc_set_choose(const struct plan_step *st, struct set_outcome *s,
 		    const struct plan_run_opts *o, struct disc_memo *m,
 		    struct ioc_err *err)
 {
-	struct disc_choice *had = memo_find(m, s, st->job.ioengine);
+	struct disc_choice *had = memo_find(&m->probed, s, st->job.ioengine);
 	struct job_spec job;
 	int ret = 0;
 
@@ -77,7 +93,7 @@ int disc_set_choose(const struct plan_step *st, struct set_outcome *s,
 	} else if ((ret = disc_probe(st, s, o, err))) {
 		return ret;
 	} else if (s->disc.how == DISC_HOW_PROBED) {
-		memo_add(m, s, st->job.ioengine, &s->disc);
+		memo_add(&m->probed, s, st->job.ioengine, &s->disc);
 	}
 	if (job_spec_copy(&job, &st->job))
 		return err_set(err, ENOMEM, "out of memory");
@@ -86,7 +102,8 @@ int disc_set_choose(const struct plan_step *st, struct set_outcome *s,
 	job_spec_free(&job);
 	s->disc_decided = true;
 	s->mctx.disc = &s->disc;
-	if (!ret && o->progress && s->disc.how == DISC_HOW_PROBED) {
+	said_before(m, s, st->job.ioengine);
+	if (!ret && o->progress && s->disc.how == DISC_HOW_PROBED && !s->disc.unchanged) {
 		char line[512];
 		discipline_describe(&s->disc, line, sizeof(line));
 		fprintf(o->progress, "iochar: step '%s': discipline %s\n", st->label, line);

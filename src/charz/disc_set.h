@@ -12,7 +12,7 @@
 /* The disciplines the plan's probes chose, by target set and engine.
  * Strings borrowed from the plan's steps; zeroed before the first step. */
 #define DISC_MEMO_MAX 64
-struct disc_memo {
+struct disc_memo_set {
 	struct {
 		char *const *targets;
 		unsigned nr_targets;
@@ -22,12 +22,18 @@ struct disc_memo {
 	unsigned n;
 };
 
+struct disc_memo {
+	struct disc_memo_set probed; /* each set's probe, reused later */
+	struct disc_memo_set said;   /* each set's last discipline said */
+};
+
 /* Decide set s's discipline before st's runs under o->discipline: an
  * earlier step's probe of the same targets and engine (kept in m), a
  * probe now (its runs through a measure context of its own, at the
  * step's first depth: a search's first point, else the job's), or none
  * (precondition and rebuild steps, a fixed one). Sets s->disc,
- * s->disc_decided and s->mctx.disc. 0, or the probe's error. */
+ * s->disc_decided and s->mctx.disc, and s->disc.unchanged when the set's
+ * last step said the same. 0, or the probe's error. */
 int disc_set_choose(const struct plan_step *st, struct set_outcome *s,
 		    const struct plan_run_opts *o, struct disc_memo *m,
 		    struct ioc_err *err);

@@ -86,6 +86,9 @@ struct disc_choice {
 	/* the effective settings, for the record ("" ring: not io_uring) */
 	char engine[32], ring[24];
 	unsigned submit, cmax;
+	/* the same as the set's last step that had one said: the text
+	 * tables and messages do not say it again (the JSON does) */
+	bool unchanged;
 };
 
 /* Parse --discipline's value: auto, fixed, or a candidate's name. 0 or

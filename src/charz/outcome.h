@@ -99,7 +99,8 @@ int step_csv_write(const struct step_outcome *o, FILE *f);
  * the latency statistic of the read and write columns. */
 void step_table_header(FILE *f, const struct plan *p);
 
-/* Write the step's rows of the summary table to f. */
+/* Write the step's rows of the summary table to f; under them, once, what
+ * its targets' own rows hold (STEP_TABLE_PER_TARGET). */
 int step_table_write(const struct step_outcome *o, FILE *f);
 
 /* Rows of one point: each target's own, then the total when several. */
@@ -121,6 +122,11 @@ void step_search_csv(FILE *f, const struct step_outcome *o, const struct set_out
  * inside, or none ran. */
 const struct point *step_search_closest(const struct step_outcome *o,
 					const struct set_outcome *s);
+
+/* The line under a table whose targets have rows of their own: said once
+ * in the plan's summary table, however many steps have them. */
+#define STEP_TABLE_PER_TARGET \
+	"  a target's own row: its latency (under rd) is the mean of both directions\n"
 
 struct jw;
 

@@ -301,14 +301,35 @@ int results_finish(const struct results_dir *rd, struct ioc_err *err)
 	return 0;
 }
 
+/* A step's table from path into f, its per-target line left out once
+ * *said (one summary table says it once). */
+static void copy_table_into(FILE *f, const char *path, bool *said)
+{
+	FILE *in = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!in)
+		return;
+	while (getline(&line, &cap, in) > 0) {
+		bool note = !strcmp(line, STEP_TABLE_PER_TARGET);
+		if (!(note && *said))
+			fputs(line, f);
+		*said |= note;
+	}
+	free(line);
+	fclose(in);
+}
+
 void results_print_table(const struct results_dir *rd, FILE *f)
 {
+	bool per_target_said = false;
 	char path[4200];
 	step_table_header(f, rd->plan);
 	for (unsigned i = 0; i < rd->plan->nr_steps; i++) {
 		if (!step_file_exists(rd, i, "txt"))
 			continue;
 		step_path(rd, i, "txt", path, sizeof(path));
-		copy_file_into(f, path);
+		copy_table_into(f, path, &per_target_said);
 	}
 }

@@ -284,19 +284,23 @@ static void table_row(FILE *f, const struct step_outcome *o, const struct set_ou
 	fmt_dir_lat(rd, sizeof(rd), p, DIR_READ, o->step->latency_stat);
 	fmt_dir_lat(wr, sizeof(wr), p, DIR_WRITE, o->step->latency_stat);
 	step_fmt_lat(p99, sizeof(p99), (double)p->s.total.lat.pct[PCT_P99]);
-	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s%s\n", name,
+	/* beside the figures what makes them not the device's own */
+	bool buffered = !j->direct && strcmp(j->ioengine, "null");
+	fprintf(f, "%-34.34s %-7s %5s %5u %6u %8u %10.0f %9.1f %9s %9s %9s %s%s%s%s%s%s\n", name,
 		tgt, bs, read_pct(j), p->iodepth, p->numjobs, p->s.total.iops,
 		p->s.total.bw_bytes / 1e6, rd, wr, p99, verdict,
-		p->tool_limited ? (verdict[0] ? ", tool-limited" : "tool-limited") : "",
-		unsteady_mark(s, mark, sizeof(mark), !verdict[0] && !p->tool_limited));
+		p->tool_limited && verdict[0] ? ", " : "", p->tool_limited ? "tool-limited" : "",
+		buffered && (verdict[0] || p->tool_limited) ? ", " : "",
+		buffered ? "buffered: page cache, not the device" : "",
+		unsteady_mark(s, mark, sizeof(mark), !verdict[0] && !p->tool_limited && !buffered));
 }
 
 /* Under a point's row: its VDs' amplification and members (as `iochar
  * run` prints them), then each target's own figures when it ran on
  * several at once (they are in the point's measure call); the paper's
  * per-VD rows. */
-static void target_rows(FILE *f, const struct step_outcome *o,
-			const struct set_outcome *s, const struct point *p)
+static unsigned target_rows(FILE *f, const struct step_outcome *o,
+			    const struct set_outcome *s, const struct point *p)
 {
 	const struct measure_call *c = point_call(s, p);
 	unsigned n = point_targets(s, c);
@@ -306,15 +310,17 @@ static void target_rows(FILE *f, const struct step_outcome *o,
 		fputs(c->vd_text, f);
 	step_wl_table(f, o, p, c);
 	if (!c || n < 2)
-		return;
+		return 0;
 	for (unsigned t = 0; t < n; t++) {
 		const struct dir_summary *d = &c->per_target[t];
 		snprintf(name, sizeof(name), "  %s", c->vd_labels ? c->vd_labels[t] : s->targets[t]);
 		step_fmt_lat(mean, sizeof(mean), d->lat.mean);
-		fprintf(f, "%-34.34s %-7s %5s %5s %6s %8s %10.0f %9.1f %9s (mean, both directions)\n",
-			name, "1", "", "", "", "", d->iops, d->bw_bytes / 1e6, mean);
+		fprintf(f, "%-34.34s %-7s %5s %5s %6s %8s %10.0f %9.1f %9s\n", name, "1", "", "",
+			"", "", d->iops, d->bw_bytes / 1e6, mean);
 	}
+	return n;
 }
+
 
 static const char *limit_verdict(const struct step_outcome *o, const struct point *p)
 {
@@ -502,6 +508,7 @@ static void scaling_counts_line(FILE *f, const struct step_outcome *o)
 int step_table_write(const struct step_outcome *o, FILE *f)
 {
 	char name[PLAN_LABEL_MAX + 16], verdict[128], tgt[16];
+	unsigned per_target = 0;
 	for (unsigned i = 0; i < o->nr_sets; i++) {
 		const struct set_outcome *s = &o->sets[i];
 		const struct point *p = set_headline(o, s);
@@ -516,18 +523,18 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		switch (o->step->mode) {
 		case STEP_FIXED:
 			table_row(f, o, s, o->step->label, tgt, p, limit_verdict(o, p));
-			target_rows(f, o, s, p);
+			per_target += target_rows(f, o, s, p);
 			break;
 		case STEP_SEARCH:
 			table_row(f, o, s, o->step->label, tgt, p,
 				  search_verdict(o, s, p, verdict, sizeof(verdict)));
-			target_rows(f, o, s, p);
+			per_target += target_rows(f, o, s, p);
 			step_search_notes(f, o, s);
 			break;
 		case STEP_CURVE:
 			snprintf(name, sizeof(name), "%s max", o->step->label);
 			table_row(f, o, s, name, tgt, p, "closed loop");
-			target_rows(f, o, s, p);
+			per_target += target_rows(f, o, s, p);
 			for (unsigned k = 0; k < s->curve.nr_points; k++) {
 				const struct curve_point *cp = &s->curve.points[k];
 				snprintf(name, sizeof(name), "%s %u%%", o->step->label, cp->pct);
@@ -551,12 +558,14 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		}
 		/* under the rows it chose for: above them it read as the
 		 * previous step's */
-		if (s->disc_decided && s->disc.how != DISC_HOW_NONE) {
+		if (s->disc_decided && s->disc.how != DISC_HOW_NONE && !s->disc.unchanged) {
 			char line[512];
 			discipline_describe(&s->disc, line, sizeof(line));
 			fprintf(f, "  discipline: %s\n", line);
 		}
 	}
+	if (per_target)
+		fputs(STEP_TABLE_PER_TARGET, f);
 	if (o->nr_unwritten) {
 		fputs("  ", f);
 		for (unsigned i = 0; i < o->nr_unwritten; i++)

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "base/units.h"
+#include "util/closest.h"
 
 static const char unknown_default[] =
     "%s: unknown option; see 'iochar %s --help'";
@@ -144,6 +145,33 @@ static int value_of(struct args_state *st, const struct arg_def *r, int *i,
 	return 0;
 }
 
+/* fio's "did you mean" for an unknown long option: the nearest row's
+ * name put in err's message after its "unknown option" (or at its end). */
+static int unknown_long(const struct args_state *st, const char *word, size_t len,
+			struct ioc_err *err)
+{
+	struct closest c;
+	char typed[128], tail[IOC_ERR_MAX];
+	int ret = fail(st, st->s->unknown, unknown_default, word, err);
+
+	snprintf(typed, sizeof(typed), "%.*s", (int)len, word + 2);
+	closest_init(&c, typed);
+	for (size_t i = 0; i < st->s->nr; i++)
+		if (!(st->s->rows[i].flags & ARG_POS))
+			closest_offer(&c, st->s->rows[i].o.name);
+	const char *guess = closest_name(&c);
+	if (!guess)
+		return ret;
+	char *at = strstr(err->msg, "unknown option");
+	at = at ? at + strlen("unknown option") : err->msg + strlen(err->msg);
+	if (!strncmp(at, " '", 2) && strchr(at + 2, '\'')) /* "unknown option '--x'" */
+		at = strchr(at + 2, '\'') + 1;
+	snprintf(tail, sizeof(tail), "%s", at);
+	snprintf(at, sizeof(err->msg) - (size_t)(at - err->msg), " (did you mean --%s?)%s",
+		 guess, tail);
+	return ret;
+}
+
 static int parse_long(struct args_state *st, int *i, struct ioc_err *err)
 {
 	const char *word = st->argv[*i], *key = word + 2;
@@ -157,7 +185,9 @@ static int parse_long(struct args_state *st, int *i, struct ioc_err *err)
 		return ARGS_HELP;
 	if (!r && st->s->other)
 		return st->s->other(st->args, word, err);
-	if (!r || (eq && r->implied))
+	if (!r)
+		return unknown_long(st, word, len, err);
+	if (eq && r->implied)
 		return fail(st, st->s->unknown, unknown_default, word, err);
 	if (!takes_value(r))
 		return apply(st, r, eq ? eq + 1 : NULL, err);

@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "base/job_options.h"
+#include "util/closest.h"
 #include "base/units.h"
 #include "engine/engine.h"
 
@@ -109,10 +110,19 @@ int options_lookup(const char *key, const struct option_def **out,
 				 "fio option '%s' is not supported by iochar "
 				 "(docs/fio-compat.md)",
 				 key);
+	struct closest c;
+	closest_init(&c, key);
+	for (size_t i = 0; options_row(i); i++) { /* aliases too, as fio's command line */
+		closest_offer(&c, options_row(i)->name);
+		closest_offer(&c, options_row(i)->alias[0]);
+		closest_offer(&c, options_row(i)->alias[1]);
+	}
+	const char *guess = closest_name(&c);
 	return err_usage(err, EINVAL,
-			 "unknown option '%s': not an option of fio %s either "
+			 "unknown option '%s': not an option of fio %s either%s%s%s "
 			 "(see 'iochar run --help')",
-			 key, fio_names_version + 4);
+			 key, fio_names_version + 4, guess ? "; did you mean " : "",
+			 guess ? guess : "", guess ? "?" : "");
 }
 
 bool options_value_optional(const struct option_def *o)

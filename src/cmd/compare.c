@@ -101,9 +101,10 @@ int cmd_compare(int argc, char **argv)
 	if (a.fit)
 		a.predicted = true; /* a model file is only for the model side */
 	if (a.nr_sides < (a.predicted ? 1 : 2)) {
-		fprintf(stderr, "iochar compare: needs two result sets or more%s\n",
+		/* one line and where the rest is, not the whole help */
+		fprintf(stderr, "iochar compare: needs two result sets or more%s; see "
+			"'iochar compare --help'\n",
 			a.sides_given ? " (two sides: A1 A2 -- B1 B2)" : "");
-		report_args_help(usage, about, stderr);
 		return EXIT_USAGE;
 	}
 	struct mdl_fit *fit = a.fit ? malloc(sizeof(*fit)) : NULL;

@@ -374,10 +374,12 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 	st.log_every_ns = a->progress_interval_ns;
 	st.next_log_ns = st.log_every_ns;
 	st.eta = &eta;
+	st.ranks = d ? (unsigned)dist_size(d) : 1;
 	FILE *messages = root ? status_messages(&st) : NULL;
 	struct runner_hooks hooks = {
 		.tick = root ? status_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
+		.poll = root ? status_poll : NULL,
 		.arg = &st,
 		.stop = signals_catch(),
 	};

@@ -9,6 +9,7 @@
 #include "charz/plan_run.h"
 #include "charz/point.h"
 #include "util/fmt.h"
+#include "vd/def.h"
 
 /* A duration at the precision a plan's length deserves. */
 static void fmt_dur(char *buf, size_t len, uint64_t ns)
@@ -55,8 +56,69 @@ static void print_workload(FILE *f, const struct plan_step *st)
 	fputc('\n', f);
 }
 
+/* What each host write of a VD becomes on its members. */
+static const char *vd_member_writes(const struct vd_def *d)
+{
+	switch (d->level) {
+	case VD_RAID1:
+		return "every member gets a copy";
+	case VD_RAID10:
+		return "both members of its mirrored pair get a copy";
+	case VD_RAID5:
+	case VD_RAID6:
+		return "its data strips and the row's parity are written "
+		       "(read-modify-write or reconstruct-write, whichever reads fewer)";
+	default:
+		return "the member holding each strip is written";
+	}
+}
+
+/* One VD of a step: its members, and the writes they will get (from the
+ * workload, and from preconditioning when it runs). */
+static void print_vd(FILE *f, const struct plan_step *st, const char *text)
+{
+	struct vd_def d;
+	struct ioc_err err = {0};
+	char strip[32];
+
+	if (vd_def_parse(text, &d, &err)) { /* checked before: not expected */
+		fprintf(f, "    VD %s\n", text);
+		return;
+	}
+	units_format_size(d.strip, strip, sizeof(strip));
+	fprintf(f, "    VD %s, strip %s, %u members:", vd_level_name(d.level), strip,
+		d.nr_members);
+	for (unsigned m = 0; m < d.nr_members; m++)
+		fprintf(f, " %s%s", d.members[m], vd_member_failed(&d, m) ? " (failed)" : "");
+	fputc('\n', f);
+	bool writes = rw_writes(st->job.rw) || plan_step_preconditions(st);
+	if (d.read_only || d.blocked || !writes) {
+		fprintf(f, "      member writes: none (%s)\n",
+			d.read_only || d.blocked ? vd_access_name(&d) : "the workload only reads");
+		return;
+	}
+	fprintf(f, "      member writes: each host write of %s%s: %s%s\n",
+		rw_writes(st->job.rw) ? "the workload" : "",
+		!rw_writes(st->job.rw)		  ? "preconditioning"
+		: plan_step_preconditions(st) ? " and of preconditioning"
+						 : "",
+		vd_member_writes(&d),
+		vd_write_back(&d) ? "; write-back: through the cache, when it is destaged" : "");
+}
+
 static void print_targets(FILE *f, const struct plan_step *st)
 {
+	if (st->job.vd[0]) { /* a VD step: its members are the targets */
+		unsigned n = vd_list_count(st->job.vd);
+		fprintf(f, "  targets: %u RAID VD%s%s\n", n, n == 1 ? "" : "s",
+			n > 1 ? ", each in turn" : "");
+		for (unsigned i = 0; i < n; i++) {
+			char one[4096];
+			if (!vd_list_item(st->job.vd, i, one, sizeof(one)))
+				print_vd(f, st, one);
+		}
+		return;
+	}
 	static const char *const how[] = {
 	    [TARGETS_EACH] = "each, one after the other",
 	    [TARGETS_PARALLEL] = "parallel, all at once",

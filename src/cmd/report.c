@@ -70,9 +70,9 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "iochar report: %s\n",
 			a.format ? "--output-format: the report is HTML; see 'iochar compare' for json and csv"
 			: a.predicted ? "--predicted: the report always shows the predictions (--fit=FIT: another model's)"
-			: !a.nr_inputs ? "no results given" : "-o OUT.html is required");
-		report_args_help(usage, about, stderr);
-		return EXIT_USAGE;
+			: !a.nr_inputs ? "no results given; see 'iochar report --help'"
+			: "-o OUT.html is required; see 'iochar report --help'");
+		return EXIT_USAGE; /* one line, not the whole help */
 	}
 	struct mdl_fit *fit = a.fit ? malloc(sizeof(*fit)) : NULL;
 	if (a.fit && !fit) {

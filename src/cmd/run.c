@@ -227,7 +227,8 @@ static void run_tick(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 	struct run_hooks_arg *a = arg;
 
 	status_tick(&a->st, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
-	if (a->bw && a->st.tty)
+	/* fio's samples are a second apart: not the line's first, at half a second */
+	if (a->bw && a->st.tty && elapsed_ns >= 3 * RUNNER_FIRST_TICK_NS / 2)
 		agg_bw_log_sample(a->bw, elapsed_ns, bytes);
 	/* fio stops its jobs when the trigger comes, then runs its command */
 	if (trigger_armed(&a->trig) && trigger_due(&a->trig, elapsed_ns) && a->stop)
@@ -247,9 +248,11 @@ static void status_report(void *arg, const struct run_result *so_far)
 /* The live status as --eta, --progress-interval and --verbose ask: off
  * a terminal, progress lines only with --verbose (fio is silent there,
  * and its harnesses read any stderr as a failure); --eta as fio's. */
-static void status_start(struct status *st, const struct run_config *cfg)
+static void status_start(struct status *st, const struct run_config *cfg,
+			 const struct dist *d)
 {
 	status_init(st);
+	st->ranks = d ? (unsigned)dist_size(d) : 1;
 	st->log_every_ns = note_shown() ? cfg->progress_interval_ns : 0;
 	if (cfg->eta != RUN_ETA_AUTO) /* --eta: as fio's */
 		st->tty = cfg->eta == RUN_ETA_ALWAYS;
@@ -269,6 +272,7 @@ static int run_jobs(struct dist *d, const struct run_config *cfg, struct run_hoo
 	struct runner_hooks hooks = {
 		.tick = root ? run_tick : NULL,
 		.fill_progress = root ? status_fill : NULL,
+		.poll = root ? status_poll : NULL, /* ha's first member is its status */
 		.arg = ha,
 		.stop = stop_requested,
 		/* many hosts: each rank's runner sees only its own workers */
@@ -370,7 +374,7 @@ int cmd_run(int argc, char **argv)
 			     cfg.jobs[0].files[0]);
 	if (root)
 		run_config_differences(&cfg);
-	status_start(st, &cfg);
+	status_start(st, &cfg, d);
 	ha.format = cfg.format;
 	ha.out = rf.f ? rf.f : stdout;
 	atomic_bool *stop_requested = signals_catch();
@@ -390,6 +394,7 @@ int cmd_run(int argc, char **argv)
 		status = err.usage ? EXIT_USAGE : 1;
 	else if (result.partial && atomic_load(stop_requested) && !ha.trig.fired)
 		status = EXIT_SIGNAL;
+	status_done(st);
 	run_result_free(&result);
 	results_file_abort(&rf); /* no result at all: the old file stays */
 	run_config_free(&cfg);

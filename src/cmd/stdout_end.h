@@ -10,7 +10,9 @@
 
 /* Ignore SIGPIPE, so a closed pipe is a write error (EPIPE) the command
  * sees, and make stdout a stream over fd 1 that remembers the first
- * errno its writes met; call before anything is written (main does). */
+ * errno its writes met, line-buffered on a terminal or when stderr goes
+ * to the same file, and erases the live line first (cmd/out_guard.h, which
+ * stderr gets too); call before anything is written (main does). */
 void stdout_begin(void);
 
 /* Whether a write to stdout has failed: a command that meets a write

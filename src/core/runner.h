@@ -20,15 +20,24 @@
 #include "stats/hist.h"
 #include "util/err.h"
 
+/* The first tick comes this long into a run, so even a one-second run
+ * shows its figures; the next ones on each whole second. */
+#define RUNNER_FIRST_TICK_NS 500000000ull
+
 struct runner_hooks {
-	/* Called about once a second from the runner's thread while workers
-	 * run, with the live totals so far and lat, the latency histogram
+	/* Called from the runner's thread while workers run, at
+	 * RUNNER_FIRST_TICK_NS and then about once a second, with the live totals so far and lat, the latency histogram
 	 * of the run so far (every worker and direction, each as of its
 	 * last answer, up to a second old; empty at first, NULL when out of
 	 * memory; the runner's, valid during the call). May be NULL. */
 	void (*tick)(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		     const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
 		     uint64_t lat_sum_ns, const struct hist *lat);
+	/* Called from the runner's thread each time it looks at the workers
+	 * (every few tens of milliseconds) while they run: something quick,
+	 * such as redrawing the live line when the terminal was resized.
+	 * arg is the hooks' arg. May be NULL. */
+	void (*poll)(void *arg);
 	/* Called while a file is being filled before the run; may be NULL. */
 	void (*fill_progress)(void *arg, const char *path, uint64_t done,
 			      uint64_t total);

@@ -157,7 +157,7 @@ static void tick(struct watch *wa, uint64_t now)
 void runner_watch_workers(struct watch *wa)
 {
 	bool cpu_sampled = false, asked = false;
-	uint64_t next_tick = wa->start_ns + 1000000000ull;
+	uint64_t next_tick = wa->start_ns + RUNNER_FIRST_TICK_NS;
 
 	getrusage(RUSAGE_SELF, &wa->ru_start);
 	cpuload_sample(&wa->load_start);
@@ -191,9 +191,13 @@ void runner_watch_workers(struct watch *wa)
 			live_ask(wa);
 			asked = true;
 		}
+		if (wa->hooks && wa->hooks->poll)
+			wa->hooks->poll(wa->hooks->arg);
 		if (wa->hooks && wa->hooks->tick && now >= next_tick) {
 			tick(wa, now);
-			next_tick += 1000000000ull;
+			/* the next whole second of the run */
+			next_tick = wa->start_ns +
+				    ((next_tick - wa->start_ns) / 1000000000ull + 1) * 1000000000ull;
 			asked = false;
 		}
 		clock_sleep_until(wake);

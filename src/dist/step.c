@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,24 @@ enum local_state { LOCAL_PREP, LOCAL_READY, LOCAL_DONE };
 #define DONE_BY_STOP   1 /* this rank stopped because rank 0 said so */
 #define DONE_BY_SIGNAL 2 /* a signal on this rank stopped it */
 
+/* A rank's live totals as one tick of its runner saw them. Its
+ * heartbeats carry its last two to rank 0, whose live line is the sum
+ * over the ranks of the same tick (the ticks fall on the same whole
+ * seconds of the run everywhere): one tick late, so every rank's has
+ * arrived. */
+struct live_totals {
+	uint64_t tick; /* which: the run's second it fell on, + 1; 0 = none */
+	uint64_t elapsed_ns, planned_ns;
+	uint64_t ios[DIR_COUNT], bytes[DIR_COUNT], lat_sum_ns;
+};
+
+struct hb_msg {
+	struct msg_head h;
+	struct live_totals live[2]; /* the last tick's, the one before */
+};
+
 struct peer {
+	struct live_totals live[2]; /* its last heartbeat's, under step.mu */
 	uint64_t last_ns;      /* when rank 0 last heard from it */
 	bool heard;            /* in this step: until then, a longer wait */
 	bool ready, done;
@@ -51,6 +69,7 @@ struct step {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	/* main -> watcher, under mu */
+	struct live_totals own_live[2]; /* this rank's last two ticks */
 	enum local_state local;
 	struct msg_head own;   /* this rank's outcome, with LOCAL_DONE */
 	void *done_msg;        /* rank != 0: what to send as DONE */
@@ -125,6 +144,11 @@ static void root_take(struct step *s, int tag)
 		}
 		p->last_ns = clock_ns();
 		p->heard = true;
+		if (tag == TAG_HB && len >= sizeof(struct hb_msg)) {
+			pthread_mutex_lock(&s->mu);
+			memcpy(p->live, (char *)b + offsetof(struct hb_msg, live), sizeof(p->live));
+			pthread_mutex_unlock(&s->mu);
+		}
 		if (tag == TAG_READY)
 			p->ready = true;
 		if (tag == TAG_DONE && len >= sizeof(struct msg_head)) {
@@ -257,8 +281,10 @@ static void *rank_watch(void *arg)
 		heard0 |= last0 != before;
 		if (s->user_stop && atomic_load(s->user_stop))
 			atomic_store(&s->stop, true);
+		struct hb_msg hb = {.h = {.seq = s->seq}};
 		pthread_mutex_lock(&s->mu);
 		enum local_state local = s->local;
+		memcpy(hb.live, s->own_live, sizeof(hb.live));
 		pthread_mutex_unlock(&s->mu);
 		struct msg_head h = {.seq = s->seq};
 		if (local >= LOCAL_READY && !ready_sent) {
@@ -283,7 +309,7 @@ static void *rank_watch(void *arg)
 				break;
 		}
 		if (now >= next_hb) {
-			comm_post(0, TAG_HB, &h, sizeof(h));
+			comm_post(0, TAG_HB, &hb, sizeof(hb));
 			next_hb = now + DIST_HB_NS;
 		}
 		clock_sleep_until(now + (local == LOCAL_READY ? 20000 : 1000000));
@@ -355,12 +381,49 @@ static int finish_local(struct step *s, int ret, const struct ioc_err *err,
 	return fail;
 }
 
+/* Peer p's totals of tick t (its last two), else its latest before t. */
+static const struct live_totals *peer_at(const struct peer *p, uint64_t t)
+{
+	if (p->live[0].tick && p->live[0].tick <= t)
+		return &p->live[0];
+	return p->live[1].tick && p->live[1].tick <= t ? &p->live[1] : NULL;
+}
+
+/* Every rank's tick: its totals kept for its heartbeats. Rank 0's caller
+ * gets the sum over the ranks of its previous tick, and no latency
+ * histogram (the others' stay on their hosts: the mean comes from the
+ * sums); on one rank, this tick as it is. */
 static void tick_relay(void *arg, uint64_t elapsed_ns, uint64_t planned_ns,
 		       const uint64_t ios[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
 		       uint64_t lat_sum_ns, const struct hist *lat)
 {
-	const struct step *s = arg;
-	s->hooks->tick(s->hooks->arg, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
+	struct step *s = arg;
+	struct live_totals now = {.tick = (elapsed_ns + 250000000ull) / 1000000000ull + 1,
+				  .elapsed_ns = elapsed_ns, .planned_ns = planned_ns,
+				  .lat_sum_ns = lat_sum_ns};
+
+	memcpy(now.ios, ios, sizeof(now.ios));
+	memcpy(now.bytes, bytes, sizeof(now.bytes));
+	pthread_mutex_lock(&s->mu);
+	s->own_live[1] = s->own_live[0];
+	s->own_live[0] = now;
+	struct live_totals sum = s->own_live[1];
+	for (int r = 1; s->peers && sum.tick && r < s->d->size; r++) {
+		const struct live_totals *t = peer_at(&s->peers[r], sum.tick);
+		for (int d = 0; t && d < DIR_COUNT; d++) {
+			sum.ios[d] += t->ios[d];
+			sum.bytes[d] += t->bytes[d];
+		}
+		sum.lat_sum_ns += t ? t->lat_sum_ns : 0;
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (!s->hooks || !s->hooks->tick)
+		return;
+	if (s->d->size == 1)
+		s->hooks->tick(s->hooks->arg, elapsed_ns, planned_ns, ios, bytes, lat_sum_ns, lat);
+	else if (sum.tick)
+		s->hooks->tick(s->hooks->arg, sum.elapsed_ns, sum.planned_ns, sum.ios, sum.bytes,
+			       sum.lat_sum_ns, NULL);
 }
 
 static void fill_relay(void *arg, const char *path, uint64_t done, uint64_t total)
@@ -484,7 +547,7 @@ int dist_run(struct dist *d, const struct job_spec *jobs, unsigned nr_jobs,
 	};
 	struct runner_hooks h = {
 		/* the caller's hooks, relayed: their arg is s */
-		.tick = hooks && hooks->tick ? tick_relay : NULL,
+		.tick = tick_relay, /* on every rank: its totals go to rank 0 */
 		.fill_progress = hooks && hooks->fill_progress ? fill_relay : NULL,
 		.arg = &s,
 		.stop = &s.stop,

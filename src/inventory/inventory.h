@@ -78,6 +78,8 @@ struct inv_memory {
 struct inv_pci {
 	char addr[INV_PCI_ADDR];   /* "0000:01:00.0" */
 	char vendor[8], device[8]; /* "0x144d" */
+	/* pciutils' names for them (inventory/pci_names.h); "" unknown */
+	char vendor_name[INV_NAME * 2], device_name[INV_NAME * 2];
 	char driver[INV_NAME];
 	int numa_node; /* -1 = none or unknown */
 	unsigned cur_speed, cur_width, max_speed, max_width;

@@ -142,6 +142,8 @@ static void emit_pci(struct jw *w, const struct inv_pci *p)
 	KV_STR(w, "addr", p->addr);
 	KV_STR(w, "vendor", p->vendor);
 	KV_STR(w, "device", p->device);
+	KV_STR(w, "vendor_name", p->vendor_name); /* pciutils' names, "" unknown */
+	KV_STR(w, "device_name", p->device_name);
 	KV_STR(w, "driver", p->driver);
 	kv_int_or_null(w, "numa_node", p->numa_node);
 	kv_list(w, "users", p->users);

@@ -107,9 +107,13 @@ static void text_pci(FILE *f, const struct inv_pci *p)
 {
 	char cur[16], max[16];
 
-	fprintf(f, "  %s %s: %s %s:%s", p->below_capability ? "!" : " ",
-		p->addr, or_dash(p->driver), or_dash(p->vendor),
-		or_dash(p->device));
+	fprintf(f, "  %s %s: %s ", p->below_capability ? "!" : " ", p->addr,
+		or_dash(p->driver));
+	if (p->vendor_name[0]) /* as lspci names it, the IDs after */
+		fprintf(f, "%s%s%s (%s:%s)", p->vendor_name, p->device_name[0] ? " " : "",
+			p->device_name, or_dash(p->vendor), or_dash(p->device));
+	else
+		fprintf(f, "%s:%s", or_dash(p->vendor), or_dash(p->device));
 	if (p->cur_speed || p->cur_width || p->max_speed || p->max_width)
 		fprintf(f, ", link %s x%u of %s x%u",
 			gts(cur, sizeof(cur), p->cur_speed), p->cur_width,

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "inventory/collect.h"
+#include "inventory/pci_names.h"
 #include "inventory/sysfs.h"
 
 uint64_t inventory_pcie_mbps(unsigned speed, unsigned width)
@@ -293,5 +294,6 @@ int inv_collect_pcie(struct inventory *inv)
 	}
 	ret = find_uplinks(inv, real);
 	free(real);
+	inv_pci_names(inv->pcis, inv->nr_pcis);
 	return ret;
 }

@@ -243,6 +243,10 @@ const char *cmp_value_note(const struct cmp_value *v);
  * measured ...") when any value was judged as one, else "". Static. */
 const char *compare_single_run_note(const struct cmp_table *t);
 
+/* The text tables' set column: as wide as the longest set name, whole, in
+ * terminal columns (util/text_width.h). */
+size_t compare_name_cols(const struct cmp_table *t);
+
 /* The table as text, JSON (docs/report.md) or CSV. 0 or -EIO. */
 int compare_write_text(const struct cmp_table *t, FILE *f);
 int compare_write_json(const struct cmp_table *t, FILE *f);

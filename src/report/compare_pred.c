@@ -13,6 +13,7 @@
 #include "report/numfmt.h"
 #include "report/report_preds.h"
 #include "util/csv.h"
+#include "util/text_width.h"
 
 /* The step and target set of set s whose headline point is p; false when
  * none is (a host row, a network row). */
@@ -131,15 +132,20 @@ void compare_pred_write_text(const struct cmp_table *t, FILE *f)
 		t->model_fit[0] ? "in" : "fitted on", fit_words(t));
 	if (t->model_validation[0])
 		fprintf(f, "model: %s\n", t->model_validation);
-	fprintf(f, "%-34s %-16s %15s %15s %7s  %-10s %s\n", "workload", "set", "measured",
-		"predicted", "error", "bound_by", "util");
+	size_t names = compare_name_cols(t);
+	fprintf(f, "%-34s ", "workload");
+	text_pad(f, "set", names, 1);
+	fprintf(f, " %15s %15s %7s  %-10s %s\n", "measured", "predicted", "error", "bound_by",
+		"util");
 	unsigned shown = 0;
 	for (size_t i = 0; next_pred(t, &i); i++) {
 		const struct cmp_pred *p = &t->preds[i];
 		const struct cmp_row *row = &t->rows[i / t->nr_sets];
 		unsigned s = (unsigned)(i % t->nr_sets);
-		fprintf(f, "%-34.34s %-16.16s %15s %15s ", row->key, t->sides[s].name,
-			value_str(a, row->iops, row->v[s].value), value_str(b, row->iops, p->predicted));
+		fprintf(f, "%-34.34s ", row->key);
+		text_pad(f, t->sides[s].name, names, 1);
+		fprintf(f, " %15s %15s ", value_str(a, row->iops, row->v[s].value),
+			value_str(b, row->iops, p->predicted));
 		if (isfinite(p->error_pct))
 			fprintf(f, "%6.1f%%", p->error_pct);
 		else

@@ -7,6 +7,7 @@
 #include "report/compare.h"
 #include "report/numfmt.h"
 #include "util/csv.h"
+#include "util/text_width.h"
 
 static char *value_str(char *buf, const struct cmp_row *r, double v)
 {
@@ -53,6 +54,35 @@ const char *compare_single_run_note(const struct cmp_table *t)
 	return "";
 }
 
+/* The note every single run's verdict carries (cmp_value_note's), said
+ * once in the table's header, not on each row. */
+static bool single_run_note(const struct cmp_value *v)
+{
+	static const struct cmp_value single = {.verdict = CMP_WITHIN_NOISE,
+						.rule = CMP_RULE_SECONDS, .nr_runs = 1};
+	const char *note = cmp_value_note(v);
+	return *note && !strcmp(note, cmp_value_note(&single));
+}
+
+static bool any_single_run_note(const struct cmp_table *t)
+{
+	for (unsigned r = 0; r < t->nr_rows; r++)
+		for (unsigned i = 0; i < t->nr_sets; i++)
+			if (t->rows[r].v[i].verdict != CMP_MISSING &&
+			    single_run_note(&t->rows[r].v[i]))
+				return true;
+	return false;
+}
+
+size_t compare_name_cols(const struct cmp_table *t)
+{
+	size_t w = 3; /* "set" */
+	for (unsigned i = 0; i < t->nr_sets; i++)
+		if (text_width(t->sides[i].name) > w)
+			w = text_width(t->sides[i].name);
+	return w;
+}
+
 /* Is any set fio's results (no per-second series)? */
 static bool any_fio(const struct cmp_table *t)
 {
@@ -83,7 +113,8 @@ static void text_header(const struct cmp_table *t, FILE *f)
 		fprintf(f, "\nnoise, repeated runs: the 95 %% interval of the difference of the "
 			   "run means (Welch's t), and at least %.0f %% to be significant",
 			COMPARE_MIN_EFFECT_PCT);
-	if (!repeats || any_rule(t, CMP_RULE_SECONDS, CMP_RULE_SECONDS)) {
+	if (!repeats || any_rule(t, CMP_RULE_SECONDS, CMP_RULE_SECONDS) ||
+	    any_single_run_note(t)) {
 		fprintf(f, "\nnoise, single runs: %.0f x the combined standard error of the "
 			   "per-second IOPS", COMPARE_K);
 		for (unsigned r = 0; r < t->nr_rows; r++)
@@ -112,8 +143,17 @@ static void text_header(const struct cmp_table *t, FILE *f)
 			break;
 		}
 	fputs("\n\n", f);
-	fprintf(f, "%-34s %-16s %16s %11s %8s %4s %9s %9s  %s\n", "workload", "set", "value",
-		"latency", "QDxjobs", "runs", "diff", "noise", "verdict");
+	fprintf(f, "%-34s ", "workload");
+	text_pad(f, "set", compare_name_cols(t), 1);
+	fprintf(f, " %16s %11s %8s %4s %9s %9s  %s\n", "value", "latency", "QDxjobs", "runs",
+		"diff", "noise", "verdict");
+}
+
+/* s right-aligned in cols columns and a space, whatever its bytes (µs, ±, –) */
+static void cell(FILE *f, const char *s, size_t cols)
+{
+	text_pad(f, s, cols, 0);
+	fputc(' ', f);
 }
 
 static void text_value(const struct cmp_row *row, unsigned i, FILE *f)
@@ -127,6 +167,8 @@ static void text_value(const struct cmp_row *row, unsigned i, FILE *f)
 			"missing");
 		return;
 	}
+	/* the single-run note is the header's, said once */
+	const char *note = single_run_note(v) ? "" : cmp_value_note(v);
 	if (row->net) {
 		snprintf(qd, sizeof(qd), "P%u", v->streams);
 		if (v->retransmits >= 0)
@@ -138,14 +180,15 @@ static void text_value(const struct cmp_row *row, unsigned i, FILE *f)
 	}
 	snprintf(runs, sizeof(runs), "%u", v->nr_runs);
 	snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
-	const char *note = cmp_value_note(v);
 	bool ref = v->verdict == CMP_REFERENCE;
-	fprintf(f, "%16s %11s %8s %4s %9s %10s  %s%s%s%s%s\n",
-		v->lost ? "lost" : value_str(a, row, v->value),
-		row->net ? "-" : numfmt_lat(b, v->lat_ns), qd, runs,
-		ref || !isfinite(v->diff_pct) ? "" : numfmt_pct(c, v->diff_pct),
-		isfinite(v->noise_pct) ? d : "-", cmp_verdict_name(v->verdict),
-		retr, *note ? "  (" : "", note, *note ? ")" : "");
+	cell(f, v->lost ? "lost" : value_str(a, row, v->value), 16);
+	cell(f, row->net ? "-" : numfmt_lat(b, v->lat_ns), 11);
+	cell(f, qd, 8);
+	cell(f, runs, 4);
+	cell(f, ref || !isfinite(v->diff_pct) ? "" : numfmt_pct(c, v->diff_pct), 9);
+	text_pad(f, isfinite(v->noise_pct) ? d : "-", 9, 0);
+	fprintf(f, "  %s%s%s%s%s\n", cmp_verdict_name(v->verdict), retr, *note ? "  (" : "",
+		note, *note ? ")" : "");
 }
 
 /* The workloads one side alone has, and those not comparable. */
@@ -176,6 +219,7 @@ static void text_footer(const struct cmp_table *t, FILE *f)
 
 int compare_write_text(const struct cmp_table *t, FILE *f)
 {
+	size_t names = compare_name_cols(t);
 	text_header(t, f);
 	if (!t->nr_rows)
 		fputs("(no workload with figures in any set: precondition steps or unfinished ones)\n", f);
@@ -188,7 +232,8 @@ int compare_write_text(const struct cmp_table *t, FILE *f)
 				fprintf(f, "  @ %-30.30s ", row->host);
 			else
 				fprintf(f, "%-34.34s ", row->key);
-			fprintf(f, "%-16.16s ", t->sides[i].name);
+			text_pad(f, t->sides[i].name, names, 1);
+			fputc(' ', f);
 			text_value(row, i, f);
 		}
 	}

@@ -147,6 +147,8 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	if (st->mode == RS_SEARCH && ts->confirmed && isfinite(ts->spread))
 		fprintf(f, "<br><small class=\"repeat\">repeat spread %.1f %%</small>",
 			100 * ts->spread);
+	if (!st->job.direct) /* said beside the figure, not only in the parameters */
+		fputs("<br><small class=\"buffered\">buffered: page cache, not the device</small>", f);
 	fputs("</td>", f);
 	td(f, "num", rnd ? numfmt_bw(a, p->total.bw_bytes) : numfmt_iops(a, p->total.iops));
 	lat_cell(f, p, p->total.lat.mean);
