@@ -2,14 +2,17 @@
 # Runs each test binary given, keeps going after a failure, and ends with
 # one summary line ("N passed, N failed") counting test binaries' cases.
 # $IOCHAR is the iochar binary the end-to-end tests run.
+# Each binary gets $IOCHAR_TEST_TIMEOUT seconds (default 600), then TERM,
+# then KILL 10 s later: a hung binary is named as failed, not waited on.
 set -uo pipefail
+limit=${IOCHAR_TEST_TIMEOUT:-600}
 passed=0 failed=0 skipped=0
 failed_bins=()
 times=()
 for t in "$@"; do
 	log=$(mktemp)
 	t0=$EPOCHREALTIME
-	"$t" 2>&1 | tee "$log"
+	timeout -k 10 "$limit" "$t" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	# each binary's wall time, so the suite's budget can be watched
 	times+=("$(awk -v a="$t0" -v b="$EPOCHREALTIME" -v n="$(basename "$t")" \
@@ -19,7 +22,12 @@ for t in "$@"; do
 	s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	rm -f "$log"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	if [ "$rc" -ne 0 ]; then
+	# timeout(1) exits 124 after TERM, 137 when KILL was needed
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "$(basename "$t"): timed out after $limit s"
+		failed_bins+=("$(basename "$t") (timed out after $limit s)")
+		failed=$((failed + 1))
+	elif [ "$rc" -ne 0 ]; then
 		failed_bins+=("$(basename "$t")")
 		[ "$f" -eq 0 ] && failed=$((failed + 1)) # crashed without a verdict
 	fi
