@@ -9,6 +9,7 @@
  * follows says why, and may name folders for other reasons):
  *   `x/`           folder x may be included
  *   `x/f.h`, `g.h` that header only (g.h in the folder of the last x/)
+ *   `x/f.h` in `y/z.c`     that header, from that file only
  *   nothing of iochar's    no folder;  anything    every folder
  *   the same and ...       the row above's, and those named
  *   ... and below          those named and what each of them may include
@@ -42,6 +43,7 @@ struct row {
 	char may[MAX_ROWS][NAME_LEN];   /* folders */
 	unsigned nr_may;
 	char files[MAX_FILES][NAME_LEN]; /* "report/results_read.h" */
+	char only_in[MAX_FILES][NAME_LEN]; /* "net/mesh_run.c", or "" */
 	unsigned nr_files;
 };
 
@@ -103,6 +105,14 @@ static void read_grants(struct row *r, const char *s, const char *end)
 			if (slash) {
 				snprintf(last_dir, sizeof(last_dir), "%.*s",
 					 (int)(slash - tok), tok);
+				const char *in = q + 1;
+				if (strncmp(in, " in `", 5) == 0 &&
+				    strchr(in + 5, '`'))
+					snprintf(r->only_in[r->nr_files],
+						 NAME_LEN, "%.*s",
+						 (int)(strchr(in + 5, '`') -
+						       (in + 5)),
+						 in + 5);
 				snprintf(r->files[r->nr_files++], NAME_LEN,
 					 "%s", tok);
 			} else if (last_dir[0]) {
@@ -192,11 +202,15 @@ static bool may(const char *f, const char *g, unsigned depth)
 	return false;
 }
 
-static bool may_file(const char *f, const char *inc)
+/* May src/f/name include inc, a header the row of f names? */
+static bool may_file(const char *f, const char *name, const char *inc)
 {
 	const struct row *r = row_of(f);
+	char here[2 * NAME_LEN + 2];
+	snprintf(here, sizeof(here), "%s/%s", f, name);
 	for (unsigned i = 0; r && i < r->nr_files; i++)
-		if (strcmp(r->files[i], inc) == 0)
+		if (strcmp(r->files[i], inc) == 0 &&
+		    (!r->only_in[i][0] || strcmp(r->only_in[i], here) == 0))
 			return true;
 	return false;
 }
@@ -230,7 +244,7 @@ static unsigned check_file(const char *folder, const char *name, FILE *out)
 			char dir[NAME_LEN];
 			snprintf(dir, sizeof(dir), "%.*s",
 				 slash ? (int)(slash - inc) : 0, inc);
-			if (slash && !may(folder, dir, 0) && !may_file(folder, inc)) {
+			if (slash && !may(folder, dir, 0) && !may_file(folder, name, inc)) {
 				fprintf(out, "src/%s/%s:%u includes %s\n",
 					folder, name, line, inc);
 				n++;
@@ -304,8 +318,11 @@ static void test_table_read_as_written(void **state)
 	assert_true(may("charz", "util", 0));     /* two levels below */
 	assert_false(may("report", "core", 0));
 	assert_true(may("cmd", "charz", 0));      /* anything */
-	assert_true(may_file("model", "report/results_read.h"));
-	assert_true(may_file("model", "report/results_model.h"));
+	assert_true(may_file("model", "any.c", "report/results_read.h"));
+	assert_true(may_file("model", "any.h", "report/results_model.h"));
+	assert_true(may_file("net", "mesh_run.c", "dist/dist.h"));
+	assert_false(may_file("net", "mesh_run.h", "dist/dist.h"));
+	assert_false(may("net", "dist", 0));
 	assert_false(may("model", "report", 0));
 }
 
