@@ -6,14 +6,30 @@
 # then KILL 10 s later: a hung binary is named as failed, not waited on.
 set -uo pipefail
 limit=${IOCHAR_TEST_TIMEOUT:-600}
+# timeout(1) puts the test in a process group of its own, which the
+# terminal's Ctrl-C no longer reaches: stopping the runner stops it.
+pid='' tailpid=''
+stop() {
+	[ -n "$pid" ] && kill -TERM -- "-$pid" "$pid" 2>/dev/null
+	[ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
+	exit 130
+}
+trap stop INT TERM HUP
 passed=0 failed=0 skipped=0
 failed_bins=()
 times=()
 for t in "$@"; do
 	log=$(mktemp)
 	t0=$EPOCHREALTIME
-	timeout -k 10 "$limit" "$t" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
+	# in the background, so that a signal to the runner ends the wait
+	timeout -k 10 "$limit" "$t" <&0 >"$log" 2>&1 &
+	pid=$!
+	tail -s 0.1 -n +1 -f --pid="$pid" "$log" &
+	tailpid=$!
+	wait "$pid"
+	rc=$?
+	wait "$tailpid"
+	pid='' tailpid=''
 	# each binary's wall time, so the suite's budget can be watched
 	times+=("$(awk -v a="$t0" -v b="$EPOCHREALTIME" -v n="$(basename "$t")" \
 		'BEGIN { printf "%6.1f s  %s", b - a, n }')")

@@ -1,7 +1,8 @@
 /* test_run_all.c - tests/run_all.sh, the suite's runner, on fake test
  * binaries (shell scripts in a scratch directory): cmocka's verdict lines
- * are summed, and a binary that outlives $IOCHAR_TEST_TIMEOUT is stopped
- * (with the children it started) and named as failed with the reason. */
+ * are summed, a binary that outlives $IOCHAR_TEST_TIMEOUT is stopped
+ * (with the children it started) and named as failed with the reason, and
+ * stopping the runner stops the binary it runs and its children. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,11 +10,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <libgen.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -91,7 +95,8 @@ static int setup(void **state)
 		     "echo '[  FAILED  ] 1 test(s), listed below:'\nexit 1\n");
 	/* a child of its own holds the output pipe open, as iochar would */
 	write_script(dir, "slow_hang",
-		     "echo '[  PASSED  ] 1 test(s).'\nsleep 60 &\nwait\n");
+		     "echo '[  PASSED  ] 1 test(s).'\nsleep 60 &\n"
+		     "echo $! > \"$(dirname \"$0\")/sleep.pid\"\nwait\n");
 	return 0;
 }
 
@@ -139,11 +144,71 @@ static void test_hung_binary_stopped_and_named(void **state)
 		fail_msg("runner took %.1f s for a 1 s limit:\n%s", secs, out);
 }
 
+/* The PID the hanging script's child wrote, once it has (0: never). */
+static pid_t hang_child(void)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/sleep.pid", dir);
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(path, "r");
+		int pid = 0;
+		if (f) {
+			int got = fscanf(f, "%d", &pid);
+			fclose(f);
+			if (got == 1 && pid > 0)
+				return pid;
+		}
+		usleep(50000);
+	}
+	return 0;
+}
+
+static bool gone_within(pid_t pid, int ms)
+{
+	for (int t = 0; t < ms; t += 50) {
+		if (kill(pid, 0) != 0 && errno == ESRCH)
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+static void test_stopped_runner_stops_the_binary(void **state)
+{
+	char runner[PATH_MAX], hang[PATH_MAX], path[PATH_MAX];
+	(void)state;
+
+	find_runner(runner, sizeof(runner));
+	snprintf(hang, sizeof(hang), "%s/slow_hang", dir);
+	snprintf(path, sizeof(path), "%s/sleep.pid", dir);
+	unlink(path);
+	pid_t r = fork();
+	assert_true(r >= 0);
+	if (r == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		execl(runner, runner, hang, (char *)NULL);
+		_exit(127);
+	}
+	pid_t child = hang_child();
+	assert_true(child > 0);
+	assert_int_equal(kill(r, SIGTERM), 0);
+	int st;
+	assert_int_equal(waitpid(r, &st, 0), r);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	if (!gone_within(child, 3000)) {
+		kill(child, SIGKILL);
+		fail_msg("the runner stopped, the test's child %d went on",
+			 (int)child);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts_summed),
 		cmocka_unit_test(test_hung_binary_stopped_and_named),
+		cmocka_unit_test(test_stopped_runner_stops_the_binary),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
