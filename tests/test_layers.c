@@ -1,7 +1,8 @@
 /* test_layers.c - the rules that keep the tree's layers honest
  * (docs/design.md, "Layers"), checked by reading src/ itself: one test per
  * rule, each failing with every file, line and include (or function) that
- * breaks it.
+ * breaks it. (test_layer_table.c checks every row of design.md's table
+ * as the table reads; the rules here are the bold ones, as written.)
  *
  * - ground: src/util, base, stats, engine and target include nothing from
  *   cli/ core/ output/ charz/ report/ cmd/ net/ dist/ inventory/ vd/

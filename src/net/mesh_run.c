@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "dist/dist.h"
 #include "net/mesh_run.h"
 #include "net/net_client.h"
 #include "net/server.h"

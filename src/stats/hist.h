@@ -9,7 +9,7 @@
  * Values at or above 2^HIST_MAX_BITS ns (~18 minutes) land in the last bucket;
  * max stays exact.
  *
- * Memory is fixed (HIST_BUCKETS counters, ~41 KiB). Merging adds counters, so a
+ * Memory is fixed (HIST_BUCKETS counters, ~34 KiB). Merging adds counters, so a
  * merged histogram is exactly the histogram of all values recorded in its
  * parts (the same as HdrHistogram's hdr_add). Not thread-safe: one per worker,
  * merged by one thread after the workers stop.
