@@ -228,7 +228,7 @@ static void test_search_repeat(void **state)
 	save(p, st);
 
 	char *html = fixture_report(dir, "s");
-	expect_has(html, "<br><small class=\"repeat\">repeat spread 2.3 %</small></td>");
+	expect_has(html, "<br><small class=\"repeat\">repeat spread 2.3 %</small>");
 	snprintf(want, sizeof(want), ": confirmed by a repeat (%s then %s IOPS): spread 2.3 %%; "
 				     "1 point dropped: its repeat missed the limit. "
 				     "The figure is the lower of the two runs",

@@ -18,14 +18,14 @@ static const char style[] =
 	/* a table wider than the page scrolls in its own box, the page never
 	 * sideways; its cells wrap first */
 	"table{display:block;width:max-content;max-width:100%;overflow-x:auto}"
-	"td.num small.repeat{white-space:normal}\n"
+	"td.num small.repeat,td.num small.buffered{white-space:normal}\n"
 	/* the rate-limited table's 13 columns fit a 1024 px window when its
 	 * figures may wrap between number and unit */
 	"@media (max-width:1180px){table.paced td.num{white-space:normal}"
 	"table.paced td.bad:last-child{min-width:8em}}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eef3f8}td.num{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad,p.bad{color:#b34700;font-weight:600}span.origin,small.repeat{font-size:.85em;color:#555;font-weight:400}td span.origin{display:block}table.paced{font-size:.82em}table.paced td.bad:last-child{min-width:12em}span.good{color:#2a7d2a;font-weight:600}"
+	"white-space:nowrap}td.best{font-weight:600}td.bad,td.sig,span.bad,p.bad{color:#b34700;font-weight:600}span.origin,small.repeat,small.buffered{font-size:.85em;color:#555;font-weight:400}td span.origin{display:block}table.paced{font-size:.82em}table.paced td.bad:last-child{min-width:12em}span.good{color:#2a7d2a;font-weight:600}"
 	"td.missing,td.nc{color:#777;font-style:italic}\n"
 	"table.kv th{background:#f6f6f6;font-weight:600;white-space:nowrap}\n"
 	"span.none{color:#888}\n"

@@ -116,7 +116,12 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	fputs("<tr>", f);
 	if (set_col)
 		td(f, NULL, set->name);
-	td(f, NULL, report_workload_name(st, k, wl, sizeof(wl)));
+	fputs("<td>", f);
+	html_escape(f, report_workload_name(st, k, wl, sizeof(wl)));
+	if (ts->after_unsteady) /* on its own row, not only in a chart's title */
+		fprintf(f, "<br><small class=\"repeat\">after no steady state (step %u)</small>",
+			ts->after_unsteady);
+	fputs("</td>", f);
 	td(f, NULL, rs_mode_name(st->mode));
 	td(f, NULL, st->job.rw ? st->job.rw : "");
 	td(f, "num", numfmt_size(a, (double)st->job.bs));
