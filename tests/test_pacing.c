@@ -141,11 +141,13 @@ static void test_high_rate_many_workers(void **state)
 	 * same 4 threads x 71k due times on 2 CPUs as bare sleeps
 	 * (floor_lateness_p99), which on 2026-12-07 22:15 gave 0.39-0.72 ms
 	 * while iochar (and its builds of the two sessions before) gave
-	 * 2.2-4.8 ms: 8x the floor is the tail iochar has on this VM with
-	 * more pacing threads than CPUs, and what it must not exceed. */
+	 * 2.2-4.8 ms, and in CI's run 3.4 ms against a floor of 0.32 ms: the
+	 * tail iochar has on this VM with more pacing threads than CPUs is
+	 * 5-11x the floor's. So: 5 ms, or 10x the floor when that is worse,
+	 * which still fails the bug's 11-14 ms. */
 	double others = busy * usable_cpus() - cpu;
 	uint64_t floor = floor_lateness_p99(4, 71000);
-	uint64_t bound = 8 * floor + 500000 > 2000000 ? 8 * floor + 500000 : 2000000;
+	uint64_t bound = 10 * floor + 500000 > 5000000 ? 10 * floor + 500000 : 5000000;
 	printf("p99 %.0f us, the bare sleeps' p99 %.0f us, bound %.0f us\n", (double)p99 / 1e3,
 	       (double)floor / 1e3, (double)bound / 1e3);
 	if (busy >= 0 && others < 50) {
