@@ -250,24 +250,9 @@ static int parse_iface(const struct rj_ctx *c, json_object *root, struct rs_net 
 	return 0;
 }
 
-/* The number at a dotted path, NAN where a step is missing or null: the
- * figures results from older iochars do not carry. */
-static double opt_num(json_object *o, const char *path)
-{
-	char buf[128];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *save = NULL, *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save))
-		if (!o || !json_object_is_type(o, json_type_object) ||
-		    !json_object_object_get_ex(o, k, &o))
-			return NAN;
-	if (json_object_is_type(o, json_type_boolean))
-		return json_object_get_boolean(o);
-	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
-		return NAN;
-	return json_object_get_double(o);
-}
-
-static char *opt_str(json_object *o, const char *path)
+/* The member at a dotted path, NULL where a step is missing: the figures
+ * results from older iochars do not carry are optional. */
+static json_object *opt_at(json_object *o, const char *path)
 {
 	char buf[128];
 	snprintf(buf, sizeof(buf), "%s", path);
@@ -275,6 +260,24 @@ static char *opt_str(json_object *o, const char *path)
 		if (!o || !json_object_is_type(o, json_type_object) ||
 		    !json_object_object_get_ex(o, k, &o))
 			return NULL;
+	return o;
+}
+
+/* A number (a boolean as 0/1) at path, NAN when absent, null or not one. */
+static double opt_num(json_object *o, const char *path)
+{
+	o = opt_at(o, path);
+	if (json_object_is_type(o, json_type_boolean))
+		return json_object_get_boolean(o);
+	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
+		return NAN;
+	return json_object_get_double(o);
+}
+
+/* A string at path, copied (free), NULL when absent or not one. */
+static char *opt_str(json_object *o, const char *path)
+{
+	o = opt_at(o, path);
 	return json_object_is_type(o, json_type_string) ? strdup(json_object_get_string(o)) : NULL;
 }
 
