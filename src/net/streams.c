@@ -21,7 +21,8 @@
 #define NET_RECV_MIN (256u * 1024)
 #define NET_BURST 16     /* ops on one stream before visiting the next */
 #define NET_ZC_REAP 32   /* zero-copy sends between reaping completions */
-#define NET_FINISH_MS 2000 /* longest wait to complete the last block */
+#define NET_FINISH_MS 2000 /* longest wait to complete the last blocks */
+#define NET_STALL_MS 200   /* ... while the peer reads none of them */
 
 struct worker {
 	struct net_pool *pool;
@@ -129,16 +130,15 @@ static void drain(struct net_pool *p, struct net_stream *s, char *rbuf,
 	}
 }
 
-/* Send what is left of the last block, so the stream ends on a multiple
- * of len: iperf3 reads whole blocks and would wait forever for the rest
- * of a partial one. Bounded: a peer that stops reading costs at most
- * NET_FINISH_MS. */
-static void finish_block(struct net_stream *s, const char *sbuf, uint32_t len)
+/* Send what it can now of the rest of s's last block, so the stream
+ * ends on a multiple of len: iperf3 reads whole blocks and would wait
+ * for the rest of a partial one. Bytes still to send; 0 when done or the
+ * socket failed (nothing more can go). */
+static uint32_t finish_some(struct net_stream *s, const char *sbuf, uint32_t len)
 {
-	uint64_t deadline = clock_ns() + NET_FINISH_MS * 1000000ull;
 	uint32_t left = (uint32_t)(len - s->bytes % len) % len;
 
-	while (left && clock_ns() < deadline) {
+	while (left) {
 		ssize_t n = send(s->fd, sbuf, left, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n > 0) {
 			left -= (uint32_t)n;
@@ -146,11 +146,11 @@ static void finish_block(struct net_stream *s, const char *sbuf, uint32_t len)
 					 __ATOMIC_RELAXED);
 			continue;
 		}
-		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
-			break;
-		struct pollfd pf = {s->fd, POLLOUT, 0};
-		poll(&pf, 1, 10);
+		if (n < 0 && (errno == EINTR))
+			continue;
+		return n < 0 && (errno == EAGAIN || errno == ENOBUFS) ? left : 0;
 	}
+	return 0;
 }
 
 /* One worker thread's loop: its buffers, which of its streams are ready
@@ -224,6 +224,56 @@ static void wloop_end(struct wloop *l, unsigned i)
 	l->live--;
 }
 
+/* Complete the last block of every sender of l that is still running,
+ * all at once: a peer that has stopped reading (a client past its test's
+ * end) costs NET_STALL_MS once, not NET_FINISH_MS per stream (a
+ * worker's 64 streams took 128 s); a reading peer gets up to
+ * NET_FINISH_MS. */
+static void finish_blocks(struct wloop *l, uint32_t len)
+{
+	uint64_t start = clock_ns(), moved = start;
+	uint64_t last_left = UINT64_MAX;
+	struct pollfd *pf = calloc(l->w->n ? l->w->n : 1, sizeof(*pf));
+
+	for (;;) {
+		unsigned n = 0;
+		uint64_t left = 0;
+		for (unsigned i = 0; i < l->w->n; i++) {
+			struct net_stream *s = wloop_stream(l, i);
+			uint32_t k;
+			if (l->ended[i] || !s->sender || !(k = finish_some(s, l->sbuf, len)))
+				continue;
+			if (pf)
+				pf[n] = (struct pollfd){s->fd, POLLOUT, 0};
+			n++;
+			left += k;
+		}
+		uint64_t now = clock_ns();
+		if (left < last_left)
+			moved = now;
+		last_left = left;
+		if (!n || now >= start + NET_FINISH_MS * 1000000ull ||
+		    now >= moved + NET_STALL_MS * 1000000ull)
+			break;
+		poll(pf, pf ? n : 0, 10);
+	}
+	free(pf);
+}
+
+/* Every sender of l still running ends at until (the agreed length),
+ * on a whole block. */
+static void end_senders(struct wloop *l, uint64_t until)
+{
+	finish_blocks(l, l->p->o.len);
+	for (unsigned i = 0; i < l->w->n; i++) {
+		struct net_stream *s = wloop_stream(l, i);
+		if (l->ended[i] || !s->sender)
+			continue;
+		s->end_ns = until;
+		wloop_end(l, i);
+	}
+}
+
 /* One burst on every ready stream; a sender past the agreed length ends
  * on a whole block. Did any stream move data and may go on? */
 static bool wloop_pass(struct wloop *l)
@@ -238,9 +288,7 @@ static bool wloop_pass(struct wloop *l)
 			continue;
 		uint64_t now = clock_ns();
 		if (s->sender && p->o.send_until_ns && now >= p->o.send_until_ns) {
-			s->end_ns = p->o.send_until_ns;
-			finish_block(s, l->sbuf, p->o.len);
-			wloop_end(l, i);
+			end_senders(l, p->o.send_until_ns);
 			continue;
 		}
 		uint64_t hold = pace_hold(p, s, now);
@@ -296,11 +344,10 @@ static void wloop_finish(struct wloop *l)
 		if (l->ended[i])
 			continue;
 		s->end_ns = p->stop_ns ? p->stop_ns : clock_ns();
-		if (s->sender)
-			finish_block(s, l->sbuf, p->o.len);
-		else if (p->drain)
+		if (!s->sender && p->drain)
 			drain(p, s, l->rbuf, l->rlen);
 	}
+	finish_blocks(l, p->o.len);
 }
 
 /* Setting up failed: every stream not yet ended ends with -ENOMEM. */
