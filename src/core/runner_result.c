@@ -53,7 +53,7 @@ int runner_collect(struct worker *w, unsigned nr, struct watch *wa,
 		wr->elapsed_ns = w[i].end_ns - w[i].measure_start_ns;
 		wr->start_ns = wa->gates[i].start_ns - wa->start_ns;
 		wr->end_ns = w[i].end_ns - wa->start_ns;
-		wr->latency_depth = w[i].lat_on ? w[i].lat.qd : 0;
+		wr->latency_depth = (w[i].feat & WF_LAT_TARGET) ? w[i].lat_target.search.qd : 0;
 		/* ownership of the series moves; sparse: a whole-struct copy
 		 * and clear would page in every bucket of both (sparse_mem.h) */
 		sparse_copy(&wr->stats, &w[i].stats, sizeof(wr->stats));

@@ -80,14 +80,14 @@ static bool think_and_watch(struct worker *w, struct loop_state *s)
 		if (j->rate_ignore_thinktime)
 			worker_ignore_think(w, s, s->now - t0);
 	}
-	if (s->watch.armed || (w->logs && s->now >= w->measure_start_ns)) {
+	if (s->watch.armed || (w->fio.logs && s->now >= w->measure_start_ns)) {
 		uint64_t bytes[DIR_ALL], ios[DIR_ALL];
 		for (int d = 0; d < DIR_ALL; d++) {
 			bytes[d] = w->stats.dir[d].bytes;
 			ios[d] = w->stats.dir[d].ios;
 		}
-		if (w->logs && s->now >= w->measure_start_ns)
-			fio_logs_tick(w->logs, s->now - w->measure_start_ns, bytes, ios);
+		if (w->fio.logs && s->now >= w->measure_start_ns)
+			fio_logs_tick(w->fio.logs, s->now - w->measure_start_ns, bytes, ios);
 		int ret = rate_watch_check(&s->watch, j, s->now, bytes, ios, &w->err);
 		if (ret) {
 			w->error = ret;
@@ -138,13 +138,13 @@ static bool flow_wait(struct worker *w, struct loop_state *s)
  * it is done (or failed at depth 1). Returns false when the loop ends. */
 static bool lat_step(struct worker *w, struct loop_state *s)
 {
-	enum lat_step st = w->lat_pending, c = lat_target_check(&w->lat, s->now);
-	w->lat_pending = LAT_GO;
+	enum lat_step st = w->lat_target.pending, c = lat_target_check(&w->lat_target.search, s->now);
+	w->lat_target.pending = LAT_GO;
 	st = c > st ? c : st;
 	if (st == LAT_FATAL) {
 		w->error = err_set(&w->err, ETIMEDOUT, "job %s: latency over "
 				   "latency_target=%lluus at depth 1", w->job->name,
-				   (unsigned long long)(w->lat.target_ns / 1000));
+				   (unsigned long long)(w->lat_target.search.target_ns / 1000));
 		return false;
 	}
 	if (st == LAT_DONE)
@@ -169,17 +169,27 @@ static bool lat_step(struct worker *w, struct loop_state *s)
 	return true;
 }
 
-/* Which per-pass features job j uses (loop_state). flush_due schedules
- * nothing for a job that does not write or has neither fsync= nor
- * fdatasync=, so skipping it there changes nothing. */
-static void loop_features(const struct worker *w, struct loop_state *s)
+/* Which optional features worker w uses (enum worker_feature), from its
+ * job and what its setup made; decided once, before the loop. flush_due
+ * schedules nothing for a job that does not write or has neither fsync=
+ * nor fdatasync=, so leaving it out there changes nothing. */
+static unsigned worker_features(const struct worker *w, const struct loop_state *s)
 {
 	const struct job_spec *j = w->job;
+	unsigned f = 0;
 
-	s->between = j->thinktime_ns || s->watch.armed || w->logs;
-	s->flow = w->flow.flow != NULL;
-	s->flushes = rw_writes(j->rw) && (j->fsync_blocks || j->fdatasync_blocks);
-	s->ss = j->ss_dur_ns != 0;
+	f |= (w->pacing ? WF_PACED : 0) | (lat_target_on(j) ? WF_LAT_TARGET : 0);
+	f |= (w->io_state ? WF_HOOKS : 0) | (w->fio.submitted_ns ? WF_SPLIT : 0);
+	f |= (w->io && !w->io_state ? WF_REUSE : 0);
+	f |= (w->fio.logs ? WF_FIO_LOGS : 0) | (w->prio ? WF_PRIO : 0);
+	f |= (w->iolog.out ? WF_IOLOG_OUT : 0) | (w->iolog.replay ? WF_REPLAY : 0);
+	f |= (buf_fill_wanted(j) ? WF_REFILL : 0) | (w->free_mark ? WF_OVERLAP : 0);
+	if (rw_writes(j->rw) && (j->fsync_blocks || j->fdatasync_blocks))
+		f |= WF_FLUSHES;
+	f |= (w->flow.flow ? WF_FLOW : 0) | (j->ss_dur_ns ? WF_SS : 0);
+	if (j->thinktime_ns || s->watch.armed || w->fio.logs)
+		f |= WF_BETWEEN;
+	return f;
 }
 
 /* Has someone told this worker to end: the run (stop), another worker's
@@ -189,13 +199,12 @@ static inline bool told_to_end(struct worker *w, const struct loop_state *s)
 {
 	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
 	       atomic_load_explicit(&w->exit_now, memory_order_relaxed) ||
-	       (s->ss && atomic_load_explicit(&w->ss_end, memory_order_relaxed));
+	       ((w->feat & WF_SS) && atomic_load_explicit(&w->ss_end, memory_order_relaxed));
 }
 
 static void run_loop(struct worker *w, struct loop_state *s)
 {
 	unsigned pass = 0;
-	loop_features(w, s);
 	for (;;) {
 		/* every pass counts: a sync engine's I/O is done in
 		 * worker_issue(), and its passes end at the idle branch below */
@@ -205,7 +214,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			break;
 		if (!worker_issue(w, s) || !commit(w, s))
 			break;
-		if (s->between && !think_and_watch(w, s))
+		if ((w->feat & WF_BETWEEN) && !think_and_watch(w, s))
 			break;
 		if (s->flow_held) {
 			if (!flow_wait(w, s))
@@ -224,9 +233,10 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			continue;
 		}
 		/* Closed loop: everything issuable is issued, so wait for one. */
-		if (!(s->paced ? worker_wait_paced(w, s) : worker_reap_closed(w, s)))
+		if (!((w->feat & WF_PACED) ? worker_wait_paced(w, s)
+					    : worker_reap_closed(w, s)))
 			break;
-		if (w->lat_on && !lat_step(w, s))
+		if ((w->feat & WF_LAT_TARGET) && !lat_step(w, s))
 			break;
 	}
 	/* A failing target ends the whole run in order, not just this
@@ -288,7 +298,7 @@ void *worker_main(void *arg)
 
 	if (!w->error && !atomic_load(w->stop) && !atomic_load(&w->exit_now)) {
 		bool timed = worker_iolog_timed(w);
-		if (pace_job_paced(w->job) || timed) { /* naps must be short to be accurate */
+		if (w->pacing) { /* naps must be short to be accurate */
 			bool spin, slice;
 			pace_spin_slice(w->nr_threads, usable_cpus(),
 					w->eops->flags & ENGINE_NO_TARGET, &spin, &slice);
@@ -302,19 +312,19 @@ void *worker_main(void *arg)
 		};
 		worker_pace_init(&s, w->job, start,
 			       w->job->randseed ^ 0xa441ull ^ w->clone);
-		if (w->replay) { /* the log's schedule, from the start */
-			replay_start(w->replay, start);
+		if (w->iolog.replay) { /* the log's schedule, from the start */
+			replay_start(w->iolog.replay, start);
 			s.replay_timed = timed;
-			s.paced |= timed;
 		}
-		if ((w->lat_on = lat_target_on(w->job)))
-			lat_target_init(&w->lat, w->job, s.now);
+		if (lat_target_on(w->job))
+			lat_target_init(&w->lat_target.search, w->job, s.now);
 		think_init(&s.think, w->job, start);
 		rate_watch_init(&s.watch, w->job, start);
+		w->feat = worker_features(w, &s);
 		run_loop(w, &s);
 		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
 		struct ioc_err lerr;
-		int lret = w->logs ? fio_logs_write(w->logs, w->end_ns - w->measure_start_ns,
+		int lret = w->fio.logs ? fio_logs_write(w->fio.logs, w->end_ns - w->measure_start_ns,
 						    &lerr) : 0;
 		if (lret && !w->error) {
 			w->error = lret;

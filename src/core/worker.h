@@ -43,6 +43,62 @@ void start_gate_open(struct start_gate *g, unsigned expected);
 struct replay;
 struct iolog_writer;
 
+/* The optional per-I/O features. Which a worker uses is decided once,
+ * at setup (worker_features), into worker.feat: the loop tests the mask,
+ * and a job using none of them pays one test per I/O, not one per
+ * feature. Each feature's state is its own member of struct worker. */
+enum worker_feature {
+	WF_PACED = 1u << 0,      /* rate-limited or a timed replay: pacing */
+	WF_LAT_TARGET = 1u << 1, /* latency_target's depth search: lat_target */
+	WF_HOOKS = 1u << 2,      /* per-I/O hooks (verification): io_state */
+	WF_SPLIT = 1u << 3,      /* fio's slat and clat: fio.submitted_ns */
+	WF_FIO_LOGS = 1u << 4,   /* fio's log files: fio.logs */
+	WF_PRIO = 1u << 5,       /* fio's latency per priority: prio */
+	WF_IOLOG_OUT = 1u << 6,  /* write_iolog: iolog.out */
+	WF_REPLAY = 1u << 7,     /* read_iolog: iolog.replay is the op source */
+	WF_REFILL = 1u << 8,     /* each write's buffer made (compress/dedupe): fill */
+	WF_FLUSHES = 1u << 9,    /* fsync=N, fdatasync=N */
+	WF_FLOW = 1u << 10,      /* flow=: flow */
+	WF_BETWEEN = 1u << 11,   /* between passes: thinktime, rate_min, fio's log ticks */
+	WF_SS = 1u << 12,        /* steadystate: ss_end */
+	WF_OVERLAP = 1u << 13,   /* serialize_overlap: free_mark */
+	WF_REUSE = 1u << 14,     /* hooks without a state: io->reuse per write */
+};
+
+/* What making a unit for an I/O does beyond its fields, and what a
+ * completion does beyond the statistics: each under one test. */
+#define WF_ON_UNIT (WF_PACED | WF_REUSE | WF_REFILL | WF_FLUSHES)
+#define WF_ON_COMPLETE (WF_PACED | WF_LAT_TARGET | WF_SPLIT | WF_FIO_LOGS | WF_PRIO)
+
+/* rate-limited, by unit index: when its I/O left, when it would have
+ * left from a tool with no overhead (the same device service times,
+ * core/pace.h) and when that ideal slot is free again */
+struct paced_times {
+	uint64_t issued_ns, ideal_ns, ideal_free_ns;
+};
+
+/* latency_target: its depth search and what the last completions asked */
+struct worker_lat_target {
+	struct lat_target search;
+	enum lat_step pending;
+};
+
+/* fio's figures and files: by unit, when the submit call that took its
+ * I/O returned (slat/clat; engines that queue), the units queued since
+ * the last commit, and fio's log files (NULL when the job writes none) */
+struct worker_fio {
+	uint64_t *submitted_ns;
+	unsigned *queued, nr_queued;
+	struct fio_logs *logs;
+};
+
+/* fio's iologs (core/worker_iolog.h): the replay that is the op source
+ * instead of gen (read_iolog), the log of what was issued (write_iolog) */
+struct worker_iologs {
+	struct replay *replay;
+	struct iolog_writer *out;
+};
+
 struct worker {
 	/* in: set by the runner before the thread starts */
 	const struct job_spec *job;
@@ -70,6 +126,7 @@ struct worker {
 	pthread_t tid;
 
 	/* state, owned by the worker thread */
+	unsigned feat;               /* enum worker_feature: decided at setup */
 	int fds[JOB_MAX_FILES];
 	unsigned nr_fds;
 	void *engine_state;
@@ -83,27 +140,11 @@ struct worker {
 	struct generator gen;
 	void *io_state;              /* io's, NULL when the job checks nothing */
 	bool flushing_end;           /* end_fsync's flushes: not counted */
-	bool refill;                 /* each write's buffer made by fill */
-	struct buf_fill fill;        /* fio's compress/dedupe contents */
-	bool lat_on;                 /* latency_target: its depth search */
-	struct lat_target lat;
-	enum lat_step lat_pending;   /* what the last completions asked */
-	/* rate-limited: by unit index, when its I/O left, when it would have
-	 * left from a tool with no overhead (the same device service times,
-	 * core/pace.h) and when that ideal slot is free again; else NULL */
-	struct paced_times { uint64_t issued_ns, ideal_ns, ideal_free_ns; } *paced;
-	/* fio's log files (stats/fio_log.h), NULL when the job writes none;
-	 * submitted_ns: by unit, when the submit call that took its I/O
-	 * returned, for fio's slat and clat; log_queued: the units queued
-	 * since the last commit (both NULL for ENGINE_SYNC engines) */
-	struct fio_logs *logs;
-	uint64_t *submitted_ns;
-	unsigned *log_queued, nr_log_queued;
-	/* fio's iologs (core/worker_iolog.h): the replay that is the op
-	 * source instead of gen (read_iolog), the log of what was issued
-	 * (write_iolog); NULL when the job has none */
-	struct replay *replay;
-	struct iolog_writer *iolog_out;
+	struct buf_fill fill;        /* WF_REFILL: fio's compress/dedupe contents */
+	struct worker_lat_target lat_target; /* WF_LAT_TARGET */
+	struct paced_times *pacing;  /* WF_PACED: by unit index */
+	struct worker_fio fio;       /* WF_SPLIT, WF_FIO_LOGS */
+	struct worker_iologs iolog;  /* WF_REPLAY, WF_IOLOG_OUT */
 
 	/* out: valid after the thread is joined */
 	struct worker_stats stats;

@@ -57,13 +57,13 @@ static bool flush_complete(struct worker *w, struct io_unit *u, uint64_t now)
  * the I/O inside the call: no slat, as in fio), slat between the two. */
 static void log_io(struct worker *w, const struct io_unit *u, uint64_t now)
 {
-	uint64_t start = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
+	uint64_t start = (w->feat & WF_PACED) ? w->pacing[u->index].issued_ns : u->start_ns;
 	uint64_t sub = start, slat = UINT64_MAX;
 	if (!(w->eops->flags & ENGINE_SYNC)) {
-		sub = w->submitted_ns[u->index];
+		sub = w->fio.submitted_ns[u->index];
 		slat = sub > start ? sub - start : 0;
 	}
-	fio_logs_io(w->logs, now - w->measure_start_ns, u->dir, u->len, u->offset,
+	fio_logs_io(w->fio.logs, now - w->measure_start_ns, u->dir, u->len, u->offset,
 		    now > start ? now - start : 0, now > sub ? now - sub : 0, slat,
 		    u->ioprio);
 }
@@ -73,9 +73,9 @@ static void log_io(struct worker *w, const struct io_unit *u, uint64_t now)
  * as fio records its clat_prio stats. */
 static void prio_record(struct worker *w, const struct io_unit *u, uint64_t now)
 {
-	uint64_t from = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
-	if (w->submitted_ns && !w->job->lat_percentiles)
-		from = w->submitted_ns[u->index];
+	uint64_t from = (w->feat & WF_PACED) ? w->pacing[u->index].issued_ns : u->start_ns;
+	if ((w->feat & WF_SPLIT) && !w->job->lat_percentiles)
+		from = w->fio.submitted_ns[u->index];
 	prio_stats_record(w->prio, u->dir, u->ioprio, now > from ? now - from : 0);
 }
 
@@ -152,15 +152,12 @@ static bool io_failed(struct worker *w, struct io_unit *u, uint64_t now)
 	return false;
 }
 
-/* Book a finished I/O. Returns false when the worker must stop (error). */
-bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
+/* A finished I/O that did not move all its bytes: fill_device's end, an
+ * error continue_on_error passes over, or a failure. Returns false when
+ * the worker must stop. */
+static bool incomplete(struct worker *w, struct io_unit *u, uint64_t now)
 {
-	w->free_units[w->nr_free++] = u;
-	if (u->op != IO_OP_RW && u->op != IO_OP_TRIM)
-		return flush_complete(w, u, now);
-	if (w->io_state && !hooks_complete(w, u))
-		return false;
-	if (u->result != (int64_t)u->len && filled_up(w, u)) {
+	if (filled_up(w, u)) {
 		/* fio's end of fill_device, not an error: it counts the
 		 * write that failed as an I/O, none of its bytes */
 		if (now >= w->measure_start_ns)
@@ -172,16 +169,61 @@ bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
 	}
 	if (u->result < 0 && error_passed_over(w, u, now))
 		return true;
-	if (u->result != (int64_t)u->len)
-		return io_failed(w, u, now);
-	if (w->paced)
-		paced_done(w, u, now);
-	if (w->lat_on) {
-		enum lat_step st = lat_target_io(&w->lat, now > u->start_ns ?
-						 now - u->start_ns : 0, now);
-		if (st > w->lat_pending)
-			w->lat_pending = st;
+	return io_failed(w, u, now);
+}
+
+/* What the job's features book of a finished I/O (WF_ON_COMPLETE), once
+ * it is measured: fio's slat/clat, its latency per priority and logs, the
+ * paced run's lag, tool lag and service times. */
+static void completion_features(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	const struct paced_times *t = (w->feat & WF_PACED) ? &w->pacing[u->index] : NULL;
+	if (w->feat & WF_SPLIT) { /* fio's slat and clat, as log_io's */
+		uint64_t start = t ? t->issued_ns : u->start_ns;
+		uint64_t sub = w->fio.submitted_ns[u->index];
+		stats_record_split(&w->stats, u->dir, sub > start ? sub - start : 0,
+				   now > sub ? now - sub : 0);
 	}
+	if (w->feat & WF_PRIO)
+		prio_record(w, u, now);
+	if (w->feat & WF_FIO_LOGS)
+		log_io(w, u, now);
+	if (t) {
+		uint64_t sub = t->issued_ns;
+		stats_record_paced(&w->stats, u->dir,
+				   sub > u->start_ns ? sub - u->start_ns : 0,
+				   sub > t->ideal_ns ? sub - t->ideal_ns : 0,
+				   now > sub ? now - sub : 0);
+	}
+}
+
+/* What the job's features learn of every finished I/O, ramp included:
+ * the ideal tool's slot comes free (pacing), the latency search's
+ * sample. */
+static void completion_seen(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	if (w->feat & WF_PACED)
+		paced_done(w, u, now);
+	if (w->feat & WF_LAT_TARGET) {
+		enum lat_step st = lat_target_io(&w->lat_target.search,
+						 now > u->start_ns ? now - u->start_ns : 0, now);
+		if (st > w->lat_target.pending)
+			w->lat_target.pending = st;
+	}
+}
+
+/* Book a finished I/O. Returns false when the worker must stop (error). */
+bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
+{
+	w->free_units[w->nr_free++] = u;
+	if (u->op != IO_OP_RW && u->op != IO_OP_TRIM)
+		return flush_complete(w, u, now);
+	if ((w->feat & WF_HOOKS) && !hooks_complete(w, u))
+		return false;
+	if (u->result != (int64_t)u->len)
+		return incomplete(w, u, now);
+	if (w->feat & (WF_PACED | WF_LAT_TARGET))
+		completion_seen(w, u, now);
 	if (now < w->measure_start_ns)
 		return true; /* ramp: not measured */
 	uint64_t lat = now > u->start_ns ? now - u->start_ns : 0;
@@ -194,24 +236,8 @@ bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
 		w->error = err_set(&w->err, ENOMEM, "out of memory for intervals");
 		return false;
 	}
-	if (w->submitted_ns) { /* fio's slat and clat, as log_io's */
-		uint64_t start = w->paced ? w->paced[u->index].issued_ns : u->start_ns;
-		uint64_t sub = w->submitted_ns[u->index];
-		stats_record_split(&w->stats, u->dir, sub > start ? sub - start : 0,
-				   now > sub ? now - sub : 0);
-	}
-	if (w->prio)
-		prio_record(w, u, now);
-	if (w->logs)
-		log_io(w, u, now);
-	if (w->paced) {
-		const struct paced_times *t = &w->paced[u->index];
-		uint64_t sub = t->issued_ns;
-		stats_record_paced(&w->stats, u->dir,
-				   sub > u->start_ns ? sub - u->start_ns : 0,
-				   sub > t->ideal_ns ? sub - t->ideal_ns : 0,
-				   now > sub ? now - sub : 0);
-	}
+	if (w->feat & WF_ON_COMPLETE)
+		completion_features(w, u, now);
 	return true;
 }
 

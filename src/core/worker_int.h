@@ -23,7 +23,7 @@ struct loop_state {
 	/* due times: [0] for both directions (rate_iops=N), or one per
 	 * direction (fio's rate=R,W, rate_iops=R,W); closed loop: inert */
 	struct pace pace[DIR_ALL]; /* trims' paced as writes (worker_pace_init) */
-	bool per_dir, paced;
+	bool per_dir;
 	bool bytes[DIR_ALL];     /* that pace counts bytes (rate=), not I/Os */
 	struct gen_op op;        /* the next I/O, drawn before it is due */
 	bool have_op;
@@ -38,12 +38,6 @@ struct loop_state {
 	struct io_unit *held;	 /* refused by io->prepare */
 	unsigned nr_staged;	 /* in w->staged: prepared, not yet queued */
 	bool flow_held;		 /* flow= held the next I/O back */
-	/* The job's per-pass features, decided once (loop_features) so that
-	 * a job without them pays for none on every pass, paced or not:
-	 * between: thinktime, rate_min or fio's logs (think_and_watch);
-	 * flow: flow= (flow_admit per I/O); flushes: fsync=N/fdatasync=N
-	 * (flush_due/flush_note per I/O); ss: steadystate (its end flag). */
-	bool between, flow, flushes, ss;
 	/* read_iolog with timing (core/replay.h): op is due at op_due */
 	bool replay_timed;
 	uint64_t op_due;

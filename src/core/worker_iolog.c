@@ -12,16 +12,16 @@ int worker_iolog_setup(struct worker *w, const char *const *files, unsigned nr,
 {
 	int ret;
 	if (w->job->read_iolog[0]) {
-		if (!(w->replay = calloc(1, sizeof(*w->replay))))
+		if (!(w->iolog.replay = calloc(1, sizeof(*w->iolog.replay))))
 			return err_set(err, ENOMEM, "out of memory");
-		if ((ret = replay_init(w->replay, w->job, err)))
+		if ((ret = replay_init(w->iolog.replay, w->job, err)))
 			return ret;
 	}
 	if (w->job->write_iolog[0]) {
-		if (!(w->iolog_out = calloc(1, sizeof(*w->iolog_out))))
+		if (!(w->iolog.out = calloc(1, sizeof(*w->iolog.out))))
 			return err_set(err, ENOMEM, "out of memory");
-		w->iolog_out->fd = -1;
-		return iolog_writer_open(w->iolog_out, w->job->write_iolog, files,
+		w->iolog.out->fd = -1;
+		return iolog_writer_open(w->iolog.out, w->job->write_iolog, files,
 					 nr, now_ns, err);
 	}
 	return 0;
@@ -29,31 +29,31 @@ int worker_iolog_setup(struct worker *w, const char *const *files, unsigned nr,
 
 bool worker_iolog_timed(const struct worker *w)
 {
-	return w->replay && replay_timed(w->replay);
+	return w->iolog.replay && replay_timed(w->iolog.replay);
 }
 
 void worker_iolog_issued(struct worker *w, const struct io_unit *u, uint64_t now_ns)
 {
-	if (!w->iolog_out)
+	if (!w->iolog.out)
 		return;
 	enum iolog_act a = u->op == IO_OP_FSYNC ? IOLOG_ACT_SYNC :
 			   u->op == IO_OP_FDATASYNC ? IOLOG_ACT_DATASYNC :
 			   u->op == IO_OP_TRIM ? IOLOG_ACT_TRIM :
 			   u->dir == DIR_READ ? IOLOG_ACT_READ : IOLOG_ACT_WRITE;
-	iolog_writer_io(w->iolog_out, now_ns, u->file, a, u->offset, u->len);
+	iolog_writer_io(w->iolog.out, now_ns, u->file, a, u->offset, u->len);
 }
 
 int worker_iolog_end(struct worker *w, uint64_t now_ns, struct ioc_err *err)
 {
 	int ret = 0;
-	if (w->iolog_out)
-		ret = iolog_writer_close(w->iolog_out, now_ns, err);
+	if (w->iolog.out)
+		ret = iolog_writer_close(w->iolog.out, now_ns, err);
 	if (!ret) /* a chunk that could not be read ended the replay early */
-		ret = replay_error(w->replay, err);
-	free(w->iolog_out);
-	w->iolog_out = NULL;
-	replay_free(w->replay);
-	free(w->replay);
-	w->replay = NULL;
+		ret = replay_error(w->iolog.replay, err);
+	free(w->iolog.out);
+	w->iolog.out = NULL;
+	replay_free(w->iolog.replay);
+	free(w->iolog.replay);
+	w->iolog.replay = NULL;
 	return ret;
 }

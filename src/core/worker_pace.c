@@ -104,5 +104,4 @@ void worker_pace_init(struct loop_state *s, const struct job_spec *j,
 		}
 		pace_init_rate(&s->pace[d], rate, poisson, start, seed + (uint64_t)d);
 	}
-	s->paced = pace_job_paced(j);
 }

@@ -60,8 +60,8 @@ static inline void pace_pick_unit(struct worker *w)
 {
 	unsigned best = w->nr_free - 1;
 	for (unsigned i = 0; i + 1 < w->nr_free; i++)
-		if (w->paced[w->free_units[i]->index].ideal_free_ns <
-		    w->paced[w->free_units[best]->index].ideal_free_ns)
+		if (w->pacing[w->free_units[i]->index].ideal_free_ns <
+		    w->pacing[w->free_units[best]->index].ideal_free_ns)
 			best = i;
 	struct io_unit *top = w->free_units[w->nr_free - 1];
 	w->free_units[w->nr_free - 1] = w->free_units[best];
@@ -73,7 +73,7 @@ static inline void pace_pick_unit(struct worker *w)
  * when measuring starts. */
 static inline void paced_done(struct worker *w, const struct io_unit *u, uint64_t now)
 {
-	struct paced_times *t = &w->paced[u->index];
+	struct paced_times *t = &w->pacing[u->index];
 	t->ideal_free_ns = t->ideal_ns + (now > t->issued_ns ? now - t->issued_ns : 0);
 }
 

@@ -54,8 +54,7 @@ static int setup_units(struct worker *w, struct ioc_err *err)
 	for (size_t i = 0; i < depth * bs / 8; i++)
 		words[i] = rng_next(&r);
 	/* fio's compress/dedupe options: a block made for each write */
-	w->refill = buf_fill_wanted(w->job);
-	if (w->refill)
+	if (buf_fill_wanted(w->job))
 		buf_fill_init(&w->fill, w->job, w->thread_number - 1,
 			      w->nr_threads, w->job->size ? w->job->size : w->region);
 	for (unsigned i = 0; i < depth; i++) {
@@ -107,8 +106,8 @@ static int setup_pacing(struct worker *w, struct ioc_err *err)
 {
 	if (!pace_job_paced(w->job) && !worker_iolog_timed(w))
 		return 0;
-	w->paced = calloc(w->job->iodepth, sizeof(*w->paced));
-	if (!w->paced)
+	w->pacing = calloc(w->job->iodepth, sizeof(*w->pacing));
+	if (!w->pacing)
 		return err_set(err, ENOMEM, "out of memory");
 	return 0;
 }
@@ -127,17 +126,17 @@ static int setup_logs(struct worker *w, struct ioc_err *err)
 {
 	unsigned depth = w->job->iodepth;
 	if (!(w->eops->flags & ENGINE_SYNC)) {
-		w->submitted_ns = calloc(depth, sizeof(*w->submitted_ns));
-		w->log_queued = calloc(depth, sizeof(*w->log_queued));
-		if (!w->submitted_ns || !w->log_queued)
+		w->fio.submitted_ns = calloc(depth, sizeof(*w->fio.submitted_ns));
+		w->fio.queued = calloc(depth, sizeof(*w->fio.queued));
+		if (!w->fio.submitted_ns || !w->fio.queued)
 			return err_set(err, ENOMEM, "out of memory");
 	}
 	if (!fio_logs_wanted(w->job))
 		return 0;
-	w->logs = calloc(1, sizeof(*w->logs));
-	if (!w->logs)
+	w->fio.logs = calloc(1, sizeof(*w->fio.logs));
+	if (!w->fio.logs)
 		return err_set(err, ENOMEM, "out of memory");
-	return fio_logs_init(w->logs, w->job, w->thread_number, err);
+	return fio_logs_init(w->fio.logs, w->job, w->thread_number, err);
 }
 
 /* The generator over the clone's own files, limited as fio limits the
@@ -307,16 +306,16 @@ void worker_teardown(struct worker *w)
 	free(w->staged);
 	free(w->free_mark);
 	w->free_mark = NULL;
-	free(w->paced);
-	w->paced = NULL;
-	if (w->logs)
-		fio_logs_free(w->logs);
-	free(w->logs);
-	free(w->submitted_ns);
-	free(w->log_queued);
-	w->logs = NULL;
-	w->submitted_ns = NULL;
-	w->log_queued = NULL;
+	free(w->pacing);
+	w->pacing = NULL;
+	if (w->fio.logs)
+		fio_logs_free(w->fio.logs);
+	free(w->fio.logs);
+	free(w->fio.submitted_ns);
+	free(w->fio.queued);
+	w->fio.logs = NULL;
+	w->fio.submitted_ns = NULL;
+	w->fio.queued = NULL;
 	w->buffers = w->units = NULL;
 	w->free_units = w->staged = NULL;
 }

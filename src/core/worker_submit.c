@@ -43,7 +43,7 @@ bool worker_queue_staged(struct worker *w, struct loop_state *s)
 {
 	unsigned i = 0;
 
-	if (s->nr_staged && w->io_state && !stage_flush(w, s))
+	if (s->nr_staged && (w->feat & WF_HOOKS) && !stage_flush(w, s))
 		return false;
 	for (; i < s->nr_staged; i++) {
 		struct io_unit *u = w->staged[i];
@@ -52,30 +52,31 @@ bool worker_queue_staged(struct worker *w, struct loop_state *s)
 		if ((w->eops->flags & ENGINE_SYNC) && !pace_of(s, u->dir)->rate &&
 		    !s->replay_timed)
 			u->start_ns = s->now;
-		if (w->paced)
-			w->paced[u->index].issued_ns = s->now;
-		worker_iolog_issued(w, u, s->now);
+		if (w->feat & WF_PACED)
+			w->pacing[u->index].issued_ns = s->now;
+		if (w->feat & WF_IOLOG_OUT)
+			worker_iolog_issued(w, u, s->now);
 		enum engine_queue_ret r = w->eops->queue(w->engine_state, u);
 		if (r == ENGINE_BUSY)
 			break;
 		s->issued++;
 		if (r == ENGINE_QUEUED) {
-			if (w->log_queued)
-				w->log_queued[w->nr_log_queued++] = u->index;
+			if (w->feat & WF_SPLIT)
+				w->fio.queued[w->fio.nr_queued++] = u->index;
 			s->inflight++;
 			s->pending++;
 			/* paced: the pass's due I/Os go with the wait that
 			 * follows at once (one system call, not two per I/O) */
-			if (w->batch.submit_now && !s->paced && s->pending >= w->batch.submit &&
-			    !worker_commit_call(w, s, true)) {
+			if (w->batch.submit_now && !(w->feat & WF_PACED) &&
+			    s->pending >= w->batch.submit && !worker_commit_call(w, s, true)) {
 				i++;
 				break;
 			}
 			continue;
 		}
 		s->now = fast_ns(); /* a sync engine did the I/O in queue() */
-		if (w->submitted_ns) /* an engine that queues did it at once */
-			w->submitted_ns[u->index] = s->now;
+		if (w->feat & WF_SPLIT) /* an engine that queues did it at once */
+			w->fio.submitted_ns[u->index] = s->now;
 		if (s->now >= w->measure_start_ns) /* fio: one submitted, one reaped */
 			depth_sync_io(&w->stats.depth, s->inflight + 1);
 		if (!worker_complete(w, u, s->now)) {
@@ -93,7 +94,7 @@ static bool interposed(struct worker *w, struct loop_state *s)
 {
 	struct io_hooks_op op;
 
-	if (!w->io_state || !w->io->interpose ||
+	if (!(w->feat & WF_HOOKS) || !w->io->interpose ||
 	    !w->io->interpose(w->io_state, s->gen_done, &op))
 		return false;
 	s->op = (struct gen_op){.file = op.file, .dir = DIR_READ,
@@ -107,7 +108,7 @@ static bool admitted(struct worker *w, const struct gen_op *g)
 {
 	struct io_hooks_op op = {.file = g->file, .offset = g->offset, .len = g->len};
 
-	return !w->io_state || !w->io->admit || w->io->admit(w->io_state, &op);
+	return !(w->feat & WF_HOOKS) || !w->io->admit || w->io->admit(w->io_state, &op);
 }
 
 /* The replay's next I/O into s->op (read_iolog; a job that verifies
@@ -119,7 +120,7 @@ static bool replay_op(struct worker *w, struct loop_state *s)
 
 	if (s->gen_done)
 		return false;
-	if (!(s->have_op = replay_next(w->replay, &s->op, &flush, &s->op_due))) {
+	if (!(s->have_op = replay_next(w->iolog.replay, &s->op, &flush, &s->op_due))) {
 		s->gen_done = true;
 		return false;
 	}
@@ -150,7 +151,7 @@ static bool readback_op(struct worker *w, struct loop_state *s)
  * none now. */
 bool worker_next_op(struct worker *w, struct loop_state *s)
 {
-	if (w->replay)
+	if (w->feat & WF_REPLAY)
 		return replay_op(w, s);
 	if (!interposed(w, s)) {
 		if (s->gen_done)
@@ -161,7 +162,7 @@ bool worker_next_op(struct worker *w, struct loop_state *s)
 		}
 		if (s->readback && !readback_op(w, s))
 			return false;
-		if (s->flushes)
+		if (w->feat & WF_FLUSHES)
 			s->flush_op = flush_due(&s->flush, w->job);
 	}
 	return (s->have_op = true);
@@ -187,22 +188,70 @@ static bool overlaps_busy(struct worker *w, const struct io_unit *u)
 	return false;
 }
 
-/* Stage as many I/Os as the depth, the generator and the rate allow, at
- * most one depth's worth, and queue them: sync engines free their unit at
- * once, and the caller must look at the clock and the stop flag between
- * batches. Returns false when the worker must stop. */
-bool worker_issue(struct worker *w, struct loop_state *s)
+/* What the job's features do as a unit is made for op (WF_ON_UNIT):
+ * the ideal tool's slot (pacing), the hooks' reuse of a unit that still
+ * holds its last I/O, a write's buffer made, fsync=N's count. */
+static void unit_features(struct worker *w, struct loop_state *s, struct io_unit *u,
+			  const struct gen_op *op)
+{
+	if ((w->feat & WF_REUSE) && op->dir == DIR_WRITE)
+		w->io->reuse(u, op->offset, op->len, s->now);
+	if ((w->feat & WF_REFILL) && op->dir == DIR_WRITE)
+		buf_fill_next(&w->fill, u->buf, (size_t)op->len);
+	if (w->feat & WF_FLUSHES)
+		flush_note(&s->flush, w->job, op->dir, op->file);
+	if (w->feat & WF_PACED) {
+		struct paced_times *t = &w->pacing[u->index];
+		t->ideal_ns = u->start_ns > t->ideal_free_ns ? u->start_ns : t->ideal_free_ns;
+	}
+}
+
+/* A free unit made into op's I/O, its latency counted from when it was
+ * due (open loop) or now. */
+static struct io_unit *unit_for(struct worker *w, struct loop_state *s,
+				const struct gen_op *op)
+{
+	if (w->feat & WF_PACED)
+		pace_pick_unit(w);
+	struct io_unit *u = w->free_units[--w->nr_free];
+	u->file = op->file;
+	u->dir = op->dir;
+	u->op = op->dir == DIR_TRIM ? IO_OP_TRIM : IO_OP_RW;
+	u->offset = op->offset;
+	u->len = op->len;
+	u->ioprio = w->ioprio;
+	u->start_ns = (w->feat & WF_PACED) ? take_due(s, op) : s->now;
+	if (w->feat & WF_ON_UNIT)
+		unit_features(w, s, u, op);
+	return u;
+}
+
+/* How many I/Os this pass may stage: the depth, or the latency search's,
+ * less what is in flight; no further than fio's next think. */
+static unsigned issue_room(const struct worker *w, const struct loop_state *s)
 {
 	unsigned room = w->job->iodepth;
-	if (w->lat_on) /* the depth the latency search is at */
-		room = w->lat.qd > s->inflight ? w->lat.qd - s->inflight : 0;
-	/* fio thinks after each issued I/O: stop where the next think is due */
+	if (w->feat & WF_LAT_TARGET) {
+		unsigned qd = w->lat_target.search.qd;
+		room = qd > s->inflight ? qd - s->inflight : 0;
+	}
 	if (w->job->thinktime_ns && w->job->thinktime_blocks_type == THINK_ISSUE) {
 		uint64_t every = w->job->thinktime_blocks ? w->job->thinktime_blocks : 1;
 		uint64_t left = s->think.last_blocks + every - s->issued;
 		if (left < room)
 			room = (unsigned)left;
 	}
+	return room;
+}
+
+/* Stage as many I/Os as the depth, the generator and the rate allow, at
+ * most one depth's worth, and queue them: sync engines free their unit at
+ * once, and the caller must look at the clock and the stop flag between
+ * batches. Returns false when the worker must stop. */
+bool worker_issue(struct worker *w, struct loop_state *s)
+{
+	unsigned room = issue_room(w, s);
+
 	for (unsigned n = 0; (w->nr_free || s->held) && n < room; n++) {
 		struct io_unit *u = s->held;
 		if (!u) {
@@ -210,7 +259,7 @@ bool worker_issue(struct worker *w, struct loop_state *s)
 			if (!s->have_op && s->flush_op == IO_OP_RW && !worker_next_op(w, s))
 				break;
 			if (s->flush_op != IO_OP_RW) { /* a flush first: not a block's, no hooks */
-				if (w->replay && next_due_ns(s) > s->now)
+				if ((w->feat & WF_REPLAY) && next_due_ns(s) > s->now)
 					break;
 				u = w->free_units[--w->nr_free];
 				flush_unit(u, s->flush_op, s->flush.file, s->now);
@@ -218,43 +267,22 @@ bool worker_issue(struct worker *w, struct loop_state *s)
 				w->staged[s->nr_staged++] = u;
 				continue;
 			}
-			rate_dir(w, s);
-			if (next_due_ns(s) > s->now)
-				break;
-			if (s->flow && !flow_admit(&w->flow)) {
+			if (w->feat & WF_PACED) { /* or a timed replay */
+				rate_dir(w, s);
+				if (next_due_ns(s) > s->now)
+					break;
+			}
+			if ((w->feat & WF_FLOW) && !flow_admit(&w->flow)) {
 				s->flow_held = true;
 				break;
 			}
-			struct gen_op op = s->op;
 			s->have_op = false;
-			if (w->paced)
-				pace_pick_unit(w);
-			u = w->free_units[--w->nr_free];
-			/* the unit still holds its last I/O (io_hooks.h) */
-			if (w->io && !w->io_state && op.dir == DIR_WRITE)
-				w->io->reuse(u, op.offset, op.len, s->now);
-			u->file = op.file;
-			u->dir = op.dir;
-			u->op = op.dir == DIR_TRIM ? IO_OP_TRIM : IO_OP_RW;
-			u->offset = op.offset;
-			u->len = op.len;
-			u->ioprio = w->ioprio;
-			if (w->refill && op.dir == DIR_WRITE)
-				buf_fill_next(&w->fill, u->buf, (size_t)op.len);
-			if (s->flushes)
-				flush_note(&s->flush, w->job, op.dir, op.file);
-			/* open loop: latency counts from when the I/O was due */
-			u->start_ns = take_due(s, &op);
-			if (w->paced) {
-				struct paced_times *t = &w->paced[u->index];
-				t->ideal_ns = u->start_ns > t->ideal_free_ns ? u->start_ns
-									     : t->ideal_free_ns;
-			}
+			u = unit_for(w, s, &s->op);
 		}
 		s->held = NULL;
 		/* hooks (verify): an I/O to a block with one in flight waits for it */
-		if ((w->free_mark && overlaps_busy(w, u)) ||
-		    (w->io_state && !w->io->prepare(w->io_state, u))) {
+		if (((w->feat & WF_OVERLAP) && overlaps_busy(w, u)) ||
+		    ((w->feat & WF_HOOKS) && !w->io->prepare(w->io_state, u))) {
 			s->held = u;
 			break;
 		}
@@ -275,11 +303,11 @@ bool worker_commit_call(struct worker *w, struct loop_state *s, bool now)
 	s->pending = 0;
 	int ret = now && w->eops->submit ? w->eops->submit(w->engine_state)
 					 : w->eops->commit(w->engine_state);
-	if (w->log_queued) { /* slat ends when the submit call returns */
+	if (w->feat & WF_SPLIT) { /* slat ends when the submit call returns */
 		uint64_t t = fast_ns();
-		for (unsigned i = 0; i < w->nr_log_queued; i++)
-			w->submitted_ns[w->log_queued[i]] = t;
-		w->nr_log_queued = 0;
+		for (unsigned i = 0; i < w->fio.nr_queued; i++)
+			w->fio.submitted_ns[w->fio.queued[i]] = t;
+		w->fio.nr_queued = 0;
 	}
 	if (ret < 0) {
 		w->error = err_set(&w->err, -ret, "job %s: %s engine submit: %s",
