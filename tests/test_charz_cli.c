@@ -394,7 +394,7 @@ static void test_scaling(void **state)
 	struct proc_out po;
 	run_iochar(&po, dir, 0,
 		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=null", "--mode=fixed",
-			"--targets=scaling", "--runtime=1", "--out", "sc"));
+			"--targets=scaling", "--runtime=300ms", "--out", "sc"));
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	char p[4300];
@@ -439,7 +439,7 @@ static void test_scaling(void **state)
 	/* one run per count: no band, never a knee */
 	run_iochar(&po, dir, 0,
 		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=null", "--mode=fixed",
-			"--targets=scaling", "--scaling_repeats=1", "--runtime=1", "--out", "sc1r"));
+			"--targets=scaling", "--scaling_repeats=1", "--runtime=300ms", "--out", "sc1r"));
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	snprintf(p, sizeof(p), "%s/sc1r/results.json", dir);
@@ -463,7 +463,7 @@ static void test_scaling(void **state)
 	snprintf(fn, sizeof(fn), "--filename=%s/s1:%s/s2", dir, dir);
 	run_iochar(&po, dir, 0,
 		   ARGS("plan", "quick", fn, "--size=4m", "--ioengine=null", "--mode=fixed",
-			"--targets=parallel", "--runtime=1", "--out", "par"));
+			"--targets=parallel", "--runtime=300ms", "--out", "par"));
 	if (po.status != 0)
 		fail_msg("exit %d: %s", po.status, po.err);
 	snprintf(p, sizeof(p), "%s/par/results.json", dir);
