@@ -148,6 +148,54 @@ static uint64_t member_read_bytes(const struct vd_stats *s)
 	return b;
 }
 
+/* Reads larger than the read-ahead window (256k: 4 strips, the window is
+ * 2 rows of 3): each finds some of its strips read ahead and the rest not.
+ * The member reads move each byte once (no strip read ahead and then read
+ * again by the host read that found only part of its strips), nothing is
+ * wasted, the data is right; at QD 1 the strips read ahead are copied,
+ * the others too (loaded into the cache with them), at QD 4 read-ahead
+ * stands aside once the queue is full. */
+static void test_readahead_large_reads(void **state)
+{
+	(void)state;
+	const unsigned depths[] = {1, 4};
+	const uint64_t bs = 4 * 65536;
+	char plain[2048], text[2048];
+	struct tvd t;
+
+	vd_text(plain, sizeof(plain), "raid5", "64k", 4, NULL);
+	tvd_open(&t, plain, "io_uring", 6 * MEMBER_BYTES, bs, 8);
+	uint64_t cap = t.m.geom.capacity, n = cap / bs;
+	tvd_write_all(&t, cap, 7);
+	free(tvd_close(&t));
+	for (int adaptive = 0; adaptive < 2; adaptive++) {
+		vd_text(text, sizeof(text), "raid5", "64k", 4,
+			adaptive ? "readahead=adaptive,cache=4m" : "readahead=on,cache=4m");
+		for (unsigned d = 0; d < 2; d++) {
+			tvd_open(&t, text, "io_uring", 0, bs, depths[d]);
+			struct stream s = {.cap = cap, .bs = bs};
+			read_qd(&t, &s, n, 7);
+			struct vd_stats *st = tvd_close(&t);
+			print_message("readahead=%s QD %u, 256k reads: %llu KiB read from members "
+				      "for %llu KiB, %llu strips read ahead, %llu KiB copied\n",
+				      adaptive ? "adaptive" : "on", depths[d],
+				      (unsigned long long)member_read_bytes(st) >> 10,
+				      (unsigned long long)(n * bs) >> 10,
+				      (unsigned long long)st->ra_strips,
+				      (unsigned long long)st->ra_copied >> 10);
+			assert_int_equal(st->host_ios[DIR_READ], n);
+			assert_int_equal(member_read_bytes(st), n * bs);
+			assert_int_equal(st->ra_used, st->ra_strips);
+			assert_true(st->ra_strips > 0);
+			if (depths[d] == 1)
+				assert_int_equal(st->ra_copied, (n - 1) * bs);
+			else
+				assert_true(st->ra_copied < n * bs / 4);
+			free(st);
+		}
+	}
+}
+
 /* Random 4k reads at QD 4 over a VD much larger than the cache:
  * readahead=on reads each missing strip whole (64k moved per miss, every
  * member read a whole strip); adaptive reads 4k per read, and a strip
@@ -325,6 +373,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_readahead_sequential_depths, vd_setup_dir,
 						vd_teardown_dir),
 		cmocka_unit_test_setup_teardown(test_readahead_random, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_readahead_large_reads, vd_setup_dir,
+						vd_teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_shared, vd_setup_dir, vd_teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_end_counted, vd_setup_dir,
 						vd_teardown_dir),

@@ -302,18 +302,33 @@ static void ra_serve(struct vd_io *io, struct vd_op *op)
 	vd_io_host_done(io, op, now);
 }
 
+/* Is any strip of [c0, c1] cached or being read ahead, current? */
+static bool ra_any(struct vd_io *io, uint64_t c0, uint64_t c1)
+{
+	for (uint64_t c = c0; c <= c1; c++) {
+		struct vd_ra_entry *e = ra_find(io, c);
+		if (e && e->gen == vd_gen(io->vd, c))
+			return true;
+	}
+	return false;
+}
+
 /* readahead=always: a read that misses reads its strips whole into the
- * cache (a controller reads ahead to the strip's end) and waits for them.
+ * cache (a controller reads ahead to the strip's end) and waits for them;
+ * so does a read that found only some of its strips read ahead.
  * False when a strip cannot be loaded now (a stale load of it in flight,
  * or every slot loading): the read goes to the members itself. */
 static bool ra_load_own(struct vd_io *io, const struct vd_op *op)
 {
 	uint64_t shift = io->vd->geom.strip_shift;
 	uint64_t c0 = op->off >> shift, c1 = (op->off + op->len - 1) >> shift;
-	if (io->vd->def.readahead_adaptive || c1 - c0 >= io->ra.n / 2)
+	if (c1 - c0 >= io->ra.n / 2)
 		return false;
-	/* whole strips: the cache would hold nothing the read does not take */
-	if (!((op->off | op->len) & (io->vd->geom.strip - 1)))
+	/* adaptive, or whole strips (the cache would hold nothing the read
+	 * does not take): to the members, unless some of its strips are
+	 * read ahead already (reading them again would waste them) */
+	bool whole = !((op->off | op->len) & (io->vd->geom.strip - 1));
+	if ((io->vd->def.readahead_adaptive || whole) && !ra_any(io, c0, c1))
 		return false;
 	for (uint64_t c = c0; c <= c1; c++) {
 		struct vd_ra_entry *e = ra_find(io, c);
