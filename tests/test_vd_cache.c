@@ -3,8 +3,11 @@
  * requeued as soon as it completes), members in files under /dev/shm.
  *
  * Read-ahead: a sequential stream of strip-sized reads costs exactly one
- * member read per strip at every queue depth (1, 4, 16, 32), each read
- * served by read-ahead, nothing wasted, the data right; random reads with
+ * member read per strip at every queue depth (1, 2, 4, 16, 32), the data
+ * right, nothing wasted; at depths whose reads cover less than a stripe
+ * row each read is served by read-ahead (one copy out of the cache), at
+ * deeper ones only the first few, and the rest go to the members into
+ * their own buffers (nothing copied); random reads with
  * readahead=on move a whole strip per miss, with readahead=adaptive only
  * what they ask for (and the accounting adds up either way).
  *
@@ -90,13 +93,18 @@ static void read_qd(struct tvd *t, struct stream *s, uint64_t n, uint64_t gen)
 }
 
 /* RAID 5 over 4 members, 64k strips, 64k sequential reads over the whole
- * VD: one member read per host read at every depth, every read served by
- * read-ahead but the first (readahead=on loads its strip into the cache,
- * adaptive reads it directly), no strip wasted. */
+ * VD: one member read per host read at every depth, no strip wasted. At
+ * QD 1 and 2 (less than a row of 3 strips in flight) every read but the
+ * first is served by read-ahead, each a copy of its 64k out of the cache;
+ * from QD 3 on the host's queue keeps the members busy itself: only the
+ * strips read ahead while the queue filled (2 rows past the first read,
+ * and one more at the second) are read ahead and served, every later read
+ * goes to the members into its own buffer. The first read goes to the
+ * members directly with both policies (a whole strip: nothing to cache). */
 static void test_readahead_sequential_depths(void **state)
 {
 	(void)state;
-	const unsigned depths[] = {1, 4, 16, 32};
+	const unsigned depths[] = {1, 2, 3, 4, 16, 32};
 	const uint64_t bs = 65536;
 	char plain[2048], text[2048];
 	struct tvd t;
@@ -109,20 +117,24 @@ static void test_readahead_sequential_depths(void **state)
 	for (int adaptive = 0; adaptive < 2; adaptive++) {
 		vd_text(text, sizeof(text), "raid5", "64k", 4,
 			adaptive ? "readahead=adaptive,cache=4m" : "readahead=on,cache=4m");
-		for (unsigned d = 0; d < 4; d++) {
+		for (unsigned d = 0; d < sizeof(depths) / sizeof(*depths); d++) {
 			tvd_open(&t, text, "io_uring", 0, bs, depths[d]);
 			struct stream s = {.cap = cap, .bs = bs};
 			read_qd(&t, &s, n, 5);
 			struct vd_stats *st = tvd_close(&t);
-			print_message("readahead=%s QD %u: %llu member reads for %llu host reads, %llu hits\n",
+			print_message("readahead=%s QD %u: %llu member reads for %llu host reads, "
+				      "%llu hits, %llu KiB copied\n",
 				      adaptive ? "adaptive" : "on", depths[d],
 				      (unsigned long long)tvd_member_sum(st, DIR_READ),
-				      (unsigned long long)n, (unsigned long long)st->ra_hits);
+				      (unsigned long long)n, (unsigned long long)st->ra_hits,
+				      (unsigned long long)st->ra_copied >> 10);
+			uint64_t served = depths[d] < 3 ? n - 1 : 2 * 3 + 1;
 			assert_int_equal(st->host_ios[DIR_READ], n);
 			assert_int_equal(tvd_member_sum(st, DIR_READ), n);
-			assert_int_equal(st->ra_strips, n - (uint64_t)adaptive);
-			assert_int_equal(st->ra_hits, n - 1);
+			assert_int_equal(st->ra_strips, served);
+			assert_int_equal(st->ra_hits, served);
 			assert_int_equal(st->ra_used, st->ra_strips); /* nothing wasted */
+			assert_int_equal(st->ra_copied, served * bs);
 			free(st);
 		}
 	}
@@ -134,6 +146,54 @@ static uint64_t member_read_bytes(const struct vd_stats *s)
 	for (unsigned i = 0; i < s->nr_members; i++)
 		b += s->member[i].dir[DIR_READ].bytes;
 	return b;
+}
+
+/* Reads larger than the read-ahead window (256k: 4 strips, the window is
+ * 2 rows of 3): each finds some of its strips read ahead and the rest not.
+ * The member reads move each byte once (no strip read ahead and then read
+ * again by the host read that found only part of its strips), nothing is
+ * wasted, the data is right; at QD 1 the strips read ahead are copied,
+ * the others too (loaded into the cache with them), at QD 4 read-ahead
+ * stands aside once the queue is full. */
+static void test_readahead_large_reads(void **state)
+{
+	(void)state;
+	const unsigned depths[] = {1, 4};
+	const uint64_t bs = 4 * 65536;
+	char plain[2048], text[2048];
+	struct tvd t;
+
+	vd_text(plain, sizeof(plain), "raid5", "64k", 4, NULL);
+	tvd_open(&t, plain, "io_uring", 6 * MEMBER_BYTES, bs, 8);
+	uint64_t cap = t.m.geom.capacity, n = cap / bs;
+	tvd_write_all(&t, cap, 7);
+	free(tvd_close(&t));
+	for (int adaptive = 0; adaptive < 2; adaptive++) {
+		vd_text(text, sizeof(text), "raid5", "64k", 4,
+			adaptive ? "readahead=adaptive,cache=4m" : "readahead=on,cache=4m");
+		for (unsigned d = 0; d < 2; d++) {
+			tvd_open(&t, text, "io_uring", 0, bs, depths[d]);
+			struct stream s = {.cap = cap, .bs = bs};
+			read_qd(&t, &s, n, 7);
+			struct vd_stats *st = tvd_close(&t);
+			print_message("readahead=%s QD %u, 256k reads: %llu KiB read from members "
+				      "for %llu KiB, %llu strips read ahead, %llu KiB copied\n",
+				      adaptive ? "adaptive" : "on", depths[d],
+				      (unsigned long long)member_read_bytes(st) >> 10,
+				      (unsigned long long)(n * bs) >> 10,
+				      (unsigned long long)st->ra_strips,
+				      (unsigned long long)st->ra_copied >> 10);
+			assert_int_equal(st->host_ios[DIR_READ], n);
+			assert_int_equal(member_read_bytes(st), n * bs);
+			assert_int_equal(st->ra_used, st->ra_strips);
+			assert_true(st->ra_strips > 0);
+			if (depths[d] == 1)
+				assert_int_equal(st->ra_copied, (n - 1) * bs);
+			else
+				assert_true(st->ra_copied < n * bs / 4);
+			free(st);
+		}
+	}
 }
 
 /* Random 4k reads at QD 4 over a VD much larger than the cache:
@@ -313,6 +373,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_readahead_sequential_depths, vd_setup_dir,
 						vd_teardown_dir),
 		cmocka_unit_test_setup_teardown(test_readahead_random, vd_setup_dir, vd_teardown_dir),
+		cmocka_unit_test_setup_teardown(test_readahead_large_reads, vd_setup_dir,
+						vd_teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_shared, vd_setup_dir, vd_teardown_dir),
 		cmocka_unit_test_setup_teardown(test_writeback_end_counted, vd_setup_dir,
 						vd_teardown_dir),

@@ -30,6 +30,7 @@ struct vd_ra_entry {
 	enum vd_ra_state state;
 	bool hit;               /* served a host read since it was loaded */
 	bool hashed;            /* in the strip hash (under strip) */
+	bool spent_listed;      /* on the spent stack */
 	struct vd_ra_entry *hnext; /* hash chain */
 	uint64_t used;          /* LRU tick */
 	uint8_t *buf;           /* one strip */
@@ -45,6 +46,10 @@ struct vd_ra {
 	uint64_t next_off;      /* where a sequential stream would read next */
 	unsigned run;           /* sequential reads in a row */
 	uint64_t ahead;         /* first strip not yet asked for */
+	struct vd_ra_entry **spent; /* entries that served a read, last on top */
+	unsigned nr_spent;
+	unsigned depth_cur, depth_prev; /* most host reads in flight seen this and last epoch */
+	unsigned depth_arrivals;        /* reads arrived this epoch */
 };
 
 /* What a write-back slot keeps in the cache store (wb.c): in anonymous

@@ -44,6 +44,8 @@ struct vd_op *vd_q_pop(struct vd_queue *q)
 void vd_io_host_done(struct vd_io *io, struct vd_op *op, uint64_t now)
 {
 	op->phase = OP_DONE;
+	if (op->dir == DIR_READ)
+		io->host_reads--;
 	op->host->result = op->error ? op->error : (int64_t)op->len;
 	if (now >= io->measure_start && !op->error)
 		io->stats->host_ios[op->dir]++;
@@ -228,6 +230,8 @@ static enum engine_queue_ret vd_queue(void *state, struct io_unit *u)
 	op->len = u->len;
 	op->data = u->buf;
 	op->error = 0;
+	if (op->dir == DIR_READ)
+		io->host_reads++;
 	if (!vd_policy_host(io, op))
 		vd_io_begin(io, op);
 	return ENGINE_QUEUED;

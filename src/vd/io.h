@@ -35,6 +35,7 @@ struct vd_io {
 
 	struct vd_op *ops;         /* by host unit index */
 	unsigned depth;
+	unsigned host_reads;       /* host reads queued and not yet done */
 	struct vd_queue blocked, ready;
 	struct io_unit **done, **events;
 	unsigned nr_done, nr_events;

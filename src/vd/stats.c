@@ -29,6 +29,7 @@ void vd_stats_add(struct vd_stats *to, const struct vd_stats *from)
 	to->ra_hits += from->ra_hits;
 	to->ra_strips += from->ra_strips;
 	to->ra_used += from->ra_used;
+	to->ra_copied += from->ra_copied;
 	to->wb_absorbed += from->wb_absorbed;
 	to->wb_end_bytes += from->wb_end_bytes;
 	for (unsigned i = 0; i < to->nr_members && i < from->nr_members; i++) {

@@ -30,6 +30,7 @@ struct vd_stats {
 	uint64_t ra_hits;               /* host reads served by read-ahead */
 	uint64_t ra_strips;             /* strips read ahead (member reads issued) */
 	uint64_t ra_used;               /* ... of which served a host read */
+	uint64_t ra_copied;             /* bytes copied out of the read-ahead cache into host buffers */
 	uint64_t wb_absorbed;           /* host writes acknowledged from the cache */
 	uint64_t wb_end_bytes;          /* ... bytes still cached at the end, destaged then (counted) */
 	struct vd_member_stats member[]; /* nr_members */
