@@ -79,6 +79,7 @@ static void emit_vd(struct jw *w, const struct run_result *r, unsigned j,
 	jw_kv_uint(w, "readahead_hits", s->ra_hits);
 	jw_kv_uint(w, "readahead_strips", s->ra_strips);
 	jw_kv_uint(w, "readahead_wasted", s->ra_strips - s->ra_used);
+	jw_kv_uint(w, "readahead_copied_bytes", s->ra_copied);
 	jw_kv_uint(w, "writeback_absorbed", s->wb_absorbed);
 	jw_kv_uint(w, "writeback_end_bytes", s->wb_end_bytes);
 	jw_object_end(w);
