@@ -13,9 +13,12 @@
 #include "model/fit_file.h"
 #include "model/report_preds.h"
 #include "report/report.h"
+#include "report/report_app.h"
+#include "report/results_read.h"
+#include "cmd/report_shapes.h"
 
 static const char usage[] =
-	"usage: iochar report DIR|FILE... -o OUT.html [--fit=FIT]\n"
+	"usage: iochar report DIR|FILE... -o OUT.html [--fit=FIT] [--replay=RUN.json]\n"
 	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n";
 
 static const char about[] =
@@ -26,13 +29,38 @@ static const char about[] =
 	"('--' between sides of repeated runs, as for 'iochar compare').\n"
 	"-o, the page to write, is required. Its \"Predicted beside measured\" uses\n"
 	"the model fitted on each set's own single-target and scaling steps, or\n"
-	"the model file --fit gives (iochar model fit -o FIT).\n";
+	"the model file --fit gives (iochar model fit -o FIT). An application run\n"
+	"(iochar app --out DIR) shows its benchmark beside the device, and with\n"
+	"--replay a replay of one of its traces against the original.\n";
 
 struct page {
 	const struct rs_set *sets;
 	const struct report_args *a;
 	const struct mdl_fit *fit; /* --fit; NULL: each set's self-fit */
+	const struct report_app_extras *x;
 };
+
+/* --replay's runs, each checked to replay a trace of an app run given;
+ * replays[] is zeroed first and freed on failure. */
+static int load_replays(const struct report_args *a, const struct rs_set *sets,
+			struct rs_set *replays, struct ioc_err *err)
+{
+	memset(replays, 0, sizeof(*replays) * REPORT_MAX_SETS);
+	for (unsigned i = 0; i < a->nr_replays; i++) {
+		unsigned k;
+		int ret = results_read(a->replays[i], &replays[i], err);
+		if (!ret && !report_app_match(sets, a->nr_inputs, &replays[i], &k))
+			ret = err_usage(err, EINVAL,
+					"--replay=%s: replays no trace of the application runs given "
+					"(a run JSON of iochar run --read_iolog=DIR/trace-TN.bin)",
+					a->replays[i]);
+		if (ret) {
+			report_args_free_sets(replays, i + 1);
+			return ret;
+		}
+	}
+	return 0;
+}
 
 static int write_page(const void *arg, FILE *f)
 {
@@ -45,7 +73,8 @@ static int write_page(const void *arg, FILE *f)
 	for (unsigned i = 0; !ret && i < n; i++)
 		ret = mdl_report_preds(&p->sets[i], p->fit, p->a->fit, &preds[i]);
 	if (!ret)
-		ret = report_write_html_all(p->sets, n, p->a->side_runs, p->a->nr_sides, preds, f);
+		ret = report_write_html_ext(p->sets, n, p->a->side_runs, p->a->nr_sides, preds, p->x,
+					    f);
 	for (unsigned i = 0; preds && i < n; i++)
 		report_preds_free(&preds[i]);
 	free(preds);
@@ -86,7 +115,19 @@ int cmd_report(int argc, char **argv)
 		free(fit);
 		return err.usage ? EXIT_USAGE : 1;
 	}
-	struct page page = {sets, &a, fit};
+	static struct rs_set replays[REPORT_MAX_SETS];
+	static struct report_shape shapes[8];
+	if (load_replays(&a, sets, replays, &err)) {
+		fprintf(stderr, "iochar report: %s\n", err.msg);
+		report_args_free_sets(sets, a.nr_inputs);
+		free(fit);
+		return err.usage ? EXIT_USAGE : 1;
+	}
+	struct report_app_extras x = {
+		.replays = replays, .nr_replays = a.nr_replays, .shapes_plan = REPORT_SHAPES_PLAN,
+		.shapes = shapes,
+		.nr_shapes = report_shapes_of_builtin(REPORT_SHAPES_PLAN, shapes, 8)};
+	struct page page = {sets, &a, fit, &x};
 	int status = 0;
 	if (report_args_write(&a, write_page, &page, &err)) {
 		fprintf(stderr, "iochar report: %s\n", err.msg);
@@ -95,6 +136,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "iochar: report in %s\n", a.output);
 	}
 	report_args_free_sets(sets, a.nr_inputs);
+	report_args_free_sets(replays, a.nr_replays);
 	free(fit);
 	return status;
 }
