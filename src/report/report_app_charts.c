@@ -76,7 +76,7 @@ static void tps_chart(struct report_ctx *r, const struct rs_set *set, const stru
 	struct axis y2 = {.kind = AXIS_LINEAR, .label = "p99 latency", .unit = AXIS_UNIT_LAT};
 	axis_fit(&x, 0, 0, false);
 	axis_fit(&y, 0, fmax(maxof(tps, s->n), 1), true);
-	axis_fit(&y2, 0, fmax(fmax(maxof(p99, s->n), limit ? a->target_limit_ms * 1e6 : 0), 1e3),
+	axis_fit(&y2, 0, fmax(fmax(maxof(p99, s->n), limit ? a->target_limit_ms * 1.1e6 : 0), 1e3),
 		 true);
 	snprintf(title, sizeof(title), "%s: TPS and p99 against threads", set->name);
 	struct chart c;
