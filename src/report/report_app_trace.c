@@ -74,14 +74,18 @@ static char *trace_mix(char *buf, const struct rs_app_trace *t)
 	return buf;
 }
 
-static void row3(FILE *f, const char *what, const char *fmt, double orig, double rep)
+/* A figure's row; a share's difference in points, others' in percent. */
+static void row3(FILE *f, const char *what, const char *fmt, double orig, double rep, bool share)
 {
 	fputs("<tr><th>", f);
 	html_escape(f, what);
 	fputs("</th>", f);
 	app_td_num(f, fmt, orig);
 	app_td_num(f, fmt, rep);
-	app_td_num(f, "%+.1f %%", orig > 0 ? (rep - orig) / orig * 100 : NAN);
+	if (share)
+		app_td_num(f, "%+.1f points", rep - orig);
+	else
+		app_td_num(f, "%+.1f %%", orig > 0 ? (rep - orig) / orig * 100 : NAN);
 	fputs("</tr>\n", f);
 }
 
@@ -110,13 +114,13 @@ static void replay_table(FILE *f, const struct rs_set *rs, const struct rs_app_p
 	fputs(".</p>\n<table class=\"app-replay\"><thead><tr><th></th><th>original</th>"
 	      "<th>replayed</th><th>difference</th></tr></thead><tbody>\n", f);
 	row3(f, "IOPS", "%.0f",
-	     o->dev.present ? o->dev.read_iops + o->dev.write_iops : NAN, p->total.iops);
+	     o->dev.present ? o->dev.read_iops + o->dev.write_iops : NAN, p->total.iops, false);
 	row3(f, "read share (%)", "%.1f", t->present ? t->read_share * 100 : NAN,
-	     rios > 0 ? (double)p->read.ios / rios * 100 : NAN);
+	     rios > 0 ? (double)p->read.ios / rios * 100 : NAN, true);
 	row3(f, "mean I/O size (KiB)", "%.1f",
 	     t->present && t->ios ? (double)t->bytes / (double)t->ios / 1024 : NAN,
-	     rios > 0 ? (double)(p->read.bytes + p->write.bytes) / rios / 1024 : NAN);
-	row3(f, "mean latency (ms)", "%.3f", await_ms(&o->dev), p->total.lat.mean / 1e6);
+	     rios > 0 ? (double)(p->read.bytes + p->write.bytes) / rios / 1024 : NAN, false);
+	row3(f, "mean latency (ms)", "%.3f", await_ms(&o->dev), p->total.lat.mean / 1e6, false);
 	fputs("<tr><th>size mix</th><td>", f);
 	html_escape(f, t->present ? trace_mix(mix, t) : DASH);
 	fputs("</td><td>I/O by I/O as in the trace (the run's JSON has no size "
@@ -124,6 +128,10 @@ static void replay_table(FILE *f, const struct rs_set *rs, const struct rs_app_p
 	fputs("<p>Original: the device's block-layer figures while the benchmark ran (latency: "
 	      "await, read and write weighted by their IOPS) and the trace's summary. Replayed: "
 	      "the run's totals, latency from submission to completion.</p>\n", f);
+	if (!p->replay[0].timed)
+		fputs("<p>The replay ignored the trace's times (replay_no_stall): its IOPS is "
+		      "as fast as the device took the trace's I/Os, not the rate the database "
+		      "issued them at.</p>\n", f);
 }
 
 static void replays(struct report_ctx *r, const struct rs_set *set)
