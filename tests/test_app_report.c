@@ -104,6 +104,35 @@ static void test_report_figures_from_file(void **state)
 	free(html);
 }
 
+/* --output-format=text: the same figures as a table on stdout; only
+ * for application runs, never with -o. */
+static void test_text_from_file(void **state)
+{
+	const char *dir = *state;
+	struct proc_out po;
+	json_object *o = fixture_json("b");
+	set_num(point(o, 0), "qps", 4321.5);
+	set_num(jget(point(o, 3), "device"), "write_lat_ms", 0.77);
+	write_set(dir, "t", o);
+	run_iochar(&po, dir, 0, ARGS("report", "t", "--output-format=text"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "t: sysbench-oltp read_write (sysbench 1.0.20, mariadb 10.11.6)\n");
+	expect_has(po.out, "      1      201.0      4321.5     4.97     5.05       0 |     301"
+			   "     121");
+	expect_has(po.out, "      4  failed: sysbench exited with status 1\n");
+	expect_has(po.out, "    0.21    0.77    60\n");
+	proc_out_free(&po);
+	write_set(dir, "a", fixture_json("a"));
+	expect_usage_line(ARGS("report", "tests/fixtures/app/a", "--output-format=text", "-o",
+			       "x.txt"), "-o is for the HTML report");
+	run_iochar(&po, NULL, 0, ARGS("report", "tests/fixtures/app/a", "tests/fuzz/corpus/results/net_client.json",
+				      "--output-format=text"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "net_client.json: not an application run");
+	assert_string_equal(po.out, "");
+	proc_out_free(&po);
+}
+
 /* compare's verdicts per thread count, in JSON and in text. */
 static void test_compare_verdicts(void **state)
 {
@@ -244,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_figures_from_file),
+		cmocka_unit_test(test_text_from_file),
 		cmocka_unit_test(test_compare_verdicts),
 		cmocka_unit_test(test_oltp_shapes),
 		cmocka_unit_test(test_refusals),

@@ -13,12 +13,14 @@
 #include "model/fit_file.h"
 #include "model/report_preds.h"
 #include "report/report.h"
+#include "report/app_text.h"
 #include "report/report_app.h"
 #include "report/results_read.h"
 #include "cmd/report_shapes.h"
 
 static const char usage[] =
 	"usage: iochar report DIR|FILE... -o OUT.html [--fit=FIT] [--replay=RUN.json]\n"
+	"       iochar report APP_DIR... --output-format=text\n"
 	"       iochar report A1 A2 [...] -- B1 B2 [...] -o OUT.html\n";
 
 static const char about[] =
@@ -31,7 +33,8 @@ static const char about[] =
 	"the model fitted on each set's own single-target and scaling steps, or\n"
 	"the model file --fit gives (iochar model fit -o FIT). An application run\n"
 	"(iochar app --out DIR) shows its benchmark beside the device, and with\n"
-	"--replay a replay of one of its traces against the original.\n";
+	"--replay a replay of one of its traces against the original;\n"
+	"--output-format=text prints application runs' tables instead.\n";
 
 struct page {
 	const struct rs_set *sets;
@@ -81,6 +84,37 @@ static int write_page(const void *arg, FILE *f)
 	return ret;
 }
 
+/* --output-format=text: application runs' tables on stdout, nothing else. */
+static int report_text(const struct report_args *a)
+{
+	struct rs_set sets[REPORT_MAX_SETS];
+	struct ioc_err err = {0};
+	if (a->output || a->nr_replays || a->fit) {
+		fprintf(stderr, "iochar report: --output-format=text: prints application runs' "
+			"tables to standard output (%s is for the HTML report)\n",
+			a->output ? "-o" : a->nr_replays ? "--replay" : "--fit");
+		return EXIT_USAGE;
+	}
+	if (report_args_load(a, sets, &err)) {
+		fprintf(stderr, "iochar report: %s\n", err.msg);
+		return err.usage ? EXIT_USAGE : 1;
+	}
+	int status = 0;
+	for (unsigned i = 0; i < a->nr_inputs && !status; i++)
+		if (!sets[i].app) {
+			fprintf(stderr, "iochar report: %s: not an application run (--output-format="
+				"text is for those; the report of other results is HTML)\n",
+				a->inputs[i]);
+			status = EXIT_USAGE;
+		}
+	for (unsigned i = 0; i < a->nr_inputs && !status; i++)
+		if ((i && fputc('\n', stdout) == EOF) ||
+		    app_write_text(sets[i].name, sets[i].app, stdout))
+			status = 1;
+	report_args_free_sets(sets, a->nr_inputs);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a;
@@ -95,9 +129,11 @@ int cmd_report(int argc, char **argv)
 		report_args_help(usage, about, stdout);
 		return 0;
 	}
+	if (a.nr_inputs && a.format && !strcmp(a.format, "text") && !a.predicted)
+		return report_text(&a);
 	if (!a.nr_inputs || !a.output || a.format || a.predicted) {
 		fprintf(stderr, "iochar report: %s\n",
-			a.format ? "--output-format: the report is HTML; see 'iochar compare' for json and csv"
+			a.format ? "--output-format: the report is HTML (text: application runs' tables); see 'iochar compare' for json and csv"
 			: a.predicted ? "--predicted: the report always shows the predictions (--fit=FIT: another model's)"
 			: !a.nr_inputs ? "no results given; see 'iochar report --help'"
 			: "-o OUT.html is required; see 'iochar report --help'");
