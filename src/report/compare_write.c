@@ -267,8 +267,10 @@ static const char *metric(const struct cmp_row *row)
 	return row->iops ? "iops" : "bw_bytes";
 }
 
-/* What every value that is not missing carries about its verdict. */
-static void json_verdict_fields(struct jw *w, const struct cmp_value *v, bool net)
+/* What every value that is not missing carries about its verdict; kind
+ * names its series: 0 IOPS (disk), 1 bits/s (net), 2 the value's own
+ * (an application run's TPS or p99). */
+static void json_verdict_fields(struct jw *w, const struct cmp_value *v, unsigned kind)
 {
 	jw_kv_uint(w, "runs", v->nr_runs);
 	jw_key(w, "run_values");
@@ -282,10 +284,11 @@ static void json_verdict_fields(struct jw *w, const struct cmp_value *v, bool ne
 		jw_uint(w, v->iv_n);
 	else
 		jw_null(w);
-	const char *ivk[2][2] = {{"interval_iops_mean", "interval_iops_stdev"},
-				 {"interval_bps_mean", "interval_bps_stdev"}};
-	jw_kv_double(w, ivk[net][0], v->nr_runs <= 1 ? v->iv_mean : NAN);
-	jw_kv_double(w, ivk[net][1], v->nr_runs <= 1 ? v->iv_sd : NAN);
+	const char *ivk[3][2] = {{"interval_iops_mean", "interval_iops_stdev"},
+				 {"interval_bps_mean", "interval_bps_stdev"},
+				 {"interval_mean", "interval_stdev"}};
+	jw_kv_double(w, ivk[kind][0], v->nr_runs <= 1 ? v->iv_mean : NAN);
+	jw_kv_double(w, ivk[kind][1], v->nr_runs <= 1 ? v->iv_sd : NAN);
 	jw_kv_double(w, "diff_pct", v->diff_pct);
 	jw_kv_double(w, "noise_pct", v->noise_pct);
 	jw_kv_double(w, "floor_pct", v->floor_pct);
@@ -316,7 +319,7 @@ static void json_value(struct jw *w, const struct cmp_table *t, const struct cmp
 		jw_kv_uint(w, "threads", v->numjobs);
 		jw_kv_double(w, "lat_avg_ns", v->lat_ns);
 		jw_kv_double(w, "p99_ns", v->p99_ns);
-		json_verdict_fields(w, v, false);
+		json_verdict_fields(w, v, 2);
 	} else if (v->verdict != CMP_MISSING) {
 		jw_kv_double(w, "value", v->value);
 		if (row->host)
