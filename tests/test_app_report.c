@@ -104,6 +104,49 @@ static void test_report_figures_from_file(void **state)
 	free(html);
 }
 
+/* What pgbench on tmpfs writes: no device (no block device under the
+ * file system), no table counts but a scale, an unfinished run and why. */
+static void test_pgbench_on_tmpfs(void **state)
+{
+	const char *dir = *state;
+	json_object *o = fixture_json("a");
+	json_object_object_add(o, "bench", json_object_new_string("pgbench"));
+	json_object_object_add(o, "workload", json_object_new_string("tpcb-like"));
+	json_object_object_add(o, "complete", json_object_new_boolean(0));
+	json_object_object_add(o, "failure", json_object_new_string("postgres stopped"));
+	json_object_object_add(jget(o, "target"), "device", NULL);
+	json_object_object_add(jget(o, "dataset"), "tables", NULL);
+	json_object_object_add(jget(o, "dataset"), "table_size", NULL);
+	set_num(jget(o, "dataset"), "scale", 12);
+	json_object_object_add(jget(o, "dataset"), "bytes_measured", json_object_new_boolean(1));
+	for (unsigned i = 0; i < 4; i++) {
+		json_object_object_add(point(o, i), "device", NULL);
+		json_object_object_add(point(o, i), "trace", NULL);
+		json_object_object_del(point(o, i), "trace_summary");
+		json_object_object_add(point(o, i), "trace_skipped",
+				       json_object_new_string("tmpfs: no block device"));
+	}
+	write_set(dir, "pg", o);
+	char *html = fixture_report(dir, "pg");
+	expect_has(html, "Partial results: the run did not finish: postgres stopped.");
+	expect_has(html, "<th>scale</th><td>12</td>");
+	expect_has(html, "<th>target</th><td>directory /mnt/x, ext4</td>");
+	expect_has(html, "(measured after the load)");
+	expect_has(html, "device (not measured) over the same seconds");
+	expect_has(html, "at: 1 threads (tmpfs: no block device) 2 threads");
+	assert_int_equal(fixture_count(html, "data-chart=\"app-device\""), 0);
+	assert_int_equal(fixture_count(html, "data-chart=\"app-sweep\" data-points=\"8\""), 1);
+	assert_int_equal(fixture_count(html, "<th>tables</th>"), 0);
+	assert_int_equal(fixture_count(html, "The synthetic"), 0);
+	free(html);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("report", "pg", "--output-format=text"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "the run did not finish: postgres stopped\n");
+	expect_has(po.out, "       0 |       -       -       -");
+	proc_out_free(&po);
+}
+
 /* --output-format=text: the same figures as a table on stdout; only
  * for application runs, never with -o. */
 static void test_text_from_file(void **state)
@@ -273,6 +316,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_figures_from_file),
+		cmocka_unit_test(test_pgbench_on_tmpfs),
 		cmocka_unit_test(test_text_from_file),
 		cmocka_unit_test(test_compare_verdicts),
 		cmocka_unit_test(test_oltp_shapes),

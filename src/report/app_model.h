@@ -71,6 +71,8 @@ struct rs_app {
 	struct json_object *db_config; /* owned; NULL: none given */
 	char *target_kind, *target_path, *target_device, *target_fs;
 	bool made_fs;
+	bool bytes_measured;       /* dataset.bytes measured after the load, else estimated */
+	char *failure;             /* why an incomplete run stopped; NULL */
 	double dataset_bytes, buffer_pool_bytes, memory_ratio, load_seconds;
 	double tables, table_size, scale;
 	double time_s;

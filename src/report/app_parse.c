@@ -251,6 +251,8 @@ static int parse_dataset(const struct rj_ctx *pc, json_object *root, struct rs_a
 			    (double *const[]){&a->dataset_bytes, &a->buffer_pool_bytes,
 					      &a->memory_ratio})))
 		return ret;
+	if ((ret = rj_bool(&c, o, "bytes_measured", false, &a->bytes_measured)))
+		return ret;
 	return opt_nums(&c, o, (const char *const[]){"tables", "table_size", "scale",
 						     "load_seconds", NULL},
 			(double *const[]){&a->tables, &a->table_size, &a->scale,
@@ -298,7 +300,8 @@ static int parse_head(const struct rj_ctx *c, json_object *root, struct rs_set *
 	    (ret = parse_named(c, root, "benchmark", &a->bench_name, &a->bench_version, NULL)) ||
 	    (ret = parse_target(c, root, a)) || (ret = parse_dataset(c, root, a)) ||
 	    (ret = rj_double(c, root, "time_s", true, &a->time_s)) ||
-	    (ret = rj_bool(c, root, "complete", true, &s->complete)))
+	    (ret = rj_bool(c, root, "complete", true, &s->complete)) ||
+	    (ret = rj_str(c, root, "failure", false, &a->failure)))
 		return ret;
 	json_object *env = rj_member(c, root, "environment", json_type_object, false, &ret);
 	if (env)
@@ -342,7 +345,7 @@ void rs_app_free(struct rs_app *a)
 	free(a->points);
 	char *strs[] = {a->started, a->bench, a->workload, a->db_name, a->db_version,
 			a->bench_name, a->bench_version, a->target_kind, a->target_path,
-			a->target_device, a->target_fs, a->target_metric};
+			a->target_device, a->target_fs, a->target_metric, a->failure};
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		free(strs[i]);
 	if (a->db_config)

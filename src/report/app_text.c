@@ -62,6 +62,8 @@ int app_write_text(const char *name, const struct rs_app *a, FILE *f)
 		"w_await", "util%");
 	for (unsigned i = 0; i < a->nr_points; i++)
 		row(f, &a->points[i]);
+	if (a->failure)
+		fprintf(f, "the run did not finish: %s\n", a->failure);
 	if (a->has_target) {
 		fprintf(f, "latency target: %s inside %.3g ms: ", a->target_metric,
 			a->target_limit_ms);

@@ -81,7 +81,8 @@ static void setup_table(FILE *f, const struct rs_app *a)
 	app_kv(f, "target", b);
 	if (a->made_fs)
 		app_kv(f, "file system", "made by iochar for this run");
-	snprintf(b, sizeof(b), "%s data, %s buffer pool", numfmt_size(s1, a->dataset_bytes),
+	snprintf(b, sizeof(b), "%s data (%s), %s buffer pool", numfmt_size(s1, a->dataset_bytes),
+		 a->bytes_measured ? "measured after the load" : "estimated",
 		 numfmt_size(s2, a->buffer_pool_bytes));
 	app_kv(f, "data set", b);
 	kv_fmt(f, "memory ratio (buffer pool / data)", "%.3f", a->memory_ratio);
@@ -89,7 +90,8 @@ static void setup_table(FILE *f, const struct rs_app *a)
 		snprintf(b, sizeof(b), "%.0f tables of %.0f rows", a->tables, a->table_size);
 		app_kv(f, "tables", b);
 	}
-	kv_fmt(f, "scale", "%.0f", a->scale);
+	if (isfinite(a->scale))
+		kv_fmt(f, "scale", "%.0f", a->scale);
 	kv_fmt(f, "load time (s)", "%.1f", a->load_seconds);
 	kv_fmt(f, "time per thread count (s)", "%.0f", a->time_s);
 	app_kv(f, "started", a->started);
@@ -159,8 +161,14 @@ static void one_set(struct report_ctx *r, const struct rs_set *set)
 	fputs(" ", f);
 	html_escape(f, a->workload);
 	fputs("</h3>\n", f);
-	if (!set->complete)
-		fputs("<p class=\"bad\">Partial results: the run did not finish.</p>\n", f);
+	if (!set->complete) {
+		fputs("<p class=\"bad\">Partial results: the run did not finish", f);
+		if (a->failure) {
+			fputs(": ", f);
+			html_escape(f, a->failure);
+		}
+		fputs(".</p>\n", f);
+	}
 	setup_table(f, a);
 	points_table(f, a);
 	fputs("<p>TPS, QPS and latency are the benchmark's own; the device's figures are "
