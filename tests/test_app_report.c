@@ -147,6 +147,36 @@ static void test_pgbench_on_tmpfs(void **state)
 	proc_out_free(&po);
 }
 
+/* What a42run's `iochar app` wrote for two real runs (MariaDB with
+ * sysbench oltp_read_write, PostgreSQL with pgbench tpcb-like, each on a
+ * loop device, 1 and 4 threads, 5 s): read, drawn, and held against the
+ * oltp plan; as a pair they share no row in compare. */
+static void test_real_runs(void **state)
+{
+	const char *dir = *state;
+	write_set(dir, "mariadb-real", fixture_json("mariadb-real"));
+	write_set(dir, "pgbench-real", fixture_json("pgbench-real"));
+	char *html = fixture_report(dir, "mariadb-real");
+	expect_has(html, "<th>database version</th><td>mariadb 10.11.19</td>");
+	expect_has(html, "<td class=\"num\">4</td><td class=\"num\">95.8</td>");
+	expect_has(html, "<tr><td>trace, 4 threads</td><td>16K 87 %, 4K 5 %");
+	expect_has(html, "<tr><td>oltp-data</td><td>8K 100 %</td><td class=\"num\">70</td>"
+			 "<td class=\"num\">0 %</td><td class=\"num\">+21</td></tr>");
+	free(html);
+	html = fixture_report(dir, "pgbench-real");
+	expect_has(html, "<td class=\"num\">4</td><td class=\"num\">1332.6</td>");
+	expect_has(html, "<tr><td>oltp-data</td><td>8K 100 %</td><td class=\"num\">70</td>"
+			 "<td class=\"num\">95 %</td><td class=\"num\">+70</td></tr>");
+	expect_has(html, "<th>scale</th><td>5</td>");
+	free(html);
+	struct proc_out po;
+	run_iochar(&po, dir, 0, ARGS("compare", "mariadb-real", "pgbench-real"));
+	expect_exit(&po, 0);
+	expect_has(po.out, "sysbench-oltp read_write T4 tps only in mariadb-real");
+	expect_has(po.out, "pgbench tpcb-like T4 tps only in pgbench-real");
+	proc_out_free(&po);
+}
+
 /* --output-format=text: the same figures as a table on stdout; only
  * for application runs, never with -o. */
 static void test_text_from_file(void **state)
@@ -317,6 +347,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_figures_from_file),
 		cmocka_unit_test(test_pgbench_on_tmpfs),
+		cmocka_unit_test(test_real_runs),
 		cmocka_unit_test(test_text_from_file),
 		cmocka_unit_test(test_compare_verdicts),
 		cmocka_unit_test(test_oltp_shapes),

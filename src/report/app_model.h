@@ -87,6 +87,14 @@ struct rs_app {
 
 void rs_app_free(struct rs_app *a);
 
+/* Is the target's device worth naming beside its path (it has one, and
+ * it is not the path itself)? */
+bool app_on(const struct rs_app *a);
+
+/* A data set's or buffer pool's size in MiB ("82.2 MiB"), as `iochar app`
+ * prints it, into buf (at least 48 bytes); "–" when not finite. */
+char *app_mib(char *buf, double bytes);
+
 /* The point with the most threads that has figures; NULL: none. */
 const struct rs_app_point *rs_app_largest(const struct rs_app *a);
 

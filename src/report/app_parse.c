@@ -4,6 +4,7 @@
  * the file and the member; optional figures left out are NaN. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,6 +352,20 @@ void rs_app_free(struct rs_app *a)
 	if (a->db_config)
 		json_object_put(a->db_config);
 	memset(a, 0, sizeof(*a));
+}
+
+char *app_mib(char *buf, double bytes)
+{
+	if (isfinite(bytes))
+		snprintf(buf, 48, "%.1f MiB", bytes / 1048576);
+	else
+		snprintf(buf, 48, "\xe2\x80\x93");
+	return buf;
+}
+
+bool app_on(const struct rs_app *a)
+{
+	return a->target_device && (!a->target_path || strcmp(a->target_device, a->target_path));
 }
 
 const struct rs_app_point *rs_app_largest(const struct rs_app *a)

@@ -7,7 +7,6 @@
 
 #include "report/app_model.h"
 #include "report/app_text.h"
-#include "report/numfmt.h"
 
 static void num(FILE *f, int width, const char *fmt, double v)
 {
@@ -43,7 +42,7 @@ static void row(FILE *f, const struct rs_app_point *p)
 
 int app_write_text(const char *name, const struct rs_app *a, FILE *f)
 {
-	char s1[NUMFMT_MAX], s2[NUMFMT_MAX];
+	char s1[48], s2[48];
 	const char *dev = NULL;
 	for (unsigned i = 0; i < a->nr_points && !dev; i++)
 		if (a->points[i].dev.present)
@@ -51,10 +50,10 @@ int app_write_text(const char *name, const struct rs_app *a, FILE *f)
 	fprintf(f, "%s: %s %s (%s %s, %s %s)\n", name, a->bench, a->workload, a->bench_name,
 		a->bench_version, a->db_name, a->db_version);
 	fprintf(f, "target: %s %s%s%s%s%s; data %s, buffer pool %s (memory ratio %.3f)\n",
-		a->target_kind, a->target_path, a->target_device ? " on " : "",
-		a->target_device ? a->target_device : "", a->target_fs ? ", " : "",
-		a->target_fs ? a->target_fs : "", numfmt_size(s1, a->dataset_bytes),
-		numfmt_size(s2, a->buffer_pool_bytes), a->memory_ratio);
+		a->target_kind, a->target_path, app_on(a) ? " on " : "",
+		app_on(a) ? a->target_device : "", a->target_fs ? ", " : "",
+		a->target_fs ? a->target_fs : "", app_mib(s1, a->dataset_bytes),
+		app_mib(s2, a->buffer_pool_bytes), a->memory_ratio);
 	fprintf(f, "%7s %10s %11s %8s %8s %7s | device %s\n", "", "", "", "", "", "",
 		dev ? dev : "(not measured)");
 	fprintf(f, "%7s %10s %11s %8s %8s %7s |%8s%8s%8s%8s%8s%8s%6s\n", "threads", "TPS", "QPS",

@@ -76,14 +76,14 @@ static void setup_table(FILE *f, const struct rs_app *a)
 	app_kv(f, "database version", b);
 	config_rows(f, a);
 	snprintf(b, sizeof(b), "%s %s%s%s%s%s", a->target_kind, a->target_path,
-		 a->target_device ? " on " : "", a->target_device ? a->target_device : "",
+		 app_on(a) ? " on " : "", app_on(a) ? a->target_device : "",
 		 a->target_fs ? ", " : "", a->target_fs ? a->target_fs : "");
 	app_kv(f, "target", b);
 	if (a->made_fs)
 		app_kv(f, "file system", "made by iochar for this run");
-	snprintf(b, sizeof(b), "%s data (%s), %s buffer pool", numfmt_size(s1, a->dataset_bytes),
+	snprintf(b, sizeof(b), "%s data (%s), %s buffer pool", app_mib(s1, a->dataset_bytes),
 		 a->bytes_measured ? "measured after the load" : "estimated",
-		 numfmt_size(s2, a->buffer_pool_bytes));
+		 app_mib(s2, a->buffer_pool_bytes));
 	app_kv(f, "data set", b);
 	kv_fmt(f, "memory ratio (buffer pool / data)", "%.3f", a->memory_ratio);
 	if (isfinite(a->tables) && isfinite(a->table_size)) {
