@@ -20,6 +20,7 @@
 
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/app_text.h"
 #include "report/report_app.h"
 #include "report/report_preds.h"
 #include "report/results_read.h"
@@ -113,6 +114,14 @@ static void render(const struct rs_set *set)
 		CHECK(len > 15 && !strcmp(buf + len - 15, "</body></html>\n"));
 	}
 	free(buf);
+	if (set->app) { /* iochar report --output-format=text */
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		CHECK(f);
+		CHECK(app_write_text(set->name, set->app, f) == 0);
+		CHECK(fclose(f) == 0);
+		free(buf);
+	}
 
 	/* against itself, as single runs and as a side of two repeats */
 	struct rs_set three[3] = {*set, *set, *set};
