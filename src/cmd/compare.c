@@ -98,6 +98,11 @@ int cmd_compare(int argc, char **argv)
 			a.format);
 		return EXIT_USAGE;
 	}
+	if (a.nr_replays) {
+		fprintf(stderr, "iochar compare: --replay: the report's (iochar report DIR "
+			"--replay=RUN.json -o OUT.html)\n");
+		return EXIT_USAGE;
+	}
 	if (a.fit)
 		a.predicted = true; /* a model file is only for the model side */
 	if (a.nr_sides < (a.predicted ? 1 : 2)) {

@@ -54,6 +54,22 @@ static int add_input(void *obj, const struct option_def *o, const char *v,
 	return 0;
 }
 
+/* report --replay=RUN.json, repeatable. */
+static int add_replay(void *obj, const struct option_def *o, const char *v,
+		      struct ioc_err *err)
+{
+	struct report_args *a = obj;
+
+	(void)o;
+	if (!*v)
+		return err_usage(err, EINVAL, "--replay: needs a run JSON file");
+	if (a->nr_replays >= REPORT_MAX_SETS)
+		return err_usage(err, E2BIG, "--replay=%s: at most %d replays", v,
+				 REPORT_MAX_SETS);
+	a->replays[a->nr_replays++] = v;
+	return 0;
+}
+
 #define RROW(F, nm, ty) ARG_ROW(struct report_args, F, nm, ty)
 
 static const struct arg_def rows[] = {
@@ -74,6 +90,10 @@ static const struct arg_def rows[] = {
 	 .missing = "%s: needs a model file (iochar model fit -o FIT)",
 	 .o.help = "predict with this model file instead of the model fitted on "
 		   "each set's own single-target and scaling steps"},
+	{.o.name = "replay", .o.type = OPT_CUSTOM, .o.parse = add_replay, .o.arg = "RUN.json",
+	 .o.help = "report: an iochar run --read_iolog=DIR/trace-TN.bin "
+		   "--output-format=json result, shown against the application run whose "
+		   "trace it replays (repeatable)"},
 	{ARG_STR(struct report_args, format, "output-format"),
 	 .missing = "%s: needs normal, json or csv", .o.arg = "FMT",
 	 .o.help = "compare: normal, json or csv (the report is HTML)"},

@@ -26,6 +26,8 @@ struct report_args {
 	bool predicted;             /* compare --predicted: add the model side */
 	const char *fit;            /* --fit: a model file (iochar model fit);
 				     * NULL: each set's own self-fit */
+	const char *replays[REPORT_MAX_SETS]; /* report --replay=RUN.json, each */
+	unsigned nr_replays;
 	int help;
 	unsigned side_first;        /* parsing: the side being read's first */
 };

@@ -83,8 +83,8 @@ static int row_for(struct cmp_table *t, char *match, char *key, const char *labe
 
 /* Run `run` of the side has v's workload: count its value (a lost host's
  * NaN adds no run); latencies keep the worst run's. 0 or -ENOMEM. */
-static int add_run(struct cmp_value *v, unsigned run, double value, double lat,
-		   double p99, const struct rs_point *p)
+int compare_add_run(struct cmp_value *v, unsigned run, double value, double lat,
+		    double p99, const struct rs_point *p)
 {
 	v->last_run = run + 1;
 	if (v->verdict == CMP_MISSING) {
@@ -133,6 +133,14 @@ static struct cmp_params params_of(const struct rs_step *st, const struct rs_poi
 		.fixed_qd = st->mode != RS_SEARCH};
 }
 
+int compare_row_for(struct cmp_table *t, char *key, const char *lat_stat)
+{
+	int r = row_for(t, key ? strdup(key) : NULL, key, NULL, lat_stat, false);
+	if (r >= 0)
+		t->rows[r].label = t->rows[r].key;
+	return r;
+}
+
 /* The row keyed key (a network row labelled by its key; key is taken),
  * and side si's value in it; NULL when out of memory. */
 static struct cmp_value *net_value(struct cmp_table *t, char *key, unsigned si)
@@ -168,7 +176,7 @@ static int add_net_set(struct cmp_table *t, unsigned si, unsigned run)
 			compare_series_stats(nd->iv_bps, nd->nr_iv, &v->iv_mean, &v->iv_sd,
 					     &v->iv_n);
 		}
-		if (add_run(v, run, nd->receiver_bps, NAN, NAN, NULL))
+		if (compare_add_run(v, run, nd->receiver_bps, NAN, NAN, NULL))
 			return -ENOMEM;
 	}
 	return 0;
@@ -193,7 +201,7 @@ static int add_mesh_set(struct cmp_table *t, unsigned si, unsigned run)
 			v->retransmits = p->retransmits;
 			v->streams = m->parallel;
 		}
-		if (add_run(v, run, p->bps, NAN, NAN, NULL))
+		if (compare_add_run(v, run, p->bps, NAN, NAN, NULL))
 			return -ENOMEM;
 	}
 	return 0;
@@ -207,6 +215,8 @@ static int add_set(struct cmp_table *t, unsigned si, unsigned run)
 		return add_net_set(t, si, run);
 	if (s->mesh)
 		return add_mesh_set(t, si, run);
+	if (s->app)
+		return compare_add_app_set(t, si, run);
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		const struct rs_step *st = &s->steps[i];
 		for (unsigned k = 0; k < st->nr_sets; k++) {
@@ -224,7 +234,7 @@ static int add_set(struct cmp_table *t, unsigned si, unsigned run)
 			if (v->verdict == CMP_MISSING)
 				compare_interval_stats(p, &v->iv_mean, &v->iv_sd, &v->iv_n);
 			struct cmp_params pp = params_of(st, p);
-			if (add_run(v, run, t->rows[r].iops ? p->total.iops : p->total.bw_bytes,
+			if (compare_add_run(v, run, t->rows[r].iops ? p->total.iops : p->total.bw_bytes,
 				    rs_point_latency(st, p), (double)p->total.lat.pct[RS_P99], p))
 				return -ENOMEM;
 			side_params(v, &pp);
@@ -266,7 +276,7 @@ static int add_host(struct cmp_table *t, unsigned w, unsigned si, unsigned run,
 	v->params = t->rows[w].v[si].params;
 	v->lost |= h->lost;
 	bool none = h->lost || !h->total.ios;
-	int ret = add_run(v, run, h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes,
+	int ret = compare_add_run(v, run, h->lost ? NAN : row->iops ? h->total.iops : h->total.bw_bytes,
 			  none ? NAN : dir_latency(row->lat_stat, &h->total),
 			  none ? NAN : (double)h->total.lat.pct[RS_P99], p);
 	const struct cmp_value *wv = &t->rows[w].v[si];
@@ -350,7 +360,7 @@ static int build_rows(struct cmp_table *t)
 			ret = add_set(t, si, k);
 	unsigned workloads = t->nr_rows;
 	for (unsigned w = 0; w < workloads && !ret; w++)
-		if (!t->rows[w].net)
+		if (!t->rows[w].net && !t->rows[w].app)
 			ret = add_host_rows(t, w);
 	if (!ret && t->nr_rows > workloads)
 		ret = order_rows(t);

@@ -67,6 +67,13 @@
  * Net and disk sets compared together share no key, so each workload
  * shows as only in the sides that have it.
  *
+ * Application runs (rs_set.app, compare_app.c) give two rows per thread
+ * count, keyed "BENCH WORKLOAD T<threads> tps" (transactions per second)
+ * and "... p99" (the benchmark's p99 latency, ns; lower is better): the
+ * series for the single-run rule are the benchmark's per-second TPS and
+ * per-second p99. Rows match by benchmark, workload and thread count, so
+ * another workload shows as only in the sides that ran it.
+ *
  * Runs over many hosts (rs_point.hosts): when two or more sides ran a
  * workload over many hosts, a row per host follows the workload's row,
  * keyed "WORKLOAD @ HOST" (HOST: rs_host.label, so hosts match by name,
@@ -165,6 +172,9 @@ struct cmp_row {
 	bool iops;                 /* the value is IOPS, else bytes/s */
 	bool net;                  /* a network direction: bits/s, per-interval
 				    * throughput for the noise rule */
+	/* an application run's thread count (compare_app.c): its TPS, or its
+	 * p99 in ns; CMP_APP_NONE: a disk or network row */
+	enum cmp_app { CMP_APP_NONE, CMP_APP_TPS, CMP_APP_P99 } app;
 	const char *host;          /* a host row: the host's label; NULL: a workload */
 	int parent;                /* a host row: its workload's row while building */
 	struct cmp_value *v;       /* one per side */
@@ -278,6 +288,23 @@ struct jw;
 void compare_pred_write_json(const struct cmp_table *t, struct jw *w);
 void compare_pred_csv_header(const struct cmp_table *t, FILE *f);
 void compare_pred_csv_fields(const struct cmp_table *t, unsigned row, unsigned side, FILE *f);
+
+/* compare_app.c: the rows of application run `run` of side si. 0 or
+ * -ENOMEM. */
+int compare_add_app_set(struct cmp_table *t, unsigned si, unsigned run);
+
+/* The row (a new one, every side missing) matched by key, taken over in
+ * every case; -1: no memory. compare.c. */
+int compare_row_for(struct cmp_table *t, char *key, const char *lat_stat);
+
+/* Run `run` of the side has v's workload (value, latencies in ns, point
+ * NULL for rows without one). 0 or -ENOMEM. compare.c. */
+int compare_add_run(struct cmp_value *v, unsigned run, double value, double lat,
+		    double p99, const struct rs_point *p);
+
+/* A value of row as the tables show it ("1,234 IOPS", "812.5 TPS"). buf
+ * holds NUMFMT_MAX bytes. compare_write.c. */
+char *compare_value_text(char *buf, const struct cmp_row *row, double v);
 
 /* Judge every value of row against the first side that has it (the rules
  * above); values must be filled. Used by compare_build. */

@@ -46,7 +46,7 @@ static void match(const struct cmp_table *t, const struct cmp_row *row, unsigned
 	unsigned step, k;
 
 	out->error_pct = NAN;
-	if (row->host || row->net || v->verdict == CMP_MISSING ||
+	if (row->host || row->net || row->app || v->verdict == CMP_MISSING ||
 	    !find_point(&sd->sets[0], v->point, &step, &k))
 		return;
 	/* the side's first run: its index among the sets compare was given */

@@ -9,9 +9,17 @@
 #include "util/csv.h"
 #include "util/text_width.h"
 
-static char *value_str(char *buf, const struct cmp_row *r, double v)
+char *compare_value_text(char *buf, const struct cmp_row *r, double v)
 {
 	char t[NUMFMT_MAX];
+	if (r->app == CMP_APP_TPS) {
+		snprintf(buf, NUMFMT_MAX, "%.1f TPS", v);
+		return buf;
+	}
+	if (r->app == CMP_APP_P99) {
+		snprintf(buf, NUMFMT_MAX, "p99 %s", numfmt_lat(t, v));
+		return buf;
+	}
 	if (r->net) {
 		snprintf(buf, NUMFMT_MAX, "%.3f Gbit/s", v / 1e9);
 		return buf;
@@ -122,6 +130,12 @@ static void text_header(const struct cmp_table *t, FILE *f)
 				fputs(" (net: of the per-interval throughput)", f);
 				break;
 			}
+		for (unsigned r = 0; r < t->nr_rows; r++)
+			if (t->rows[r].app) {
+				fputs(" (application runs: of the benchmark's per-second TPS "
+				      "or p99)", f);
+				break;
+			}
 		fprintf(f, ", and at least %.0f %% to be significant", COMPARE_SINGLE_RUN_FLOOR_PCT);
 	}
 	fprintf(f, "\nverdicts: significant (the band excludes 0 and the difference reaches "
@@ -175,13 +189,15 @@ static void text_value(const struct cmp_row *row, unsigned i, FILE *f)
 			snprintf(retr, sizeof(retr), "  retransmits %lld", (long long)v->retransmits);
 		else
 			snprintf(retr, sizeof(retr), "  retransmits -");
+	} else if (row->app) {
+		snprintf(qd, sizeof(qd), "T%u", v->numjobs);
 	} else {
 		snprintf(qd, sizeof(qd), "%ux%u", v->iodepth, v->numjobs);
 	}
 	snprintf(runs, sizeof(runs), "%u", v->nr_runs);
 	snprintf(d, sizeof(d), "\xc2\xb1%.1f %%", v->noise_pct);
 	bool ref = v->verdict == CMP_REFERENCE;
-	cell(f, v->lost ? "lost" : value_str(a, row, v->value), 16);
+	cell(f, v->lost ? "lost" : compare_value_text(a, row, v->value), 16);
 	cell(f, row->net ? "-" : numfmt_lat(b, v->lat_ns), 11);
 	cell(f, qd, 8);
 	cell(f, runs, 4);
@@ -246,11 +262,15 @@ static const char *metric(const struct cmp_row *row)
 {
 	if (row->net)
 		return "bits_per_second";
+	if (row->app)
+		return row->app == CMP_APP_TPS ? "tps" : "p99_ns";
 	return row->iops ? "iops" : "bw_bytes";
 }
 
-/* What every value that is not missing carries about its verdict. */
-static void json_verdict_fields(struct jw *w, const struct cmp_value *v, bool net)
+/* What every value that is not missing carries about its verdict; kind
+ * names its series: 0 IOPS (disk), 1 bits/s (net), 2 the value's own
+ * (an application run's TPS or p99). */
+static void json_verdict_fields(struct jw *w, const struct cmp_value *v, unsigned kind)
 {
 	jw_kv_uint(w, "runs", v->nr_runs);
 	jw_key(w, "run_values");
@@ -264,10 +284,11 @@ static void json_verdict_fields(struct jw *w, const struct cmp_value *v, bool ne
 		jw_uint(w, v->iv_n);
 	else
 		jw_null(w);
-	const char *ivk[2][2] = {{"interval_iops_mean", "interval_iops_stdev"},
-				 {"interval_bps_mean", "interval_bps_stdev"}};
-	jw_kv_double(w, ivk[net][0], v->nr_runs <= 1 ? v->iv_mean : NAN);
-	jw_kv_double(w, ivk[net][1], v->nr_runs <= 1 ? v->iv_sd : NAN);
+	const char *ivk[3][2] = {{"interval_iops_mean", "interval_iops_stdev"},
+				 {"interval_bps_mean", "interval_bps_stdev"},
+				 {"interval_mean", "interval_stdev"}};
+	jw_kv_double(w, ivk[kind][0], v->nr_runs <= 1 ? v->iv_mean : NAN);
+	jw_kv_double(w, ivk[kind][1], v->nr_runs <= 1 ? v->iv_sd : NAN);
 	jw_kv_double(w, "diff_pct", v->diff_pct);
 	jw_kv_double(w, "noise_pct", v->noise_pct);
 	jw_kv_double(w, "floor_pct", v->floor_pct);
@@ -293,6 +314,12 @@ static void json_value(struct jw *w, const struct cmp_table *t, const struct cmp
 		jw_kv_uint(w, "streams", v->streams);
 		jw_kv_int(w, "retransmits", v->retransmits);
 		json_verdict_fields(w, v, row->net);
+	} else if (v->verdict != CMP_MISSING && row->app) {
+		jw_kv_double(w, "value", v->value);
+		jw_kv_uint(w, "threads", v->numjobs);
+		jw_kv_double(w, "lat_avg_ns", v->lat_ns);
+		jw_kv_double(w, "p99_ns", v->p99_ns);
+		json_verdict_fields(w, v, 2);
 	} else if (v->verdict != CMP_MISSING) {
 		jw_kv_double(w, "value", v->value);
 		if (row->host)
@@ -384,6 +411,8 @@ static void csv_value(FILE *f, const struct cmp_table *t, unsigned r, unsigned i
 		fputs(",,,", f);
 	else if (row->net)
 		fprintf(f, ",,%u,", v->streams);
+	else if (row->app) /* the thread count is in the workload's name */
+		fputs(",,,", f);
 	else
 		fprintf(f, ",%u,%u,", v->iodepth, v->numjobs);
 	if (!m && v->nr_runs <= 1)

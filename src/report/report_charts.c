@@ -77,7 +77,7 @@ static unsigned bar_rows(const struct cmp_table *t, bool iops, unsigned *rows,
 	unsigned nc = 0;
 	*vmax = *lmax = 0;
 	for (unsigned i = 0; i < t->nr_rows; i++) {
-		if (t->rows[i].iops != iops || t->rows[i].net || t->rows[i].host)
+		if (t->rows[i].iops != iops || t->rows[i].net || t->rows[i].app || t->rows[i].host)
 			continue;
 		rows[nc] = i;
 		cats[nc++] = t->rows[i].key;

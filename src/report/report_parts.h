@@ -10,6 +10,8 @@
 #include "report/report_preds.h"
 #include "report/results_model.h"
 
+struct report_app_extras;
+
 struct report_ctx {
 	FILE *f;
 	const struct rs_set *sets;
@@ -18,6 +20,7 @@ struct report_ctx {
 	const struct report_preds *preds; /* nr_sets, or NULL: none */
 	int ret;                    /* first chart error */
 	unsigned said;              /* REPORT_SAID_*: explanations given once */
+	const struct report_app_extras *app_x; /* replays, shapes; NULL: none */
 };
 
 /* Explanations the report gives once, at their first chart. */
@@ -112,6 +115,12 @@ bool report_has_preds(const struct report_ctx *r);
 /* report_net.c: network results (rs_set.net): a throughput bar per set,
  * the streams, the interface and the parameters of each. */
 void report_network(struct report_ctx *r);
+/* report_app.c: application runs (rs_set.app): the setup, a table of
+ * the points, TPS and p99 against threads beside the device's figures,
+ * the largest point per second, and with r->app_x a replay against its
+ * trace and a synthetic plan's shapes against the traces. */
+void report_app_section(struct report_ctx *r);
+
 /* Network sets side by side: settings and costs, differing rows marked
  * (report_net_side.c). */
 void report_net_side_by_side(struct report_ctx *r);

@@ -58,7 +58,7 @@ bool report_has_bars(const struct report_ctx *r)
 {
 	const struct cmp_table *t = &r->cmp;
 	for (unsigned i = 0; i < t->nr_rows; i++)
-		if (!t->rows[i].net && !t->rows[i].host)
+		if (!t->rows[i].net && !t->rows[i].app && !t->rows[i].host)
 			for (unsigned s = 0; s < t->nr_sets; s++)
 				if (t->rows[i].v[s].verdict != CMP_MISSING)
 					return true;

@@ -453,7 +453,7 @@ void report_compare_table(struct report_ctx *r)
 {
 	const struct cmp_table *t = &r->cmp;
 	FILE *f = r->f;
-	char a[NUMFMT_MAX], b[NUMFMT_MAX + 8];
+	char b[NUMFMT_MAX + 8];
 
 	compare_intro(f, t);
 	fputs("<table class=\"compare\"><thead><tr><th>workload</th>", f);
@@ -486,12 +486,8 @@ void report_compare_table(struct report_ctx *r)
 			}
 			if (v->lost)
 				snprintf(b, sizeof(b), "lost");
-			else if (row->net)
-				snprintf(b, sizeof(b), "%.3f Gbit/s", v->value / 1e9);
-			else if (row->iops)
-				snprintf(b, sizeof(b), "%s IOPS", numfmt_iops(a, v->value));
 			else
-				numfmt_bw(b, v->value);
+				compare_value_text(b, row, v->value);
 			td(f, "num", b);
 			if (s && v->verdict == CMP_REFERENCE)
 				fputs("<td></td><td></td><td>reference</td>", f);

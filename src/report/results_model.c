@@ -1,5 +1,6 @@
 /* results_model.c - see results_model.h. */
 #include "report/results_model.h"
+#include "report/app_model.h"
 #include "report/net_model.h"
 #include "base/job_options.h"
 
@@ -251,5 +252,7 @@ void rs_set_free(struct rs_set *s)
 	free(s->net);
 	rs_mesh_free(s->mesh);
 	free(s->mesh);
+	rs_app_free(s->app);
+	free(s->app);
 	memset(s, 0, sizeof(*s));
 }

@@ -18,6 +18,7 @@ struct json_object;
 struct option_def;
 struct rs_net;
 struct rs_mesh;
+struct rs_app;
 
 enum { RS_P50, RS_P90, RS_P95, RS_P99, RS_P99_9, RS_P99_99, RS_NR_PCT };
 
@@ -331,6 +332,7 @@ struct rs_set {
 	unsigned nr_steps;
 	struct rs_net *net;        /* a network result (net_model.h); NULL: none */
 	struct rs_mesh *mesh;      /* a net mesh result (net_model.h); NULL: none */
+	struct rs_app *app;        /* an application run (app_model.h); NULL: none */
 };
 
 const char *rs_mode_name(enum rs_mode m);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/app_parse.h"
 #include "report/net_parse.h"
 #include "report/results_fio.h"
 #include "report/results_parse.h"
@@ -98,6 +99,8 @@ static int parse_doc(json_object *root, const char *file, struct rs_set *s,
 {
 	if (results_is_net(root))
 		return results_parse_net(root, file, s, err);
+	if (results_is_app(root))
+		return results_parse_app(root, file, s, err);
 	if (results_is_fio(root))
 		return results_parse_fio(root, file, s, err);
 	if (json_object_is_type(root, json_type_object) &&
@@ -159,8 +162,9 @@ static int read_dir(const char *dir, struct rs_set *s, struct ioc_err *err)
 	int ret = parse_file(path, &root, err);
 	if (ret)
 		return ret;
-	if (results_is_net(root)) {
-		ret = results_parse_net(root, path, s, err);
+	if (results_is_net(root) || results_is_app(root)) {
+		ret = results_is_net(root) ? results_parse_net(root, path, s, err)
+					   : results_parse_app(root, path, s, err);
 		json_object_put(root);
 		return ret;
 	}

@@ -2,7 +2,8 @@
  * (report/results_read.h) and what is drawn from what it reads.
  *
  * The input is one document: a plan's results.json (with its steps), a
- * run JSON, or a network result ("kind": "net"). Besides the sanitizers,
+ * run JSON, a network result ("kind": "net") or an application run
+ * ("iochar_app": 1, rendered with a synthetic plan's shapes beside it). Besides the sanitizers,
  * the target checks the reader's contract: a refusal is a usage error with a one-line message naming the
  * file; an accepted set renders as a whole HTML page, and compares with
  * itself in every format, model side included, whatever numbers it holds
@@ -19,6 +20,8 @@
 
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/app_text.h"
+#include "report/report_app.h"
 #include "report/report_preds.h"
 #include "report/results_read.h"
 
@@ -96,13 +99,29 @@ static void render(const struct rs_set *set)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	CHECK(f);
-	int ret = report_write_html(set, 1, f);
+	/* an app run's trace against two shapes, as cmd/ makes them */
+	static const struct report_shape shapes[2] = {
+		{"data", 0.7, 1, {8192}, {1}},
+		{"redo", 0, 2, {4096, 16384}, {0.5, 0.5}},
+	};
+	static const unsigned one = 1;
+	const struct report_app_extras x = {.shapes_plan = "oltp", .shapes = shapes,
+					    .nr_shapes = 2};
+	int ret = report_write_html_ext(set, 1, &one, 1, NULL, &x, f);
 	CHECK(fclose(f) == 0);
 	if (ret != -ENOMEM) {
 		CHECK(ret == 0);
 		CHECK(len > 15 && !strcmp(buf + len - 15, "</body></html>\n"));
 	}
 	free(buf);
+	if (set->app) { /* iochar report --output-format=text */
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		CHECK(f);
+		CHECK(app_write_text(set->name, set->app, f) == 0);
+		CHECK(fclose(f) == 0);
+		free(buf);
+	}
 
 	/* against itself, as single runs and as a side of two repeats */
 	struct rs_set three[3] = {*set, *set, *set};
