@@ -887,6 +887,12 @@ static void test_set_mask(void **state)
 	assert_false(options_is_set(&s, "bs"));
 	apply_ok(&s, "blocksize", "8k");
 	assert_true(s.set_mask[bs_bit / 64] & (1ull << (bs_bit % 64)));
+	/* the ground floor's helpers read the same bit, by place or name */
+	assert_true(job_row_was_set(&s, bs_bit));
+	assert_true(job_option_was_set(&s, "bs"));
+	assert_true(job_option_was_set(&s, "blocksize"));
+	assert_false(job_option_was_set(&s, "iodepth"));
+	assert_false(job_option_was_set(&s, "nonsense"));
 	assert_true(options_is_set(&s, "bs"));
 	assert_true(options_is_set(&s, "blocksize"));
 	assert_false(options_is_set(&s, "iodepth"));

@@ -68,7 +68,7 @@ static bool row_shown(const struct option_def *rows, size_t i, const struct job_
 	const struct option_def *o = &rows[i];
 	if (o->type == OPT_IGNORED || !strcmp(o->name, "name") || (o->flags & OPT_F_INVERT))
 		return false;
-	if ((j->set_mask[i / 64] >> (i % 64)) & 1)
+	if (job_row_was_set(j, i))
 		return true;
 	return o->type != OPT_CUSTOM && option_differs_from_default(o, j);
 }
