@@ -36,8 +36,25 @@ const char *report_once(struct report_ctx *r, unsigned bit, const char *text);
 void report_bar_charts(struct report_ctx *r);
 void report_curve_charts(struct report_ctx *r);
 void report_percentile_charts(struct report_ctx *r);
-void report_series_charts(struct report_ctx *r);
 void report_scaling_charts(struct report_ctx *r);
+/* report_series.c: per-second series and preconditioning rounds */
+void report_series_charts(struct report_ctx *r);
+
+struct chart;
+/* Chart c ended into a <figure> with caption (NULL: none); an error
+ * drawing it is kept in r->ret. report_charts.c. */
+void report_figure(struct report_ctx *r, struct chart *c, const char *caption);
+
+/* A workload's headline point: step st's target set k, point p. */
+struct wl_ref {
+	const struct rs_step *st;
+	unsigned k;
+	const struct rs_point *p;
+};
+
+/* The headline points of set s, in step order. *n of them, malloc'd
+ * (NULL on ENOMEM). report_charts.c. */
+struct wl_ref *report_headlines(const struct rs_set *set, unsigned *n);
 
 /* report_present.c: has a section anything to show; is a headline
  * point's per-second series long enough to draw (REPORT_SERIES_MIN
