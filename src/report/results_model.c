@@ -95,6 +95,8 @@ bool rs_point_open_loop(const struct rs_point *p)
 
 void rs_point_free(struct rs_point *p)
 {
+	if (!p)
+		return;
 	free(p->iv);
 	p->iv = NULL;
 	free(p->tool_limited_reason);
@@ -189,6 +191,8 @@ const struct option_def *rs_job_field_row(const struct rs_job_field *f)
 
 void rs_job_free(struct rs_job *j)
 {
+	if (!j)
+		return;
 	free(j->name);
 	free(j->filename);
 	free(j->rw);
