@@ -44,8 +44,8 @@ static int check_size_bs(const struct job_spec *job, struct ioc_err *err)
 	if (job->size && job->size < job->bs)
 		return err_usage(err, EINVAL,
 				 "job '%s': size=%s is smaller than bs=%s",
-				 job->name, units_format_size(job->size, a, 32),
-				 units_format_size(job->bs, b, 32));
+				 job->name, units_format_size(a, 32, job->size),
+				 units_format_size(b, 32, job->bs));
 	/* ramp_time comes before runtime, as in fio: no ordering to check */
 	return 0;
 }

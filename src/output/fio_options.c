@@ -48,11 +48,11 @@ static void row_text(const struct option_def *o, const struct job_spec *j, char 
 
 	buf[0] = 0;
 	if (o->type == OPT_SIZE && o->size == sizeof(uint64_t)) {
-		units_format_size(*(const uint64_t *)field, buf, len);
+		units_format_size(buf, len, *(const uint64_t *)field);
 		return;
 	}
 	if (o->type == OPT_TIME && o->size == sizeof(uint64_t)) {
-		units_format_time(*(const uint64_t *)field, buf, len);
+		units_format_time(buf, len, *(const uint64_t *)field);
 		return;
 	}
 	if ((f = fmemopen(buf, len, "w"))) {

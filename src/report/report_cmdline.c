@@ -142,7 +142,7 @@ static void opt_field(FILE *f, const struct rs_job_field *fd,
 		break;
 	}
 	if (o->type == OPT_TIME)
-		units_format_time(n, buf, sizeof(buf));
+		units_format_time(buf, sizeof(buf), n);
 	else
 		snprintf(buf, sizeof(buf), "%" PRIu64, n);
 	opt(f, o->name, buf);
