@@ -11,7 +11,7 @@
 
 #include "output/fio_groups.h"
 #include "output/formats.h"
-#include "output/json_fio.h"
+#include "output/fio_doc.h"
 #include "output/json_parts.h"
 #include "base/json_writer.h"
 #include "output/summary.h"

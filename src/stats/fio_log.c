@@ -1,6 +1,5 @@
 /* fio_log.c - see fio_log.h. */
 #include "stats/fio_log.h"
-#include "stats/fio_log_gz.h"
 
 #include <errno.h>
 #include <inttypes.h>
