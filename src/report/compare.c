@@ -3,7 +3,6 @@
 #define _GNU_SOURCE /* asprintf */
 #include "report/compare.h"
 #include "report/net_model.h"
-#include "report/report_parts.h"
 
 #include <errno.h>
 #include <math.h>

@@ -158,8 +158,5 @@ char *report_run_cmdline(const struct rs_step *st, const struct rs_tset *ts,
  * preconditioning that reached none, "" otherwise (a chart's title). */
 const char *report_unsteady_mark(const struct rs_tset *ts, char *buf, size_t len);
 
-/* "label" or "label #N" for target set k of several; into buf. */
-const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
-				 size_t len);
 
 #endif

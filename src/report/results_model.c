@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,4 +257,19 @@ void rs_set_free(struct rs_set *s)
 	rs_mesh_free(s->mesh);
 	free(s->mesh);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
+				 size_t len)
+{
+	/* a scaling step's target sets are named by their size, the reader's
+	 * x axis; other steps' by their place */
+	if (st->nr_sets > 1 && st->targets_use && !strcmp(st->targets_use, "scaling"))
+		snprintf(buf, len, "%s (%u target%s)", st->label, st->sets[k].nr_targets,
+			 st->sets[k].nr_targets == 1 ? "" : "s");
+	else if (st->nr_sets > 1)
+		snprintf(buf, len, "%s #%u", st->label, k + 1);
+	else
+		snprintf(buf, len, "%s", st->label);
+	return buf;
 }

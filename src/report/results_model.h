@@ -374,4 +374,9 @@ void rs_job_free(struct rs_job *j);
 /* Release everything s owns; s itself is not freed. s may be NULL. */
 void rs_set_free(struct rs_set *s);
 
+/* "label" or "label #N" for target set k of several ("label (N
+ * targets)" on a scaling step); into buf. */
+const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
+				 size_t len);
+
 #endif
