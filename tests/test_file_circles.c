@@ -10,7 +10,7 @@
  * The circles left: base/ iolog with the blktrace reader it dispatches to
  * (which fills an iolog), charz/ the plan with its keys' parser, cli/ the
  * options with the run config and job file, core/ the worker with its
- * iolog and pacing halves, verify/ the journal with its record codec. */
+ * iolog and pacing halves. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +30,7 @@
 
 #include "harness.h"
 
-#define FILE_CIRCLES_MAX 5
+#define FILE_CIRCLES_MAX 4
 #define MAX_MODS 256
 
 struct folder {
