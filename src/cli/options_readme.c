@@ -2,9 +2,10 @@
  * from here: one row a line, its options named as the rows name them
  * (each checked to be a job, command-line or engine row, an alias shown
  * in parentheses checked to be that row's), with what the README says of
- * them. tests/test_readme_options.c checks the README's table equals
- * this output, so an option renamed or removed fails there, and the
- * table is edited here, not in the README. */
+ * them; where the README says no more than the rows' defaults, the
+ * default column is theirs. tests/test_readme_options.c checks the
+ * README's table equals this output, so an option renamed or removed
+ * fails there, and the table is edited here, not in the README. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 struct readme_row {
 	const char *names;   /* `name`, `name` (`alias`), `name=value`, `--cli` */
 	const char *meaning;
-	const char *def;
+	const char *def;     /* NULL: the rows' defaults, in the order named */
 };
 
 /* Rows naming another command's options (cmd/plan.c's, above cli/): not
@@ -46,7 +47,7 @@ static const struct readme_row readme_rows[] = {
 	  "up to the block size, as fio); `offset` + the last clone's "
 	  "`offset_increment` + `size` (or `filesize`) past 2^63-1 bytes is "
 	  "refused, exit 2",
-	 "0"},
+	 NULL},
 	{"`rw`",
 	 "`read`, `write`, `randread`, `randwrite`, `rw`/`readwrite`, "
 	  "`randrw`, `trim`, `randtrim`, `trimwrite`, `randtrimwrite` (fio's "
@@ -59,10 +60,10 @@ static const struct readme_row readme_rows[] = {
 	 "`read`"},
 	{"`rwmixread`",
 	 "% reads in mixed modes (`rwmixwrite` = 100 − it)",
-	 "50"},
+	 NULL},
 	{"`bs`",
 	 "block size; `R,W` per direction",
-	 "4k"},
+	 NULL},
 	{"`bsrange`, `bssplit`",
 	 "sizes drawn in a range (`4k-64k` or `4k:64k`, multiples of the "
 	  "smallest) or by weight (`4k/10:64k/90`; shares left out, or 0, "
@@ -85,11 +86,11 @@ static const struct readme_row readme_rows[] = {
 	 "`size` / none"},
 	{"`offset_increment`",
 	 "clone N of `numjobs` starts at `offset` + N × this",
-	 "0"},
+	 NULL},
 	{"`percentage_random`",
 	 "random modes: % of I/Os at random offsets, the rest sequential "
 	  "(`R,W`)",
-	 "100"},
+	 NULL},
 	{"`randrepeat`, `random_generator`, `allrandrepeat`",
 	 "fio's names; the same offsets every run unless `randrepeat=0`; "
 	  "`random_generator=lfsr` draws fio's offsets in fio's order (each "
@@ -113,10 +114,10 @@ static const struct readme_row readme_rows[] = {
 	 "none"},
 	{"`iodepth`",
 	 "I/Os in flight per job",
-	 "1"},
+	 NULL},
 	{"`numjobs`",
 	 "clones of the job, each its own thread",
-	 "1"},
+	 NULL},
 	{"`runtime`, `ramp_time`",
 	 "seconds, or with `ns`/`us`/`ms`/`s`/`m`/`h`/`d`",
 	 "until `size` is done; 0"},
@@ -145,13 +146,13 @@ static const struct readme_row readme_rows[] = {
 	 "unset, -1, 0, 0"},
 	{"`hipri`, `hipri_percentage`, `nowait`",
 	 "pvsync2, as fio: RWF_HIPRI on that % of I/Os; RWF_NOWAIT",
-	 "0, 100, 0"},
+	 NULL},
 	{"`userspace_reap`",
 	 "libaio: poll completions from the ring mapped into the process",
-	 "0"},
+	 NULL},
 	{"`direct`",
 	 "O_DIRECT (`buffered` is its inverse)",
-	 "0"},
+	 NULL},
 	{"`fsync`, `fdatasync`",
 	 "a flush through the engine after every N writes, as fio (before the "
 	  "next I/O, never after the last); counted in fio's `sync` member "
@@ -164,7 +165,7 @@ static const struct readme_row readme_rows[] = {
 	 "0"},
 	{"`sync`",
 	 "open O_SYNC (`sync`, `1`) or O_DSYNC (`dsync`); `none`, `0`",
-	 "`none`"},
+	 NULL},
 	{"`rate_iops`",
 	 "cap per job clone; latency then counts from each I/O's scheduled "
 	  "time (the response time), reported beside the service time from "
@@ -193,10 +194,10 @@ static const struct readme_row readme_rows[] = {
 	{"`startdelay`",
 	 "start this long after the run's start; `LO-HI`: a random time in it "
 	  "per worker",
-	 "0"},
+	 NULL},
 	{"`loops`",
 	 "passes over the region of a size-bounded job",
-	 "1"},
+	 NULL},
 	{"`group_reporting`",
 	 "report a group's workers as one entry (fio's JSON `jobs[]`, terse, "
 	  "the text)",
@@ -212,42 +213,42 @@ static const struct readme_row readme_rows[] = {
 	{"`fallocate`",
 	 "space for new files before their layout: `native`, `none`, `posix`, "
 	  "`keep`, `truncate` (as fio)",
-	 "`native`"},
+	 NULL},
 	{"`overwrite`",
 	 "write jobs: lay new files out with data too (fio: only reads do; "
 	  "the scratch file always)",
-	 "0"},
+	 NULL},
 	{"`invalidate`",
 	 "drop the files' page cache at job start (`posix_fadvise` DONTNEED; "
 	  "block devices BLKFLSBUF)",
-	 "1"},
+	 NULL},
 	{"`unlink`",
 	 "remove the job's files at the end (a file iochar did not create "
 	  "needs `--force`)",
-	 "0"},
+	 NULL},
 	{"`file_service_type`",
 	 "which file each I/O goes to: `roundrobin`, `sequential`, `random`, "
 	  "each `:N`; fio's `zipf`, `pareto`, `normal` (`gauss`) with "
 	  "`:VALUE[:CENTER]`",
-	 "roundrobin"},
+	 NULL},
 	{"`allow_file_create`",
 	 "0: refuse a job whose file does not exist",
-	 "1"},
+	 NULL},
 	{"`create_on_open`",
 	 "jobs that only write: files start empty, no layout, no fallocate "
 	  "(jobs that read are refused)",
-	 "0"},
+	 NULL},
 	{"`pre_read`",
 	 "each worker reads its files once before the job (buffered: then "
 	  "cached); clears `invalidate`, as fio",
-	 "0"},
+	 NULL},
 	{"`create_only`",
 	 "only lay the job's files out; no I/O",
-	 "0"},
+	 NULL},
 	{"`file_append`",
 	 "jobs that only write: write after the end of the files (offset = "
 	  "their size; files of one size)",
-	 "0"},
+	 NULL},
 	{"`opendir`",
 	 "every regular file under a directory, recursively, joins the job's "
 	  "files (fio's order)",
@@ -257,11 +258,11 @@ static const struct readme_row readme_rows[] = {
 	  "running worker (`stonewall`: the next stonewall still runs) or all, "
 	  "those not started too (`all`); set in any job, it holds for all, as "
 	  "fio",
-	 "0, `group`"},
+	 NULL},
 	{"`fill_device` (`fill_fs`)",
 	 "jobs that only write: write until the device or file system is full "
 	  "(ENOSPC, EDQUOT); the job then ends without error, as fio",
-	 "0"},
+	 NULL},
 	{"`zonemode=strided`, `zonesize`, `zonerange`, `zoneskip`",
 	 "jobs of one file: `zonesize` bytes in a zone of `zonerange`, then "
 	  "the zone `zonerange` + `zoneskip` on, as fio; a random job draws "
@@ -281,12 +282,12 @@ static const struct readme_row readme_rows[] = {
 	{"`gtod_reduce`",
 	 "fio's layout reports no latency and no bw/iops samples, as fio "
 	  "(iochar still times every I/O for its own figures)",
-	 "0"},
+	 NULL},
 	{"`flow`, `flow_id`, `flow_sleep`",
 	 "fio's flow control: jobs of one `flow_id` issue I/Os in the ratio "
 	  "of their `flow` weights (at most 1000); one ahead of its share lets "
 	  "its I/O finish and sleeps `flow_sleep` µs (0: retries at once)",
-	 "0, 0, 0"},
+	 NULL},
 	{"`steadystate` (`ss`), `ss_dur`, `ss_ramp`",
 	 "fio's steady state: with `ss_dur`, a job ends once its IOPS or "
 	  "bandwidth over the last `ss_dur` seconds deviates from the mean "
@@ -299,21 +300,21 @@ static const struct readme_row readme_rows[] = {
 	  "which `latency_percentile` % of I/Os in each `latency_window` (µs) "
 	  "finish within `latency_target` (µs); the job's figures are its last "
 	  "window at that depth (`latency_depth` in the JSON)",
-	 "0, 0, 100"},
+	 NULL},
 	{"`buffer_compress_percentage`, `buffer_compress_chunk`",
 	 "write buffers that compress by this %: each chunk that % zeros, the "
 	  "rest random, made anew for every write",
-	 "0, 512"},
+	 NULL},
 	{"`dedupe_percentage`, `dedupe_mode`, "
 	 "`dedupe_working_set_percentage`, `dedupe_global`",
 	 "that % of written blocks repeat one: the last unique block "
 	  "(`repeat`) or one of a working set of that % of `size` "
 	  "(`working_set`; `dedupe_global`: across the jobs)",
-	 "0, `repeat`, 5, 0"},
+	 NULL},
 	{"`io_submit_mode`",
 	 "`inline` or `offload`: accepted, iochar always submits from the "
 	  "job's thread (docs/fio-compat.md)",
-	 "`inline`"},
+	 NULL},
 	{"`--output-format`",
 	 "`normal`, `json` (iochar's members and fio's `jobs[]` layout, "
 	  "docs/output.md), `json+` (with fio's latency `bins`), `csv`, "
@@ -347,63 +348,96 @@ static const struct readme_row readme_rows[] = {
 };
 /* clang-format on */
 
-/* Does the option in token ("--x", "x" or "x=value", alias in parentheses
- * after it) name a row, and the alias one of that row's names? */
-static int check_name(const char *tok, const char *alias, struct ioc_err *err)
+/* The row the option in token names ("--x", "x" or "x=value"), or NULL. */
+static const struct option_def *row_of(const char *tok)
 {
 	char key[64];
-	size_t n = strcspn(tok, "=`");
-	const char *k = tok;
+	const char *k = tok + (strncmp(tok, "--", 2) ? 0 : 2);
 
-	if (!strncmp(k, "--", 2)) {
-		k += 2;
-		n -= 2;
-	}
-	snprintf(key, sizeof(key), "%.*s", (int)n, k);
-	const struct option_def *o = options_find(key);
-	if (!o)
-		return err_set(err, EINVAL, "README option table: no option '%s'", key);
-	if (alias && !option_matches(o, alias))
-		return err_set(err, EINVAL, "README option table: '%s' is not another name of '%s'",
-			       alias, key);
-	return 0;
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(k, "="), k);
+	return options_find(key);
 }
 
-/* Every `name` of a row's first column, each with its `(alias)`. */
-static int check_names(const char *names, struct ioc_err *err)
+/* Each `name` of a row's first column, with its `(alias)` or "". */
+typedef int (*name_fn)(const char *tok, const char *alias, void *arg, struct ioc_err *err);
+
+static int each_name(const char *names, name_fn fn, void *arg, struct ioc_err *err)
 {
 	for (const char *p = strchr(names, '`'); p; p = strchr(p, '`')) {
 		const char *end = strchr(p + 1, '`');
-		char tok[64], alias[64];
+		char tok[64], alias[64] = "";
 		if (!end)
 			return err_set(err, EINVAL, "README option table: unclosed ` in %s", names);
 		snprintf(tok, sizeof(tok), "%.*s", (int)(end - p - 1), p + 1);
 		p = end + 1;
-		bool has_alias = !strncmp(p, " (`", 3);
-		if (has_alias) {
+		if (!strncmp(p, " (`", 3)) {
 			const char *ae = strchr(p + 3, '`');
 			if (!ae)
-				return err_set(err, EINVAL, "README option table: unclosed ` in %s", names);
+				return err_set(err, EINVAL, "README option table: unclosed ` in %s",
+					       names);
 			snprintf(alias, sizeof(alias), "%.*s", (int)(ae - p - 3), p + 3);
 			p = ae + 2; /* past "`)" */
 		}
-		int ret = check_name(tok, has_alias ? alias : NULL, err);
+		int ret = fn(tok, alias, arg, err);
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+/* Does tok name a row, and alias (when given) another name of it? */
+static int check_name(const char *tok, const char *alias, void *arg, struct ioc_err *err)
+{
+	const struct option_def *o = row_of(tok);
+
+	(void)arg;
+	if (!o)
+		return err_set(err, EINVAL, "README option table: no option '%s'", tok);
+	if (alias[0] && !option_matches(o, alias))
+		return err_set(err, EINVAL, "README option table: '%s' is not another name of '%s'",
+			       alias, tok);
+	return 0;
+}
+
+struct derived {
+	char text[256];
+	size_t n;
+};
+
+/* Append tok's row's default to the derived column: an enum or string
+ * value in backticks, as the README writes values. */
+static int add_default(const char *tok, const char *alias, void *arg, struct ioc_err *err)
+{
+	struct derived *d = arg;
+	const struct option_def *o = row_of(tok);
+
+	(void)alias;
+	if (!o || !o->def)
+		return err_set(err, EINVAL, "README option table: '%s' has no default to show", tok);
+	bool tick = o->type == OPT_ENUM || o->type == OPT_STRING;
+	d->n += (size_t)snprintf(d->text + d->n, sizeof(d->text) - d->n, "%s%s%s%s",
+				 d->n ? ", " : "", tick ? "`" : "", o->def, tick ? "`" : "");
+	if (d->n >= sizeof(d->text))
+		return err_set(err, ENOSPC, "README option table: defaults of %s too long", tok);
 	return 0;
 }
 
 int options_readme_table(FILE *f, struct ioc_err *err)
 {
-	for (size_t i = 0; i < sizeof(readme_rows) / sizeof(readme_rows[0]); i++) {
-		int ret = of_other_command(readme_rows[i].names) ? 0 : check_names(readme_rows[i].names, err);
+	size_t nr = sizeof(readme_rows) / sizeof(readme_rows[0]);
+	struct derived def[sizeof(readme_rows) / sizeof(readme_rows[0])] = {0};
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct readme_row *r = &readme_rows[i];
+		int ret = of_other_command(r->names) ? 0 : each_name(r->names, check_name, NULL, err);
+		if (!ret && !r->def)
+			ret = each_name(r->names, add_default, &def[i], err);
 		if (ret)
 			return ret;
 	}
 	fputs("| option | meaning | default |\n|---|---|---|\n", f);
-	for (size_t i = 0; i < sizeof(readme_rows) / sizeof(readme_rows[0]); i++)
+	for (size_t i = 0; i < nr; i++)
 		fprintf(f, "| %s | %s | %s |\n", readme_rows[i].names, readme_rows[i].meaning,
-			readme_rows[i].def);
+			readme_rows[i].def ? readme_rows[i].def : def[i].text);
 	return ferror(f) ? -EIO : 0;
 }
