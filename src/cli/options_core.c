@@ -11,7 +11,7 @@
 
 #include "cli/fio_names.h"
 #include "cli/options.h"
-#include "cli/run_config.h"
+#include "cli/run_config_def.h"
 #include "base/job_options.h"
 #include "util/closest.h"
 #include "base/units.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "cli/run_config.h"
+#include "cli/run_config_def.h"
 #include "base/units.h"
 #include "engine/engine.h"
 
