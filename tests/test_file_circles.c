@@ -8,8 +8,8 @@
  * to lower the limit.
  *
  * The circles left: base/ iolog with the blktrace reader it dispatches to
- * (which fills an iolog), charz/ the plan with its keys' parser (which
- * fills a plan_step), core/ the worker with its iolog and pacing halves. */
+ * (which fills an iolog), core/ the worker with its iolog and pacing
+ * halves. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,7 +29,7 @@
 
 #include "harness.h"
 
-#define FILE_CIRCLES_MAX 3
+#define FILE_CIRCLES_MAX 2
 #define MAX_MODS 256
 
 struct folder {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "charz/plan.h"
 #include "charz/plan_parse.h"
 #include "vd/matrix.h"
 
