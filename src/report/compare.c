@@ -12,7 +12,7 @@
 static char *workload_key(const struct rs_step *st, unsigned ts)
 {
 	char buf[512]; /* a label and the target set it is on */
-	return strdup(report_workload_name(st, ts, buf, sizeof(buf)));
+	return strdup(report_workload_name(buf, sizeof(buf), st, ts));
 }
 
 /* What step i of s is matched by (compare.h, "Matching"). A plan step:

@@ -30,7 +30,7 @@ static const char *lat_word(const char *stat)
 	return "mean latency";
 }
 
-const char *report_unsteady_mark(const struct rs_tset *ts, char *buf, size_t len)
+const char *report_unsteady_mark(char *buf, size_t len, const struct rs_tset *ts)
 {
 	buf[0] = '\0';
 	if (ts->after_unsteady)
@@ -470,9 +470,9 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	free(ps);
 	char mark[64];
 	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)%s",
-		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
+		 report_workload_name(wl, sizeof(wl), st, k), lat_word(st->latency_stat),
 		 rs_step_is_random(st) ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name,
-		 report_unsteady_mark(ts, mark, sizeof(mark)));
+		 report_unsteady_mark(mark, sizeof(mark), ts));
 	struct chart c;
 	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
 		return;
@@ -558,7 +558,7 @@ static void pct_chart(struct report_ctx *r, const struct rs_set *set,
 		}
 		chart_line(&c, i, false, xs, ys, RS_NR_PCT, NULL);
 		chart_legend_add(&c, i, true,
-				 report_workload_name(w[i].st, w[i].k, names[i], sizeof(names[i])));
+				 report_workload_name(names[i], sizeof(names[i]), w[i].st, w[i].k));
 	}
 	report_figure(r, &c, report_once(r, REPORT_SAID_PCTS, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th."));
 }

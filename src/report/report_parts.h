@@ -156,7 +156,7 @@ char *report_run_cmdline(const struct rs_step *st, const struct rs_tset *ts,
 
 /* ", after no steady state (step N)" for a target set measured after a
  * preconditioning that reached none, "" otherwise (a chart's title). */
-const char *report_unsteady_mark(const struct rs_tset *ts, char *buf, size_t len);
+const char *report_unsteady_mark(char *buf, size_t len, const struct rs_tset *ts);
 
 
 #endif

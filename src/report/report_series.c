@@ -38,8 +38,8 @@ static void series_chart(struct report_ctx *r, const struct rs_set *set,
 	axis_fit(&y2, 0, lmax, true);
 	char mark[64];
 	snprintf(title, sizeof(title), "%s: per second (%s)%s",
-		 report_workload_name(w->st, w->k, wl, sizeof(wl)), set->name,
-		 report_unsteady_mark(&w->st->sets[w->k], mark, sizeof(mark)));
+		 report_workload_name(wl, sizeof(wl), w->st, w->k), set->name,
+		 report_unsteady_mark(mark, sizeof(mark), &w->st->sets[w->k]));
 	struct chart c;
 	if (chart_begin(&c, r->f, "series", title, &x, &y, &y2))
 		goto out;
@@ -108,7 +108,7 @@ static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
 	axis_fit(&x, 0, ts->nr_rounds, true);
 	axis_fit(&y, 0, ymax, true);
 	snprintf(title, sizeof(title), "%s: preconditioning rounds (%s)",
-		 report_workload_name(st, k, wl, sizeof(wl)), set->name);
+		 report_workload_name(wl, sizeof(wl), st, k), set->name);
 	struct chart c;
 	if (!chart_begin(&c, r->f, "rounds", title, &x, &y, NULL)) {
 		chart_axes(&c);

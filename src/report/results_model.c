@@ -259,8 +259,7 @@ void rs_set_free(struct rs_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
-				 size_t len)
+const char *report_workload_name(char *buf, size_t len, const struct rs_step *st, unsigned k)
 {
 	/* a scaling step's target sets are named by their size, the reader's
 	 * x axis; other steps' by their place */

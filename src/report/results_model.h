@@ -376,7 +376,6 @@ void rs_set_free(struct rs_set *s);
 
 /* "label" or "label #N" for target set k of several ("label (N
  * targets)" on a scaling step); into buf. */
-const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
-				 size_t len);
+const char *report_workload_name(char *buf, size_t len, const struct rs_step *st, unsigned k);
 
 #endif
