@@ -1,6 +1,7 @@
 /* test_engine_options.c - engines' own options (engine_ops.options): fio's
  * names, their defaults (all zero), the refusal of another engine's option,
- * the job text MPI ranks compare, the JSON, --help, and runs with them. */
+ * the job text MPI ranks compare, the JSON, --help, and runs with them;
+ * and the engines' names said in errors, each engine of the table once. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -365,9 +366,28 @@ static void test_runs(void **state)
 	}
 }
 
+/* engine_names() lists the table: every engine once, in its order, and
+ * nothing else (a hand-kept list missed or kept engines). */
+static void test_engine_names_are_the_table(void **state)
+{
+	(void)state;
+	char *names = strdup(engine_names()), *save = NULL;
+	unsigned i = 0;
+
+	assert_non_null(names);
+	for (char *n = strtok_r(names, ", ", &save); n; n = strtok_r(NULL, ", ", &save), i++) {
+		assert_non_null(engine_table[i]);
+		assert_string_equal(n, engine_table[i]->name);
+	}
+	assert_null(engine_table[i]);
+	assert_true(i > 10);
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_engine_names_are_the_table),
 		cmocka_unit_test(test_defaults_are_zero),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_other_engine_refused),

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "output/json_fio.h"
+#include "output/fio_doc.h"
 
 struct fixture {
 	struct job_spec job;

@@ -356,23 +356,23 @@ static void test_format(void **state)
 	cpu_set_t set;
 
 	(void)state;
-	assert_string_equal(units_format_size(4096, buf, sizeof(buf)), "4k");
-	assert_string_equal(units_format_size(GiB, buf, sizeof(buf)), "1g");
-	assert_string_equal(units_format_size(1536, buf, sizeof(buf)), "1536");
-	assert_string_equal(units_format_size(0, buf, sizeof(buf)), "0");
-	assert_string_equal(units_format_time(10 * SEC, buf, sizeof(buf)),
+	assert_string_equal(units_format_size(buf, sizeof(buf), 4096), "4k");
+	assert_string_equal(units_format_size(buf, sizeof(buf), GiB), "1g");
+	assert_string_equal(units_format_size(buf, sizeof(buf), 1536), "1536");
+	assert_string_equal(units_format_size(buf, sizeof(buf), 0), "0");
+	assert_string_equal(units_format_time(buf, sizeof(buf), 10 * SEC),
 			    "10s");
-	assert_string_equal(units_format_time(120 * SEC, buf, sizeof(buf)),
+	assert_string_equal(units_format_time(buf, sizeof(buf), 120 * SEC),
 			    "2m");
-	assert_string_equal(units_format_time(1500000, buf, sizeof(buf)),
+	assert_string_equal(units_format_time(buf, sizeof(buf), 1500000),
 			    "1500us");
-	assert_string_equal(units_format_time(0, buf, sizeof(buf)), "0");
+	assert_string_equal(units_format_time(buf, sizeof(buf), 0), "0");
 	CPU_ZERO(&set);
-	assert_string_equal(units_format_cpus(&set, buf, sizeof(buf)), "");
+	assert_string_equal(units_format_cpus(buf, sizeof(buf), &set), "");
 	for (int c = 0; c < 4; c++)
 		CPU_SET(c, &set);
 	CPU_SET(6, &set);
-	assert_string_equal(units_format_cpus(&set, buf, sizeof(buf)), "0-3,6");
+	assert_string_equal(units_format_cpus(buf, sizeof(buf), &set), "0-3,6");
 }
 
 /* ---- the option table ---- */
@@ -887,6 +887,12 @@ static void test_set_mask(void **state)
 	assert_false(options_is_set(&s, "bs"));
 	apply_ok(&s, "blocksize", "8k");
 	assert_true(s.set_mask[bs_bit / 64] & (1ull << (bs_bit % 64)));
+	/* the ground floor's helpers read the same bit, by place or name */
+	assert_true(job_row_was_set(&s, bs_bit));
+	assert_true(job_option_was_set(&s, "bs"));
+	assert_true(job_option_was_set(&s, "blocksize"));
+	assert_false(job_option_was_set(&s, "iodepth"));
+	assert_false(job_option_was_set(&s, "nonsense"));
 	assert_true(options_is_set(&s, "bs"));
 	assert_true(options_is_set(&s, "blocksize"));
 	assert_false(options_is_set(&s, "iodepth"));

@@ -233,7 +233,8 @@ static void test_text_output_has_verify_line(void **state)
 	expect_exit(&po, 0);
 	expect_has(po.out, "  verify: ");
 	expect_has(po.out,
-	    " 0 failures (corrupted 0, misplaced 0, stale 0, never written 0)");
+	    " 0 failures (corrupted 0, misplaced 0, stale 0, never written 0, "
+	    "missing 0)");
 	proc_out_free(&po);
 	/* without verify there is no such line, nor a JSON member */
 	unlink(c->path);

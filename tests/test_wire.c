@@ -3,7 +3,10 @@
  * byte of a worker is set to a value of its own, so any field, one added
  * later too, that does not travel fails the comparison; the last worker
  * has a latency-per-priority table (every byte its own too), the first
- * none. */
+ * none. The run's header carries WIRE_HEAD_MEMBERS, each checked by name,
+ * and every member of struct run_result is either in that list or named
+ * below as rank 0's own: a member added to the struct fails the test
+ * until it is put in one of them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,9 +102,100 @@ static void test_wire_carries_every_field(void **state)
 	free(back);
 }
 
+/* The members of struct run_result that do not travel: rank 0's own
+ * (jobs, environment, its process's figures, what it computes after the
+ * fold) or memory the workers' bytes remake. */
+#define RANK0_OWN_MEMBERS(X)                                                 \
+	X(jobs) X(nr_jobs) X(workers) X(nr_workers) X(total) X(cpu_usr_pct)  \
+	X(cpu_sys_pct) X(ctx) X(majf) X(minf) X(cpus_usable)                 \
+	X(sched_groups) X(sched_nice) X(machine_busy_pct) X(env) X(env_free) \
+	X(target_stats) X(hosts) X(nr_hosts) X(start_skew_ns) X(steady)      \
+	X(disks) X(nr_disks) X(notes) X(nr_notes)
+
+struct member {
+	const char *name;
+	size_t off, size, align;
+};
+
+#define MEMBER_OF(m)                                                         \
+	{#m, offsetof(struct run_result, m),                                 \
+	 sizeof(((struct run_result *)0)->m),                                \
+	 _Alignof(__typeof__(((struct run_result *)0)->m))},
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+static size_t align_up(size_t n, size_t a)
+{
+	return (n + a - 1) / a * a;
+}
+
+/* The two lists name every member of struct run_result: sorted by
+ * offset they tile it, with no more room between two than the next one's
+ * alignment leaves (a member neither list names leaves a hole). */
+static void test_members_all_decided(void **state)
+{
+	(void)state;
+	struct member m[] = {WIRE_HEAD_MEMBERS(MEMBER_OF) RANK0_OWN_MEMBERS(MEMBER_OF)};
+	size_t n = sizeof(m) / sizeof(m[0]), end = 0;
+
+	qsort(m, n, sizeof(m[0]), by_offset);
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].off != align_up(end, m[i].align))
+			fail_msg("struct run_result: a member before %s is in neither "
+				 "WIRE_HEAD_MEMBERS nor RANK0_OWN_MEMBERS", m[i].name);
+		end = m[i].off + m[i].size;
+	}
+	if (align_up(end, _Alignof(struct run_result)) != sizeof(struct run_result))
+		fail_msg("struct run_result: a member after %s is in neither list",
+			 m[n - 1].name);
+}
+
+/* Each header member of r its own bytes (a bool true), then through the
+ * wire and compared by name. */
+#define FILL_MEMBER(m)                                                       \
+	do {                                                                 \
+		unsigned char *b = (unsigned char *)&r->m;                   \
+		for (size_t i = 0; i < sizeof(r->m); i++)                    \
+			b[i] = (unsigned char)(i * 37u + seed++);            \
+		if (sizeof(r->m) == 1)                                       \
+			b[0] = 1;                                            \
+	} while (0);
+#define SAME_MEMBER(m)                                                       \
+	if (memcmp(&r->m, &back->m, sizeof(r->m)))                           \
+		fail_msg("header member %s did not arrive", #m);
+
+static void test_wire_carries_the_header(void **state)
+{
+	(void)state;
+	struct run_result *r = calloc(1, sizeof(*r)), *back = calloc(1, sizeof(*back));
+	unsigned seed = 11;
+	assert_non_null(r);
+	assert_non_null(back);
+	WIRE_HEAD_MEMBERS(FILL_MEMBER)
+	r->tool_limited_reason[sizeof(r->tool_limited_reason) - 1] = '\0';
+	void *buf;
+	size_t len;
+	assert_int_equal(wire_pack(r, &buf, &len), 0);
+	assert_int_equal(wire_unpack(buf, len, back), 0);
+	WIRE_HEAD_MEMBERS(SAME_MEMBER)
+	/* the figures a test named before, for a readable failure */
+	assert_int_equal(back->elapsed_ns, r->elapsed_ns);
+	assert_int_equal(back->verify_counts.missing_units, r->verify_counts.missing_units);
+	free(buf);
+	run_result_free(back);
+	free(back);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_members_all_decided),
+		cmocka_unit_test(test_wire_carries_the_header),
 		cmocka_unit_test(test_wire_carries_every_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

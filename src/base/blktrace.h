@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base/iolog.h"
+#include "base/iolog_store.h"
 #include "util/err.h"
 
 #define BLKTRACE_MAGIC 0x65617400u  /* "eat" << 8, | version */

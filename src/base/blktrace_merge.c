@@ -2,7 +2,7 @@
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "base/blktrace_merge.h"
 #include "base/blktrace.h"
-#include "base/iolog.h"
+#include "base/iolog_opts.h"
 #include "util/atomic_file.h"
 
 #include <errno.h>

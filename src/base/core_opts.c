@@ -82,7 +82,7 @@ void core_opts_emit_cpus(const void *obj, const struct option_def *o,
 	char buf[4096];
 
 	if (spec->cpus_set)
-		units_format_cpus(&spec->cpus_allowed, buf, sizeof(buf));
+		units_format_cpus(buf, sizeof(buf), &spec->cpus_allowed);
 	jw_kv_string(w, o->name, spec->cpus_set ? buf : NULL);
 }
 

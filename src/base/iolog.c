@@ -43,18 +43,6 @@ static bool number(const char *s, uint64_t *v)
 	return true;
 }
 
-void iolog_free(struct iolog *log)
-{
-	if (!log)
-		return;
-	for (unsigned i = 0; i < log->nr_files; i++)
-		free(log->files[i]);
-	free(log->files);
-	free(log->extent);
-	free(log->e);
-	memset(log, 0, sizeof(*log));
-}
-
 /* Keep the message of a bad line and go on: every culprit at once. */
 static void bad(struct iolog_parse *p, const char *fmt, const char *what)
 {
@@ -74,18 +62,10 @@ static void bad(struct iolog_parse *p, const char *fmt, const char *what)
 	p->err->usage = 1;
 }
 
-static int file_index(const struct iolog *log, const char *name)
-{
-	for (unsigned i = 0; i < log->nr_files; i++)
-		if (!strcmp(log->files[i], name))
-			return (int)i;
-	return -1;
-}
-
 static int add_file(struct iolog_parse *p, const char *name)
 {
 	struct iolog *log = p->log;
-	if (file_index(log, name) >= 0)
+	if (iolog_file_index(log, name) >= 0)
 		return 0; /* fio: a re-add (under replay_redirect) is ignored */
 	if (log->nr_files == JOB_MAX_FILES) {
 		bad(p, "more than %s files", "256");
@@ -94,55 +74,9 @@ static int add_file(struct iolog_parse *p, const char *name)
 	return iolog_add_file(log, name) < 0 ? -ENOMEM : 0;
 }
 
-int iolog_add_file(struct iolog *log, const char *name)
-{
-	int at = file_index(log, name);
-	if (at >= 0)
-		return at;
-	if (log->nr_files == JOB_MAX_FILES)
-		return -E2BIG;
-	char **f = realloc(log->files, (log->nr_files + 1) * sizeof(*f));
-	if (f)
-		log->files = f;
-	uint64_t *x = f ? realloc(log->extent, (log->nr_files + 1) * sizeof(*x)) : NULL;
-	if (x)
-		log->extent = x;
-	char *copy = x ? strdup(name) : NULL;
-	if (!copy)
-		return -ENOMEM;
-	log->extent[log->nr_files] = 0;
-	log->files[log->nr_files++] = copy;
-	return (int)log->nr_files - 1;
-}
-
 static int push(struct iolog_parse *p, const struct iolog_entry *e)
 {
 	return iolog_push(p->log, e);
-}
-
-int iolog_push(struct iolog *log, const struct iolog_entry *e)
-{
-	if (log->nr == log->cap) {
-		size_t cap = log->cap ? 2 * log->cap : 256;
-		struct iolog_entry *g = realloc(log->e, cap * sizeof(*g));
-		if (!g)
-			return -ENOMEM;
-		log->e = g;
-		log->cap = cap;
-	}
-	log->e[log->nr++] = *e;
-	if (e->due_ns)
-		log->timed = true;
-	if (e->offset + e->len > log->extent[e->file])
-		log->extent[e->file] = e->offset + e->len;
-	return 0;
-}
-
-uint64_t iolog_due_add(uint64_t due_ns, uint64_t gap_us, unsigned time_scale)
-{
-	double d = (double)gap_us * 1000.0 * 100.0 / (double)(time_scale ? time_scale : 100);
-	double room = due_ns < IOLOG_DUE_MAX ? (double)(IOLOG_DUE_MAX - due_ns) : 0;
-	return d >= room ? IOLOG_DUE_MAX : due_ns + (uint64_t)d;
 }
 
 /* fio's delay_since_ttime, in ns, added to the schedule. */
@@ -187,7 +121,7 @@ static int io_line(struct iolog_parse *p, const char *name, const char *act,
 		bad(p, "bad action '%s' (read, write, trim, sync, datasync, wait)", act);
 		return 0;
 	}
-	int f = file_index(p->log, p->o->redirect && p->o->redirect[0] ? p->o->redirect : name);
+	int f = iolog_file_index(p->log, p->o->redirect && p->o->redirect[0] ? p->o->redirect : name);
 	if (f < 0) {
 		bad(p, "file %s was not added before its I/O", name);
 		return 0;
@@ -218,7 +152,7 @@ static int file_line(struct iolog_parse *p, const char *name, const char *act)
 		return add_file(p, target);
 	if (strcmp(act, "open") && strcmp(act, "close"))
 		bad(p, "bad file action '%s' (add, open, close)", act);
-	else if (file_index(p->log, target) < 0)
+	else if (iolog_file_index(p->log, target) < 0)
 		bad(p, "file %s was not added before it was opened or closed", name);
 	return 0; /* iochar keeps every file open for the whole job */
 }

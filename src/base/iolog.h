@@ -25,75 +25,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/iolog_opts.h"
+#include "base/iolog_store.h"
 #include "base/job.h"
-#include "base/option.h"
 #include "util/err.h"
-
-/* The flushes last: op >= IOLOG_SYNC moves no data. */
-enum iolog_op { IOLOG_READ, IOLOG_WRITE, IOLOG_TRIM, IOLOG_SYNC, IOLOG_DATASYNC };
-
-struct iolog_entry {
-	uint64_t offset, len;
-	uint64_t due_ns;  /* after the replay's start; 0 with no timing */
-	unsigned file;    /* index into iolog.files */
-	enum iolog_op op;
-};
-
-struct iolog {
-	int version;             /* 2 or 3 */
-	char **files;            /* as added (or the one redirect); owned */
-	unsigned nr_files;
-	uint64_t *extent;        /* [nr_files]: end of the furthest I/O */
-	struct iolog_entry *e;   /* the I/Os in order; owned */
-	size_t nr, cap;
-	bool timed;              /* some I/O is due after the start */
-	unsigned depth;          /* a block trace's deepest queue; 0: none */
-};
-
-/* How the job replays (its replay_* options). */
-struct iolog_replay_opts {
-	const char *redirect;    /* "" or NULL: none */
-	unsigned scale;          /* 0 or 1: offsets as logged */
-	uint64_t align;          /* 0: none; else a power of 2 */
-	unsigned time_scale;     /* %, >= 1 */
-	bool no_stall;
-	unsigned skip;           /* 1 << enum iolog_op: left out (replay_skip) */
-};
-
-/* replay_time_scale's row: parsed as fio's (1 and up), 0 in a job made
- * without parsing taken as the default, 100. */
-int iolog_parse_time_scale(void *obj, const struct option_def *o, const char *v,
-			   struct ioc_err *err);
-int iolog_show_time_scale(const void *obj, const struct option_def *o, FILE *f);
-void iolog_emit_time_scale(const void *obj, const struct option_def *o, struct jw *w);
-
-/* replay_skip's row (fio's list "read,write,trim,sync" into the job's
- * mask; shown in that order; left out of the JSON when empty) and
- * merge_blktrace_scalars/_iters' (':'-separated, up to JOB_MAX_MERGE;
- * JSON arrays, left out when empty). base/iolog_opts.c. */
-int iolog_parse_skip(void *obj, const struct option_def *o, const char *v,
-		     struct ioc_err *err);
-int iolog_show_skip(const void *obj, const struct option_def *o, FILE *f);
-void iolog_emit_skip(const void *obj, const struct option_def *o, struct jw *w);
-int iolog_parse_merge_scalars(void *obj, const struct option_def *o, const char *v,
-			      struct ioc_err *err);
-int iolog_parse_merge_iters(void *obj, const struct option_def *o, const char *v,
-			    struct ioc_err *err);
-int iolog_show_merge_list(const void *obj, const struct option_def *o, FILE *f);
-void iolog_emit_merge_list(const void *obj, const struct option_def *o, struct jw *w);
-
-/* How many traces a merge's read_iolog list names (':'-separated). */
-unsigned iolog_merge_count(const char *list);
-
-/* The replay options of job (read_iolog's). */
-struct iolog_replay_opts iolog_opts_of(const struct job_spec *job);
-
-/* The checks between the iolog options of job: replay_align a power of
- * 2; write_iolog not a block device; read_iolog without verify (not
- * yet) or vd=; merge_blktrace_file with read_iolog's traces (at most
- * JOB_MAX_MERGE, none of them the output), a scalar and an iteration
- * count a trace when given. 0 or -EINVAL with a usage message. */
-int iolog_opts_check(const struct job_spec *job, struct ioc_err *err);
 
 /* Read the iolog at path into *log (zeroed first); a blktrace binary
  * file (base/blktrace.h) is read as fio reads one, by its magic. Returns 0; -errno with
@@ -135,20 +70,6 @@ int iolog_reader_next(struct iolog_reader *rd, size_t max, struct ioc_err *err);
 
 /* Release what the reader holds; rd may be unopened (zeroed). */
 void iolog_reader_close(struct iolog_reader *rd);
-
-/* Building a log (the readers): the index of file name, added when new
- * (-ENOMEM, -E2BIG past JOB_MAX_FILES); entry e appended, the file's
- * extent and the log's timing kept (-ENOMEM). */
-int iolog_add_file(struct iolog *log, const char *name);
-int iolog_push(struct iolog *log, const struct iolog_entry *e);
-
-/* The schedule after a gap of gap_us at time_scale %: due_ns + the gap,
- * never past IOLOG_DUE_MAX (a century: no sum overflows). */
-#define IOLOG_DUE_MAX (100ull * 365 * 86400 * 1000000000ull)
-uint64_t iolog_due_add(uint64_t due_ns, uint64_t gap_us, unsigned time_scale);
-
-/* Release what iolog_load made; log may be NULL. */
-void iolog_free(struct iolog *log);
 
 /* A read_iolog job's files become the log's (fio: free_release_files,
  * then the log's "add" lines), each at least as long as the furthest

@@ -1,7 +1,7 @@
 /* iolog_opts.c - the iolog rows' own parse/show/emit functions and the
  * checks between the iolog options (base/iolog.h): replay_time_scale,
  * replay_skip, merge_blktrace_scalars and merge_blktrace_iters. */
-#include "base/iolog.h"
+#include "base/iolog_opts.h"
 #include "base/json_writer.h"
 
 #include <errno.h>

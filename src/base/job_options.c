@@ -44,8 +44,8 @@ static int check_size_bs(const struct job_spec *job, struct ioc_err *err)
 	if (job->size && job->size < job->bs)
 		return err_usage(err, EINVAL,
 				 "job '%s': size=%s is smaller than bs=%s",
-				 job->name, units_format_size(job->size, a, 32),
-				 units_format_size(job->bs, b, 32));
+				 job->name, units_format_size(a, 32, job->size),
+				 units_format_size(b, 32, job->bs));
 	/* ramp_time comes before runtime, as in fio: no ordering to check */
 	return 0;
 }
@@ -165,21 +165,30 @@ void job_options_emit_json(struct jw *w, const struct job_spec *job)
 			option_emit_json(&rows[i], job, w);
 }
 
-/* Was row name set explicitly in j (its set_mask bit)? */
-static bool row_set(const struct job_spec *j, const char *name)
+bool job_row_was_set(const struct job_spec *j, size_t i)
+{
+	return (j->set_mask[i / 64] >> (i % 64)) & 1;
+}
+
+void job_row_mark_set(struct job_spec *j, size_t i)
+{
+	j->set_mask[i / 64] |= 1ull << (i % 64);
+}
+
+bool job_option_was_set(const struct job_spec *j, const char *name)
 {
 	size_t nr;
 	const struct option_def *rows = job_option_rows(&nr);
 
 	for (size_t i = 0; i < nr; i++)
 		if (option_matches(&rows[i], name))
-			return (j->set_mask[i / 64] >> (i % 64)) & 1;
+			return job_row_was_set(j, i);
 	return false;
 }
 
 unsigned job_ioprio(const struct job_spec *j)
 {
-	if (!row_set(j, "prio") && !row_set(j, "prioclass"))
+	if (!job_option_was_set(j, "prio") && !job_option_was_set(j, "prioclass"))
 		return 0;
 	return (j->prioclass ? j->prioclass : 2u) << 13 | j->prio;
 }

@@ -25,6 +25,17 @@ struct jw;
  * set_mask bit. Static data. */
 const struct option_def *job_option_rows(size_t *nr);
 
+/* Was job row i (its place among job_option_rows: its set_mask bit) set
+ * explicitly on j, by a job file, the command line or a plan? */
+bool job_row_was_set(const struct job_spec *j, size_t i);
+
+/* Record that job row i was set explicitly on j. */
+void job_row_mark_set(struct job_spec *j, size_t i);
+
+/* Was the job row named name (or one of its aliases) set explicitly on
+ * j? false for a name no job row has. */
+bool job_option_was_set(const struct job_spec *j, const char *name);
+
 /* Write every job row's default into spec (job_spec_init first): a
  * default job (options_set_defaults, for those who may include cli/). */
 void job_options_set_defaults(struct job_spec *spec);

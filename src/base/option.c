@@ -93,7 +93,7 @@ int option_check(const struct option_def *o, const void *obj,
 		if (v >= o->min && (!max || v <= max))
 			return 0;
 		if (o->type == OPT_TIME)
-			units_format_time(v, text, sizeof(text));
+			units_format_time(text, sizeof(text), v);
 		else
 			snprintf(text, sizeof(text), "%" PRIu64, v);
 		if (o->type == OPT_PERCENT)
@@ -115,11 +115,11 @@ static int range_error(const struct option_def *o, const char *v,
 	char lo[32], hi[32];
 
 	if (o->type == OPT_TIME) {
-		units_format_time(o->min, lo, sizeof(lo));
-		units_format_time(o->max, hi, sizeof(hi));
+		units_format_time(lo, sizeof(lo), o->min);
+		units_format_time(hi, sizeof(hi), o->max);
 	} else {
-		units_format_size(o->min, lo, sizeof(lo));
-		units_format_size(o->max, hi, sizeof(hi));
+		units_format_size(lo, sizeof(lo), o->min);
+		units_format_size(hi, sizeof(hi), o->max);
 	}
 	if (o->max)
 		return err_usage(err, ERANGE,

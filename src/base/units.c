@@ -228,7 +228,7 @@ static int cpu_range_add(const char *opt, const char *s, uint64_t lo,
 		if (online && !CPU_ISSET((size_t)c, online)) {
 			snprintf(problem, sizeof(problem),
 				 "CPU %" PRIu64 " is not online", c);
-			units_format_cpus(online, list, sizeof(list));
+			units_format_cpus(list, sizeof(list), online);
 			return err_usage(
 			    err, ERANGE,
 			    "%s=%s: %s; accepted: CPUs online now (%s)", opt, s,
@@ -304,7 +304,7 @@ int units_parse_cpus(const char *opt, const char *s, cpu_set_t *out,
 	return units_parse_cpu_list(opt, s, &online, out, err);
 }
 
-char *units_format_size(uint64_t v, char *buf, size_t len)
+char *units_format_size(char *buf, size_t len, uint64_t v)
 {
 	static const char suffix[] = " kmgtp";
 	int i = 0;
@@ -320,7 +320,7 @@ char *units_format_size(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-char *units_format_time(uint64_t ns, char *buf, size_t len)
+char *units_format_time(char *buf, size_t len, uint64_t ns)
 {
 	static const struct time_unit units[] = {
 	    {"d", 86400000000000ull}, {"h", 3600000000000ull},
@@ -339,7 +339,7 @@ char *units_format_time(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-char *units_format_cpus(const cpu_set_t *set, char *buf, size_t len)
+char *units_format_cpus(char *buf, size_t len, const cpu_set_t *set)
 {
 	size_t used = 0;
 

@@ -59,13 +59,13 @@ int units_online_cpus(cpu_set_t *out);
 
 /* Write v as the shortest exact size ("4k", "1g", "1536") into buf.
  * Returns buf. */
-char *units_format_size(uint64_t v, char *buf, size_t len);
+char *units_format_size(char *buf, size_t len, uint64_t v);
 
 /* Write v nanoseconds as the shortest exact time ("10s", "500ms", "0")
  * into buf. Returns buf. */
-char *units_format_time(uint64_t ns, char *buf, size_t len);
+char *units_format_time(char *buf, size_t len, uint64_t ns);
 
 /* Write set as a CPU list ("0-3,6") into buf, "" when empty. Returns buf. */
-char *units_format_cpus(const cpu_set_t *set, char *buf, size_t len);
+char *units_format_cpus(char *buf, size_t len, const cpu_set_t *set);
 
 #endif

@@ -1,10 +1,13 @@
-/* counts.h - what data verification found, as counters: per worker while
+/* verify_counts.h - what data verification found, as counters: per worker while
  * a job runs, merged into the run's result, and per `iochar verify` pass.
  */
 #ifndef IOCHAR_BASE_VERIFY_COUNTS_H
 #define IOCHAR_BASE_VERIFY_COUNTS_H
 
 #include <stdint.h>
+#include <stdio.h>
+
+struct jw;
 
 struct verify_counts {
 	uint64_t checked_units; /* units compared with what they should hold */
@@ -31,5 +34,13 @@ static inline void verify_counts_add(struct verify_counts *to,
 	to->never_written += from->never_written;
 	to->missing_units += from->missing_units;
 }
+
+/* One line "WHAT: N units checked, N failures (corrupted N, ...,
+ * missing N), N unverified" on f. */
+void verify_counts_print(FILE *f, const char *what,
+			 const struct verify_counts *c);
+
+/* The counters as members of the JSON object open in w. */
+void verify_counts_json(struct jw *w, const struct verify_counts *c);
 
 #endif

@@ -7,7 +7,8 @@
 #define IOCHAR_CHARZ_DISC_SET_H
 
 #include "charz/outcome.h"
-#include "charz/plan_run.h"
+#include "charz/plan.h"
+#include "charz/plan_run_opts.h"
 
 /* The disciplines the plan's probes chose, by target set and engine.
  * Strings borrowed from the plan's steps; zeroed before the first step. */

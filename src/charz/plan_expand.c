@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "charz/plan.h"
 #include "charz/plan_parse.h"
 #include "vd/matrix.h"
 
@@ -107,6 +108,8 @@ static int build_one(const struct parser *p, const struct section *s,
 
 void plan_step_free(struct plan_step *st)
 {
+	if (!st)
+		return;
 	job_spec_free(&st->job);
 	for (unsigned i = 0; i < st->nr_wl; i++)
 		job_spec_free(&st->wl[i].job);

@@ -146,6 +146,8 @@ const struct option_def *plan_key_find(const char *key)
 
 void plan_list_free(struct plan_list *l)
 {
+	if (!l)
+		return;
 	free(l->buf);
 	free(l->v);
 	l->buf = NULL;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "base/option.h"
-#include "charz/plan.h"
+#include "charz/plan_step.h"
 #include "util/err.h"
 
 /* A value split into its elements; a bare key is one NULL element. */

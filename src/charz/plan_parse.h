@@ -6,6 +6,8 @@
 
 #include "charz/plan_keys.h"
 
+struct plan;
+
 /* ---- entries: one key=value each, and ordered maps of them ---- */
 
 struct entry {

@@ -21,25 +21,8 @@
 #include "charz/discipline.h"
 #include "charz/eta.h"
 #include "charz/plan.h"
+#include "charz/plan_run_opts.h"
 #include "core/runner.h"
-
-struct plan_run_opts {
-	const char *out_dir;   /* NULL: no results directory */
-	bool resume;           /* reuse finished steps found in out_dir */
-	const struct runner_hooks *hooks; /* stop flag, live status; may be NULL */
-	FILE *table;           /* summary table at the end; NULL = none */
-	FILE *json;            /* each step's JSON as it finishes; NULL = none */
-	FILE *progress;        /* "step i of n" lines; NULL = none */
-	struct dist *dist;     /* every step on every MPI rank at once; NULL = here only.
-				* Only rank 0 should have out_dir, table and json. */
-	/* the plan's time left, kept here while it runs (a live status
-	 * line reads it between ticks on this thread; left empty at the
-	 * end); NULL: kept privately */
-	struct eta *eta;
-	/* --discipline: how each target set's submission discipline is
-	 * chosen (charz/discipline.h); all zero: probed */
-	struct disc_opt discipline;
-};
 
 /* Check every step on every target set it will use, without side
  * effects: a bad step 40 must not fail hours into a plan. Also refuses a

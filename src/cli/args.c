@@ -331,10 +331,10 @@ static void print_bound(const struct arg_def *r, uint64_t v, FILE *f)
 	char b[32];
 
 	if (r->o.type == OPT_TIME)
-		fputs(units_format_time(v, b, sizeof(b)), f);
+		fputs(units_format_time(b, sizeof(b), v), f);
 	else if (r->o.type == OPT_SIZE ||
 		 !strcmp(options_arg_name(&r->o), "SIZE"))
-		fputs(units_format_size(v, b, sizeof(b)), f);
+		fputs(units_format_size(b, sizeof(b), v), f);
 	else
 		fprintf(f, "%llu", (unsigned long long)v);
 }

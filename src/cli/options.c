@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run_config.h"
+#include "cli/run_config_def.h"
 #include "base/job_options.h"
 #include "base/units.h"
 

@@ -143,4 +143,9 @@ int options_print_enghelp(FILE *f, const char *arg);
 /* Print every option, grouped, with value type, default and range, to f. */
 void options_print_help(FILE *f);
 
+/* README.md's option table (options_readme.c) to f, its option names
+ * checked against the rows first. 0, -EINVAL naming a name no row has
+ * (nothing written), -EIO. */
+int options_readme_table(FILE *f, struct ioc_err *err);
+
 #endif

@@ -11,7 +11,7 @@
 
 #include "cli/fio_names.h"
 #include "cli/options.h"
-#include "cli/run_config.h"
+#include "cli/run_config_def.h"
 #include "base/job_options.h"
 #include "util/closest.h"
 #include "base/units.h"
@@ -204,7 +204,7 @@ int options_apply(struct job_spec *spec, const char *key, const char *value,
 	if (ret)
 		return ret;
 	bit = options_bit(o);
-	spec->set_mask[bit / 64] |= 1ull << (bit % 64);
+	job_row_mark_set(spec, bit);
 	return 0;
 }
 
@@ -214,11 +214,6 @@ int options_apply_cli(struct run_config *cfg, const struct option_def *o,
 	if (o->scope != OPT_SCOPE_CLI)
 		return err_set(err, EINVAL, "--%s is a job option", o->name);
 	return option_parse(o, cfg, value, err);
-}
-
-static bool bit_is_set(const struct job_spec *spec, unsigned bit)
-{
-	return spec->set_mask[bit / 64] & (1ull << (bit % 64));
 }
 
 static bool engine_is_set(const struct job_spec *spec,
@@ -243,10 +238,10 @@ bool options_is_set(const struct job_spec *spec, const char *key)
 	if (!o || o->scope != OPT_SCOPE_JOB)
 		return false;
 	if (o->type == OPT_IGNORED)
-		return bit_is_set(spec, options_bit(o));
+		return job_row_was_set(spec, options_bit(o));
 	for (size_t i = 0; i < nr; i++)
 		if (rows[i].type != OPT_IGNORED && rows[i].off == o->off &&
-		    bit_is_set(spec, (unsigned)i))
+		    job_row_was_set(spec, i))
 			return true;
 	return false;
 }

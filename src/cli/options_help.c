@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "cli/run_config.h"
+#include "cli/run_config_def.h"
 #include "base/units.h"
 #include "engine/engine.h"
 
@@ -73,9 +73,9 @@ static void format_bound(const struct option_def *o, uint64_t v, char *buf,
 	/* a custom row of a size ("bs=R,W") shows its bounds as sizes */
 	if (o->type == OPT_SIZE ||
 	    (o->type == OPT_CUSTOM && o->arg && !strcmp(o->arg, "SIZE")))
-		units_format_size(v, buf, len);
+		units_format_size(buf, len, v);
 	else if (o->type == OPT_TIME)
-		units_format_time(v, buf, len);
+		units_format_time(buf, len, v);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
 }

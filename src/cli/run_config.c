@@ -504,8 +504,7 @@ static void say_set_differences(const struct run_config *cfg)
 		if (rows[i].fio != OPT_COMPAT_DIFFERENT)
 			continue;
 		for (unsigned j = 0; j < cfg->nr_jobs && !set; j++)
-			set = cfg->jobs[j].set_mask[i / 64] &
-			      (1ull << (i % 64));
+			set = job_row_was_set(&cfg->jobs[j], i);
 		if (set)
 			say_difference(rows[i].name, rows[i].compat);
 	}

@@ -37,7 +37,7 @@ static void print_workload(FILE *f, const struct plan_step *st)
 	const struct job_spec *j = &st->job;
 	char bs[32], lim[32];
 
-	units_format_size(j->bs, bs, sizeof(bs));
+	units_format_size(bs, sizeof(bs), j->bs);
 	fprintf(f, "  workload: rw=%s bs=%s", rw_name(j->rw), bs);
 	if (rw_is_mixed(j->rw))
 		fprintf(f, " rwmixread=%u", j->rwmixread);
@@ -48,7 +48,7 @@ static void print_workload(FILE *f, const struct plan_step *st)
 	else
 		fprintf(f, ", QD %u x %u jobs per target", j->iodepth, j->numjobs);
 	if (st->latency_limit_ns) {
-		units_format_time(st->latency_limit_ns, lim, sizeof(lim));
+		units_format_time(lim, sizeof(lim), st->latency_limit_ns);
 		fprintf(f, ", latency_limit=%s %s", lim, lat_stat_name(st->latency_stat));
 	}
 	if (st->nr_wl)
@@ -85,7 +85,7 @@ static void print_vd(FILE *f, const struct plan_step *st, const char *text)
 		fprintf(f, "    VD %s\n", text);
 		return;
 	}
-	units_format_size(d.strip, strip, sizeof(strip));
+	units_format_size(strip, sizeof(strip), d.strip);
 	fprintf(f, "    VD %s, strip %s, %u members:", vd_level_name(d.level), strip,
 		d.nr_members);
 	for (unsigned m = 0; m < d.nr_members; m++)
@@ -144,7 +144,7 @@ static void print_precondition(FILE *f, const struct plan_step *st)
 		return;
 	/* a search's rounds run at PTS's depth (plan_run.c, pre_mode) */
 	bool pts = st->mode == STEP_SEARCH;
-	units_format_time(st->round_ns, round, sizeof(round));
+	units_format_time(round, sizeof(round), st->round_ns);
 	fprintf(f, "  preconditioning (%s): %u fill pass%s of 128K sequential writes per "
 		"target (once per target and plan), then at most %u rounds of %s, "
 		"QD %u x %u jobs per target, to steady state\n",

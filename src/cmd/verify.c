@@ -286,20 +286,6 @@ static int region_of(const struct job_spec *s, unsigned i,
 	return 0;
 }
 
-static void print_counts(const char *what, const struct verify_counts *c)
-{
-	printf(
-	    "%s: %llu units checked, %llu failures (corrupted %llu, misplaced "
-	    "%llu, stale %llu, never written %llu, missing %llu), %llu "
-	    "unverified\n",
-	    what, (unsigned long long)c->checked_units,
-	    (unsigned long long)c->failures, (unsigned long long)c->corrupted,
-	    (unsigned long long)c->misplaced, (unsigned long long)c->stale,
-	    (unsigned long long)c->never_written,
-	    (unsigned long long)c->missing_units,
-	    (unsigned long long)c->unverified_units);
-}
-
 static void emit_text(const struct target_result *t, unsigned n,
 		      const struct verify_counts *total)
 {
@@ -309,24 +295,12 @@ static void emit_text(const struct target_result *t, unsigned n,
 		snprintf(what, sizeof(what), "verify %s [%llu, +%llu)",
 			 t[i].path, (unsigned long long)t[i].start,
 			 (unsigned long long)t[i].len);
-		print_counts(what, &t[i].c);
+		verify_counts_print(stdout, what, &t[i].c);
 		if (t[i].error)
 			printf("  error: %s\n", t[i].msg);
 	}
 	if (n > 1)
-		print_counts("verify total", total);
-}
-
-static void kv_counts(struct jw *w, const struct verify_counts *c)
-{
-	jw_kv_uint(w, "checked_units", c->checked_units);
-	jw_kv_uint(w, "failures", c->failures);
-	jw_kv_uint(w, "corrupted", c->corrupted);
-	jw_kv_uint(w, "misplaced", c->misplaced);
-	jw_kv_uint(w, "stale", c->stale);
-	jw_kv_uint(w, "never_written", c->never_written);
-	jw_kv_uint(w, "missing_units", c->missing_units);
-	jw_kv_uint(w, "unverified_units", c->unverified_units);
+		verify_counts_print(stdout, "verify total", total);
 }
 
 /* {"iochar_version", "crc32c", "verify": {...}, "targets": [...]} */
@@ -342,7 +316,7 @@ static int emit_json(const struct target_result *t, unsigned n,
 	jw_key(&w, "verify");
 	jw_object_begin(&w);
 	jw_kv_bool(&w, "enabled", true);
-	kv_counts(&w, total);
+	verify_counts_json(&w, total);
 	jw_object_end(&w);
 	jw_key(&w, "targets");
 	jw_array_begin(&w);
@@ -351,7 +325,7 @@ static int emit_json(const struct target_result *t, unsigned n,
 		jw_kv_string(&w, "path", t[i].path);
 		jw_kv_uint(&w, "offset", t[i].start);
 		jw_kv_uint(&w, "bytes", t[i].len);
-		kv_counts(&w, &t[i].c);
+		verify_counts_json(&w, &t[i].c);
 		jw_kv_string(&w, "error", t[i].error ? t[i].msg : NULL);
 		jw_object_end(&w);
 	}

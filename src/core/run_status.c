@@ -208,6 +208,8 @@ uint64_t run_status_poll(struct run_status *s, uint64_t now)
 
 void run_status_free(struct run_status *s)
 {
+	if (!s)
+		return;
 	for (unsigned i = 0; s->copies && i < s->nr; i++)
 		free(s->copies[i].intervals.v);
 	free(s->copies);

@@ -112,6 +112,8 @@ int steady_run_take(const struct steady_run *sr, struct run_result *r)
 
 void steady_run_free(struct steady_run *sr)
 {
+	if (!sr)
+		return;
 	for (unsigned i = 0; sr->by_worker && i < sr->nr; i++)
 		steady_job_free(&sr->by_worker[i]);
 	free(sr->by_worker);

@@ -12,23 +12,11 @@
 /* rate_min: fio lets the job settle this long before it looks */
 #define RATE_SETTLE_NS 2000000000ull
 
-/* Was row name set explicitly in j (its set_mask bit)? */
-static bool row_set(const struct job_spec *j, const char *name)
-{
-	size_t nr;
-	const struct option_def *rows = job_option_rows(&nr);
-
-	for (size_t i = 0; i < nr; i++)
-		if (option_matches(&rows[i], name))
-			return (j->set_mask[i / 64] >> (i % 64)) & 1;
-	return false;
-}
-
 void think_init(struct think *t, const struct job_spec *j, uint64_t start_ns)
 {
 	*t = (struct think){
 		.last_ns = start_ns,
-		.blocks_set = j->thinktime_ns && row_set(j, "thinktime_blocks"),
+		.blocks_set = j->thinktime_ns && job_option_was_set(j, "thinktime_blocks"),
 	};
 }
 

@@ -80,6 +80,14 @@ int dist_clock_sync(struct dist *d, struct ioc_err *err);
 /* Wall clock (CLOCK_REALTIME) in ns. */
 int64_t dist_wall_ns(void);
 
+/* The members of struct run_result a rank's header carries: those rank 0
+ * folds (the rest are rank 0's own, or pointers). One list, so the header,
+ * its packing and its unpacking cannot disagree. */
+#define WIRE_HEAD_MEMBERS(X)                                                 \
+	X(partial) X(open_loop) X(verify) X(tool_limited) X(elapsed_ns)      \
+	X(ramp_ns) X(cpu_usr_ns) X(cpu_sys_ns) X(start_unix_ms)              \
+	X(verify_counts) X(tool_limited_reason)
+
 /* A rank's result as bytes (wire.c): the figures of every worker, with
  * histograms and series, and the run's header. *buf is malloc'd. */
 int wire_pack(const struct run_result *r, void **buf, size_t *len);

@@ -5,8 +5,8 @@
  *
  * Every rank runs the same iochar on the same architecture (dist_agree
  * checks the version), so structs travel as they are in memory: a
- * worker whole, the header's fields rank 0 folds (the rest of a
- * run_result is rank 0's own or pointers). */
+ * worker whole, and the header's members of a run_result that rank 0
+ * folds (WIRE_HEAD_MEMBERS, dist/internal.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,10 @@
 
 #define WIRE_MAGIC 0x494f4344u /* "IOCD" */
 
+#define WIRE_HEAD_FIELD(m) __typeof__(((struct run_result *)0)->m) m;
+#define WIRE_HEAD_PACK(m) memcpy(&h.m, &r->m, sizeof(h.m));
+#define WIRE_HEAD_UNPACK(m) memcpy(&r->m, &h.m, sizeof(h.m));
+
 struct wire_head {
 	uint32_t magic;
 	uint32_t nr_workers;
@@ -22,12 +26,7 @@ struct wire_head {
 	 * differs (same version, another compiler or architecture) is
 	 * refused rather than read apart */
 	uint32_t worker_size;
-	uint32_t partial, open_loop, verify;
-	uint32_t tool_limited;          /* this rank's own verdict */
-	uint64_t elapsed_ns, ramp_ns, cpu_usr_ns, cpu_sys_ns;
-	int64_t start_unix_ms;
-	struct verify_counts vc;
-	char tool_limited_reason[256];
+	WIRE_HEAD_MEMBERS(WIRE_HEAD_FIELD)
 };
 
 /* A worker travels as its struct's bytes, every figure whatever fields
@@ -49,13 +48,8 @@ int wire_pack(const struct run_result *r, void **buf, size_t *len)
 	struct wire_head h = {
 		.magic = WIRE_MAGIC, .nr_workers = r->nr_workers,
 		.worker_size = sizeof(struct worker_result),
-		.partial = r->partial, .open_loop = r->open_loop, .verify = r->verify,
-		.elapsed_ns = r->elapsed_ns, .ramp_ns = r->ramp_ns,
-		.cpu_usr_ns = r->cpu_usr_ns, .cpu_sys_ns = r->cpu_sys_ns,
-		.start_unix_ms = r->start_unix_ms, .vc = r->verify_counts,
-		.tool_limited = r->tool_limited,
 	};
-	memcpy(h.tool_limited_reason, r->tool_limited_reason, sizeof(h.tool_limited_reason));
+	WIRE_HEAD_MEMBERS(WIRE_HEAD_PACK)
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
 	for (unsigned i = 0; i < r->nr_workers; i++) {
@@ -92,17 +86,7 @@ int wire_unpack(const void *buf, size_t len, struct run_result *r)
 	r->workers = calloc(h.nr_workers ? h.nr_workers : 1, sizeof(*r->workers));
 	if (!r->workers)
 		return -ENOMEM;
-	r->partial = h.partial;
-	r->open_loop = h.open_loop;
-	r->verify = h.verify;
-	r->elapsed_ns = h.elapsed_ns;
-	r->ramp_ns = h.ramp_ns;
-	r->cpu_usr_ns = h.cpu_usr_ns;
-	r->cpu_sys_ns = h.cpu_sys_ns;
-	r->start_unix_ms = h.start_unix_ms;
-	r->verify_counts = h.vc;
-	r->tool_limited = h.tool_limited;
-	memcpy(r->tool_limited_reason, h.tool_limited_reason, sizeof(r->tool_limited_reason));
+	WIRE_HEAD_MEMBERS(WIRE_HEAD_UNPACK)
 	r->tool_limited_reason[sizeof(r->tool_limited_reason) - 1] = '\0';
 	for (unsigned i = 0; i < h.nr_workers; i++) {
 		struct worker_result *w = &r->workers[i];

@@ -2,6 +2,8 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 extern const struct engine_ops engine_io_uring;
@@ -48,11 +50,24 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
+static char engine_name_list[256];
+
+static void list_engine_names(void)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; engine_table[i] && n < sizeof(engine_name_list); i++)
+		n += (size_t)snprintf(engine_name_list + n, sizeof(engine_name_list) - n,
+				      "%s%s", i ? ", " : "", engine_table[i]->name);
+}
+
+/* From the table, so a new engine is named with the rest; built once. */
 const char *engine_names(void)
 {
-	return "io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, mmap, "
-	       "posixaio, null, falloc, ftruncate, filecreate, filestat, "
-	       "filedelete";
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, list_engine_names);
+	return engine_name_list;
 }
 
 int engine_init(const struct engine_ops *e, const struct engine_params *p,

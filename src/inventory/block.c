@@ -20,6 +20,7 @@
 
 #include "inventory/block_transport.h"
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 void inv_pci_of_path(const char *real, char *addr, size_t len)

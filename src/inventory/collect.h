@@ -4,7 +4,9 @@
 #ifndef IOCHAR_INVENTORY_COLLECT_H
 #define IOCHAR_INVENTORY_COLLECT_H
 
-#include "inventory/inventory.h"
+#include <stddef.h>
+
+struct inventory; /* inventory/inventory.h, included by each reader */
 
 void inv_collect_os(struct inventory *inv);    /* os.c */
 void inv_collect_cpu(struct inventory *inv);   /* cpu.c */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 /* The cpuinfo keys that name the CPU, best first: x86, then what arm, mips

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 int inventory_collect(struct inventory *inv, const char *root)

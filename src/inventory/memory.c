@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 /* The kB value of key in a meminfo-style file (lines "... key: N kB"). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 /* A CPU mask such as "00000000,0000000f": is any bit set? */

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 /* os-release values may be quoted with " or ' and use \ escapes. */

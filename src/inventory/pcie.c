@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "inventory/collect.h"
+#include "inventory/inventory.h"
 #include "inventory/pci_names.h"
 #include "inventory/sysfs.h"
 

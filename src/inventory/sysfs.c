@@ -244,6 +244,8 @@ static int name_cmp(const void *a, const void *b)
 
 void sysfs_list_free(char **names, unsigned nr)
 {
+	if (!names)
+		return;
 	for (unsigned i = 0; i < nr; i++)
 		free(names[i]);
 	free(names);

@@ -4,7 +4,7 @@
 #include "model/explain.h"
 #include "model/traffic.h"
 
-char *mdl_fmt_rate(double v, char *buf, size_t len)
+char *mdl_fmt_rate(char *buf, size_t len, double v)
 {
 	if (v >= 1e6)
 		snprintf(buf, len, "%.*f M", v >= 1e7 ? 1 : 2, v / 1e6);
@@ -31,7 +31,7 @@ char *mdl_explain(const struct mdl_config *c, const struct mdl_workload *w,
 	char rate[32];
 	unsigned n = mdl_drives_of(c), sat = a->saturation_drives;
 
-	mdl_fmt_rate(w->random ? a->iops : a->mbps, rate, sizeof(rate));
+	mdl_fmt_rate(rate, sizeof(rate), w->random ? a->iops : a->mbps);
 	int k = snprintf(buf, len, "bound by %s (%.0f %%): %s%s", bound_words(a->bound),
 			 a->utilization * 100, rate, w->random ? " IOPS" : " MB/s");
 	if (k < 0 || (size_t)k >= len)

@@ -16,6 +16,6 @@ char *mdl_explain(const struct mdl_config *c, const struct mdl_workload *w,
 		  const struct mdl_answer *a, char *buf, size_t len);
 
 /* A rate with an SI prefix: "3.0 M", "480 k", "14000". */
-char *mdl_fmt_rate(double v, char *buf, size_t len);
+char *mdl_fmt_rate(char *buf, size_t len, double v);
 
 #endif

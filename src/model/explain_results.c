@@ -145,7 +145,7 @@ static void one_step(struct xout *x, const struct mdl_fit *f, const struct rs_st
 	mdl_eval(&c, &w, &a);
 	char said[sizeof(why) + 200], rate[48];
 	mdl_explain(&c, &w, &a, why, sizeof(why));
-	mdl_fmt_rate(metric(w.random, a.iops, a.mbps), rate, sizeof(rate) - 8);
+	mdl_fmt_rate(rate, sizeof(rate) - 8, metric(w.random, a.iops, a.mbps));
 	strcat(rate, w.random ? " IOPS" : " MB/s");
 	mdl_validated_why(&x->v, why, rate, most, said, sizeof(said));
 	if (o) {

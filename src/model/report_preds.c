@@ -139,7 +139,7 @@ static int validate(const struct rs_set *s, bool given, const char *fit_name,
 				most = k;
 		char rate[48], why[sizeof(ps->why)];
 		double x = ps->nr_sets ? ps->predicted[most] : 0;
-		mdl_fmt_rate(ps->iops ? x : x / 1e6, rate, sizeof(rate) - 8);
+		mdl_fmt_rate(rate, sizeof(rate) - 8, ps->iops ? x : x / 1e6);
 		strcat(rate, ps->iops ? " IOPS" : " MB/s");
 		mdl_validated_why(&v, ps->why, rate, ps->nr_sets ? st->sets[most].nr_targets : 1,
 				  why, sizeof(why));

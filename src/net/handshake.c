@@ -67,6 +67,8 @@ int net_hs_got(struct net_hs *h, size_t n, uint32_t max_json,
 
 void net_hs_free(struct net_hs *h)
 {
+	if (!h)
+		return;
 	free(h->body);
 	h->body = NULL;
 }

@@ -303,6 +303,8 @@ int net_mesh_run(struct dist *d, const struct net_mesh_opts *o,
 
 void net_mesh_run_free(struct net_mesh *m)
 {
+	if (!m)
+		return;
 	free(m->cells);
 	free(m->hosts);
 	memset(m, 0, sizeof(*m));

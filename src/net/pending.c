@@ -284,6 +284,8 @@ int pending_next_ms(const struct pending *pd, int cap_ms)
 
 void pending_free(struct pending *pd)
 {
+	if (!pd)
+		return;
 	while (pd->n)
 		drop_at(pd, pd->n - 1);
 	free(pd->v);

@@ -48,11 +48,11 @@ static void row_text(const struct option_def *o, const struct job_spec *j, char 
 
 	buf[0] = 0;
 	if (o->type == OPT_SIZE && o->size == sizeof(uint64_t)) {
-		units_format_size(*(const uint64_t *)field, buf, len);
+		units_format_size(buf, len, *(const uint64_t *)field);
 		return;
 	}
 	if (o->type == OPT_TIME && o->size == sizeof(uint64_t)) {
-		units_format_time(*(const uint64_t *)field, buf, len);
+		units_format_time(buf, len, *(const uint64_t *)field);
 		return;
 	}
 	if ((f = fmemopen(buf, len, "w"))) {
@@ -68,7 +68,7 @@ static bool row_shown(const struct option_def *rows, size_t i, const struct job_
 	const struct option_def *o = &rows[i];
 	if (o->type == OPT_IGNORED || !strcmp(o->name, "name") || (o->flags & OPT_F_INVERT))
 		return false;
-	if ((j->set_mask[i / 64] >> (i % 64)) & 1)
+	if (job_row_was_set(j, i))
 		return true;
 	return o->type != OPT_CUSTOM && option_differs_from_default(o, j);
 }

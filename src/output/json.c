@@ -11,7 +11,7 @@
 
 #include "output/fio_groups.h"
 #include "output/formats.h"
-#include "output/json_fio.h"
+#include "output/fio_doc.h"
 #include "output/json_parts.h"
 #include "base/json_writer.h"
 #include "output/summary.h"
@@ -154,13 +154,7 @@ static void emit_verify(struct jw *w, const struct run_result *r)
 	jw_key(w, "verify");
 	jw_object_begin(w);
 	jw_kv_bool(w, "enabled", r->verify);
-	jw_kv_uint(w, "checked_units", c->checked_units);
-	jw_kv_uint(w, "failures", c->failures);
-	jw_kv_uint(w, "corrupted", c->corrupted);
-	jw_kv_uint(w, "misplaced", c->misplaced);
-	jw_kv_uint(w, "stale", c->stale);
-	jw_kv_uint(w, "never_written", c->never_written);
-	jw_kv_uint(w, "unverified_units", c->unverified_units);
+	verify_counts_json(w, c);
 	jw_object_end(w);
 }
 

@@ -1,6 +1,6 @@
-/* json_fio.h - fio's JSON layout (fio 3.x "--output-format=json" and
- * "json+") as members of iochar's run JSON document, beside iochar's own.
- * The fields, and where iochar's figures differ from fio's: docs/output.md. */
+/* json_fio.h - one entry of fio's jobs[] (fio 3.x "--output-format=json"
+ * and "json+"); the document around them is fio_doc.h's. The fields, and
+ * where iochar's figures differ from fio's: docs/output.md. */
 #ifndef IOCHAR_OUTPUT_JSON_FIO_H
 #define IOCHAR_OUTPUT_JSON_FIO_H
 
@@ -9,12 +9,6 @@
 #include "output/fio_groups.h"
 #include "stats/result.h"
 #include "base/json_writer.h"
-
-/* Emit "fio version", "timestamp", "timestamp_ms", "time", "jobs" (one
- * per worker) and "disk_util" as members of the current object of w; with
- * plus (json+), every completion-latency block carries its "bins". r is
- * only read. */
-void json_fio_emit(struct jw *w, const struct run_result *r, bool plus);
 
 /* One entry of fio's jobs[] (or client_stats[]) for e, as an element of
  * w's current array: name, when not NULL, replaces the job's and leaves

@@ -390,17 +390,8 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 /* "  verify: 1234 units checked, 0 failures (...), 56 unverified" */
 static void text_verify(FILE *f, const struct run_result *r)
 {
-	const struct verify_counts *c = &r->verify_counts;
-
-	if (!r->verify)
-		return;
-	fprintf(f,
-		"  verify: %" PRIu64 " units checked, %" PRIu64
-		" failures (corrupted %" PRIu64 ", misplaced %" PRIu64
-		", stale %" PRIu64 ", never written %" PRIu64 "), %" PRIu64
-		" unverified\n",
-		c->checked_units, c->failures, c->corrupted, c->misplaced,
-		c->stale, c->never_written, c->unverified_units);
+	if (r->verify)
+		verify_counts_print(f, "  verify", &r->verify_counts);
 }
 
 /* A rate-limited run: asked, achieved, and why not (core/rate_verdict.h). */

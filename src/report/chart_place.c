@@ -14,6 +14,8 @@ void placer_init(struct placer *p, double x0, double y0, double x1, double y1)
 
 void placer_free(struct placer *p)
 {
+	if (!p)
+		return;
 	free(p->obs);
 	p->obs = NULL;
 	p->nr = p->cap = 0;

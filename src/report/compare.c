@@ -3,7 +3,6 @@
 #define _GNU_SOURCE /* asprintf */
 #include "report/compare.h"
 #include "report/net_model.h"
-#include "report/report_parts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +12,7 @@
 static char *workload_key(const struct rs_step *st, unsigned ts)
 {
 	char buf[512]; /* a label and the target set it is on */
-	return strdup(report_workload_name(st, ts, buf, sizeof(buf)));
+	return strdup(report_workload_name(buf, sizeof(buf), st, ts));
 }
 
 /* What step i of s is matched by (compare.h, "Matching"). A plan step:

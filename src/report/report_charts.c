@@ -30,7 +30,7 @@ static const char *lat_word(const char *stat)
 	return "mean latency";
 }
 
-const char *report_unsteady_mark(const struct rs_tset *ts, char *buf, size_t len)
+const char *report_unsteady_mark(char *buf, size_t len, const struct rs_tset *ts)
 {
 	buf[0] = '\0';
 	if (ts->after_unsteady)
@@ -53,13 +53,10 @@ const char *report_once(struct report_ctx *r, unsigned bit, const char *text)
 	return text;
 }
 
-static void figure_begin(struct report_ctx *r)
+void report_figure(struct report_ctx *r, struct chart *c, const char *caption)
 {
 	fputs("<figure>", r->f);
-}
-
-static void figure_end(struct report_ctx *r, const char *caption)
-{
+	finish(r, c);
 	if (caption) {
 		fputs("<figcaption>", r->f);
 		html_escape(r->f, caption);
@@ -166,9 +163,7 @@ static void bar_chart(struct report_ctx *r, bool iops)
 	chart_axes(&c);
 	c.halo = true;
 	bar_marks(&c, t, iops, rows, nc);
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, report_once(r, REPORT_SAID_BARS, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
+	report_figure(r, &c, report_once(r, REPORT_SAID_BARS, t->nr_sets > 1 ? "One bar per result set; the circle of the same colour above each bar is the latency at that point (right axis)."
 				     : "Bars: the best figure of each workload; circles: the latency at that point (right axis)."));
 out:
 	free(cats);
@@ -475,9 +470,9 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 	free(ps);
 	char mark[64];
 	snprintf(ctitle, sizeof(ctitle), "%s: %s versus %s (%s, %s)%s",
-		 report_workload_name(st, k, wl, sizeof(wl)), lat_word(st->latency_stat),
+		 report_workload_name(wl, sizeof(wl), st, k), lat_word(st->latency_stat),
 		 rs_step_is_random(st) ? "IOPS" : "MB/s", rs_mode_name(st->mode), set->name,
-		 report_unsteady_mark(ts, mark, sizeof(mark)));
+		 report_unsteady_mark(mark, sizeof(mark), ts));
 	struct chart c;
 	if (chart_begin(&c, r->f, "curve", ctitle, &x, &y, NULL))
 		return;
@@ -487,9 +482,7 @@ static void curve_chart(struct report_ctx *r, const struct rs_set *set,
 		search_chart(&c, st, ts);
 	else
 		rate_curve_chart(&c, st, ts);
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, search
+	report_figure(r, &c, search
 			      ? report_once(r, REPORT_SAID_SEARCH, "Every iodepth x numjobs the search ran, labelled QD\u00d7jobs, one line per job count in iodepth order, at the latency its limit was judged on; hollow points were over the limit (dashed line). A point that would have beaten the best was run again: both runs are drawn and the lower counts, and one whose repeat was over the limit is dropped, hollow, labelled with its repeat's latency. The circled point is the best inside it.")
 			      : report_once(r, REPORT_SAID_CURVE, "Each rate asked as a % of the closed-loop maximum (the square, measured first), in order; hollow points did not reach the rate asked; the circled point is the maximum."));
 	if (!search)
@@ -508,14 +501,7 @@ void report_curve_charts(struct report_ctx *r)
 		}
 }
 
-struct wl_ref {
-	const struct rs_step *st;
-	unsigned k;
-	const struct rs_point *p;
-};
-
-/* The headline points of set s, in step order. *n of them, malloc'd. */
-static struct wl_ref *headlines(const struct rs_set *set, unsigned *n)
+struct wl_ref *report_headlines(const struct rs_set *set, unsigned *n)
 {
 	unsigned cap = 0;
 	for (unsigned i = 0; i < set->nr_steps; i++)
@@ -572,18 +558,16 @@ static void pct_chart(struct report_ctx *r, const struct rs_set *set,
 		}
 		chart_line(&c, i, false, xs, ys, RS_NR_PCT, NULL);
 		chart_legend_add(&c, i, true,
-				 report_workload_name(w[i].st, w[i].k, names[i], sizeof(names[i])));
+				 report_workload_name(names[i], sizeof(names[i]), w[i].st, w[i].k));
 	}
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, report_once(r, REPORT_SAID_PCTS, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th."));
+	report_figure(r, &c, report_once(r, REPORT_SAID_PCTS, "Total (read and write) latency percentiles of each workload's best point, 50th to 99.99th."));
 }
 
 void report_percentile_charts(struct report_ctx *r)
 {
 	for (unsigned s = 0; s < r->nr_sets; s++) {
 		unsigned n;
-		struct wl_ref *w = headlines(&r->sets[s], &n);
+		struct wl_ref *w = report_headlines(&r->sets[s], &n);
 		if (!w)
 			continue;
 		unsigned kept = 0; /* only workloads with percentiles to draw */
@@ -598,142 +582,6 @@ void report_percentile_charts(struct report_ctx *r)
 				  m > LINES_PER_CHART ? LINES_PER_CHART : m, p, parts);
 		}
 		free(w);
-	}
-}
-
-static void series_chart(struct report_ctx *r, const struct rs_set *set,
-			 const struct wl_ref *w)
-{
-	const struct rs_point *p = w->p;
-	char title[400], wl[300];
-	double imax = 0, lmax = 0;
-
-	if (!report_series_worth(p))
-		return;
-	double *xs = calloc(p->nr_iv, sizeof(double)), *is = calloc(p->nr_iv, sizeof(double));
-	double *ls = calloc(p->nr_iv, sizeof(double));
-	if (!xs || !is || !ls)
-		goto out;
-	for (unsigned i = 0; i < p->nr_iv; i++) {
-		xs[i] = i + 0.5; /* the middle of second [i, i+1) */
-		is[i] = p->iv[i].iops;
-		ls[i] = p->iv[i].lat_mean_ns;
-		if (isfinite(is[i]))
-			imax = fmax(imax, is[i]);
-		if (isfinite(ls[i]))
-			lmax = fmax(lmax, ls[i]);
-	}
-	struct axis x = {.kind = AXIS_LINEAR, .label = "time since measuring began (s)"};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .unit = AXIS_UNIT_IOPS};
-	struct axis y2 = {.kind = AXIS_LINEAR, .label = "mean latency", .unit = AXIS_UNIT_LAT};
-	axis_fit(&x, 0, p->nr_iv, true);
-	axis_fit(&y, 0, imax, true);
-	axis_fit(&y2, 0, lmax, true);
-	char mark[64];
-	snprintf(title, sizeof(title), "%s: per second (%s)%s",
-		 report_workload_name(w->st, w->k, wl, sizeof(wl)), set->name,
-		 report_unsteady_mark(&w->st->sets[w->k], mark, sizeof(mark)));
-	struct chart c;
-	if (chart_begin(&c, r->f, "series", title, &x, &y, &y2))
-		goto out;
-	chart_axes(&c);
-	chart_line(&c, 0, false, xs, is, p->nr_iv, NULL);
-	chart_line(&c, 1, true, xs, ls, p->nr_iv, NULL);
-	chart_legend_add(&c, 0, true, "IOPS (left axis)");
-	chart_legend_add(&c, 1, true, "mean latency (right axis)");
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, NULL);
-out:
-	free(xs);
-	free(is);
-	free(ls);
-}
-
-/* SNIA PTS's steady-state window: the last rounds judged (precondition.c's
- * default), whose range may be 20 % of their average. */
-#define PTS_WINDOW 5
-#define PTS_EXCURSION 0.20
-
-/* The window of the last PTS_WINDOW rounds shaded, with the band of
- * +-10 % around their average (a 20 % range) and the average dashed: the
- * rounds inside the band, on a flat line, are what steady state means. */
-static void steady_band(struct chart *c, const double *iops, unsigned n)
-{
-	if (n < PTS_WINDOW)
-		return;
-	double avg = 0;
-	for (unsigned i = n - PTS_WINDOW; i < n; i++)
-		avg += iops[i] / PTS_WINDOW;
-	if (!(avg > 0))
-		return;
-	double x0 = chart_px_x(c, n - PTS_WINDOW + 0.5), x1 = chart_px_x(c, n + 0.5);
-	double yt = chart_px_y(c, c->y, avg * (1 + PTS_EXCURSION / 2));
-	double yb = chart_px_y(c, c->y, avg * (1 - PTS_EXCURSION / 2));
-	double ya = chart_px_y(c, c->y, avg);
-	x1 = fmin(x1, c->right);
-	yt = fmax(yt, c->top);
-	fprintf(c->f, "<rect class=\"steady-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#009E73\" fill-opacity=\"0.15\" stroke=\"#009E73\" stroke-width=\"1\"/>",
-		x0, yt, x1 - x0, yb - yt);
-	fprintf(c->f, "<line class=\"steady-avg\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#009E73\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
-		x0, ya, x1, ya);
-	chart_legend_add(c, 2, CHART_LEGEND_BAR, "last 5 rounds: average \u00b110 %");
-}
-
-/* A precondition step's rounds: IOPS per round, toward steady state. */
-static void rounds_chart(struct report_ctx *r, const struct rs_set *set,
-			 const struct rs_step *st, unsigned k)
-{
-	const struct rs_tset *ts = &st->sets[k];
-	char title[400], wl[300];
-	double ymax = 0;
-
-	if (!ts->nr_rounds)
-		return;
-	double *xs = calloc(ts->nr_rounds, sizeof(double));
-	if (!xs)
-		return;
-	for (unsigned i = 0; i < ts->nr_rounds; i++) {
-		xs[i] = i + 1;
-		if (isfinite(ts->rounds_iops[i]))
-			ymax = fmax(ymax, ts->rounds_iops[i]);
-	}
-	struct axis x = {.kind = AXIS_LINEAR, .label = "round"};
-	struct axis y = {.kind = AXIS_LINEAR, .label = "IOPS", .unit = AXIS_UNIT_IOPS};
-	axis_fit(&x, 0, ts->nr_rounds, true);
-	axis_fit(&y, 0, ymax, true);
-	snprintf(title, sizeof(title), "%s: preconditioning rounds (%s)",
-		 report_workload_name(st, k, wl, sizeof(wl)), set->name);
-	struct chart c;
-	if (!chart_begin(&c, r->f, "rounds", title, &x, &y, NULL)) {
-		chart_axes(&c);
-		steady_band(&c, ts->rounds_iops, ts->nr_rounds);
-		chart_line(&c, 0, false, xs, ts->rounds_iops, ts->nr_rounds, NULL);
-		chart_legend_add(&c, 0, true, ts->steady ? "IOPS per round (steady state reached)"
-							 : "IOPS per round (not steady)");
-		figure_begin(r);
-		finish(r, &c);
-		figure_end(r, report_once(r, REPORT_SAID_ROUNDS,
-					  "SNIA PTS steady state: the last 5 rounds (shaded) within 20 % of "
-					  "their average (the band) and on a line whose slope moves less than "
-					  "10 % across them."));
-	}
-	free(xs);
-}
-
-void report_series_charts(struct report_ctx *r)
-{
-	for (unsigned s = 0; s < r->nr_sets; s++) {
-		unsigned n;
-		struct wl_ref *w = headlines(&r->sets[s], &n);
-		for (unsigned i = 0; w && i < n; i++)
-			series_chart(r, &r->sets[s], &w[i]);
-		free(w);
-		for (unsigned i = 0; i < r->sets[s].nr_steps; i++) {
-			const struct rs_step *st = &r->sets[s].steps[i];
-			for (unsigned k = 0; st->mode == RS_PRECONDITION && k < st->nr_sets; k++)
-				rounds_chart(r, &r->sets[s], st, k);
-		}
 	}
 }
 
@@ -818,9 +666,7 @@ static void scaling_chart(struct report_ctx *r, const struct rs_set *set,
 				 st->sets[i].after_unsteady);
 			chart_mark(&c, false, xs[i], ys[i], lbl);
 		}
-	figure_begin(r);
-	finish(r, &c);
-	figure_end(r, sc->message);
+	report_figure(r, &c, sc->message);
 out:
 	free(xs);
 	free(tips);

@@ -142,7 +142,7 @@ static void opt_field(FILE *f, const struct rs_job_field *fd,
 		break;
 	}
 	if (o->type == OPT_TIME)
-		units_format_time(n, buf, sizeof(buf));
+		units_format_time(buf, sizeof(buf), n);
 	else
 		snprintf(buf, sizeof(buf), "%" PRIu64, n);
 	opt(f, o->name, buf);
@@ -192,19 +192,4 @@ char *report_run_cmdline(const struct rs_step *st, const struct rs_tset *ts,
 		return NULL;
 	}
 	return out;
-}
-
-const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
-				 size_t len)
-{
-	/* a scaling step's target sets are named by their size, the reader's
-	 * x axis; other steps' by their place */
-	if (st->nr_sets > 1 && st->targets_use && !strcmp(st->targets_use, "scaling"))
-		snprintf(buf, len, "%s (%u target%s)", st->label, st->sets[k].nr_targets,
-			 st->sets[k].nr_targets == 1 ? "" : "s");
-	else if (st->nr_sets > 1)
-		snprintf(buf, len, "%s #%u", st->label, k + 1);
-	else
-		snprintf(buf, len, "%s", st->label);
-	return buf;
 }

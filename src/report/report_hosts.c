@@ -96,7 +96,7 @@ static void workload_table(FILE *f, const struct rs_set *set, const struct rs_st
 	fputs("<div class=\"hosts\"><h4>", f);
 	html_escape(f, set->name);
 	fputs(": ", f);
-	html_escape(f, report_workload_name(st, k, wl, sizeof(wl)));
+	html_escape(f, report_workload_name(wl, sizeof(wl), st, k));
 	fprintf(f, "</h4><p>%u hosts, start skew %s", p->nr_hosts,
 		numfmt_lat(a, (double)p->start_skew_ns));
 	if (failed)

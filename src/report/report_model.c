@@ -51,7 +51,7 @@ static void pred_table(struct report_ctx *r, const struct rs_set *set,
 		const struct rs_point *p = rs_tset_headline(st, &st->sets[k]);
 		double got = p ? (ps->iops ? p->total.iops : p->total.bw_bytes) : NAN;
 		fputs("<tr><td>", r->f);
-		html_escape(r->f, report_workload_name(st, k, name, sizeof(name)));
+		html_escape(r->f, report_workload_name(name, sizeof(name), st, k));
 		fprintf(r->f, " (%s)</td><td>%u</td><td>%s</td><td>%s</td>", set->name,
 			st->sets[k].nr_targets, isnan(got) ? "-" : fmt_value(a, ps->iops, got),
 			fmt_value(b, ps->iops, ps->predicted[k]));

@@ -39,8 +39,25 @@ const char *report_once(struct report_ctx *r, unsigned bit, const char *text);
 void report_bar_charts(struct report_ctx *r);
 void report_curve_charts(struct report_ctx *r);
 void report_percentile_charts(struct report_ctx *r);
-void report_series_charts(struct report_ctx *r);
 void report_scaling_charts(struct report_ctx *r);
+/* report_series.c: per-second series and preconditioning rounds */
+void report_series_charts(struct report_ctx *r);
+
+struct chart;
+/* Chart c ended into a <figure> with caption (NULL: none); an error
+ * drawing it is kept in r->ret. report_charts.c. */
+void report_figure(struct report_ctx *r, struct chart *c, const char *caption);
+
+/* A workload's headline point: step st's target set k, point p. */
+struct wl_ref {
+	const struct rs_step *st;
+	unsigned k;
+	const struct rs_point *p;
+};
+
+/* The headline points of set s, in step order. *n of them, malloc'd
+ * (NULL on ENOMEM). report_charts.c. */
+struct wl_ref *report_headlines(const struct rs_set *set, unsigned *n);
 
 /* report_present.c: has a section anything to show; is a headline
  * point's per-second series long enough to draw (REPORT_SERIES_MIN
@@ -148,10 +165,7 @@ char *report_run_cmdline(const struct rs_step *st, const struct rs_tset *ts,
 
 /* ", after no steady state (step N)" for a target set measured after a
  * preconditioning that reached none, "" otherwise (a chart's title). */
-const char *report_unsteady_mark(const struct rs_tset *ts, char *buf, size_t len);
+const char *report_unsteady_mark(char *buf, size_t len, const struct rs_tset *ts);
 
-/* "label" or "label #N" for target set k of several; into buf. */
-const char *report_workload_name(const struct rs_step *st, unsigned k, char *buf,
-				 size_t len);
 
 #endif

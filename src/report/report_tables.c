@@ -117,7 +117,7 @@ static void summary_row(FILE *f, const struct rs_set *set, const struct rs_step 
 	if (set_col)
 		td(f, NULL, set->name);
 	fputs("<td>", f);
-	html_escape(f, report_workload_name(st, k, wl, sizeof(wl)));
+	html_escape(f, report_workload_name(wl, sizeof(wl), st, k));
 	if (ts->after_unsteady) /* on its own row, not only in a chart's title */
 		fprintf(f, "<br><small class=\"repeat\">after no steady state (step %u)</small>",
 			ts->after_unsteady);
@@ -181,7 +181,7 @@ void report_point_name(FILE *f, const struct rs_set *set, const struct rs_step *
 	char wl[300];
 	html_escape(f, set->name);
 	fputs(" / ", f);
-	html_escape(f, report_workload_name(st, k, wl, sizeof(wl)));
+	html_escape(f, report_workload_name(wl, sizeof(wl), st, k));
 }
 
 void report_each_headline(struct report_ctx *r, report_headline_fn fn, void *arg)
@@ -254,7 +254,7 @@ static void discipline_group(struct report_ctx *r, const struct rs_set *set,
 			if (refs[j].done || !same_discipline(d, refs[j].st->sets[refs[j].k].discipline))
 				continue;
 			fputs(m++ ? ", " : " / ", r->f);
-			html_escape(r->f, report_workload_name(refs[j].st, refs[j].k, wl, sizeof(wl)));
+			html_escape(r->f, report_workload_name(wl, sizeof(wl), refs[j].st, refs[j].k));
 		}
 	}
 	for (unsigned j = i; j < n; j++)

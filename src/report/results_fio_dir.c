@@ -200,6 +200,8 @@ void fio_dir_result(struct fio_dir *d, struct rs_dir *out)
 
 void fio_dir_free(struct fio_dir *d)
 {
+	if (!d)
+		return;
 	free(d->bins);
 	memset(d, 0, sizeof(*d));
 }

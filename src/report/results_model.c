@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,8 @@ bool rs_point_open_loop(const struct rs_point *p)
 
 void rs_point_free(struct rs_point *p)
 {
+	if (!p)
+		return;
 	free(p->iv);
 	p->iv = NULL;
 	free(p->tool_limited_reason);
@@ -190,6 +193,8 @@ const struct option_def *rs_job_field_row(const struct rs_job_field *f)
 
 void rs_job_free(struct rs_job *j)
 {
+	if (!j)
+		return;
 	free(j->name);
 	free(j->filename);
 	free(j->rw);
@@ -255,4 +260,18 @@ void rs_set_free(struct rs_set *s)
 	rs_app_free(s->app);
 	free(s->app);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *report_workload_name(char *buf, size_t len, const struct rs_step *st, unsigned k)
+{
+	/* a scaling step's target sets are named by their size, the reader's
+	 * x axis; other steps' by their place */
+	if (st->nr_sets > 1 && st->targets_use && !strcmp(st->targets_use, "scaling"))
+		snprintf(buf, len, "%s (%u target%s)", st->label, st->sets[k].nr_targets,
+			 st->sets[k].nr_targets == 1 ? "" : "s");
+	else if (st->nr_sets > 1)
+		snprintf(buf, len, "%s #%u", st->label, k + 1);
+	else
+		snprintf(buf, len, "%s", st->label);
+	return buf;
 }

@@ -376,4 +376,8 @@ void rs_job_free(struct rs_job *j);
 /* Release everything s owns; s itself is not freed. s may be NULL. */
 void rs_set_free(struct rs_set *s);
 
+/* "label" or "label #N" for target set k of several ("label (N
+ * targets)" on a scaling step); into buf. */
+const char *report_workload_name(char *buf, size_t len, const struct rs_step *st, unsigned k);
+
 #endif

@@ -154,6 +154,8 @@ void chart_labels_place(struct chart *c)
 
 void chart_labels_free(struct chart *c)
 {
+	if (!c)
+		return;
 	for (unsigned i = 0; i < c->nr_labels; i++)
 		free(c->labels[i].text);
 	free(c->labels);

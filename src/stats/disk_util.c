@@ -198,6 +198,8 @@ void disk_watch_stop(struct disk_watch *dw)
 
 void disk_watch_free(struct disk_watch *dw)
 {
+	if (!dw)
+		return;
 	free(dw->v);
 	memset(dw, 0, sizeof(*dw));
 }

@@ -1,6 +1,5 @@
 /* fio_log.c - see fio_log.h. */
 #include "stats/fio_log.h"
-#include "stats/fio_log_gz.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -350,6 +349,8 @@ static int write_all(struct fio_logs *l, uint64_t t, struct ioc_err *err)
 
 void fio_logs_free(struct fio_logs *l)
 {
+	if (!l)
+		return;
 	hist_free(l->hist);
 	l->hist = NULL;
 	for (int k = 0; k < FLOG_COUNT; k++) {

@@ -109,4 +109,12 @@ int fio_logs_write(struct fio_logs *l, uint64_t t_ns, struct ioc_err *err);
 /* Release l's memory (l may be all zero). */
 void fio_logs_free(struct fio_logs *l);
 
+/* fio_log_gz.c: a log kept compressed (log_store_compressed), in fio
+ * 3.33's binary form deflated into PATH.fz (fio --inflate-log reads it).
+ * Write g's samples to g->path + ".fz" (appended to with append), with
+ * fio's offset and priority flags as l says, in streams of chunk bytes
+ * (0: one). 0, or -errno with a message naming the file. */
+int fio_log_write_gz(const struct fio_logs *l, const struct fio_log *g, uint64_t chunk,
+		     struct ioc_err *err);
+
 #endif

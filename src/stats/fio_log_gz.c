@@ -1,5 +1,11 @@
-/* fio_log_gz.c - see fio_log_gz.h. */
-#include "stats/fio_log_gz.h"
+/* fio_log_gz.c - a fio log kept compressed (log_store_compressed): the
+ * samples in fio 3.33's binary form (its struct io_sample: u64 time in
+ * ms, u64 value, u32 direction with flags, u16 priority, 2 bytes of
+ * padding, u64 bs, and with log_offset a u64 offset), little-endian,
+ * deflated as zlib streams of at most chunk bytes of samples each, back
+ * to back, into PATH.fz: what fio writes and fio --inflate-log (and
+ * iochar's) reads. fio_log_write_gz is declared in fio_log.h. */
+#include "stats/fio_log.h"
 
 #include <errno.h>
 #include <stdio.h>

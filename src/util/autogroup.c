@@ -102,6 +102,8 @@ void autogroup_release(struct autogroup_hold *h)
 {
 	int now;
 
+	if (!h)
+		return;
 	/* put it back only if it is still ours */
 	if (h->held && !read_nice(&now) && now == h->nice)
 		(void)write_nice(h->old_nice);

@@ -23,27 +23,6 @@ struct bbu_hdr {
 	uint64_t strip, row_bytes, slots, words;
 };
 
-int vd_bbu_path(const struct vd_def *def, char *buf, size_t len)
-{
-	if (def->cache_file[0]) {
-		if (strlen(def->cache_file) >= len)
-			return -ENAMETOOLONG;
-		strcpy(buf, def->cache_file);
-		return 0;
-	}
-	struct vd_def d = *def;
-	d.failed_mask = 0;
-	char *text = vd_def_format(&d);
-	if (!text)
-		return -ENOMEM;
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-	for (const char *p = text; *p; p++)
-		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
-	free(text);
-	snprintf(buf, len, "/dev/shm/iochar-vd-%016llx.bbu", (unsigned long long)h);
-	return 0;
-}
-
 static void hdr_fill(struct bbu_hdr *h, const struct vd_def *def, const struct vd_wb *wb)
 {
 	memset(h, 0, sizeof(*h));

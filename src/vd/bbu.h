@@ -19,9 +19,6 @@
 #include "util/err.h"
 #include "vd/def.h"
 
-/* The cache file of def into buf (len bytes). 0 or -ENAMETOOLONG. */
-int vd_bbu_path(const struct vd_def *def, char *buf, size_t len);
-
 /* If def's cache file exists and holds dirty data, write it to the
  * members (parity kept right), sync them, and remove the file. *bytes:
  * bytes written back (0: no file or nothing dirty). 0, or -errno with a

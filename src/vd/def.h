@@ -138,4 +138,9 @@ static inline bool vd_member_failed(const struct vd_def *def, unsigned i)
 	return (def->failed_mask >> i) & 1;
 }
 
+/* The write-back cache file of def (vd/bbu.h) into buf (len bytes):
+ * cache_file=, else /dev/shm/iochar-vd-HASH.bbu with HASH of the layout.
+ * 0 or -ENAMETOOLONG. */
+int vd_bbu_path(const struct vd_def *def, char *buf, size_t len);
+
 #endif

@@ -4,12 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "vd/bbu.h"
-#include "vd/vd.h"
 
 #define INIT_MAGIC "IOCINIT1"
 
@@ -127,39 +126,40 @@ void vd_init_clear(const struct vd_def *def)
 		unlink(path);
 }
 
-int vd_init_load(struct vd *vd)
+int vd_init_load(const struct vd_def *def, const struct vd_geom *g,
+		 _Atomic uint64_t **uninit)
 {
 	char path[VD_PATH_MAX + 64];
 	struct init_hdr h;
 	int fd;
-	if (!vd->geom.np || vd_init_path(&vd->def, path, sizeof(path)) ||
-	    read_hdr(path, &h, &fd))
+	if (!g->np || vd_init_path(def, path, sizeof(path)) || read_hdr(path, &h, &fd))
 		return 0;
-	if (!hdr_matches(&h, &vd->def, vd->geom.rows)) { /* refused at validation */
+	if (!hdr_matches(&h, def, g->rows)) { /* refused at validation */
 		close(fd);
 		return 0;
 	}
 	size_t bytes = (size_t)((h.rows + 63) / 64) * 8;
-	vd->uninit = calloc(1, bytes ? bytes : 8);
-	if (!vd->uninit) {
+	*uninit = calloc(1, bytes ? bytes : 8);
+	if (!*uninit) {
 		close(fd);
 		return -ENOMEM;
 	}
-	if (pread(fd, (void *)vd->uninit, bytes, sizeof(h)) != (ssize_t)bytes)
-		memset((void *)vd->uninit, 0xff, bytes); /* short: trust nothing */
+	if (pread(fd, (void *)*uninit, bytes, sizeof(h)) != (ssize_t)bytes)
+		memset((void *)*uninit, 0xff, bytes); /* short: trust nothing */
 	close(fd);
 	return 0;
 }
 
-void vd_init_save(struct vd *vd)
+void vd_init_save(const struct vd_def *def, const struct vd_geom *g,
+		  _Atomic uint64_t *uninit)
 {
-	if (!vd->uninit)
+	if (!uninit)
 		return;
-	uint64_t words = (vd->geom.rows + 63) / 64, left = 0;
+	uint64_t words = (g->rows + 63) / 64, left = 0;
 	for (uint64_t i = 0; i < words; i++)
-		left |= atomic_load_explicit(&vd->uninit[i], memory_order_relaxed);
+		left |= atomic_load_explicit(&uninit[i], memory_order_relaxed);
 	if (!left)
-		vd_init_clear(&vd->def);
+		vd_init_clear(def);
 	else
-		write_map(&vd->def, vd->geom.rows, (const uint64_t *)vd->uninit);
+		write_map(def, g->rows, (const uint64_t *)uninit);
 }

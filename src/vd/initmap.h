@@ -15,11 +15,13 @@
 #ifndef IOCHAR_VD_INITMAP_H
 #define IOCHAR_VD_INITMAP_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util/err.h"
 #include "vd/def.h"
+#include "vd/geom.h"
 
 int vd_init_path(const struct vd_def *def, char *buf, size_t len);
 
@@ -35,9 +37,12 @@ int vd_init_mark_fast(const struct vd_def *def, uint64_t rows, struct ioc_err *e
 /* Remove def's map: every row initialized (full init). */
 void vd_init_clear(const struct vd_def *def);
 
-struct vd;
-/* vd.c: load the map into vd (nothing when there is none); save it. */
-int vd_init_load(struct vd *vd);
-void vd_init_save(struct vd *vd);
+/* vd.c: load the map of def (geometry g) into *uninit, a bit per row
+ * (NULL when there is none); save it back, or remove it when every row
+ * is initialized. */
+int vd_init_load(const struct vd_def *def, const struct vd_geom *g,
+		 _Atomic uint64_t **uninit);
+void vd_init_save(const struct vd_def *def, const struct vd_geom *g,
+		  _Atomic uint64_t *uninit);
 
 #endif

@@ -108,9 +108,6 @@ enum vd_wb_ret {
 	WB_DONE,       /* absorbed, or served from the cache */
 	WB_WAIT,       /* hold it: destage must happen first */
 };
-/* The VD's cache (vd->wb), made by vd_create and freed by vd_destroy. */
-int vd_wb_create(struct vd *vd);
-void vd_wb_destroy(struct vd *vd);
 enum vd_wb_ret vd_wb_host(struct vd_io *io, struct vd_op *op);
 /* Background destage: rows past the high watermark or too old. */
 void vd_wb_tick(struct vd_io *io);

@@ -23,6 +23,8 @@ int vd_policy_init(struct vd_io *io)
 
 void vd_policy_free(struct vd_io *io)
 {
+	if (!io)
+		return;
 	vd_ra_free(io);
 }
 

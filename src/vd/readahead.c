@@ -67,6 +67,8 @@ int vd_ra_init(struct vd_io *io)
 
 void vd_ra_free(struct vd_io *io)
 {
+	if (!io)
+		return;
 	for (unsigned i = 0; io->ra.e && i < io->ra.n; i++) {
 		vd_op_free(&io->ra.e[i].op);
 		free(io->ra.e[i].buf);

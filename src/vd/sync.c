@@ -36,6 +36,8 @@ int vd_sync_open(struct vd_sync *s, const struct vd_def *def,
 
 void vd_sync_close(struct vd_sync *s)
 {
+	if (!s)
+		return;
 	for (unsigned i = 0; i < VD_MAX_MEMBERS; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "vd/initmap.h"
-#include "vd/io.h"
 
 int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 {
@@ -20,7 +19,7 @@ int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out)
 	vd_geom_init(&vd->geom, def, member_bytes);
 	vd->locks = calloc(VD_LOCK_SLOTS, sizeof(*vd->locks));
 	vd->gens = calloc(VD_LOCK_SLOTS, sizeof(*vd->gens));
-	if (!vd->locks || !vd->gens || vd_init_load(vd)) {
+	if (!vd->locks || !vd->gens || vd_init_load(&vd->def, &vd->geom, &vd->uninit)) {
 		free((void *)vd->locks);
 		free((void *)vd->gens);
 		free(vd);
@@ -40,7 +39,7 @@ void vd_destroy(struct vd *vd)
 	if (!vd)
 		return;
 	vd_wb_destroy(vd);
-	vd_init_save(vd);
+	vd_init_save(&vd->def, &vd->geom, vd->uninit);
 	free((void *)vd->uninit);
 	free((void *)vd->locks);
 	free((void *)vd->gens);

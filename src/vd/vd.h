@@ -78,6 +78,11 @@ int vd_create(const struct vd_def *def, uint64_t member_bytes, struct vd **out);
 
 void vd_destroy(struct vd *vd);
 
+/* wb.c: the VD's write-back cache (vd->wb), made by vd_create and freed
+ * by vd_destroy. */
+int vd_wb_create(struct vd *vd);
+void vd_wb_destroy(struct vd *vd);
+
 /* Bump the write generation of the strips of [off, off+len). */
 void vd_gen_bump(struct vd *vd, uint64_t off, uint64_t len);
 

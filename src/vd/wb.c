@@ -117,6 +117,8 @@ int vd_wb_create(struct vd *vd)
 
 void vd_wb_destroy(struct vd *vd)
 {
+	if (!vd)
+		return;
 	struct vd_wb *wb = vd->wb;
 	if (!wb)
 		return;

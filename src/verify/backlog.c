@@ -28,6 +28,8 @@ void vbacklog_init(struct vbacklog *b, const struct job_spec *j,
 
 void vbacklog_free(struct vbacklog *b)
 {
+	if (!b)
+		return;
 	free(b->ent);
 	b->ent = NULL;
 	b->head = b->end = b->cap = 0;

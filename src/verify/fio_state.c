@@ -34,6 +34,8 @@ int fio_vstate_rec_init(struct fio_vstate_rec *r, unsigned depth,
 
 void fio_vstate_rec_free(struct fio_vstate_rec *r)
 {
+	if (!r)
+		return;
 	free(r->last);
 	free(r->next);
 	r->last = NULL;
@@ -201,6 +203,8 @@ int fio_vstate_load(const char *name, unsigned index, struct fio_vstate *st,
 
 void fio_vstate_free(struct fio_vstate *st)
 {
+	if (!st)
+		return;
 	free(st->comps);
 	st->comps = NULL;
 }

@@ -1,5 +1,5 @@
 /* journal_fmt.h - encoding and decoding the journal's header and records
- * (the layout is in journal.h). Internal to src/verify/journal*.c and
+ * (the layout is in journal.h, its constants in journal_layout.h). Internal to src/verify/journal*.c and
  * their tests.
  */
 #ifndef IOCHAR_VERIFY_JOURNAL_FMT_H
@@ -13,7 +13,7 @@
 #include "util/le.h"
 
 #include "verify/crc32c.h"
-#include "verify/journal.h"
+#include "verify/journal_layout.h"
 
 /* Header field offsets. */
 enum {
