@@ -67,7 +67,7 @@ enum worker_feature {
 
 /* What making a unit for an I/O does beyond its fields, and what a
  * completion does beyond the statistics: each under one test. */
-#define WF_ON_UNIT (WF_PACED | WF_REUSE | WF_REFILL | WF_FLUSHES)
+#define WF_ON_UNIT (WF_PACED | WF_REFILL | WF_FLUSHES)
 #define WF_ON_COMPLETE (WF_PACED | WF_LAT_TARGET | WF_SPLIT | WF_FIO_LOGS | WF_PRIO)
 
 /* rate-limited, by unit index: when its I/O left, when it would have

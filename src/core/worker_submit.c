@@ -188,14 +188,12 @@ static bool overlaps_busy(struct worker *w, const struct io_unit *u)
 	return false;
 }
 
-/* What the job's features do as a unit is made for op (WF_ON_UNIT):
- * the ideal tool's slot (pacing), the hooks' reuse of a unit that still
- * holds its last I/O, a write's buffer made, fsync=N's count. */
+/* What the job's features do once a unit is made for op (WF_ON_UNIT):
+ * a write's buffer made, fsync=N's count, the ideal tool's slot
+ * (pacing). */
 static void unit_features(struct worker *w, struct loop_state *s, struct io_unit *u,
 			  const struct gen_op *op)
 {
-	if ((w->feat & WF_REUSE) && op->dir == DIR_WRITE)
-		w->io->reuse(u, op->offset, op->len, s->now);
 	if ((w->feat & WF_REFILL) && op->dir == DIR_WRITE)
 		buf_fill_next(&w->fill, u->buf, (size_t)op->len);
 	if (w->feat & WF_FLUSHES)
@@ -214,6 +212,9 @@ static struct io_unit *unit_for(struct worker *w, struct loop_state *s,
 	if (w->feat & WF_PACED)
 		pace_pick_unit(w);
 	struct io_unit *u = w->free_units[--w->nr_free];
+	/* before its fields change: the unit still holds its last I/O */
+	if ((w->feat & WF_REUSE) && op->dir == DIR_WRITE)
+		w->io->reuse(u, op->offset, op->len, s->now);
 	u->file = op->file;
 	u->dir = op->dir;
 	u->op = op->dir == DIR_TRIM ? IO_OP_TRIM : IO_OP_RW;
