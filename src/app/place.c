@@ -146,12 +146,13 @@ static int find_device(struct app_place *p)
 int app_place_make(struct app_place *p, const char *log, atomic_bool *stop,
 		   struct ioc_err *err)
 {
-	char tool[300], tail[600];
+	char name[32], tool[300], tail[600];
 
 	if (p->dir_arg)
 		return find_device(p);
-	snprintf(tool, sizeof(tool), "mkfs.%s", p->mkfs);
-	app_find_tool(tool, NULL, tool, sizeof(tool));
+	snprintf(name, sizeof(name), "mkfs.%s", p->mkfs);
+	if (!app_find_tool(name, NULL, tool, sizeof(tool)))
+		return err_set(err, ENOENT, "app: %s is not installed", name);
 	char *ext4[] = {tool, "-q", "-F", (char *)p->dev_arg, NULL};
 	char *xfs[] = {tool, "-q", "-f", (char *)p->dev_arg, NULL};
 	int rc = app_run(strcmp(p->mkfs, "xfs") ? ext4 : xfs, log, APP_AS_SELF, 600000, stop);

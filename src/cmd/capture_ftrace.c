@@ -188,8 +188,6 @@ int capture_ftrace(const char *dir, const char *const *devs, unsigned nr,
 	if (!ret && fd < 0)
 		ret = err_set(err, errno, "capture: " TRACEFS "/trace_pipe: %s", strerror(errno));
 	if (!ret) {
-		fprintf(stderr, "capture: tracing %u device(s) for %.3f s (tracefs)\n", nr,
-			(double)time_ns / 1e9);
 		ret = pump(&t, fd, now_ns() + time_ns, stop);
 		if (ret)
 			err_set(err, ret, "capture: writing the trace: %s", strerror(-ret));

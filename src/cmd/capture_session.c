@@ -23,7 +23,8 @@
 #define DEBUGFS_DIR "/sys/kernel/debug"
 
 struct capture_session {
-	const char *devs[CAP_MAX_DEVS];
+	const char *devs[CAP_MAX_DEVS]; /* into paths: the caller's may go */
+	char paths[CAP_MAX_DEVS][256];
 	unsigned nr;
 	char bt[1024], bp[1024]; /* the tools */
 	char dir[1100];          /* the per-CPU files */
@@ -260,7 +261,10 @@ int capture_begin(struct capture_session **out, const char *const *devs, unsigne
 	if (!s)
 		return err_set(err, ENOMEM, "capture: out of memory");
 	s->nr = nr < CAP_MAX_DEVS ? nr : CAP_MAX_DEVS;
-	memcpy(s->devs, devs, s->nr * sizeof(*devs));
+	for (unsigned i = 0; i < s->nr; i++) {
+		snprintf(s->paths[i], sizeof(s->paths[i]), "%s", devs[i]);
+		s->devs[i] = s->paths[i];
+	}
 	snprintf(s->dir, sizeof(s->dir), "%s-XXXXXX", workdir_prefix);
 	if ((ret = find_tools(s, err)) || !mkdtemp(s->dir)) {
 		ret = ret ? ret : err_set(err, errno, "capture: %s: %s", s->dir, strerror(errno));
@@ -276,6 +280,8 @@ int capture_begin(struct capture_session **out, const char *const *devs, unsigne
 		s->threaded = !(ret = -pthread_create(&s->thread, NULL, ftrace_thread, s));
 		if (ret)
 			err_set(err, ret, "capture: thread: %s", strerror(-ret));
+		else /* capture_ftrace reads the pipe 100 ms after it set the tracer */
+			sleep_ms(200);
 	}
 	if (ret) {
 		remove_files(s);
