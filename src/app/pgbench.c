@@ -30,7 +30,7 @@ static int pgb_probe(struct app_bench_cfg *c, struct ioc_err *err)
 			       "postgresql-contrib)");
 	char *argv[] = {pgbench_path, "--version", NULL};
 	app_output(argv, APP_AS_SELF, out, sizeof(out));
-	const char *v = strrchr(out, ')');
+	const char *v = strstr(out, ") "); /* "pgbench (PostgreSQL) 15.18 (Debian ...)" */
 	snprintf(c->version, sizeof(c->version), "%.63s", v ? v + 2 : out);
 	c->version[strcspn(c->version, " \n")] = '\0';
 	return 0;
@@ -133,7 +133,7 @@ static int pgb_summary(const char *log, struct app_point *p, unsigned *stmts)
 		else if (strstr(line, "statement latencies in milliseconds"))
 			in_list = true;
 		else if (in_list && line[0] == ' ')
-			(*stmts)++;
+			*stmts += !strchr(line, '\\'); /* \set lines are pgbench's own */
 		else
 			in_list = false;
 	}

@@ -49,7 +49,7 @@ static int pg_probe(struct app_db *db, struct ioc_err *err)
 	snprintf(tools.psql, sizeof(tools.psql), "%s/psql", db->bindir);
 	char *argv[] = {tools.postgres, "--version", NULL};
 	app_output(argv, APP_AS_SELF, out, sizeof(out));
-	const char *v = strrchr(out, ')');
+	const char *v = strstr(out, ") "); /* "pgbench (PostgreSQL) 15.18 (Debian ...)" */
 	snprintf(db->version, sizeof(db->version), "%.63s", v ? v + 2 : out);
 	db->version[strcspn(db->version, " \n")] = '\0';
 	return 0;
