@@ -71,6 +71,20 @@ static void progress(const struct app_run *r, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* OUT/server.pid: which process the server was, for whoever checks that
+ * it is gone after the run. */
+static void note_pid(const struct app_run *r)
+{
+	char path[1200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/server.pid", r->outdir);
+	if ((f = fopen(path, "w"))) {
+		fprintf(f, "%d\n", (int)r->db.pid);
+		fclose(f);
+	}
+}
+
 /* The server up with the data set loaded and measured. */
 static int set_up(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 {
@@ -88,6 +102,7 @@ static int set_up(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 	if ((ret = app_db_dirs(&r->db, r->place.dir, err)) ||
 	    (ret = r->db.ops->start(&r->db, stop, err)))
 		return ret;
+	note_pid(r);
 	r->cfg.db = &r->db;
 	r->cfg.outdir = r->outdir;
 	progress(r, "%s: loading the data set (about %.0f MiB)...", r->bench->name,
