@@ -80,10 +80,12 @@ void app_write_text(const struct app_run *r, void *file)
 		r->place.dev_arg ? "device" : "directory",
 		r->place.dev_arg ? r->place.dev_arg : r->place.dir_arg, r->place.fs,
 		r->place.device[0] ? r->place.device : "none");
-	fprintf(f, "%s %s, %s %s; data set %.1f MiB, buffer pool %.1f MiB (%.2f of it)\n",
-		r->db.ops ? r->db.ops->name : "?", r->db.version, r->bench->ops->tool,
-		r->cfg.version, (double)bytes / 1048576.0, (double)r->db.buffer_pool / 1048576.0,
-		bytes ? (double)r->db.buffer_pool / (double)bytes : 0.0);
+	double over = r->db.buffer_pool ? (double)bytes / (double)r->db.buffer_pool : 0.0;
+	fprintf(f, "%s %s, %s %s; data set %.1f MiB, buffer pool %.1f MiB (the data %.2fx "
+		"the pool%s)\n", r->db.ops ? r->db.ops->name : "?", r->db.version,
+		r->bench->ops->tool, r->cfg.version, (double)bytes / 1048576.0,
+		(double)r->db.buffer_pool / 1048576.0, over,
+		over < 1.0 ? ": it fits, reads hardly reach the device" : "");
 	fprintf(f, "%7s %10s %10s %8s %8s %9s %9s %7s %7s %6s %6s\n", "threads", "TPS", "QPS",
 		"avg ms", "p99 ms", "dev r/s", "dev w/s", "rMB/s", "wMB/s", "r_awt", "w_awt");
 	for (unsigned i = 0; i < r->npoints; i++)

@@ -52,8 +52,8 @@ static const struct arg_def rows[] = {
 };
 
 static const struct args_spec spec = {
-	.usage = "usage: iochar app BENCH --directory=DIR|--filename=DEVICE --force "
-		 "[--threads=LIST] [--time=T] [--out DIR] [--output-format=json]\n",
+	.usage = "usage: iochar app BENCH (--directory=DIR | --filename=DEVICE --force)\n"
+		 "                 [--threads=LIST] [--time=T] [--out DIR] [--output-format=json]\n",
 	.about = "Runs a real database benchmark on the device under test: a private\n"
 		 "MariaDB (sysbench) or PostgreSQL (pgbench) server with its data on the\n"
 		 "target, its buffer pool a stated fraction of the data set, one point per\n"
