@@ -233,10 +233,30 @@ static void test_sysbench_on_device(void **state)
 	assert_true(json_object_get_boolean(jget(o, "target.made_fs")));
 	json_object *p = json_object_array_get_idx(jget(o, "points"), 1);
 	assert_true(jget_double(p, "device.write_iops") > 0);
+	assert_true(json_object_array_length(jget(p, "device.per_second")) >= 1);
 	expect_replayable(f, p);
 	expect_server_gone(f);
 	expect_unmounted();
 	json_object_put(o);
+}
+
+/* results.csv: a header and one row per point, its TPS the JSON's. */
+static void expect_csv_rows(const struct fixture *f, json_object *o)
+{
+	char path[4300], tps[64];
+	size_t n = json_object_array_length(jget(o, "points"));
+
+	snprintf(path, sizeof(path), "%s/results.csv", f->out);
+	char *csv = file_slurp(path, NULL);
+	assert_non_null(csv);
+	assert_int_equal(count_lines(csv), n + 1);
+	assert_memory_equal(csv, "bench,workload,threads,seconds,tps,", 35);
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(jget(o, "points"), i);
+		snprintf(tps, sizeof(tps), ",%.3f,", jget_double(p, "tps"));
+		expect_has(csv, tps);
+	}
+	free(csv);
 }
 
 static void test_sysbench_on_tmpfs(void **state)
@@ -262,6 +282,7 @@ static void test_sysbench_on_tmpfs(void **state)
 	expect_has(json_object_get_string(jget(p, "trace_skipped")), "no block device");
 	assert_true(dir_empty(f->target));
 	expect_server_gone(f);
+	expect_csv_rows(f, o);
 	json_object_put(o);
 	proc_out_free(&po);
 }
