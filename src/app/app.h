@@ -42,6 +42,7 @@ struct app_run {
 	const char *outdir;        /* results and logs */
 	bool progress;             /* progress lines on stderr */
 	const struct app_capture_ops *capture;
+	const char *no_capture_why; /* when capture is NULL: why */
 	double latency_target_ms;  /* 0: none */
 	/* what the run found */
 	struct app_point *points;  /* nthreads of them */

@@ -70,7 +70,8 @@ static void capture_begin(struct app_run *r, struct app_point *p, void **session
 
 	*session = NULL;
 	if (!r->capture) {
-		snprintf(p->trace_skipped, sizeof(p->trace_skipped), "capture not asked for");
+		snprintf(p->trace_skipped, sizeof(p->trace_skipped), "%s",
+			 r->no_capture_why ? r->no_capture_why : "no capture");
 		return;
 	}
 	if (!r->place.device[0]) {

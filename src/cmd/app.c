@@ -104,6 +104,8 @@ static int run_app(struct app_args *a, struct app_run *r, struct ioc_err *err)
 		return 1;
 	}
 	r->capture = a->no_capture || !a->out ? NULL : app_capture_ops();
+	r->no_capture_why = a->no_capture ? "--no-capture"
+					  : "no --out: traces are kept only in an output directory";
 	ret = app_execute(r, stop, err);
 	if (ret && ret != -EINTR)
 		fprintf(stderr, "iochar: %s\n", err->msg);
