@@ -146,6 +146,33 @@ static void test_device_needs_force(void **state)
 	assert_true(file_hash(backing) == before);
 }
 
+/* PostgreSQL runs as another user: a directory that user cannot get
+ * into is refused before anything is made. */
+static void test_postgres_user_cannot_enter(void **state)
+{
+	struct fixture *f = *state;
+	char inner[4300], arg[4400];
+
+	if (!is_root() || system("ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1")) {
+		print_message("SKIP: needs root and PostgreSQL (scripts/deps.sh)\n");
+		skip();
+	}
+	chmod(f->dir, 0700);
+	snprintf(inner, sizeof(inner), "%s/inner", f->dir);
+	assert_int_equal(mkdir(inner, 0777), 0);
+	snprintf(arg, sizeof(arg), "--directory=%s", inner);
+	expect_usage_line(ARGS("app", "pgbench", arg, f->outarg), "who cannot get into it");
+	expect_nothing_made(f, "inner");
+	assert_true(file_exists(inner));
+	DIR *d = opendir(inner);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n++;
+	closedir(d);
+	assert_int_equal(n, 2); /* . and .. only */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +181,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_workload_and_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_needs_force, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_postgres_user_cannot_enter, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
  * device's write IOPS > 0 for the write workload, the captured trace
  * replayed by `iochar run --read_iolog` and by fio 3.33 (the same I/Os as
  * the trace's summary counts), nothing left behind (server process by its
- * recorded pid, data directory, mount), also after a SIGTERM mid-run.
+ * recorded pid, data directory, mount), also after a SIGTERM mid-run and
+ * after a benchmark that fails (exit 1 with its reason).
  * SKIP without root or the Debian packages (scripts/deps.sh installs
  * them). Refused inputs: test_app_args.c.
  */
@@ -361,6 +362,46 @@ static void test_killed_mid_run(void **state)
 	json_object_put(o);
 }
 
+/* A benchmark that fails (a sysbench earlier in PATH that fails its
+ * load): exit 1 with its reason, and nothing left behind. */
+static void test_failure_cleans_up(void **state)
+{
+	struct fixture *f = *state;
+	char bin[4300], tool[4400], path[8192], dir[4300], out[4300];
+	const char *old = getenv("PATH");
+	struct proc_out po;
+
+	if (!ready(false))
+		skip();
+	snprintf(bin, sizeof(bin), "%s/bin", f->dir);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	snprintf(tool, sizeof(tool), "%s/sysbench", bin);
+	FILE *t = fopen(tool, "w");
+	assert_non_null(t);
+	fputs("#!/bin/sh\ncase \"$*\" in *--version*) echo 'sysbench 1.0.20'; exit 0;; esac\n"
+	      "echo 'FATAL: failure injected by the test' >&2\nexit 1\n", t);
+	fclose(t);
+	chmod(tool, 0755);
+	char *saved = strdup(old ? old : "/usr/bin:/bin");
+	snprintf(path, sizeof(path), "%s:%s", bin, saved);
+	setenv("PATH", path, 1);
+	snprintf(dir, sizeof(dir), "--directory=%s", f->target);
+	snprintf(out, sizeof(out), "--out=%s", f->out);
+	run_iochar(&po, NULL, 0, ARGS("app", "sysbench-oltp", dir, "--threads=1", "--time=2s",
+				      "--tables=1", "--table-size=1000", out));
+	setenv("PATH", saved, 1);
+	free(saved);
+	expect_exit(&po, 1);
+	expect_has(po.err, "failure injected by the test");
+	proc_out_free(&po);
+	expect_server_gone(f);
+	assert_true(dir_empty(f->target));
+	json_object *o = results(f);
+	assert_false(json_object_get_boolean(jget(o, "complete")));
+	expect_has(json_object_get_string(jget(o, "failure")), "sysbench prepare failed");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +409,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sysbench_on_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pgbench_on_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_mid_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failure_cleans_up, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

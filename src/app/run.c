@@ -1,12 +1,14 @@
 /* run.c - the run's sequence (app.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +29,25 @@ uint64_t app_room_needed(struct app_run *r)
 	return r->dataset_est * 2 + SERVER_FILES;
 }
 
+/* Can user as search dir (and so reach a directory made in it)? Asked
+ * of a child that becomes as: access() answers for the real user. */
+static bool user_can_enter(const char *dir, struct app_user as)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return true; /* cannot ask: the server's start will say */
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(as.gid) || setuid(as.uid))
+			_exit(2);
+		_exit(access(dir, X_OK) ? 1 : 0);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return true;
+	return !WIFEXITED(st) || WEXITSTATUS(st) != 1;
+}
+
 /* PostgreSQL refuses to run as root: it runs as the user "iochar-db"
  * (made by scripts/deps.sh) or else "nobody". */
 static int db_user(struct app_run *r, struct ioc_err *err)
@@ -40,6 +61,10 @@ static int db_user(struct app_run *r, struct ioc_err *err)
 		return err_set(err, ENOENT, "app: PostgreSQL refuses root and there is no "
 			       "user iochar-db or nobody to run it as");
 	r->db.as = (struct app_user){pw->pw_uid, pw->pw_gid};
+	if (r->place.dir_arg && !user_can_enter(r->place.dir_arg, r->db.as))
+		return err_usage(err, EACCES, "--directory=%s: PostgreSQL runs as %s, who cannot "
+				 "get into it (it and its parents need o+x)", r->place.dir_arg,
+				 pw->pw_name);
 	return 0;
 }
 
@@ -125,6 +150,21 @@ static void stamp(char *out, size_t size)
 	strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Is the server still there? A server that died ends the sweep: the
+ * points after it would only fail; its log says why. */
+static int server_alive(struct app_run *r, struct ioc_err *err)
+{
+	char tail[600];
+	int rc = app_wait(r->db.pid, 0);
+
+	if (rc == APP_RUNNING)
+		return 0;
+	r->db.pid = 0;
+	app_log_tail(r->db.log, tail, sizeof(tail));
+	return err_set(err, EIO, "app: %s ended during the run (status %d): %s",
+		       r->db.ops->name, rc, tail);
+}
+
 static int sweep(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 {
 	for (unsigned i = 0; i < r->nthreads; i++) {
@@ -139,6 +179,8 @@ static int sweep(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 			return err_set(err, EINTR, "app: stopped by a signal");
 		if (ret && r->progress)
 			fprintf(stderr, "app: %u thread(s): %s\n", p->threads, p->error);
+		if ((ret = server_alive(r, err)))
+			return ret;
 	}
 	return 0;
 }
