@@ -18,6 +18,7 @@ struct app_bench_cfg {
 	uint64_t table_size;    /* sysbench rows per table */
 	unsigned scale;         /* pgbench -s */
 	const char *outdir;     /* logs go here */
+	const char *progress;   /* the load's progress label; NULL: none */
 	char argv[1024];        /* the last run's command line, for the results */
 	char version[64];
 };

@@ -70,7 +70,7 @@ static int pgb_prepare(struct app_bench_cfg *c, atomic_bool *stop, struct ioc_er
 	a[k++] = "postgres";
 	a[k] = NULL;
 	snprintf(log, sizeof(log), "%s/pgbench-init.out", c->outdir);
-	int rc = app_run(a, log, APP_AS_SELF, 24 * 3600 * 1000u, stop);
+	int rc = app_run_ticking(a, log, APP_AS_SELF, 24 * 3600 * 1000u, stop, c->progress);
 	if (rc) {
 		app_log_tail(log, tail, sizeof(tail));
 		return err_set(err, rc < 0 ? rc : -EIO, "app: pgbench -i failed (status %d): %s",

@@ -90,22 +90,36 @@ void app_kill(pid_t pid, int sig, unsigned grace_ms)
 	kill(-pid, SIGKILL); /* anything it left in its group */
 }
 
-int app_run(char *const argv[], const char *log, struct app_user as,
-	    unsigned timeout_ms, atomic_bool *stop)
+int app_run_ticking(char *const argv[], const char *log, struct app_user as,
+		    unsigned timeout_ms, atomic_bool *stop, const char *label)
 {
 	pid_t pid = app_spawn(argv, log, as);
+	double t0 = app_now_s(), next = t0 + 1.0;
 
 	if (pid < 0)
 		return (int)pid;
 	for (unsigned t = 0; t < timeout_ms; t += 50) {
 		int rc = app_wait(pid, 50);
-		if (rc != APP_RUNNING)
-			return rc;
-		if (stop && atomic_load(stop))
+		if (rc != APP_RUNNING || (stop && atomic_load(stop))) {
+			if (label && app_now_s() >= t0 + 1.0)
+				fputc('\n', stderr);
+			if (rc != APP_RUNNING)
+				return rc;
 			break;
+		}
+		if (label && app_now_s() >= next) {
+			fprintf(stderr, "\rapp: %s: %.0f s", label, app_now_s() - t0);
+			next += 1.0;
+		}
 	}
 	app_kill(pid, SIGTERM, 5000);
 	return stop && atomic_load(stop) ? -EINTR : -ETIMEDOUT;
+}
+
+int app_run(char *const argv[], const char *log, struct app_user as,
+	    unsigned timeout_ms, atomic_bool *stop)
+{
+	return app_run_ticking(argv, log, as, timeout_ms, stop, NULL);
 }
 
 void app_log_tail(const char *path, char *out, size_t size)

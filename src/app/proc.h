@@ -35,6 +35,11 @@ int app_wait(pid_t pid, unsigned ms);
 int app_run(char *const argv[], const char *log, struct app_user as,
 	    unsigned timeout_ms, atomic_bool *stop);
 
+/* app_run, and with label non-NULL a line on stderr that counts the
+ * seconds ("app: LABEL: 12 s", rewritten in place each second). */
+int app_run_ticking(char *const argv[], const char *log, struct app_user as,
+		    unsigned timeout_ms, atomic_bool *stop, const char *label);
+
 /* End pid's process group: sig, then SIGKILL after grace_ms; reaped. */
 void app_kill(pid_t pid, int sig, unsigned grace_ms);
 

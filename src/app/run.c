@@ -130,6 +130,7 @@ static int set_up(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 	note_pid(r);
 	r->cfg.db = &r->db;
 	r->cfg.outdir = r->outdir;
+	r->cfg.progress = r->progress && isatty(2) ? "loading the data set" : NULL;
 	progress(r, "%s: loading the data set (about %.0f MiB)...", r->bench->name,
 		 (double)r->dataset_est / 1048576.0);
 	double t0 = app_now_s();

@@ -84,7 +84,7 @@ static int sb_prepare(struct app_bench_cfg *c, atomic_bool *stop, struct ioc_err
 
 	sb_argv(c, "prepare", threads ? threads : 1, 0, s, a);
 	snprintf(log, sizeof(log), "%s/sysbench-prepare.out", c->outdir);
-	int rc = app_run(a, log, APP_AS_SELF, 24 * 3600 * 1000u, stop);
+	int rc = app_run_ticking(a, log, APP_AS_SELF, 24 * 3600 * 1000u, stop, c->progress);
 	if (rc) {
 		app_log_tail(log, tail, sizeof(tail));
 		return err_set(err, rc < 0 ? rc : -EIO, "app: sysbench prepare failed "
