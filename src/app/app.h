@@ -19,8 +19,6 @@
 #include "app/point.h"
 #include "util/err.h"
 
-#define APP_MAX_POINTS 32
-
 /* How a point's block I/O is captured: cmd/ wires `iochar capture`'s
  * blktrace session in (the app layer does not include cmd/). begin traces
  * device (a /dev path) until end writes the merged trace to file; both 0
@@ -70,6 +68,10 @@ int app_execute(struct app_run *r, atomic_bool *stop, struct ioc_err *err);
  * its I/O captured into trace-T<threads>.bin. 0, or -errno when the point
  * failed (p->error says why; the sweep goes on unless stopped). */
 int app_point_run(struct app_run *r, struct app_point *p, atomic_bool *stop);
+
+/* The highest thread count whose p99 is inside r->latency_target_ms
+ * (SLOB's method), or -1 when none is. */
+int app_best_threads(const struct app_run *r);
 
 /* results.json, results.csv in r->outdir; the text table to f. */
 int app_write_json(const struct app_run *r, const char *path, struct ioc_err *err);

@@ -56,4 +56,11 @@ const char *app_bench_names(void);
 /* Is w one of b's workloads? */
 bool app_bench_has_workload(const struct app_bench *b, const char *w);
 
+#define APP_MAX_POINTS 32
+
+/* "1,2,4,8" into out[0..*n): 1 to 4096 each, rising, at most
+ * APP_MAX_POINTS; a usage error naming key otherwise. */
+int app_parse_threads(const char *key, const char *s, unsigned *out, unsigned *n,
+		      struct ioc_err *err);
+
 #endif

@@ -8,8 +8,4 @@
 /* database, benchmark, target and dataset members. */
 void app_json_env(struct jw *w, const struct app_run *r);
 
-/* The highest thread count whose p99 is inside r->latency_target_ms
- * (SLOB's method), or -1 when none is. */
-int app_best_threads(const struct app_run *r);
-
 #endif

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "app/app.h"
 #include "charz/discipline.h"
 #include "charz/eta.h"
 #include "charz/plan.h"
@@ -39,6 +40,9 @@ struct plan_run_opts {
 	/* --discipline: how each target set's submission discipline is
 	 * chosen (charz/discipline.h); all zero: probed */
 	struct disc_opt discipline;
+	/* mode=app steps: how their points' block I/O is captured (cmd/
+	 * wires `iochar capture`'s session in); NULL: not captured */
+	const struct app_capture_ops *app_capture;
 };
 
 /* Check every step on every target set it will use, without side
@@ -58,10 +62,6 @@ uint64_t plan_time_estimate_ns(const struct plan *p);
 /* Does st run a preconditioning (mode=precondition, or precondition=auto
  * before a step that writes at random)? */
 bool plan_step_preconditions(const struct plan_step *st);
-
-/* "about 12m left" (or "time left unknown" for 0): how the progress
- * lines say the plan's time left. */
-void plan_fmt_left(char *buf, size_t len, uint64_t ns);
 
 /* Everything plan_run refuses before it writes anything: plan_validate
  * and each step's --discipline. 0 or -errno with a message. */

@@ -64,31 +64,6 @@ static const struct args_spec spec = {
 	.extra = "app: unexpected argument '%s'",
 };
 
-/* "1,2,4,8" into r->threads: 1..4096 each, rising, at most APP_MAX_POINTS. */
-static int parse_threads(const char *s, struct app_run *r, struct ioc_err *err)
-{
-	char buf[512], *end;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	r->nthreads = 0;
-	for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		errno = 0;
-		unsigned long v = strtoul(t, &end, 10);
-		if (errno || end == t || *end || v < 1 || v > 4096 || t[0] == '-')
-			return err_usage(err, EINVAL, "--threads=%s: '%s' is no thread count "
-					 "(1 to 4096)", s, t);
-		if (r->nthreads == APP_MAX_POINTS)
-			return err_usage(err, E2BIG, "--threads=%s: at most %d points", s,
-					 APP_MAX_POINTS);
-		if (r->nthreads && v <= r->threads[r->nthreads - 1])
-			return err_usage(err, EINVAL, "--threads=%s: give the counts rising", s);
-		r->threads[r->nthreads++] = (unsigned)v;
-	}
-	if (!r->nthreads)
-		return err_usage(err, EINVAL, "--threads=%s: no thread count", s);
-	return 0;
-}
-
 static int check_bench(struct app_args *a, struct app_run *r, struct ioc_err *err)
 {
 	if (!a->bench)
@@ -136,7 +111,7 @@ int app_args_parse(int argc, char **argv, struct app_args *a, struct app_run *r,
 		args_help(&spec, stdout);
 		return ret;
 	}
-	if (ret || (ret = check_bench(a, r, err)) || (ret = parse_threads(a->threads, r, err)) ||
+	if (ret || (ret = check_bench(a, r, err)) || (ret = app_parse_threads("--threads", a->threads, r->threads, &r->nthreads, err)) ||
 	    (ret = check_rest(a, r, err)))
 		return ret;
 	r->secs = (unsigned)(a->time_ns / 1000000000ull);
