@@ -224,7 +224,8 @@ static void test_sysbench_on_device(void **state)
 	snprintf(dev, sizeof(dev), "--filename=%s", f->dev);
 	snprintf(out, sizeof(out), "--out=%s", f->out);
 	run_iochar(&po, NULL, 0, ARGS("app", "sysbench-write", dev, "--force", "--threads=1,2",
-				      "--time=2s", "--tables=1", "--table-size=2000", out));
+				      "--time=2s", "--tables=1", "--table-size=2000", out,
+				      "--latency-target=1000ms", "--latency-metric=device"));
 	expect_exit(&po, 0);
 	expect_has(po.out, "threads");
 	proc_out_free(&po);
@@ -232,6 +233,9 @@ static void test_sysbench_on_device(void **state)
 	expect_points(o, 2);
 	assert_string_equal(json_object_get_string(jget(o, "target.fs")), "ext4");
 	assert_true(json_object_get_boolean(jget(o, "target.made_fs")));
+	/* SLOB's criterion: the device's read latency, well inside 1 s on RAM */
+	assert_string_equal(json_object_get_string(jget(o, "latency_target.metric")), "device");
+	assert_int_equal(jget_u64(o, "latency_target.best_threads"), 2);
 	json_object *p = json_object_array_get_idx(jget(o, "points"), 1);
 	assert_true(jget_double(p, "device.write_iops") > 0);
 	assert_true(json_object_array_length(jget(p, "device.per_second")) >= 1);

@@ -83,8 +83,8 @@ static void test_app_steps(void **state)
 		      "[loose]\nlatency_target=1000ms\n[tight]\nlatency_target=1us\n");
 	run_iochar(&po, NULL, 0, ARGS("plan", f->plan, f->outarg));
 	expect_exit(&po, 0);
-	expect_has(po.out, "loose: 2 threads, the most with p99 inside 1000 ms");
-	expect_has(po.out, "tight: no thread count kept p99 inside");
+	expect_has(po.out, "loose: 2 threads, the most with p99 latency inside 1000 ms");
+	expect_has(po.out, "tight: no thread count kept p99 latency inside");
 	proc_out_free(&po);
 
 	json_object *loose = step_json(f, 0), *tight = step_json(f, 1);
@@ -139,6 +139,8 @@ static void test_bad_app_keys(void **state)
 	expect_usage_line(ARGS("plan", f->plan, f->outarg), "workload=read_write");
 	write_plan(f, "[db]\nbench=sysbench-oltp\nthreads=4,2\n");
 	expect_usage_line(ARGS("plan", f->plan, f->outarg), "threads=4,2: give the counts rising");
+	write_plan(f, "[db]\nbench=sysbench-oltp\nlatency_metric=device\n");
+	expect_usage_line(ARGS("plan", f->plan, f->outarg), "no block device to judge");
 	assert_false(file_exists(f->out));
 }
 

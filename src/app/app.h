@@ -42,6 +42,7 @@ struct app_run {
 	const struct app_capture_ops *capture;
 	const char *no_capture_why; /* when capture is NULL: why */
 	double latency_target_ms;  /* 0: none */
+	bool latency_device;       /* judge the device's read latency, not the p99 */
 	/* what the run found */
 	struct app_point *points;  /* nthreads of them */
 	unsigned npoints;          /* measured (some may have failed) */
@@ -69,9 +70,13 @@ int app_execute(struct app_run *r, atomic_bool *stop, struct ioc_err *err);
  * failed (p->error says why; the sweep goes on unless stopped). */
 int app_point_run(struct app_run *r, struct app_point *p, atomic_bool *stop);
 
-/* The highest thread count whose p99 is inside r->latency_target_ms
+/* The highest thread count whose p99 (or with latency_device, the
+ * device's average read latency, r_await) is inside r->latency_target_ms
  * (SLOB's method), or -1 when none is. */
 int app_best_threads(const struct app_run *r);
+
+/* "p99" or "device": what the latency target judges. */
+const char *app_latency_metric(const struct app_run *r);
 
 /* results.json, results.csv in r->outdir; the text table to f. */
 int app_write_json(const struct app_run *r, const char *path, struct ioc_err *err);

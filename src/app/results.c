@@ -110,7 +110,7 @@ static void json_latency_target(struct jw *w, const struct app_run *r)
 	}
 	int best = app_best_threads(r);
 	jw_object_begin(w);
-	jw_kv_string(w, "metric", "p99");
+	jw_kv_string(w, "metric", app_latency_metric(r));
 	jw_kv_double(w, "limit_ms", r->latency_target_ms);
 	jw_key(w, "best_threads");
 	if (best < 0)

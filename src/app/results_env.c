@@ -94,9 +94,15 @@ int app_best_threads(const struct app_run *r)
 
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct app_point *p = &r->points[i];
-		if (!p->error[0] && p->lat_p99_ms <= r->latency_target_ms &&
-		    (int)p->threads > best)
+		double lat = r->latency_device ? p->dev.read_lat_ms : p->lat_p99_ms;
+		if (!p->error[0] && (!r->latency_device || p->has_dev) &&
+		    lat <= r->latency_target_ms && (int)p->threads > best)
 			best = (int)p->threads;
 	}
 	return best;
+}
+
+const char *app_latency_metric(const struct app_run *r)
+{
+	return r->latency_device ? "device" : "p99";
 }

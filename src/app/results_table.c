@@ -92,10 +92,12 @@ void app_write_text(const struct app_run *r, void *file)
 		text_point(f, &r->points[i]);
 	if (r->latency_target_ms > 0) {
 		int best = app_best_threads(r);
+		const char *what = r->latency_device ? "the device's read latency" : "p99";
 		if (best < 0)
-			fprintf(f, "no thread count kept p99 inside %.3g ms\n", r->latency_target_ms);
+			fprintf(f, "no thread count kept %s inside %.4g ms\n", what,
+				r->latency_target_ms);
 		else
-			fprintf(f, "highest thread count with p99 inside %.3g ms: %d\n",
+			fprintf(f, "highest thread count with %s inside %.4g ms: %d\n", what,
 				r->latency_target_ms, best);
 	}
 	if (!r->complete)

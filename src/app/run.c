@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/devstat.h"
 
 /* The smallest buffer pool the servers take (InnoDB's floor is a few
  * MiB; a smaller pool than this is not worth stating a ratio for). */
@@ -71,9 +72,14 @@ static int db_user(struct app_run *r, struct ioc_err *err)
 int app_check(struct app_run *r, struct ioc_err *err)
 {
 	int ret = app_place_check(&r->place, app_room_needed(r), err);
+	char name[64], stat[128];
 
 	if (ret)
 		return ret;
+	if (r->latency_device && r->place.dir_arg &&
+	    app_dev_find(r->place.dir_arg, name, sizeof(name), stat, sizeof(stat)))
+		return err_usage(err, ENODEV, "latency metric device: %s's file system (%s) has "
+				 "no block device to judge", r->place.dir_arg, r->place.fs);
 	r->db.ops = r->bench->ops->db;
 	r->cfg.db = &r->db;
 	if ((ret = r->db.ops->probe(&r->db, err)) || (ret = r->bench->ops->probe(&r->cfg, err)))

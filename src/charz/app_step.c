@@ -35,6 +35,7 @@ static int make_run(const struct plan_step *st, struct app_run *r, struct ioc_er
 	r->secs = (unsigned)(st->app_time_ns / 1000000000ull);
 	r->memory_ratio = 8.0;
 	r->latency_target_ms = (double)st->job.latency_target_ns / 1e6;
+	r->latency_device = st->app_lat_device != 0;
 	r->cfg.tables = st->app_tables;
 	r->cfg.table_size = st->app_table_size;
 	r->cfg.scale = st->app_scale;
@@ -61,6 +62,7 @@ static void keep(const struct app_run *r, struct app_step_result *res)
 {
 	res->complete = r->complete;
 	res->limit_ms = r->latency_target_ms;
+	res->metric = app_latency_metric(r);
 	res->best_threads = r->latency_target_ms > 0 ? app_best_threads(r) : -1;
 	res->npoints = r->npoints;
 	for (unsigned i = 0; i < r->npoints; i++) {
@@ -142,7 +144,7 @@ void app_step_json(struct jw *w, const struct app_step_result *r)
 	jw_key(w, "latency_target");
 	if (r->limit_ms > 0) {
 		jw_object_begin(w);
-		jw_kv_string(w, "metric", "p99");
+		jw_kv_string(w, "metric", r->metric);
 		jw_kv_double(w, "limit_ms", r->limit_ms);
 		jw_key(w, "best_threads");
 		r->best_threads < 0 ? jw_null(w) : jw_uint(w, (unsigned)r->best_threads);
@@ -182,10 +184,11 @@ void app_step_text(FILE *f, const char *label, const struct app_step_result *r)
 			r->pts[i].lat_avg_ms, r->pts[i].lat_p99_ms);
 	}
 	if (r->limit_ms > 0 && r->best_threads >= 0)
-		fprintf(f, "  %s: %d threads, the most with p99 inside %.4g ms\n", label,
-			r->best_threads, r->limit_ms);
+		fprintf(f, "  %s: %d threads, the most with %s latency inside %.4g ms\n", label,
+			r->best_threads, r->metric, r->limit_ms);
 	else if (r->limit_ms > 0)
-		fprintf(f, "  %s: no thread count kept p99 inside %.4g ms\n", label, r->limit_ms);
+		fprintf(f, "  %s: no thread count kept %s latency inside %.4g ms\n", label,
+			r->metric, r->limit_ms);
 	if (r->dir[0])
 		fprintf(f, "  %s: the app run's results in %s/\n", label, r->dir);
 }

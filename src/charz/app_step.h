@@ -21,6 +21,7 @@ struct app_step_result {
 	char dir[64];        /* "app-step3", under the plan's output; "" none */
 	bool complete;
 	double limit_ms;     /* the latency_target; 0 none */
+	const char *metric;  /* "p99" or "device" (static) */
 	int best_threads;    /* -1: none inside it (or no target) */
 	unsigned npoints;
 	struct {

@@ -126,6 +126,7 @@ struct plan_step {
 	char app_threads[128];
 	uint64_t app_time_ns;
 	unsigned app_tables, app_scale;
+	int app_lat_device;        /* latency_metric=device: r_await, not p99 */
 	uint64_t app_table_size;
 
 	/* workloads= (charz/workloads.h): the sections run together in this

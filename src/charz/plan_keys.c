@@ -24,6 +24,9 @@ static const struct opt_enum mode_values[] = {
 	{ "rebuild", STEP_REBUILD },	  { "app", STEP_APP },
 	{ NULL, 0 },
 };
+static const struct opt_enum app_metric_values[] = {
+	{ "p99", 0 }, { "device", 1 }, { NULL, 0 },
+};
 static const struct opt_enum scope_values[] = {
 	{ "each", LAT_SCOPE_EACH }, { "total", LAT_SCOPE_TOTAL }, { NULL, 0 },
 };
@@ -135,6 +138,9 @@ static const struct option_def plan_keys[] = {
 	{ .name = "scale", .arg = "N",
 	  .help = "app, pgbench: the scale factor (about 15 MiB each)", .type = OPT_UINT, STEP_FIELD(app_scale),
 	  .min = 1, .max = 100000, .def = "10", .example = "10" },
+	{ .name = "latency_metric",
+	  .help = "app: what latency_target judges: the benchmark's p99, or the device's average read latency (r_await, SLOB's criterion)", .type = OPT_ENUM,
+	  STEP_FIELD(app_lat_device), .values = app_metric_values, .def = "p99", .example = "device" },
 	{ .name = "workloads", .arg = "A:B:...",
 	  .help = "run these sections together as one step (each its own rw, bs, depth, flush and offset/size region), reported per workload and in total; a search scales the first one's iodepth and numjobs, the others run as given (mode=fixed or search)", .type = OPT_STRING,
 	  STEP_FIELD(workloads), .example = "data:redo" },

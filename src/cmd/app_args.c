@@ -41,6 +41,9 @@ static const struct arg_def rows[] = {
 	 .o.help = "data set / buffer pool (8: the pool holds an eighth of the data)"},
 	{AROW(lat_target_ns, "latency-target", OPT_TIME), .o.arg = "T",
 	 .o.help = "name the highest thread count whose p99 stays inside T (e.g. 2ms)"},
+	{ASTR(lat_metric, "latency-metric"), .o.def = "p99", .o.arg = "p99|device",
+	 .o.help = "what --latency-target judges: the benchmark's p99, or the device's "
+		   "average read latency (r_await; SLOB's criterion)"},
 	{ASTR(out, "out"), .o.arg = "DIR",
 	 .o.help = "results.json, results.csv, traces and logs (a new or empty directory)"},
 	{ASTR(format, "output-format"), .o.def = "text", .o.arg = "text|json",
@@ -97,6 +100,9 @@ static int check_rest(struct app_args *a, struct app_run *r, struct ioc_err *err
 	if (end == a->ratio || *end || !(r->memory_ratio >= 0.01 && r->memory_ratio <= 1e6))
 		return err_usage(err, EINVAL, "--memory-ratio=%s: a number from 0.01 up "
 				 "(the data set over the buffer pool)", a->ratio);
+	if (strcmp(a->lat_metric, "p99") && strcmp(a->lat_metric, "device"))
+		return err_usage(err, EINVAL, "--latency-metric=%s: p99 or device", a->lat_metric);
+	r->latency_device = !strcmp(a->lat_metric, "device");
 	if (a->filename && a->directory)
 		return err_usage(err, EINVAL, "app: --directory and --filename: give one");
 	return 0;

@@ -12,7 +12,7 @@
 
 struct app_args {
 	const char *bench, *directory, *filename, *out, *workload, *threads, *fs;
-	const char *format, *ratio;
+	const char *format, *ratio, *lat_metric;
 	uint64_t time_ns, lat_target_ns, table_size;
 	unsigned tables, scale;
 	bool force, progress, no_capture, json;
