@@ -326,20 +326,25 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Start iochar app with a long point, SIGTERM it once the server runs. */
+/* Start iochar app with a long point on f's loop device (with --force)
+ * or else its target directory; SIGTERM it once the server runs. */
 static int run_and_kill(const struct fixture *f, const char *bench)
 {
-	char dir[4300], out[4300], pidf[4300];
+	char where[4300], out[4300], pidf[4300];
 	struct stat st;
 	pid_t pid = fork();
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		snprintf(dir, sizeof(dir), "--directory=%s", f->target);
+		if (f->dev[0])
+			snprintf(where, sizeof(where), "--filename=%s", f->dev);
+		else
+			snprintf(where, sizeof(where), "--directory=%s", f->target);
 		snprintf(out, sizeof(out), "--out=%s", f->out);
 		freopen("/dev/null", "w", stdout);
-		execl(iochar_path(), "iochar", "app", bench, dir, "--threads=1", "--time=30s",
-		      "--tables=1", "--table-size=1000", "--scale=1", out, (char *)NULL);
+		execl(iochar_path(), "iochar", "app", bench, where, "--force", "--threads=1",
+		      "--time=30s", "--tables=1", "--table-size=1000", "--scale=1", out,
+		      (char *)NULL);
 		_exit(127);
 	}
 	snprintf(pidf, sizeof(pidf), "%s/server.pid", f->out);
@@ -361,6 +366,25 @@ static void test_killed_mid_run(void **state)
 	assert_int_equal(run_and_kill(f, "sysbench-oltp"), 130);
 	expect_server_gone(f);
 	assert_true(dir_empty(f->target));
+	json_object *o = results(f);
+	assert_false(json_object_get_boolean(jget(o, "complete")));
+	json_object_put(o);
+}
+
+/* The same on a device: the file system iochar mounted is gone too. */
+static void test_killed_mid_run_on_device(void **state)
+{
+	struct fixture *f = *state;
+	char backing[4300];
+
+	if (!ready(false))
+		skip();
+	snprintf(backing, sizeof(backing), "%s/disk.img", f->dir);
+	if (!loop_attach(backing, 512ull << 20, 512, f->dev, sizeof(f->dev)))
+		skip();
+	assert_int_equal(run_and_kill(f, "sysbench-write"), 130);
+	expect_server_gone(f);
+	expect_unmounted();
 	json_object *o = results(f);
 	assert_false(json_object_get_boolean(jget(o, "complete")));
 	json_object_put(o);
@@ -413,6 +437,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sysbench_on_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pgbench_on_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_mid_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_mid_run_on_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_cleans_up, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
