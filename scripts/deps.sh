@@ -19,6 +19,8 @@ PKGS+=(blktrace) # iochar capture: blktrace records, blkparse -d merges (tests/t
 PKGS+=(jq) # tests/test_net_iperf3_json.c: one iperf3 script (jq) over iperf3's and iochar's -J
 PKGS+=(ethtool) # tests/test_nic_profile.c: the adapter profile against ethtool's own reading
 PKGS+=(libpci-dev pci.ids) # inventory: PCI vendor and device names (src/inventory/pci_names.c)
+# iochar app: real databases on the device under test (src/app/, tests/test_app_run.c)
+PKGS+=(mariadb-server mariadb-client sysbench postgresql postgresql-contrib)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -33,6 +35,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}" >/dev/null
 fi
+# iochar app starts its own private servers: the packages' own services
+# are stopped and kept from starting at boot (where there is an init system)
+for svc in mariadb postgresql; do
+	if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+		$SUDO systemctl disable --now "$svc" >/dev/null 2>&1 || true
+	elif [ -x "/etc/init.d/$svc" ]; then
+		$SUDO "/etc/init.d/$svc" stop >/dev/null 2>&1 || true
+	fi
+done
+# PostgreSQL refuses to run as root: iochar app runs it as this user
+getent passwd iochar-db >/dev/null ||
+	$SUDO useradd --system --no-create-home --home-dir /nonexistent \
+		--shell /usr/sbin/nologin iochar-db ||
+	echo "deps: no user iochar-db made; iochar app runs PostgreSQL as nobody" >&2
 # fio 3.33's example job files, which tests/test_fio_examples.c runs; not
 # fatal, so quickstart.sh works offline (that test then says SKIP and why)
 $SUDO "$(dirname "$0")/fio_examples_fetch.sh" ||

@@ -21,6 +21,7 @@ static const struct command {
 	{"inventory", cmd_inventory, "the machine: CPU, memory, disks, PCIe, NICs"},
 	{"vd", cmd_vd, "RAID virtual drives: vd rebuild --vd=DEF --replace=N"},
 	{"capture", cmd_capture, "record block devices' I/O into a replayable trace (blktrace)"},
+	{"app", cmd_app, "a real database benchmark (sysbench, pgbench) on the device"},
 	{"report", cmd_report, "HTML report of results (charts, environment, parameters)"},
 	{"compare", cmd_compare, "compare result sets: difference and whether it beats noise"},
 	{"model", cmd_model, "model of the I/O path: fit, predict, say what bounds it"},

@@ -1,6 +1,7 @@
 /* eta.c - see eta.h. */
 #include "charz/eta.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void eta_init(struct eta *e, struct eta_step *steps, unsigned nr)
@@ -77,4 +78,17 @@ uint64_t eta_plan_left_ns(const struct eta *e, uint64_t run_left_ns)
 		if (!e->steps[k].done)
 			left += eta_step_ns(e, &e->steps[k]);
 	return left;
+}
+
+void plan_fmt_left(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ull;
+	if (!ns)
+		snprintf(buf, len, "time left unknown");
+	else if (s < 120)
+		snprintf(buf, len, "about %llus left", (unsigned long long)s);
+	else if (s < 7200)
+		snprintf(buf, len, "about %llum left", (unsigned long long)(s / 60));
+	else
+		snprintf(buf, len, "about %.1fh left", (double)s / 3600);
 }

@@ -15,6 +15,7 @@
 #define IOCHAR_CHARZ_ETA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The fill's rate before any fill was measured: a SATA SSD's sequential
@@ -71,5 +72,9 @@ uint64_t eta_step_left_ns(const struct eta *e, uint64_t run_left_ns);
 /* Time left of the whole plan: the step under way (as above) and every
  * step after it not done. 0 once every step is done. */
 uint64_t eta_plan_left_ns(const struct eta *e, uint64_t run_left_ns);
+
+/* "about 12m left" (or "time left unknown" for 0): how the progress
+ * lines say the plan's time left. */
+void plan_fmt_left(char *buf, size_t len, uint64_t ns);
 
 #endif

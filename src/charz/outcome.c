@@ -18,6 +18,7 @@ void step_outcome_free(struct step_outcome *o)
 		free(s->rebuild_vd);
 	}
 	free(o->sets);
+	free(o->app);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -32,6 +33,7 @@ const struct point *set_headline(const struct step_outcome *o,
 	case STEP_CURVE:
 		return s->curve.max.elapsed_ns ? &s->curve.max : NULL;
 	case STEP_PRECONDITION:
+	case STEP_APP: /* no target sets: its figures are the app run's */
 		return NULL;
 	case STEP_REBUILD: /* the baseline: the workload on the healthy VD */
 		return s->done ? &s->rebuild_points[0] : NULL;

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "charz/app_step.h"
 #include "charz/curve.h"
 #include "charz/discipline.h"
 #include "charz/scaling.h"
@@ -61,6 +62,7 @@ struct step_outcome {
 	 * (precond_target_unwritten); borrowed from the step's job */
 	const char *unwritten[8];
 	unsigned nr_unwritten;
+	struct app_step_result *app; /* mode=app: what its run found; owned */
 	bool partial;              /* interrupted or failed part way */
 	char error[512];           /* why, when partial */
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/pace_opts.h"
+#include "charz/app_step.h"
 #include "charz/disc_set.h"
 #include "charz/eta.h"
 #include "charz/outcome.h"
@@ -140,6 +141,12 @@ int plan_validate(const struct plan *p, struct ioc_err *err)
 	unsigned sizes[64];
 	for (unsigned i = 0; i < p->nr_steps; i++) {
 		const struct plan_step *st = &p->steps[i];
+		if (st->mode == STEP_APP) { /* no fio job: iochar app's own checks */
+			int ret = app_step_validate(st, err);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (st->targets == TARGETS_SCALING && st->job.nr_files < 2)
 			return err_usage(err, EINVAL,
 					 "step '%s': targets=scaling needs at least two targets (filename=a:b:...)",
@@ -300,6 +307,9 @@ static void step_eta(const struct plan_step *st, struct eta_targets *f, struct e
 	case STEP_PRECONDITION:
 		e->runs = 0;
 		break;
+	case STEP_APP: /* a run per thread count (and about one to load) */
+		e->runs = app_step_runs(st, &e->run_ns, &e->sets);
+		break;
 	case STEP_REBUILD: /* the baseline and a pass per rate, each about a run */
 		e->runs = 2;
 		for (const char *c = st->rebuild_rate; *c; c++)
@@ -334,19 +344,6 @@ uint64_t plan_time_estimate_ns(const struct plan *p)
 	uint64_t ns = eta_plan_left_ns(&e, 0);
 	free(e.steps);
 	return ns;
-}
-
-void plan_fmt_left(char *buf, size_t len, uint64_t ns)
-{
-	uint64_t s = ns / 1000000000ull;
-	if (!ns)
-		snprintf(buf, len, "time left unknown");
-	else if (s < 120)
-		snprintf(buf, len, "about %llus left", (unsigned long long)s);
-	else if (s < 7200)
-		snprintf(buf, len, "about %llum left", (unsigned long long)(s / 60));
-	else
-		snprintf(buf, len, "about %.1fh left", (double)s / 3600);
 }
 
 struct progress {
@@ -483,6 +480,8 @@ static int run_mode(const struct plan_step *st, struct set_outcome *s,
 		return run_precondition(st, &st->job, s, f, err);
 	case STEP_REBUILD:
 		return rebuild_step_run(st, s, s->mctx.hooks ? s->mctx.hooks->stop : NULL, err);
+	case STEP_APP: /* run_step runs it: no target sets */
+		break;
 	}
 	return err_set(err, EINVAL, "unknown step mode");
 }
@@ -580,31 +579,47 @@ static int run_scaling_set(void *arg, unsigned size, struct ioc_err *err)
 	return run_set(a->st, 0, size, a->o, a->f, a->m, a->pr, a->out, err);
 }
 
-static int run_step(const struct plan *p, unsigned idx,
-		    const struct plan_run_opts *o, struct fills *f, struct disc_memo *m,
-		    struct eta *eta, struct step_outcome *out, struct ioc_err *err)
+/* st's target sets, each run (or a scaling sweep's counts) into out. */
+static int run_sets(const struct plan_step *st, const struct plan_run_opts *o,
+		    struct fills *f, struct disc_memo *m, struct progress *pr,
+		    struct step_outcome *out, struct ioc_err *err)
 {
-	const struct plan_step *st = &p->steps[idx];
 	unsigned sizes[64];
 	unsigned nsets = set_sizes(st, sizes);
 	bool scaling = st->targets == TARGETS_SCALING && st->job.nr_files;
-	struct progress pr = {.o = o, .p = p, .step = idx, .eta = eta};
 	int ret = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->step = st;
-	out->index = idx;
-	f->step = idx;
 	/* a scaling sweep adds counts as it goes: room for all it may take
 	 * (a set's discipline is pointed at from its mctx: never moved) */
 	out->sets = calloc(scaling ? SCALING_MAX_COUNTS : nsets, sizeof(*out->sets));
 	if (!out->sets)
 		return err_set(err, ENOMEM, "out of memory");
-	struct set_arg a = {st, o, f, m, &pr, out};
+	struct set_arg a = {st, o, f, m, pr, out};
 	if (scaling)
 		ret = scaling_step_run(out, run_scaling_set, &a, err);
 	for (unsigned i = 0; !scaling && i < nsets && !ret; i++)
-		ret = run_set(st, set_first(st, i), sizes[i], o, f, m, &pr, out, err);
+		ret = run_set(st, set_first(st, i), sizes[i], o, f, m, pr, out, err);
+	return ret;
+}
+
+static int run_step(const struct plan *p, unsigned idx,
+		    const struct plan_run_opts *o, struct fills *f, struct disc_memo *m,
+		    struct eta *eta, struct step_outcome *out, struct ioc_err *err)
+{
+	const struct plan_step *st = &p->steps[idx];
+	struct progress pr = {.o = o, .p = p, .step = idx, .eta = eta};
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->step = st;
+	out->index = idx;
+	f->step = idx;
+	if (st->mode == STEP_APP) /* a database's run: no target sets */
+		ret = app_step_run(st, idx, o->out_dir, o->app_capture,
+				   o->hooks ? o->hooks->stop : NULL, o->progress != NULL,
+				   &out->app, err);
+	else
+		ret = run_sets(st, o, f, m, &pr, out, err);
 	if (ret) {
 		out->partial = true;
 		snprintf(out->error, sizeof(out->error), "%.*s",

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "app/app.h"
 #include "charz/discipline.h"
 #include "charz/eta.h"
 #include "charz/plan.h"
@@ -41,10 +42,6 @@ uint64_t plan_time_estimate_ns(const struct plan *p);
 /* Does st run a preconditioning (mode=precondition, or precondition=auto
  * before a step that writes at random)? */
 bool plan_step_preconditions(const struct plan_step *st);
-
-/* "about 12m left" (or "time left unknown" for 0): how the progress
- * lines say the plan's time left. */
-void plan_fmt_left(char *buf, size_t len, uint64_t ns);
 
 /* Everything plan_run refuses before it writes anything: plan_validate
  * and each step's --discipline. 0 or -errno with a message. */

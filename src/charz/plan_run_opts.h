@@ -10,6 +10,8 @@
 
 #include "charz/discipline.h"
 
+struct app_capture_ops;
+
 struct runner_hooks;
 struct dist;
 struct eta;
@@ -30,6 +32,9 @@ struct plan_run_opts {
 	/* --discipline: how each target set's submission discipline is
 	 * chosen (charz/discipline.h); all zero: probed */
 	struct disc_opt discipline;
+	/* mode=app steps: how their points' block I/O is captured (cmd/
+	 * wires `iochar capture`'s session in); NULL: not captured */
+	const struct app_capture_ops *app_capture;
 };
 
 #endif

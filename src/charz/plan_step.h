@@ -43,6 +43,7 @@ enum step_mode {
 	STEP_CURVE,        /* max, then rate-controlled % of it */
 	STEP_PRECONDITION, /* sequential fill, then random writes to steady state */
 	STEP_REBUILD,      /* a RAID VD member rebuilt at each rate, under the workload */
+	STEP_APP,          /* a real database benchmark on the target (charz/app_step.h) */
 };
 
 enum target_use {
@@ -100,6 +101,18 @@ struct plan_step {
 	unsigned replace;
 	bool replace_set;
 	char rebuild_rate[128];
+
+	/* app (charz/app_step.h, app/app.h): the benchmark, its workload
+	 * ("" its default), the thread counts as given, each point's time and
+	 * the data set (sysbench's tables of table_size rows, pgbench's scale);
+	 * the job's latency_target names the best thread count */
+	char app_bench[32];
+	char app_workload[32];
+	char app_threads[128];
+	uint64_t app_time_ns;
+	unsigned app_tables, app_scale;
+	int app_lat_device;        /* latency_metric=device: r_await, not p99 */
+	uint64_t app_table_size;
 
 	/* workloads= (charz/workloads.h): the sections run together in this
 	 * step, ':'-separated, as written; "" = the step's own workload only.

@@ -341,6 +341,8 @@ static void emit_set(struct jw *w, const struct step_outcome *o,
 	case STEP_PRECONDITION:
 		emit_precond(w, s);
 		break;
+	case STEP_APP: /* no target sets: the step's "app" member */
+		break;
 	case STEP_REBUILD:
 		if (!s->done)
 			break;
@@ -468,6 +470,8 @@ int step_json_write(const struct step_outcome *o, FILE *f)
 	jw_array_end(&w);
 	if (st->targets == TARGETS_SCALING)
 		emit_scaling(&w, o);
+	if (o->app)
+		app_step_json(&w, o->app);
 	jw_object_end(&w);
 	return jw_finish(&w);
 }

@@ -191,6 +191,8 @@ int step_csv_write(const struct step_outcome *o, FILE *f)
 			break;
 		case STEP_PRECONDITION:
 			break; /* no workload figures worth a row: see the JSON */
+		case STEP_APP: /* no target sets: OUT/app-stepN/results.csv */
+			break;
 		case STEP_REBUILD:
 			if (s->done)
 				rebuild_csv(f, o, s);
@@ -551,6 +553,8 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		case STEP_PRECONDITION:
 			precond_row(f, o->step->label, s, tgt);
 			break;
+		case STEP_APP: /* no target sets: app_step_text below */
+			break;
 		case STEP_REBUILD:
 			if (s->done)
 				rebuild_rows(f, o, s);
@@ -576,6 +580,8 @@ int step_table_write(const struct step_outcome *o, FILE *f)
 		scaling_counts_line(f, o);
 		fprintf(f, "  %s\n", o->scaling_msg);
 	}
+	if (o->app)
+		app_step_text(f, o->step->label, o->app);
 	if (o->partial)
 		fprintf(f, "  step %u partial: %s\n", o->index + 1, o->error);
 	return ferror(f) ? -EIO : 0;

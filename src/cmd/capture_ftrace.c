@@ -171,6 +171,26 @@ static int pump(struct ft *t, int fd, uint64_t end, atomic_bool *stop)
 	return 0;
 }
 
+/* blkparse reads a device's per-CPU files from CPU 0 up and stops at the
+ * first missing one (blktrace makes one for every CPU): the CPUs below a
+ * device's highest that saw none of its I/O get an empty file. */
+static void fill_cpu_gaps(const struct ft *t)
+{
+	for (unsigned i = 0; i < t->nr; i++) {
+		int top = -1;
+		for (int c = 0; c < MAX_CPUS; c++)
+			top = t->out[i][c] ? c : top;
+		for (int c = 0; c < top; c++) {
+			const char *b = strrchr(t->devs[i], '/');
+			char p[1200];
+			snprintf(p, sizeof(p), "%s/%s.blktrace.%d", t->dir, b ? b + 1 : t->devs[i], c);
+			int fd = t->out[i][c] ? -1 : open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+}
+
 int capture_ftrace(const char *dir, const char *const *devs, unsigned nr,
 		   uint64_t time_ns, atomic_bool *stop, struct ioc_err *err)
 {
@@ -188,8 +208,6 @@ int capture_ftrace(const char *dir, const char *const *devs, unsigned nr,
 	if (!ret && fd < 0)
 		ret = err_set(err, errno, "capture: " TRACEFS "/trace_pipe: %s", strerror(errno));
 	if (!ret) {
-		fprintf(stderr, "capture: tracing %u device(s) for %.3f s (tracefs)\n", nr,
-			(double)time_ns / 1e9);
 		ret = pump(&t, fd, now_ns() + time_ns, stop);
 		if (ret)
 			err_set(err, ret, "capture: writing the trace: %s", strerror(-ret));
@@ -201,5 +219,6 @@ int capture_ftrace(const char *dir, const char *const *devs, unsigned nr,
 		for (unsigned c = 0; c < MAX_CPUS; c++)
 			if (t.out[i][c] && fclose(t.out[i][c]) && !ret)
 				ret = err_set(err, EIO, "capture: writing the trace: %s", strerror(errno));
+	fill_cpu_gaps(&t);
 	return ret;
 }

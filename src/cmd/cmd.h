@@ -29,6 +29,8 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 /* capture DEVICE... --time=T -o FILE: blktrace into a replayable trace. */
 int cmd_capture(int argc, char **argv);
+/* app BENCH ...: a real database benchmark on the device under test. */
+int cmd_app(int argc, char **argv);
 /* model fit|predict|loo: the I/O-path model (src/model/, docs/model.md). */
 int cmd_model(int argc, char **argv);
 

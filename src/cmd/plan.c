@@ -25,6 +25,7 @@
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "base/units.h"
+#include "cmd/app_capture.h"
 #include "cmd/cmd.h"
 #include "cmd/plan_dry.h"
 #include "cmd/plan_model.h"
@@ -393,6 +394,7 @@ static int run_plan(const char *cmd, struct plan_args *a, struct plan *p,
 		.dist = d,
 		.eta = &eta,
 		.discipline = a->discipline,
+		.app_capture = app_capture_ops(),
 	};
 	ret = plan_run(p, &o, err);
 	status_done(&st);

@@ -37,6 +37,12 @@ static void print_workload(FILE *f, const struct plan_step *st)
 	const struct job_spec *j = &st->job;
 	char bs[32], lim[32];
 
+	if (st->mode == STEP_APP) { /* a database's benchmark, not a fio workload */
+		fprintf(f, "  app: bench=%s workload=%s threads=%s, each %.3gs\n", st->app_bench,
+			st->app_workload[0] ? st->app_workload : "(its default)", st->app_threads,
+			(double)st->app_time_ns / 1e9);
+		return;
+	}
 	units_format_size(bs, sizeof(bs), j->bs);
 	fprintf(f, "  workload: rw=%s bs=%s", rw_name(j->rw), bs);
 	if (rw_is_mixed(j->rw))

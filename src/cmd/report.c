@@ -109,7 +109,7 @@ static int report_text(const struct report_args *a)
 		}
 	for (unsigned i = 0; i < a->nr_inputs && !status; i++)
 		if ((i && fputc('\n', stdout) == EOF) ||
-		    app_write_text(sets[i].name, sets[i].app, stdout))
+		    report_app_write_text(sets[i].name, sets[i].app, stdout))
 			status = 1;
 	report_args_free_sets(sets, a->nr_inputs);
 	return status;

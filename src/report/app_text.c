@@ -40,7 +40,7 @@ static void row(FILE *f, const struct rs_app_point *p)
 	fputc('\n', f);
 }
 
-int app_write_text(const char *name, const struct rs_app *a, FILE *f)
+int report_app_write_text(const char *name, const struct rs_app *a, FILE *f)
 {
 	char s1[48], s2[48];
 	const char *dev = NULL;

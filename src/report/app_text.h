@@ -9,6 +9,6 @@
 struct rs_app;
 
 /* The run named name as text to f. 0 or -EIO. */
-int app_write_text(const char *name, const struct rs_app *a, FILE *f);
+int report_app_write_text(const char *name, const struct rs_app *a, FILE *f);
 
 #endif

@@ -26,6 +26,8 @@ const char *rs_mode_name(enum rs_mode m)
 		return "precondition";
 	case RS_REBUILD:
 		return "rebuild";
+	case RS_APP:
+		return "app";
 	case RS_FIXED:
 		break;
 	}
@@ -52,6 +54,7 @@ const struct rs_point *rs_tset_headline(const struct rs_step *st,
 	case RS_REBUILD:
 		return ts->nr_points ? &ts->points[0] : NULL;
 	case RS_PRECONDITION:
+	case RS_APP:
 		break;
 	}
 	return NULL;

@@ -289,7 +289,9 @@ struct rs_step_model {
 	char *why;
 };
 
-enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION, RS_REBUILD };
+/* RS_APP: a database benchmark step (no target sets; its app run is a
+ * results directory of its own, "app.dir" in the step) */
+enum rs_mode { RS_FIXED, RS_SEARCH, RS_CURVE, RS_PRECONDITION, RS_REBUILD, RS_APP };
 
 struct rs_step {
 	unsigned index;

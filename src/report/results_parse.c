@@ -431,6 +431,8 @@ static int parse_tset(const struct rj_ctx *c, json_object *o, enum rs_mode mode,
 		return parse_precond(c, o, ts);
 	case RS_REBUILD:
 		return ts->done ? parse_rebuild(c, o, ts) : 0;
+	case RS_APP: /* no target sets */
+		break;
 	}
 	return 0;
 }
@@ -481,6 +483,7 @@ static int parse_mode(const struct rj_ctx *c, json_object *o, enum rs_mode *m)
 	static const struct { const char *name; enum rs_mode m; } modes[] = {
 		{"fixed", RS_FIXED}, {"search", RS_SEARCH},
 		{"curve", RS_CURVE}, {"precondition", RS_PRECONDITION}, {"rebuild", RS_REBUILD},
+		{"app", RS_APP},
 	};
 	int ret;
 	json_object *v = rj_member(c, o, "mode", json_type_string, true, &ret);
@@ -491,7 +494,7 @@ static int parse_mode(const struct rj_ctx *c, json_object *o, enum rs_mode *m)
 			*m = modes[i].m;
 			return 0;
 		}
-	return rj_fail(c, "mode", "not fixed, search, curve, precondition or rebuild");
+	return rj_fail(c, "mode", "not fixed, search, curve, precondition, rebuild or app");
 }
 
 static int parse_scaling(const struct rj_ctx *pc, json_object *o, struct rs_scaling *sc)

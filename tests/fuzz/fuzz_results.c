@@ -118,7 +118,7 @@ static void render(const struct rs_set *set)
 		buf = NULL;
 		f = open_memstream(&buf, &len);
 		CHECK(f);
-		CHECK(app_write_text(set->name, set->app, f) == 0);
+		CHECK(report_app_write_text(set->name, set->app, f) == 0);
 		CHECK(fclose(f) == 0);
 		free(buf);
 	}
