@@ -320,6 +320,48 @@ static void test_pgbench_on_tmpfs(void **state)
 	json_object_put(o);
 }
 
+/* PostgreSQL reads through the page cache: with the data set just loaded
+ * all of it is cached, and its reads would never reach the device
+ * whatever shared_buffers is. The server's memory cap (page cache
+ * included) makes them reach it: a select-only run over a data set ~8x
+ * the pool on a loop device reads from the device. */
+static void test_pgbench_reads_reach_the_device(void **state)
+{
+	struct fixture *f = *state;
+	char backing[4300], dev[80], out[4300];
+	struct proc_out po;
+
+	if (!ready(true))
+		skip();
+	snprintf(backing, sizeof(backing), "%s/disk.img", f->dir);
+	if (!loop_attach(backing, 768ull << 20, 512, f->dev, sizeof(f->dev)))
+		skip();
+	snprintf(dev, sizeof(dev), "--filename=%s", f->dev);
+	snprintf(out, sizeof(out), "--out=%s", f->out);
+	run_iochar(&po, NULL, 0, ARGS("app", "pgbench", dev, "--force", "--workload=select-only",
+				      "--threads=2", "--time=2s", "--scale=8", out));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+	json_object *o = results(f);
+	json_object *cap = jget(o, "dataset.server_memory_cap_bytes");
+	if (json_object_is_type(cap, json_type_null)) {
+		print_message("SKIP: no memory cap here: %s\n",
+			      json_object_get_string(jget(o, "dataset.server_memory_cap")));
+		json_object_put(o);
+		skip();
+	}
+	json_object *p = json_object_array_get_idx(jget(o, "points"), 0);
+	print_message("pgbench -S, scale 8 (%.0f MiB), server capped at %.0f MiB: %.0f device "
+		      "reads/s\n", jget_double(o, "dataset.bytes") / 1048576.0,
+		      (double)json_object_get_int64(cap) / 1048576.0,
+		      jget_double(p, "device.read_iops"));
+	assert_true((uint64_t)json_object_get_int64(cap) < jget_u64(o, "dataset.bytes"));
+	assert_true(jget_double(p, "device.read_iops") > 0);
+	expect_server_gone(f);
+	expect_unmounted();
+	json_object_put(o);
+}
+
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -436,6 +478,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sysbench_on_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sysbench_on_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pgbench_on_tmpfs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pgbench_reads_reach_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_mid_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_mid_run_on_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_cleans_up, setup, teardown),

@@ -47,6 +47,10 @@ struct app_run {
 	struct app_point *points;  /* nthreads of them */
 	unsigned npoints;          /* measured (some may have failed) */
 	uint64_t dataset_est, dataset_bytes;
+	/* the server's memory cap, page cache included (app/memcap.h), set
+	 * once the data set is loaded; 0 with cap_note saying why none */
+	uint64_t server_cap;
+	char cap_note[200];
 	double load_s;
 	char started[32];
 	bool complete;

@@ -78,6 +78,7 @@ void app_db_teardown(struct app_db *db)
 	if (db->pid > 0)
 		app_kill(db->pid, SIGTERM, 60000);
 	db->pid = 0;
+	app_memcap_remove(&db->cap);
 	app_rm_tree(db->datadir);
 	app_rm_tree(db->sockdir);
 	db->datadir[0] = db->sockdir[0] = '\0';
@@ -101,7 +102,7 @@ int app_db_launch(struct app_db *db, char *const argv[],
 		  struct ioc_err *err)
 {
 	char tail[600];
-	pid_t pid = app_spawn(argv, db->log, db->as);
+	pid_t pid = app_spawn_in(argv, db->log, db->as, &db->cap);
 
 	if (pid < 0)
 		return err_set(err, (int)pid, "app: %s: %s", argv[0], strerror((int)-pid));

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "app/memcap.h"
 #include "app/proc.h"
 #include "util/err.h"
 
@@ -42,6 +43,7 @@ struct app_db {
 	uint64_t buffer_pool;
 	struct app_user as; /* who the server runs as */
 	pid_t pid;          /* the server, 0 when not running */
+	struct app_memcap cap; /* the server's memory, page cache included */
 	struct { char key[48], val[96]; } conf[APP_DB_CONF_MAX];
 	unsigned nconf;
 };

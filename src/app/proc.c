@@ -1,6 +1,7 @@
 /* proc.c - see proc.h. */
 #define _GNU_SOURCE
 #include "app/proc.h"
+#include "app/memcap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,12 +48,21 @@ static void child_setup(const char *log, struct app_user as, pid_t parent)
 
 pid_t app_spawn(char *const argv[], const char *log, struct app_user as)
 {
+	return app_spawn_in(argv, log, as, NULL);
+}
+
+pid_t app_spawn_in(char *const argv[], const char *log, struct app_user as,
+		   const struct app_memcap *cap)
+{
 	pid_t parent = getpid();
 	pid_t pid = fork();
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		/* while still root: the cgroup's files are root's */
+		if (cap && app_memcap_enter(cap))
+			_exit(125);
 		child_setup(log, as, parent);
 		execv(argv[0], argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));

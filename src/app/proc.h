@@ -24,6 +24,12 @@ struct app_user {
  * its pid, or -errno. */
 pid_t app_spawn(char *const argv[], const char *log, struct app_user as);
 
+/* app_spawn, the child first moved into the memory cgroup cap (may be
+ * NULL or off: none), before it becomes as. */
+struct app_memcap;
+pid_t app_spawn_in(char *const argv[], const char *log, struct app_user as,
+		   const struct app_memcap *cap);
+
 /* Wait for pid at most ms: its exit status, APP_RUNNING if it still runs,
  * or 128 + the signal that killed it. */
 #define APP_RUNNING (-1)

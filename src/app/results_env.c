@@ -77,6 +77,10 @@ static void json_dataset(struct jw *w, const struct app_run *r)
 	jw_key(w, "scale");
 	sysbench ? jw_null(w) : jw_uint(w, r->cfg.scale);
 	jw_kv_double(w, "load_seconds", r->load_s);
+	/* the server's memory cap, page cache included (null: none, and why) */
+	jw_key(w, "server_memory_cap_bytes");
+	r->server_cap ? jw_uint(w, r->server_cap) : jw_null(w);
+	jw_kv_string(w, "server_memory_cap", r->cap_note);
 	jw_object_end(w);
 }
 

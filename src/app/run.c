@@ -1,5 +1,7 @@
 /* run.c - the run's sequence (app.h). */
 #define _GNU_SOURCE
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -14,6 +16,9 @@
 
 #include "app/app.h"
 #include "app/devstat.h"
+
+/* page cache the server may keep beside its own memory, at least */
+#define APP_CACHE_ROOM (16ull << 20)
 
 /* The smallest buffer pool the servers take (InnoDB's floor is a few
  * MiB; a smaller pool than this is not worth stating a ratio for). */
@@ -116,6 +121,51 @@ static void note_pid(const struct app_run *r)
 	}
 }
 
+/* The server's memory cgroup, made before it starts (no limit yet): a
+ * server that reads through the page cache (PostgreSQL) would otherwise
+ * serve the data set from the host's memory, whatever its buffer pool.
+ * Not on a file system that is memory (tmpfs): its files are the
+ * server's unevictable memory there, and a cap would only kill it. */
+static void cap_make(struct app_run *r)
+{
+	struct ioc_err err = {0};
+	struct statfs sf;
+
+	if (!statfs(r->place.dir, &sf) && (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)) {
+		snprintf(r->cap_note, sizeof(r->cap_note),
+			 "none: the data directory is on %s, which is memory",
+			 sf.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
+		return;
+	}
+	if (app_memcap_make(&r->db.cap, 0, &err))
+		snprintf(r->cap_note, sizeof(r->cap_note), "none: %.190s", err.msg);
+}
+
+/* Once loaded: the server may keep what it holds (its buffer pool, its
+ * processes' memory) and as much page cache again as its buffer pool (at
+ * least APP_CACHE_ROOM), which the kernel evicts down to as it reads: a
+ * data set 8 times the pool then has a quarter of itself in memory, and
+ * most reads reach the device. 4 MiB more per client covers what each
+ * connection takes during the sweep. */
+static void cap_set(struct app_run *r)
+{
+	struct ioc_err err = {0};
+
+	if (!r->db.cap.on)
+		return;
+	uint64_t room = r->db.buffer_pool > APP_CACHE_ROOM ? r->db.buffer_pool : APP_CACHE_ROOM;
+	uint64_t cap = app_memcap_own(&r->db.cap) + room + (uint64_t)r->db.max_conn * (4u << 20);
+	if (app_memcap_limit(&r->db.cap, cap, &err)) {
+		snprintf(r->cap_note, sizeof(r->cap_note), "none: %.190s", err.msg);
+		return;
+	}
+	r->server_cap = cap;
+	snprintf(r->cap_note, sizeof(r->cap_note),
+		 "what the server held after the load, %.0f MiB of page cache (as much as "
+		 "its buffer pool, at least %u MiB) and 4 MiB per client",
+		 (double)room / 1048576.0, (unsigned)(APP_CACHE_ROOM >> 20));
+}
+
 /* The server up with the data set loaded and measured. */
 static int set_up(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 {
@@ -130,8 +180,10 @@ static int set_up(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 	for (unsigned i = 0; i < r->nthreads; i++)
 		if (r->threads[i] > r->db.max_conn)
 			r->db.max_conn = r->threads[i];
-	if ((ret = app_db_dirs(&r->db, r->place.dir, err)) ||
-	    (ret = r->db.ops->start(&r->db, stop, err)))
+	if ((ret = app_db_dirs(&r->db, r->place.dir, err)))
+		return ret;
+	cap_make(r);
+	if ((ret = r->db.ops->start(&r->db, stop, err)))
 		return ret;
 	note_pid(r);
 	r->cfg.db = &r->db;
@@ -146,6 +198,7 @@ static int set_up(struct app_run *r, atomic_bool *stop, struct ioc_err *err)
 	if (!r->db.ops->query(&r->db, r->db.ops->dataset_sql, out, sizeof(out)))
 		r->dataset_bytes = strtoull(out, NULL, 10);
 	progress(r, "%s: data set loaded in %.1f s", r->bench->name, r->load_s);
+	cap_set(r);
 	return 0;
 }
 
