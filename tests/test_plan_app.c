@@ -121,10 +121,18 @@ static void test_app_steps(void **state)
 	closedir(d);
 	assert_int_equal(n, 2);
 
+	/* the plan's report draws each step's app run: its section and both
+	 * runs' tables */
 	snprintf(html, sizeof(html), "%s/plan.html", f->dir);
 	run_iochar(&po, NULL, 0, ARGS("report", f->out, "-o", html));
 	expect_exit(&po, 0);
 	proc_out_free(&po);
+	char *page = file_slurp(html, NULL);
+	assert_non_null(page);
+	expect_has(page, "Application runs");
+	expect_has(page, "app-step1: sysbench-oltp");
+	expect_has(page, "app-step2: sysbench-oltp");
+	free(page);
 }
 
 static void test_bad_app_keys(void **state)

@@ -182,7 +182,12 @@ static void one_set(struct report_ctx *r, const struct rs_set *set)
 
 void report_app_section(struct report_ctx *r)
 {
-	for (unsigned i = 0; i < r->nr_sets; i++)
+	for (unsigned i = 0; i < r->nr_sets; i++) {
 		if (r->sets[i].app)
 			one_set(r, &r->sets[i]);
+		/* a plan's mode=app steps, each its own run */
+		for (unsigned k = 0; k < r->sets[i].nr_step_apps; k++)
+			if (r->sets[i].step_apps[k].app)
+				one_set(r, &r->sets[i].step_apps[k]);
+	}
 }

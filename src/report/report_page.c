@@ -166,7 +166,7 @@ static bool section_empty(const struct report_ctx *r, const struct section *s)
 	}
 	if (s->draw == report_app_section) {
 		for (unsigned i = 0; i < r->nr_sets; i++)
-			if (r->sets[i].app)
+			if (r->sets[i].app || r->sets[i].nr_step_apps)
 				return false;
 		return true;
 	}

@@ -217,6 +217,7 @@ static void free_step(struct rs_step *st)
 	free(st->latency_stat);
 	free(st->latency_scope);
 	free(st->error);
+	free(st->app_dir);
 	rs_job_free(&st->job);
 	for (unsigned i = 0; st->sets && i < st->nr_sets; i++)
 		free_tset(&st->sets[i]);
@@ -262,6 +263,9 @@ void rs_set_free(struct rs_set *s)
 	free(s->mesh);
 	rs_app_free(s->app);
 	free(s->app);
+	for (unsigned i = 0; i < s->nr_step_apps; i++)
+		rs_set_free(&s->step_apps[i]);
+	free(s->step_apps);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -302,6 +302,8 @@ struct rs_step {
 	struct rs_job job;
 	bool partial;
 	char *error;               /* NULL: none */
+	char *app_dir;             /* RS_APP: its app run's directory, the plan's
+				    * subdirectory (NULL: none) */
 	struct rs_tset *sets;
 	unsigned nr_sets;
 	struct rs_scaling scaling;
@@ -335,6 +337,9 @@ struct rs_set {
 	struct rs_net *net;        /* a network result (net_model.h); NULL: none */
 	struct rs_mesh *mesh;      /* a net mesh result (net_model.h); NULL: none */
 	struct rs_app *app;        /* an application run (app_model.h); NULL: none */
+	/* a plan's mode=app steps' runs, each a set of its own (app set) */
+	struct rs_set *step_apps;
+	unsigned nr_step_apps;
 };
 
 const char *rs_mode_name(enum rs_mode m);

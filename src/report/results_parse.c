@@ -604,6 +604,15 @@ int results_parse_step(json_object *o, const char *file, const char *where,
 	    (ret = rj_bool(&c, o, "partial", false, &st->partial)) ||
 	    (ret = rj_str(&c, o, "error", false, &st->error)))
 		return ret;
+	json_object *app = st->mode == RS_APP ? rj_member(&c, o, "app", json_type_object, false,
+							   &ret) : NULL;
+	if (ret)
+		return ret;
+	if (app) {
+		struct rj_ctx ac = rj_child(&c, "app", -1, buf, sizeof(buf));
+		if ((ret = rj_str(&ac, app, "dir", false, &st->app_dir)))
+			return ret;
+	}
 	json_object *jo = rj_member(&c, o, "options", json_type_object, true, &ret);
 	if (!jo)
 		return ret;

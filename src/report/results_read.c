@@ -149,6 +149,35 @@ static int read_step_files(const char *dir, unsigned nr_planned, struct rs_set *
 	return 0;
 }
 
+/* A plan's mode=app steps: each one's run (DIR/app-stepN) read as a set
+ * of its own into s->step_apps. A step whose run is not there (removed,
+ * not finished) is left out. */
+static int read_step_apps(const char *dir, struct rs_set *s, struct ioc_err *err)
+{
+	char path[4300];
+	struct stat st;
+
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const char *sub = s->steps[i].app_dir;
+		if (s->steps[i].mode != RS_APP || !sub || strchr(sub, '/') || !strcmp(sub, "..") ||
+		    !strcmp(sub, "."))
+			continue; /* a name of the plan's own directory, no path */
+		snprintf(path, sizeof(path), "%s/%s/results.json", dir, sub);
+		if (stat(path, &st) < 0)
+			continue;
+		struct rs_set *grown = realloc(s->step_apps, (s->nr_step_apps + 1) * sizeof(*grown));
+		if (!grown)
+			return err_set(err, ENOMEM, "out of memory");
+		s->step_apps = grown;
+		snprintf(path, sizeof(path), "%s/%s", dir, sub);
+		int ret = results_read(path, &s->step_apps[s->nr_step_apps], err);
+		if (ret)
+			return ret;
+		s->nr_step_apps++;
+	}
+	return 0;
+}
+
 static int read_dir(const char *dir, struct rs_set *s, struct ioc_err *err)
 {
 	char path[4200];
@@ -175,9 +204,9 @@ static int read_dir(const char *dir, struct rs_set *s, struct ioc_err *err)
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	ret = results_parse_plan(root, path, !step_files, s, err);
 	json_object_put(root);
-	if (ret || !step_files)
-		return ret;
-	return read_step_files(dir, s->nr_steps_planned, s, err);
+	if (!ret && step_files)
+		ret = read_step_files(dir, s->nr_steps_planned, s, err);
+	return ret ? ret : read_step_apps(dir, s, err);
 }
 
 int results_read(const char *path, struct rs_set *s, struct ioc_err *err)
