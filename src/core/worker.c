@@ -260,6 +260,18 @@ static unsigned usable_cpus(void)
 	return sched_getaffinity(0, sizeof(set), &set) ? 1 : (unsigned)CPU_COUNT(&set);
 }
 
+/* fio's open_file of an engine that waits for its peer (net: accept,
+ * connect), when the job starts: the job is timed from its end. */
+static void open_at_start(struct worker *w, uint64_t *start)
+{
+	if (w->error || w->kind || !w->eops->open || atomic_load(w->stop))
+		return;
+	w->error = w->eops->open(w->engine_state, &w->err);
+	uint64_t now = fast_ns();
+	if (now > *start)
+		*start = now;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -281,6 +293,7 @@ void *worker_main(void *arg)
 	uint64_t woke = fast_ns();
 	if (woke > start)
 		start = woke;
+	open_at_start(w, &start);
 	w->measure_start_ns = start + w->job->ramp_ns;
 	w->end_ns = w->measure_start_ns;
 	if (w->kind && w->kind->measure_from && w->engine_state)

@@ -158,6 +158,11 @@ bool worker_complete(struct worker *w, struct io_unit *u, uint64_t now)
 	w->free_units[w->nr_free++] = u;
 	if (u->op != IO_OP_RW && u->op != IO_OP_TRIM)
 		return flush_complete(w, u, now);
+	if (u->result == 0 && u->len && w->eops->ended &&
+	    w->eops->ended(w->engine_state)) {
+		atomic_store(&w->exit_now, true); /* the peer ended: fio's done */
+		return false;
+	}
 	if (w->io_state && !hooks_complete(w, u))
 		return false;
 	if (u->result != (int64_t)u->len && filled_up(w, u)) {

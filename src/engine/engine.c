@@ -20,6 +20,7 @@ extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_filecreate;
 extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
+extern const struct engine_ops engine_net;
 
 const struct engine_ops *const engine_table[] = {
 	&engine_io_uring,
@@ -37,6 +38,7 @@ const struct engine_ops *const engine_table[] = {
 	&engine_filecreate,
 	&engine_filestat,
 	&engine_filedelete,
+	&engine_net,
 	NULL,
 };
 
@@ -52,7 +54,7 @@ const char *engine_names(void)
 {
 	return "io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, mmap, "
 	       "posixaio, null, falloc, ftruncate, filecreate, filestat, "
-	       "filedelete";
+	       "filedelete, net";
 }
 
 int engine_init(const struct engine_ops *e, const struct engine_params *p,
