@@ -34,7 +34,8 @@ struct netio_state {
 	struct netio_wait wait;
 	uint64_t runtime_ns;
 	uint64_t send_seq;	/* fio's udp sequence trailer */
-	bool ended;
+	bool ended;		/* no more blocks: the job ends */
+	bool eof;		/* the other end closed its stream */
 };
 
 /* never blocking: a wait goes through netio_wait_fd, which gives up when
@@ -44,6 +45,34 @@ struct netio_state {
 /* fio's udp_seq, the last 24 bytes of each udp block it sends: its
  * receiver counts the blocks lost on the way. */
 #define NET_SEQ_MAGIC 0x657375716e556563ull
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A stream closed with bytes unread resets the connection: the other
+ * end, stopping at the same moment (both ends' runtime=), would fail its
+ * last send. So the end is said (shutdown) and what is still in flight
+ * read, until the other end closes, for at most half a second. */
+static void drain(struct netio_state *s)
+{
+	static char sink[65536];
+	struct netio_wait w = { .stop = NULL,
+				.deadline_ns = mono_ns() + 500000000ull };
+
+	(void)shutdown(s->fd, SHUT_WR);
+	for (;;) {
+		ssize_t n = recv(s->fd, sink, sizeof(sink), MSG_DONTWAIT);
+		if (n > 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (n == 0 || errno != EAGAIN || netio_wait_fd(s->fd, POLLIN, &w) <= 0)
+			return;
+	}
+}
 
 static void netio_cleanup(void *state)
 {
@@ -55,6 +84,8 @@ static void netio_cleanup(void *state)
 		bool udp = netio_is_udp(s->o.proto);
 		(void)netio_link_send(s->fd, udp ? &s->to : NULL, NET_LINK_CLOSE,
 				    false);
+		if (!udp && !s->eof)
+			drain(s);
 		if (s->fd != s->listen_fd)
 			close(s->fd);
 	}
@@ -89,14 +120,6 @@ static int netio_init_opts(const struct engine_params *p, const void *options,
 	}
 	*out = s;
 	return 0;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* fio's udp receiver: the sender's open message first. */
@@ -237,8 +260,11 @@ static int64_t recv_block(struct netio_state *s, struct io_unit *u)
 			continue;
 		if (n < 0)
 			return -errno;
-		if (netio_is_close((char *)u->buf + got, n) ||
-		    (n == 0 && !netio_is_udp(s->o.proto)))
+		if (n == 0 && !netio_is_udp(s->o.proto)) {
+			s->eof = true;
+			break;
+		}
+		if (netio_is_close((char *)u->buf + got, n))
 			break;
 		got += (uint64_t)n;
 	}
