@@ -380,7 +380,7 @@ static void test_refused(void **state)
 		if (rf != 1)
 			fail_msg("%s: fio exit %d, not 1", bad[k][0], rf);
 		char *args[32];
-		char copy[512];
+		char copy[600];
 		unsigned n = 0;
 		snprintf(copy, sizeof(copy), "run %s", opts);
 		for (char *t = strtok(copy, " "); t && n < 31; t = strtok(NULL, " "))
