@@ -76,8 +76,8 @@ const struct option_def netio_options[] = {
 	{
 		.name = "ttl",
 		.type = OPT_UINT, NET_OPT(ttl),
-		.def = "1",
-		.help = "the time-to-live of udp multicast packets",
+		.help = "the time-to-live of udp multicast packets (fio's "
+			"default: 1)",
 		.fio = OPT_COMPAT_DIFFERENT,
 		.compat = "accepted; udp multicast is refused",
 	},
