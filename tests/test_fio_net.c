@@ -17,7 +17,8 @@
  *     sender, listen with udp, a random rw, a mixed udp job, unix with a
  *     port, hostname= on a listener, a name that does not resolve): fio
  *     refuses each (exit 1), iochar with one line naming the option, exit
- *     2, and connects to nothing;
+ *     2, and connects to nothing; verify, which fio runs over a stream,
+ *     iochar refuses so too (docs/fio-compat.md);
  *   - fio's examples/netio.fio (a receiver and a sender in one run) runs
  *     with runtime=1: both jobs move data, the receiver no more than the
  *     sender sent.
@@ -388,6 +389,12 @@ static void test_refused(void **state)
 		args[n] = NULL;
 		expect_usage_line((const char *const *)args, bad[k][1]);
 	}
+	/* fio runs verify over a stream; iochar refuses it, saying why */
+	const char *verify[] = { "run", "--name=x", "--ioengine=net",
+				 "--port=9", "--hostname=127.0.0.1",
+				 "--rw=write", "--size=1m", "--verify=md5",
+				 NULL };
+	expect_usage_line(verify, "verify with ioengine=net");
 	tmpdir_remove(dir);
 }
 

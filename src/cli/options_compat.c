@@ -71,7 +71,8 @@ static const char *const general_differences[] = {
 	"text output's figures in bits. fio's unix-socket ends report error "
 	"106 (EISCONN) from their close message; iochar's do not. "
 	"`filename=host,port[,proto]` is not a form fio 3.33 reads (it wants "
-	"`port=`), nor iochar; udp multicast (a 224-239 group) is refused.",
+	"`port=`), nor iochar; udp multicast (a 224-239 group) and `verify` are "
+	"refused.",
 	/* issue 14, fileng */
 	"fio's file-operation engines `filecreate`, `filestat`, `filedelete`: "
 	"when a file takes more than one I/O (filesize > bs), fio's latency "

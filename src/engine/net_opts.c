@@ -230,6 +230,12 @@ int netio_check(const struct job_spec *job, struct ioc_err *err)
 				 "job %s: rw=%s: ioengine=net reads or writes "
 				 "a stream (fio: network IO can't be random)",
 				 job->name, rw_name(job->rw));
+	if (job->verify)
+		return err_usage(err, ENOTSUP,
+				 "job %s: verify with ioengine=net: not "
+				 "supported by iochar (its checks find a block "
+				 "by its place in a file; a stream has none)",
+				 job->name);
 	if ((ret = check_proto(job, o, peer, err)))
 		return ret;
 	if (netio_listens(o, rw_reads(job->rw)))
