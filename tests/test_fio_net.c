@@ -13,6 +13,8 @@
  *     (tcp's end of stream, fio's udp close message) without an error;
  *   - udp blocks of 1 KiB, 32 of them, all fit the receiver's socket
  *     buffer, so none is lost on a loaded machine;
+ *   - fio's udp wire written by hand (blocks numbered 0, 1, 5, 6, 9):
+ *     fio's receiver and iochar's book 5 blocks and 5 lost (drop_ios);
  *   - refused inputs (port=0, port=70000, no port, no hostname for a
  *     sender, listen with udp, a random rw, a mixed udp job, unix with a
  *     port, hostname= on a listener, a name that does not resolve): fio
@@ -398,6 +400,54 @@ static void test_refused(void **state)
 	tmpdir_remove(dir);
 }
 
+/* fio's udp wire, written by hand: the open message, five blocks of
+ * 1 KiB whose trailers number them 0, 1, 5, 6, 9, the close message. */
+static const char crafted[] =
+	"python3 -c \"import socket, struct\n"
+	"s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+	"a = ('127.0.0.1', %u)\n"
+	"s.sendto(struct.pack('>II', 0x6c696e6b, 0x98), a)\n"
+	"for q in (0, 1, 5, 6, 9):\n"
+	"    s.sendto(bytes(1000) + struct.pack('<QQQ', 0x657375716e556563, q, 1024), a)\n"
+	"s.sendto(struct.pack('<II', 0x6c696e6b, 0x89), a)\"";
+
+/* A udp receiver counts the blocks the senders' numbers say were lost
+ * (fio's drop_ios): fio's and iochar's the same, 5 of 10. */
+static void test_udp_drops(void **state)
+{
+	static const char *const tools[] = { "fio", "iochar" };
+	char *dir = tmpdir_make();
+
+	(void)state;
+	side_need_fio();
+	for (unsigned k = 0; k < 2; k++) {
+		char rt[4200], send[1024], wait[512], cmd[8192];
+		struct pair p = { .proto = "udp", .host = "127.0.0.1",
+				  .r.tool = tools[k] };
+		unsigned port = next_port();
+		tool_cmd(rt, sizeof(rt), tools[k]);
+		wait_cmd(wait, sizeof(wait), &p, port);
+		snprintf(send, sizeof(send), crafted, port);
+		snprintf(cmd, sizeof(cmd),
+			 "cd '%s' && (timeout 30 %s --name=r --ioengine=net "
+			 "--protocol=udp --port=%u --rw=read --bs=1k "
+			 "--size=1m --output-format=json > r.json 2> r.err; "
+			 "echo $? > r.rc) & %s; %s; wait",
+			 dir, rt, port, wait, send);
+		assert_int_not_equal(system(cmd), -1);
+		end_read(&p.r, dir, "r");
+		if (p.r.rc != 0 || p.r.err[0])
+			fail_msg("%s receiver: exit %d, stderr '%s'", tools[k],
+				 p.r.rc, p.r.err);
+		assert_int_equal(job_u64(&p.r, "read.total_ios"), 5);
+		assert_int_equal(job_u64(&p.r, "read.io_bytes"), 5 << 10);
+		assert_int_equal(job_u64(&p.r, "read.drop_ios"), 5);
+		json_object_put(p.r.doc);
+		free(p.r.err);
+	}
+	tmpdir_remove(dir);
+}
+
 /* fio's examples/netio.fio: its receiver and sender in one run. */
 static void test_netio_example(void **state)
 {
@@ -437,6 +487,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp),
 		cmocka_unit_test(test_udp),
+		cmocka_unit_test(test_udp_drops),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_end_of_stream),

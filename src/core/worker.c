@@ -325,6 +325,8 @@ void *worker_main(void *arg)
 		think_init(&s.think, w->job, start);
 		rate_watch_init(&s.watch, w->job, start);
 		run_loop(w, &s);
+		if (!w->kind && w->eops->dropped) /* fio's drop_ios */
+			w->stats.drop_ios[DIR_READ] = w->eops->dropped(w->engine_state);
 		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
 		struct ioc_err lerr;
 		int lret = w->logs ? fio_logs_write(w->logs, w->end_ns - w->measure_start_ns,

@@ -199,6 +199,11 @@ struct engine_ops {
 	 * that completes with result 0 then ends the job, not as an error,
 	 * and is not counted. */
 	bool (*ended)(void *state);
+
+	/* Optional (NULL: none): how many blocks the peer sent that never
+	 * came (fio's drop_ios of a udp receiver, from its sequence
+	 * numbers), asked once when the job's I/O is over. */
+	uint64_t (*dropped)(void *state);
 };
 
 /* Look up an engine by name; NULL when unknown. */

@@ -33,7 +33,10 @@ struct netio_state {
 	struct netio_addr to;	/* udp: where blocks go (a reader: the sender) */
 	struct netio_wait wait;
 	uint64_t runtime_ns;
-	uint64_t send_seq;	/* fio's udp sequence trailer */
+	uint64_t send_seq;	/* fio's udp sequence trailer: the next sent */
+	uint64_t recv_seq;	/* ... the next expected */
+	uint64_t drops;		/* blocks the trailers say were lost */
+	bool seq_off;		/* a trailer of another block size: not counted */
 	bool ended;		/* no more blocks: the job ends */
 	bool eof;		/* the other end closed its stream */
 };
@@ -198,6 +201,27 @@ static void stamp_udp_seq(struct netio_state *s, struct io_unit *u)
 		memcpy((char *)u->buf + u->len - sizeof(t), t, sizeof(t));
 }
 
+/* fio's verify_udp_seq: a received block's trailer, when it has fio's,
+ * tells the blocks lost since the last one. */
+static void check_udp_seq(struct netio_state *s, const struct io_unit *u)
+{
+	uint64_t t[3];
+
+	if (u->len < sizeof(t) || s->seq_off)
+		return;
+	memcpy(t, (const char *)u->buf + u->len - sizeof(t), sizeof(t));
+	if (le64toh(t[0]) != NET_SEQ_MAGIC)
+		return;
+	if (le64toh(t[2]) != u->len) {
+		s->seq_off = true;
+		return;
+	}
+	uint64_t seq = le64toh(t[1]);
+	if (seq > s->recv_seq) /* fio also counts one that came late */
+		s->drops += seq - s->recv_seq;
+	s->recv_seq = seq + 1;
+}
+
 /* All of u's block sent (udp: one datagram). Bytes, or -errno. */
 static int64_t send_block(struct netio_state *s, struct io_unit *u)
 {
@@ -272,6 +296,8 @@ static int64_t recv_block(struct netio_state *s, struct io_unit *u)
 		s->ended = true;
 		return 0;
 	}
+	if (netio_is_udp(s->o.proto))
+		check_udp_seq(s, u);
 	return (int64_t)got;
 }
 
@@ -301,6 +327,11 @@ static bool netio_ended(void *state)
 	return ((struct netio_state *)state)->ended;
 }
 
+static uint64_t netio_dropped(void *state)
+{
+	return ((struct netio_state *)state)->drops;
+}
+
 const struct engine_ops engine_net = {
 	.name = "net",
 	.help = "fio's net engine: a tcp, udp or unix socket stream "
@@ -317,4 +348,5 @@ const struct engine_ops engine_net = {
 	.event = sync_io_event,
 	.open = netio_open,
 	.ended = netio_ended,
+	.dropped = netio_dropped,
 };
