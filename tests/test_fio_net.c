@@ -21,6 +21,8 @@
  *     refuses each (exit 1), iochar with one line naming the option, exit
  *     2, and connects to nothing; verify, which fio runs over a stream,
  *     iochar refuses so too (docs/fio-compat.md);
+ *   - the normal output's rates are in bits, fio's and iochar's (fio's
+ *     net engine is bit-based), amounts in bytes;
  *   - fio's examples/netio.fio (a receiver and a sender in one run) runs
  *     with runtime=1: both jobs move data, the receiver no more than the
  *     sender sent.
@@ -150,10 +152,10 @@ static void pair_run(const char *dir, struct pair *p)
 	}
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && (timeout 30 %s --name=r --ioengine=net "
-		 "--protocol=%s %s --rw=read %s --output-format=json "
+		 "--output-format=json --protocol=%s %s --rw=read %s "
 		 "> r.json 2> r.err; echo $? > r.rc) & %s; "
 		 "cd '%s' && timeout 30 %s --name=s --ioengine=net "
-		 "--protocol=%s %s %s --rw=write %s --output-format=json "
+		 "--output-format=json --protocol=%s %s %s --rw=write %s "
 		 "> s.json 2> s.err; echo $? > s.rc; wait",
 		 dir, rt, p->proto, where, p->recv_opts, wait, dir, st,
 		 p->proto, where, host, p->send_opts);
@@ -448,6 +450,53 @@ static void test_udp_drops(void **state)
 	tmpdir_remove(dir);
 }
 
+/* The rate line of a text output: "BW=" to the end of its line. */
+static char *rate_of(const char *dir, const char *name)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	char *text = file_slurp(path, NULL);
+	assert_non_null(text);
+	char *bw = strstr(text, "BW=");
+	if (!bw)
+		fail_msg("%s: no BW= line in:\n%s", path, text);
+	char *line = strndup(bw, strcspn(bw, "\n"));
+	free(text);
+	return line;
+}
+
+/* fio's net engine is bit-based: the normal output's rates in bits,
+ * "BW=8000Mibit/s (8389Mbit/s)", in fio's and in iochar's. */
+static void test_bits_in_text(void **state)
+{
+	static const char *const tools[][2] = { { "iochar", "fio" },
+						{ "fio", "iochar" } };
+	char *dir = tmpdir_make();
+
+	(void)state;
+	side_need_fio();
+	for (unsigned k = 0; k < 2; k++) {
+		struct pair p = { .proto = "tcp", .host = "127.0.0.1",
+				  .recv_opts = "--listen --size=1m "
+					       "--output-format=normal",
+				  .send_opts = "--size=1m --output-format=normal",
+				  .r.tool = tools[k][0], .s.tool = tools[k][1] };
+		pair_run(dir, &p);
+		assert_int_equal(p.r.rc, 0);
+		assert_int_equal(p.s.rc, 0);
+		for (unsigned e = 0; e < 2; e++) {
+			char *line = rate_of(dir, e ? "s" : "r");
+			const char *tool = e ? p.s.tool : p.r.tool;
+			if (!strstr(line, "bit/s (") || strstr(line, "B/s"))
+				fail_msg("%s: not in bits: %s", tool, line);
+			free(line);
+		}
+		pair_free(&p);
+	}
+	tmpdir_remove(dir);
+}
+
 /* fio's examples/netio.fio: its receiver and sender in one run. */
 static void test_netio_example(void **state)
 {
@@ -493,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_end_of_stream),
 		cmocka_unit_test(test_unix),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_bits_in_text),
 		cmocka_unit_test(test_netio_example),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,6 +121,9 @@ enum engine_flags {
 	/* its I/Os move no bytes (fio's FIO_FAKEIO: an I/O's result counts
 	 * bytes not transferred): nothing to verify */
 	ENGINE_NO_DATA = 1u << 5,
+	/* the text output gives its rates in bits (fio's FIO_BIT_BASED:
+	 * "BW=4000Mibit/s"), its amounts still in bytes */
+	ENGINE_BIT_BASED = 1u << 6,
 };
 
 struct engine;

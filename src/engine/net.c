@@ -336,7 +336,7 @@ const struct engine_ops engine_net = {
 	.name = "net",
 	.help = "fio's net engine: a tcp, udp or unix socket stream "
 		"(hostname=, port=, protocol=, listen, pingpong)",
-	.flags = ENGINE_SYNC | ENGINE_NO_TARGET,
+	.flags = ENGINE_SYNC | ENGINE_NO_TARGET | ENGINE_BIT_BASED,
 	.options = netio_options,
 	.probe = sync_io_probe,
 	.check = netio_check,
