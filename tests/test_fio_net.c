@@ -81,7 +81,8 @@ static void tool_cmd(char *buf, size_t len, const char *tool)
 	free(bin);
 }
 
-/* The shell lines that wait until the receiver is bound. */
+/* The shell lines that wait until the receiver is bound (tcp: listening,
+ * not only bound: fio binds, then listens). */
 static void wait_cmd(char *buf, size_t len, const struct pair *p,
 		     unsigned port)
 {
@@ -91,7 +92,8 @@ static void wait_cmd(char *buf, size_t len, const struct pair *p,
 			 "sleep 0.05; done", p->host);
 	else
 		snprintf(buf, len,
-			 "for i in $(seq 200); do awk '{print $2}' "
+			 "for i in $(seq 200); do awk '$4 == \"0A\" || "
+			 "FILENAME ~ /udp/ {print $2}' "
 			 "/proc/net/tcp /proc/net/tcp6 /proc/net/udp "
 			 "/proc/net/udp6 | grep -q ':%04X$' && break; "
 			 "sleep 0.05; done", port);
