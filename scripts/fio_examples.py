@@ -40,14 +40,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import fio_same  # noqa: E402
 
 # Engines that issue I/O to plain files with nothing but the kernel: the
-# ones issue 14 asks iochar to run, and fio's file-operation engines.
+# ones issue 14 asks iochar to run, and fio's file-operation engines; and
+# the net engine, whose examples talk to themselves on the machine.
 FILE_ENGINES = {"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap",
                 "posixaio", "libaio", "io_uring", "null",
-                "falloc", "ftruncate", "filecreate", "filestat", "filedelete"}
+                "falloc", "ftruncate", "filecreate", "filestat", "filedelete",
+                "net"}
 FIO_DEFAULT_ENGINE = "psync"
 CACHE = os.environ.get("FIO_SAME_CACHE", "/tmp/iochar-fio-same-cache")
 JOBS = 2
 EXAMPLES = os.environ.get("FIO_SRC_CACHE", "/var/cache/iochar/fio-3.33") + "/examples"
+
+
+def is_multicast(host):
+    """Is host an IPv4 multicast group (224.0.0.0 to 239.255.255.255)?"""
+    parts = host.split(".")
+    return len(parts) == 4 and parts[0].isdigit() and 224 <= int(parts[0]) <= 239
 
 
 def eligibility(path):
@@ -59,6 +67,8 @@ def eligibility(path):
     other = sorted(engines - FILE_ENGINES)
     if other:
         return "needs engine " + ", ".join(other)
+    if any(k == "hostname" and is_multicast(v) for _, _, k, v in opts):
+        return "not run: udp multicast would leave the machine"
     sb = fio_same.sandbox(path)
     fio_same.remove(sb)
     if sb.escapes:

@@ -52,10 +52,14 @@ rows() { # FILE WHERE
 	for f in "$src"/profiles/*.c; do rows "$f" "profile $(basename "$f" .c)"; done
 	for f in "$src"/engines/*.c; do rows "$f" "ioengine=$(basename "$f" .c)"; done
 } | awk -F'\t' '
-	# A name declared twice (#ifdef: supported here, "unsupported" there)
-	# keeps its first supported declaration.
-	!($1 in seen) || (unsup[$1] && !$4) { if (!($1 in seen)) order[++n] = $1; seen[$1] = $2 "\t" $3 "\t" $5; unsup[$1] = $4 }
-	END { for (i = 1; i <= n; i++) print order[i] "\t" seen[order[i]] }
+	# A name declared twice in one place (#ifdef: supported here,
+	# "unsupported" there) keeps its first supported declaration; an
+	# engine option several engines declare (hostname: libhdfs, net, rdma)
+	# is listed once per engine, so that the engines are told apart.
+	{ k = ($3 ~ /^ioengine=/ && ($1 in first) && first[$1] != $3) ? $1 "\t" $3 : $1 }
+	!($1 in first) { first[$1] = $3 }
+	!(k in seen) || (unsup[k] && !$4) { if (!(k in seen)) { order[++n] = k; name[k] = $1 } seen[k] = $2 "\t" $3 "\t" $5; unsup[k] = $4 }
+	END { for (i = 1; i <= n; i++) print name[order[i]] "\t" seen[order[i]] }
 ' > /tmp/gen_fio_options.$$
 
 cat <<HDR

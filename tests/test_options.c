@@ -1276,7 +1276,7 @@ static void test_checks_above_base(void **state)
 				     "accepted: io_uring, libaio, psync, sync, "
 				     "vsync, pvsync, pvsync2, mmap, posixaio, "
 				     "null, falloc, ftruncate, filecreate, "
-				     "filestat, filedelete");
+				     "filestat, filedelete, net");
 	assert_string_equal(s.ioengine, "io_uring");
 	assert_false(options_is_set(&s, "ioengine"));
 	assert_int_equal(options_set_default(&s, "ioengine", "nosuch", &err),

@@ -21,7 +21,7 @@
 
 /* fio's error classes (continue_on_error's bits, ignore_error's lists) */
 enum err_class { ERR_CLASS_READ, ERR_CLASS_WRITE, ERR_CLASS_VERIFY, ERR_CLASS_COUNT };
-#define JOB_ENGINE_OPTS_MAX 128 /* bytes of an engine's own options */
+#define JOB_ENGINE_OPTS_MAX 384 /* bytes of an engine's own options (net: a host name) */
 
 enum rw_mode {
 	RW_READ,      /* sequential read */

@@ -3,6 +3,7 @@
  * (fio_names.c, generated from fio's source): `iochar run --fio-compat`.
  * tests/test_fio_parse.c checks the committed page equals this output.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,24 @@ static const char *const general_differences[] = {
 	"`--readonly` refuses a job that writes, or a read that would create "
 	"or extend its file, before anything runs; fio refuses the first at "
 	"start too, the second when it lays the file out.",
+	"`ioengine=net` speaks fio's wire (its udp open and close messages, "
+	"its udp sequence trailer, from which a receiver counts `drop_ios` "
+	"as fio's), so either end of a pair may be fio; it "
+	"differs in what it books and says. A block is one I/O once all of "
+	"it has moved: fio books each short receive as an I/O of its own and "
+	"counts only the last piece's bytes, so its receiver's `io_bytes` "
+	"fall short of what was sent by up to a block per `short_ios`. "
+	"A tcp or unix "
+	"end that stops at its runtime reads what is still in flight (at "
+	"most half a second) before it closes, so the other end, stopping "
+	"at the same moment, is not reset in its last send (fio's `netio` "
+	"example with `runtime=` fails so at times). fio's `fio: waiting for "
+	"connection` line before the output is not printed. fio's "
+	"unix-socket ends report error "
+	"106 (EISCONN) from their close message; iochar's do not. "
+	"`filename=host,port[,proto]` is not a form fio 3.33 reads (it wants "
+	"`port=`), nor iochar; udp multicast (a 224-239 group) and `verify` are "
+	"refused.",
 	/* issue 14, fileng */
 	"fio's file-operation engines `filecreate`, `filestat`, `filedelete`: "
 	"when a file takes more than one I/O (filesize > bs), fio's latency "
@@ -111,9 +130,48 @@ static const char *const general_differences[] = {
 	NULL,
 };
 
+/* Is iochar's engine one of those fio's engines/FILE.c declares? Two
+ * of fio's files hold several engines iochar has by their own names. */
+static bool fio_file_has(const char *file, const char *engine)
+{
+	static const char *const files[][6] = {
+		{ "sync", "sync", "psync", "vsync", "pvsync", "pvsync2" },
+		{ "fileoperations", "filecreate", "filestat", "filedelete" },
+	};
+
+	if (strcmp(file, engine) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		for (size_t j = 1; j < 6 && files[i][j]; j++)
+			if (!strcmp(files[i][0], file) && !strcmp(files[i][j], engine))
+				return true;
+	return false;
+}
+
+/* The row of an engine's option n (where "ioengine=FILE"), or NULL: one
+ * of iochar's engines of that fio file must have it, by name or alias
+ * (net's hostname is not libhdfs's, net's proto not rdma's). */
+static const struct option_def *engine_row_of(const struct fio_name *n)
+{
+	const char *file = n->where + strlen("ioengine=");
+
+	for (size_t e = 0; engine_table[e]; e++) {
+		if (!fio_file_has(file, engine_table[e]->name))
+			continue;
+		for (const struct option_def *o = engine_table[e]->options;
+		     o && o->name; o++)
+			if (option_matches(o, n->name) ||
+			    (n->alias[0] && option_matches(o, n->alias)))
+				return o;
+	}
+	return NULL;
+}
+
 /* The iochar row fio option n is, or NULL. */
 static const struct option_def *row_of(const struct fio_name *n)
 {
+	if (strncmp(n->where, "ioengine=", strlen("ioengine=")) == 0)
+		return engine_row_of(n);
 	const struct option_def *o = options_find(n->name);
 
 	if (!o && n->alias[0])

@@ -270,6 +270,18 @@ static unsigned usable_cpus(void)
 	return sched_getaffinity(0, sizeof(set), &set) ? 1 : (unsigned)CPU_COUNT(&set);
 }
 
+/* fio's open_file of an engine that waits for its peer (net: accept,
+ * connect), when the job starts: the job is timed from its end. */
+static void open_at_start(struct worker *w, uint64_t *start)
+{
+	if (w->error || w->kind || !w->eops->open || atomic_load(w->stop))
+		return;
+	w->error = w->eops->open(w->engine_state, &w->err);
+	uint64_t now = fast_ns();
+	if (now > *start)
+		*start = now;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -291,6 +303,7 @@ void *worker_main(void *arg)
 	uint64_t woke = fast_ns();
 	if (woke > start)
 		start = woke;
+	open_at_start(w, &start);
 	w->measure_start_ns = start + w->job->ramp_ns;
 	w->end_ns = w->measure_start_ns;
 	if (w->kind && w->kind->measure_from && w->engine_state)
@@ -322,6 +335,8 @@ void *worker_main(void *arg)
 		rate_watch_init(&s.watch, w->job, start);
 		w->feat = worker_features(w, &s);
 		run_loop(w, &s);
+		if (!w->kind && w->eops->dropped) /* fio's drop_ios */
+			w->stats.drop_ios[DIR_READ] = w->eops->dropped(w->engine_state);
 		w->end_ns = s.now > w->measure_start_ns ? s.now : w->measure_start_ns;
 		struct ioc_err lerr;
 		int lret = w->fio.logs ? fio_logs_write(w->fio.logs, w->end_ns - w->measure_start_ns,

@@ -157,6 +157,12 @@ static bool io_failed(struct worker *w, struct io_unit *u, uint64_t now)
  * the worker must stop. */
 static bool incomplete(struct worker *w, struct io_unit *u, uint64_t now)
 {
+	/* a stream engine's peer ended it (net: the sender closed): fio's
+	 * end of the job, not an error */
+	if (u->result == 0 && u->len && w->eops->ended && w->eops->ended(w->engine_state)) {
+		atomic_store(&w->exit_now, true);
+		return false;
+	}
 	if (filled_up(w, u)) {
 		/* fio's end of fill_device, not an error: it counts the
 		 * write that failed as an I/O, none of its bytes */

@@ -255,6 +255,12 @@ int worker_setup(struct worker *w)
 		.units = w->units,
 		.depth = w->job->iodepth,
 		.reap_max = w->batch.cmax,
+		.peer = w->job->nr_files ? w->job->files[first_file(w)] : NULL,
+		.job_reads = rw_reads(w->job->rw),
+		.job_writes = rw_writes(w->job->rw),
+		.clone = w->clone,
+		.runtime_ns = w->job->runtime_ns,
+		.stop = w->stop,
 	};
 	/* fio sets the priority before the engine starts */
 	if ((ret = ioprio_apply(w->job, err)))

@@ -22,6 +22,7 @@ extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_filecreate;
 extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
+extern const struct engine_ops engine_net;
 
 const struct engine_ops *const engine_table[] = {
 	&engine_io_uring,
@@ -39,6 +40,7 @@ const struct engine_ops *const engine_table[] = {
 	&engine_filecreate,
 	&engine_filestat,
 	&engine_filedelete,
+	&engine_net,
 	NULL,
 };
 

@@ -30,6 +30,7 @@
 #ifndef IOCHAR_ENGINE_ENGINE_H
 #define IOCHAR_ENGINE_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -86,6 +87,16 @@ struct engine_params {
 	 * iodepth_batch_complete_max); 0: no limit. Engines that complete
 	 * one I/O at a time need not look at it. */
 	unsigned reap_max;
+	/* For an engine that talks to a peer (net): the job's first
+	 * filename as given (a host, a unix socket's path; NULL when none),
+	 * its directions, its clone (fio's subjob_number, 0 for the first),
+	 * its runtime= (0: none; a wait for the peer ends with it) and the
+	 * run's stop flag (a wait gives up when it is set). */
+	const char *peer;
+	bool job_reads, job_writes;
+	unsigned clone;
+	uint64_t runtime_ns;
+	const atomic_bool *stop;
 };
 
 enum engine_queue_ret {
@@ -110,6 +121,9 @@ enum engine_flags {
 	/* its I/Os move no bytes (fio's FIO_FAKEIO: an I/O's result counts
 	 * bytes not transferred): nothing to verify */
 	ENGINE_NO_DATA = 1u << 5,
+	/* the text output gives its rates in bits (fio's FIO_BIT_BASED:
+	 * "BW=4000Mibit/s"), its amounts still in bytes */
+	ENGINE_BIT_BASED = 1u << 6,
 };
 
 struct engine;
@@ -175,6 +189,24 @@ struct engine_ops {
 	 * next due I/O, whichever comes first: completions are stamped when
 	 * they happen, and no CPU is spent waiting. */
 	int (*getevents_until)(void *state, unsigned min, uint64_t until_ns);
+
+	/* Optional (NULL: nothing to do): called by the worker when its job
+	 * starts (after startdelay), before the job's time is measured, as
+	 * fio's open_file of its net engine (accept the peer's connection,
+	 * connect to it): the wait is not the job's. 0 or -errno with a
+	 * message. */
+	int (*open)(void *state, struct ioc_err *err);
+
+	/* Optional (NULL: never): has the peer ended the stream (fio's
+	 * td->done: a tcp end of stream, fio's udp close message)? A unit
+	 * that completes with result 0 then ends the job, not as an error,
+	 * and is not counted. */
+	bool (*ended)(void *state);
+
+	/* Optional (NULL: none): how many blocks the peer sent that never
+	 * came (fio's drop_ios of a udp receiver, from its sequence
+	 * numbers), asked once when the job's I/O is over. */
+	uint64_t (*dropped)(void *state);
 };
 
 /* Look up an engine by name; NULL when unknown. */

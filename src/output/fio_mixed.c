@@ -12,7 +12,7 @@ struct fio_dir_view fio_dir_view_of(const struct worker_result *wr, enum io_dir 
 	struct fio_dir_view v = {
 		/* fio counts an I/O continue_on_error passed over, no bytes */
 		.ios = ds->ios + wr->stats.err_ios[d], .bytes = ds->bytes,
-		.elapsed_ns = wr->elapsed_ns,
+		.elapsed_ns = wr->elapsed_ns, .drops = wr->stats.drop_ios[d],
 	};
 	if (gtod_reduce)
 		return v;
@@ -65,6 +65,7 @@ struct fio_mixed *fio_mixed_new(const struct worker_result *wr, bool open_loop,
 		struct fio_dir_view v = fio_dir_view_of(wr, (enum io_dir)d, open_loop, gtod_reduce);
 		m->view.ios += v.ios;
 		m->view.bytes += v.bytes;
+		m->view.drops += v.drops;
 		if (v.slat) {
 			hist_merge(&m->slat, v.slat);
 			any_slat = true;

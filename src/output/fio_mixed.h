@@ -13,6 +13,7 @@
  * per-second bandwidth (KiB/s) and IOPS samples. */
 struct fio_dir_view {
 	uint64_t ios, bytes, elapsed_ns;
+	uint64_t drops; /* fio's drop_ios */
 	const struct hist *slat, *clat, *lat;
 	struct samples bw, iops;
 	/* its latency per priority: direction prio_dir of prio (NULL: none) */

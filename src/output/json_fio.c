@@ -105,7 +105,7 @@ static void dir_block(struct jw *w, const char *key, const struct fio_dir_view *
 	jw_kv_uint(w, "runtime", v->ios ? v->elapsed_ns / 1000000 : 0);
 	jw_kv_uint(w, "total_ios", v->ios);
 	jw_kv_uint(w, "short_ios", 0);
-	jw_kv_uint(w, "drop_ios", 0);
+	jw_kv_uint(w, "drop_ios", v->drops);
 	/* fio counts from submission: iochar's latency in closed loop, its
 	 * service time in rate-limited runs (where iochar's own latency is
 	 * the response time, from the schedule, in its own members); an

@@ -14,6 +14,7 @@
 
 #include "core/rate_verdict.h"
 #include "core/replay.h"
+#include "engine/engine.h"
 #include "inventory/environment.h"
 #include "output/fio_disk.h"
 #include "output/fio_groups.h"
@@ -75,6 +76,37 @@ static void fmt_bytes_dec(char *buf, size_t len, double v)
 	fmt_scaled(buf, len, v, 1000, units, 6, 1000);
 }
 
+/* A rate of v bytes a second in bits, as fio's bit-based engines show
+ * theirs: "4000Mibit" (binary) or "4194Mbit" (decimal). */
+static void fmt_bits(char *buf, size_t len, double v, bool dec)
+{
+	static const char *const bin[] = {"bit",   "Kibit", "Mibit",
+					  "Gibit", "Tibit", "Pibit"};
+	static const char *const decu[] = {"bit",  "kbit", "Mbit",
+					   "Gbit", "Tbit", "Pbit"};
+	fmt_scaled(buf, len, v * 8, dec ? 1000 : 1024, dec ? decu : bin, 6,
+		   dec ? 1000 : 1024);
+}
+
+/* A rate, in bytes or (a bit-based engine's) bits. */
+static void fmt_rate(char *buf, size_t len, double v, bool bits, bool dec)
+{
+	if (bits)
+		fmt_bits(buf, len, v, dec);
+	else if (dec)
+		fmt_bytes_dec(buf, len, v);
+	else
+		fmt_bytes_bin(buf, len, v);
+}
+
+/* Does job's engine give its rates in bits (fio's net)? */
+static bool job_bits(const struct job_spec *j)
+{
+	const struct engine_ops *e = engine_find(j->ioengine);
+
+	return e && (e->flags & ENGINE_BIT_BASED);
+}
+
 /* A block size exactly: "4KiB", "1MiB", "4000B". */
 static void fmt_bs(char *buf, size_t len, uint64_t bs)
 {
@@ -119,13 +151,13 @@ static void fmt_lat(char *buf, size_t len, double ns, struct lat_unit u)
 
 /* "  read: IOPS=12.3k, BW=48.1MiB/s (50.4MB/s)(481MiB/10001msec)" */
 static void text_rate_line(FILE *f, const char *dir,
-			   const struct dir_summary *s)
+			   const struct dir_summary *s, bool bits)
 {
 	char iops[NUM_MAX], bw[NUM_MAX], bwd[NUM_MAX], total[NUM_MAX];
 
 	fmt_count(iops, sizeof(iops), s->iops);
-	fmt_bytes_bin(bw, sizeof(bw), s->bw_bytes);
-	fmt_bytes_dec(bwd, sizeof(bwd), s->bw_bytes);
+	fmt_rate(bw, sizeof(bw), s->bw_bytes, bits, false);
+	fmt_rate(bwd, sizeof(bwd), s->bw_bytes, bits, true);
 	fmt_bytes_bin(total, sizeof(total), (double)s->bytes);
 	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%" PRIu64 "msec)\n", dir,
 		iops, bw, bwd, total, s->elapsed_ns / 1000000);
@@ -330,9 +362,10 @@ static void text_error_line(FILE *f, const struct run_result *r, unsigned first,
 }
 
 /* A direction's rate and latency lines (or fio's "mixed"'s). */
-static void text_dir_lines(FILE *f, const char *name, const struct dir_summary *d)
+static void text_dir_lines(FILE *f, const char *name, const struct dir_summary *d,
+			   bool bits)
 {
-	text_rate_line(f, name, d);
+	text_rate_line(f, name, d, bits);
 	/* rate-limited: the latency is the response time from the due
 	 * time, not fio's lat (from submission), so it says so; then
 	 * its parts, iochar's lateness and the device's */
@@ -367,12 +400,12 @@ static int text_job(FILE *f, const struct run_result *r, unsigned job)
 	struct prio_stats *ps = jobs_prios(r, job, last, false);
 	for (int d = 0; d < DIR_ALL && fio_shows_dirs(j); d++)
 		if (s.dir[d].ios) {
-			text_dir_lines(f, summary_dir_name(d), &s.dir[d]);
+			text_dir_lines(f, summary_dir_name(d), &s.dir[d], job_bits(j));
 			text_prio_lines(f, ps, (enum io_dir)d, j);
 		}
 	free(ps);
 	if (fio_shows_mixed(j) && s.total.ios) { /* unified_rw_reporting */
-		text_dir_lines(f, "mixed", &s.total);
+		text_dir_lines(f, "mixed", &s.total, job_bits(j));
 		ps = jobs_prios(r, job, last, true);
 		text_prio_lines(f, ps, DIR_READ, j);
 		free(ps);
@@ -423,7 +456,7 @@ static int text_totals(FILE *f, const struct run_result *r)
 		r->open_loop ? "scheduled issue time" : "submission");
 	for (int d = 0; d < DIR_ALL; d++)
 		if (s.dir[d].ios)
-			text_rate_line(f, summary_dir_name(d), &s.dir[d]);
+			text_rate_line(f, summary_dir_name(d), &s.dir[d], false);
 	summary_cpu(r, &c);
 	fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%%, %.0f ns per I/O\n",
 		c.usr_pct, c.sys_pct, c.ns_per_io);
@@ -462,7 +495,7 @@ static int text_hosts(FILE *f, const struct run_result *r)
 		if (h->lost)
 			fprintf(f, "LOST: %s\n", h->error_msg);
 		else
-			text_rate_line(f, "total", &s.total);
+			text_rate_line(f, "total", &s.total, false);
 		if (!h->lost && h->error)
 			fprintf(f, "  error: %s\n", h->error_msg);
 	}
@@ -509,14 +542,25 @@ static void group_mix_add(struct fio_group_dir *mix, const struct fio_group_dir 
 	mix->max_run_ms = gd->max_run_ms > mix->max_run_ms ? gd->max_run_ms : mix->max_run_ms;
 }
 
-static void group_line(FILE *f, const char *name, const struct fio_group_dir *gd)
+/* fio's group lines take their unit from the group's first job. */
+static bool group_bits(const struct run_result *r, const struct fio_entry *e,
+		       unsigned nr_e, unsigned g)
+{
+	for (unsigned i = 0; i < nr_e; i++)
+		if (e[i].wr.group == g && e[i].wr.job < r->nr_jobs)
+			return job_bits(&r->jobs[e[i].wr.job]);
+	return false;
+}
+
+static void group_line(FILE *f, const char *name, const struct fio_group_dir *gd,
+		       bool bits)
 {
 	char a[NUM_MAX], ad[NUM_MAX], lo[NUM_MAX], hi[NUM_MAX], io[NUM_MAX];
 
-	fmt_bytes_bin(a, sizeof(a), (double)gd->agg_bw);
-	fmt_bytes_dec(ad, sizeof(ad), (double)gd->agg_bw);
-	fmt_bytes_bin(lo, sizeof(lo), (double)gd->min_bw);
-	fmt_bytes_bin(hi, sizeof(hi), (double)gd->max_bw);
+	fmt_rate(a, sizeof(a), (double)gd->agg_bw, bits, false);
+	fmt_rate(ad, sizeof(ad), (double)gd->agg_bw, bits, true);
+	fmt_rate(lo, sizeof(lo), (double)gd->min_bw, bits, false);
+	fmt_rate(hi, sizeof(hi), (double)gd->max_bw, bits, false);
 	fmt_bytes_bin(io, sizeof(io), (double)gd->io_bytes);
 	fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s, io=%s, run=%" PRIu64 "-%" PRIu64 "msec\n",
 		name, a, ad, lo, hi, io, gd->min_run_ms, gd->max_run_ms);
@@ -535,6 +579,7 @@ static void text_groups(FILE *f, const struct run_result *r,
 
 	for (unsigned g = 0; g < groups; g++) {
 		unsigned mode = group_unified(r, e, nr_e, g);
+		bool bits = group_bits(r, e, nr_e, g);
 		struct fio_group_dir mix = { .min_bw = UINT64_MAX, .min_run_ms = UINT64_MAX };
 		fprintf(f, "Run status group %u (all jobs):\n", g);
 		for (int d = 0; d < DIR_ALL; d++) {
@@ -544,10 +589,10 @@ static void text_groups(FILE *f, const struct run_result *r,
 				continue;
 			group_mix_add(&mix, &gd);
 			if (mode != UNIFIED_RW_MIXED)
-				group_line(f, names[d], &gd);
+				group_line(f, names[d], &gd, bits);
 		}
 		if ((mode == UNIFIED_RW_MIXED || mode == UNIFIED_RW_BOTH) && mix.max_run_ms)
-			group_line(f, "  MIXED", &mix);
+			group_line(f, "  MIXED", &mix, bits);
 	}
 }
 

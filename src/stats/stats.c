@@ -114,8 +114,10 @@ int stats_merge_at(struct worker_stats *dst, const struct worker_stats *src,
 		dir_stats_add(&dst->dir[d], &src->dir[d]);
 	dst->sync_ios += src->sync_ios;
 	dst->datasync_ios += src->datasync_ios;
-	for (int d = 0; d < DIR_ALL; d++)
+	for (int d = 0; d < DIR_ALL; d++) {
 		dst->err_ios[d] += src->err_ios[d];
+		dst->drop_ios[d] += src->drop_ios[d];
+	}
 	if (!dst->err_total)
 		dst->err_first = src->err_first;
 	dst->err_total += src->err_total;

@@ -145,6 +145,9 @@ struct worker_stats {
 	uint64_t err_ios[DIR_ALL];
 	uint64_t err_total;
 	int err_first;
+	/* fio's drop_ios: blocks a udp receiver's sequence numbers say were
+	 * lost on the way (the net engine's), by direction */
+	uint64_t drop_ios[DIR_ALL];
 	struct hist sync_lat;
 	struct depth_dist depth;
 	struct interval_series intervals;
