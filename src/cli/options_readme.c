@@ -127,7 +127,7 @@ static const struct readme_row readme_rows[] = {
 	{"`ioengine`",
 	 "`io_uring`, `libaio`, `psync`, `sync`, `vsync`, `pvsync`, "
 	  "`pvsync2`, `mmap`, `posixaio`, `null`, fio's file-operation engines "
-	  "`falloc`, `ftruncate`, `filecreate`, `filestat`, `filedelete` (the "
+	  "`falloc`, `ftruncate`, `filecreate`, `filestat`, `filedelete`, fio's `net` (the "
 	  "synchronous ones run at depth 1 and say so, as fio)",
 	 "`psync` (fio's); `io_uring` for the scratch run"},
 	{"`fixedbufs`, `registerfiles`",
