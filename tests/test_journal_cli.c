@@ -643,6 +643,10 @@ static void test_journal_spellings(void **state)
 		run_iochar(&po, c->dir, 0, ARGS("run", jobfile));
 		expect_exit(&po, 2);
 		expect_has(po.err, "one journal per job");
+		char both[256]; /* each job's own spelling, not b's twice */
+		snprintf(both, sizeof(both), "journal=journal and journal=%s name one file",
+			 names[i]);
+		expect_has(po.err, both);
 		assert_int_equal(count_lines(po.err), 1);
 		proc_out_free(&po);
 		assert_int_equal(access(c->journal, F_OK), -1);
