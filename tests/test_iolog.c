@@ -469,6 +469,44 @@ static void test_bad_lines_refused(void **state)
 	expect_has(po.err, "read_iolog= with verify=");
 	assert_false(file_exists(target));
 	proc_out_free(&po);
+	/* NUL bytes (issue 37's H9 for iologs): "line longer than 4095
+	 * bytes" was said of a line holding one, and a line starting with
+	 * one was dropped unread, its I/O never replayed */
+	snprintf(text, sizeof(text), "fio version 3 iolog\n1 %s add\n2 %s write 0 4096@\n"
+		 "@3 %s write 4096 4096\n", target, target, target);
+	size_t tlen = strlen(text);
+	for (size_t k = 0; k < tlen; k++)
+		if (text[k] == '@')
+			text[k] = '\0'; /* the end of line 3, the start of 4 */
+	FILE *nf = fopen(log, "w");
+	assert_non_null(nf);
+	assert_int_equal(fwrite(text, 1, tlen, nf), tlen);
+	assert_int_equal(fclose(nf), 0);
+	run_iochar(&po, dir, 0, args);
+	expect_exit(&po, 2);
+	char nul3[4400], nul4[4400];
+	snprintf(nul3, sizeof(nul3), "%s:3: NUL byte at column %zu; an iolog is text", log,
+		 strlen("2 ") + strlen(target) + strlen(" write 0 4096") + 1);
+	snprintf(nul4, sizeof(nul4), "%s:4: NUL byte at column 1; an iolog is text", log);
+	expect_has(po.err, nul3);
+	expect_has(po.err, nul4);
+	assert_null(strstr(po.err, "longer than"));
+	assert_false(file_exists(target));
+	proc_out_free(&po);
+	/* a line too long is said so, and the next line is still read */
+	int at = snprintf(text, sizeof(text), "fio version 3 iolog\n1 %s add\n2 %s write 0 ",
+			  target, target);
+	memset(text + at, '7', 5000);
+	snprintf(text + at + 5000, sizeof(text) - (size_t)at - 5000, "\nx %s read 0 4096\n",
+		 target);
+	put_file(log, text);
+	run_iochar(&po, dir, 0, args);
+	expect_exit(&po, 2);
+	snprintf(nul3, sizeof(nul3), "%s:3: line longer than 4095 bytes", log);
+	snprintf(nul4, sizeof(nul4), "%s:4: time 'x'", log);
+	expect_has(po.err, nul3);
+	expect_has(po.err, nul4);
+	proc_out_free(&po);
 	/* not an iolog at all: named at line 1 */
 	put_file(log, "fio version 1 iolog\n");
 	run_iochar(&po, dir, 0, args);
