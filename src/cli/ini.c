@@ -262,3 +262,27 @@ int ini_read_file(const char *path, char **text)
 	size_t len;
 	return ini_read_file_n(path, text, &len);
 }
+
+int ini_read_text(const char *path, const char *what, char **text, struct ioc_err *err)
+{
+	size_t len;
+	int ret = ini_read_file_n(path, text, &len);
+
+	if (ret)
+		return err_usage(err, -ret, "%s: %s", what, strerror(-ret));
+	const char *nul = memchr(*text, '\0', len);
+	if (!nul)
+		return 0;
+	unsigned line = 1;
+	const char *start = *text;
+	for (const char *p = *text; p < nul; p++)
+		if (*p == '\n') {
+			line++;
+			start = p + 1;
+		}
+	ret = err_usage(err, EILSEQ, "%s:%u: NUL byte at column %zu; the file must be text", what,
+			line, (size_t)(nul - start) + 1);
+	free(*text);
+	*text = NULL;
+	return ret;
+}

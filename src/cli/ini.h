@@ -57,4 +57,11 @@ int ini_read_file(const char *path, char **text);
  * does not end the text (for ini_parse_n). */
 int ini_read_file_n(const char *path, char **text, size_t *len);
 
+/* ini_read_file for a reader that takes the text as a C string (a CSV
+ * table, a JSON document, the model's INI): a NUL byte in the file would
+ * end the text there, the rest dropped unread, so it is refused. 0, or
+ * -errno with a usage error in err naming the file as what: "WHAT:
+ * REASON", "WHAT:LINE: NUL byte at column N; the file must be text". */
+int ini_read_text(const char *path, const char *what, char **text, struct ioc_err *err);
+
 #endif

@@ -53,11 +53,11 @@ static int sink_close(struct sink *s, int ret)
 static int load_figs(const char *path, struct mdl_figs *figs, char **text,
 		     struct ioc_err *err)
 {
-	int ret = ini_read_file(path, text);
+	int ret = ini_read_text(path, path, text, err);
 
 	memset(figs, 0, sizeof(*figs));
 	if (ret)
-		return err_usage(err, -ret, "%s: %s", path, strerror(-ret));
+		return ret;
 	return mdl_figs_parse(*text, path, figs, err);
 }
 
