@@ -260,7 +260,14 @@ int ini_read_file_n(const char *path, char **text, size_t *len)
 int ini_read_file(const char *path, char **text)
 {
 	size_t len;
-	return ini_read_file_n(path, text, &len);
+	int ret = ini_read_file_n(path, text, &len);
+
+	if (!ret && memchr(*text, '\0', len)) { /* the text would end there */
+		free(*text);
+		*text = NULL;
+		return -EILSEQ;
+	}
+	return ret;
 }
 
 int ini_read_text(const char *path, const char *what, char **text, struct ioc_err *err)

@@ -48,9 +48,9 @@ int ini_parse(const char *text, const char *origin, const struct ini_ops *ops,
 char *ini_trim(char *s);
 
 /* Read the whole file at path into *text (NUL-terminated, owned by the
- * caller: free()). Returns 0, or -errno (-EFBIG past 16 MiB) without a
- * message: the caller says what the file was for. *text is untouched on
- * failure. */
+ * caller: free()). Returns 0, or -errno (-EFBIG past 16 MiB, -EILSEQ for
+ * a NUL byte in it) without a message: the caller says what the file was
+ * for. *text is NULL or untouched on failure. */
 int ini_read_file(const char *path, char **text);
 
 /* The same, with the number of bytes read in *len: a NUL byte in the file
