@@ -257,22 +257,6 @@ static int parse_line(struct iolog_parse *p, char *s)
 			   : io_line(p, tok[first], tok[first + 1], off, len);
 }
 
-static int read_version(struct iolog_parse *p, FILE *f, char *buf)
-{
-	p->line = 1;
-	if (!fgets(buf, IOLOG_LINE_MAX, f)) {
-		bad(p, "%s", "empty: not an iolog");
-		return 0;
-	}
-	if (!strncmp(buf, "fio version 2 iolog", 19))
-		p->log->version = 2;
-	else if (!strncmp(buf, "fio version 3 iolog", 19))
-		p->log->version = 3;
-	else
-		bad(p, "%s", "not a fio iolog of version 2 or 3 (the first line is 'fio version 3 iolog')");
-	return 0;
-}
-
 /* One line into buf (max bytes, its '\n' kept, NUL-terminated), as
  * fgets, but saying what fgets hides: *len is the bytes read (a NUL byte
  * inside cut strlen short: "line longer than 4095 bytes" was said of
@@ -304,6 +288,27 @@ static bool read_line(FILE *f, char *buf, size_t max, size_t *len, size_t *nul, 
 	if (*nul == SIZE_MAX)
 		*nul = n;
 	return n > 0;
+}
+
+static int read_version(struct iolog_parse *p, FILE *f, char *buf)
+{
+	size_t n, nul;
+	bool cut;
+
+	p->line = 1;
+	if (!read_line(f, buf, IOLOG_LINE_MAX, &n, &nul, &cut)) {
+		bad(p, "%s", "empty: not an iolog");
+		return 0;
+	}
+	if (nul < n)
+		bad(p, "%s", "a NUL byte in the version line; an iolog is text");
+	else if (!strncmp(buf, "fio version 2 iolog", 19))
+		p->log->version = 2;
+	else if (!strncmp(buf, "fio version 3 iolog", 19))
+		p->log->version = 3;
+	else
+		bad(p, "%s", "not a fio iolog of version 2 or 3 (the first line is 'fio version 3 iolog')");
+	return 0;
 }
 
 /* Lines until the log holds max I/Os: 0, 1 at the end, or -ENOMEM. */
