@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "harness.h"
 #include "model/config_ini.h"
@@ -302,6 +304,56 @@ static void test_nul_refused(void **state)
 	proc_out_free(&po);
 }
 
+/* -o by the rules of every results file (issue 37's audit): it was a
+ * plain temporary file renamed over the path, so `model fit -o /dev/full`
+ * turned the device node into a regular file and any existing file was
+ * overwritten. Now a device is written directly (a full one: exit 1,
+ * ENOSPC, the node kept), a file iochar did not write is refused without
+ * --force (exit 2, kept), and an input is never the output. */
+static void test_output_rules(void **state)
+{
+	char *dir = *state, fit[512], cfg[512], arg[600], dev[512], keep[512];
+	struct proc_out po;
+	struct stat st;
+
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
+	write_to(fit, "{\"format\": \"iochar-model\", \"version\": 1}\n");
+	snprintf(cfg, sizeof(cfg), "%s/c.ini", dir);
+	write_to(cfg, "[config]\nseq_read_mbps = 9000\n[workload s]\nrw = read\nbs = 256k\n");
+	snprintf(arg, sizeof(arg), "--config=%s", cfg);
+
+	snprintf(keep, sizeof(keep), "%s/notes.txt", dir);
+	write_to(keep, "mine\n");
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", keep));
+	expect_exit(&po, 2);
+	expect_has(po.err, "not a results file iochar wrote");
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+	char *text = file_slurp(keep, NULL);
+	assert_string_equal(text, "mine\n");
+	free(text);
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", keep, "--force"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", cfg));
+	expect_exit(&po, 2);
+	expect_has(po.err, "also an input");
+	proc_out_free(&po);
+
+	snprintf(dev, sizeof(dev), "%s/full", dir);
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 7)) < 0) {
+		print_message("SKIP (the device part): mknod: %s (needs root)\n", strerror(errno));
+		return;
+	}
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", dev));
+	expect_exit(&po, 1);
+	expect_has(po.err, "No space left on device");
+	proc_out_free(&po);
+	assert_int_equal(stat(dev, &st), 0);
+	assert_true(S_ISCHR(st.st_mode)); /* the node itself, not renamed over */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +364,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cli_errors, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_config_inventory, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_nul_refused, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_output_rules, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
