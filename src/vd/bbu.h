@@ -22,6 +22,11 @@
 /* The cache file of def into buf (len bytes). 0 or -ENAMETOOLONG. */
 int vd_bbu_path(const struct vd_def *def, char *buf, size_t len);
 
+/* Remove def's cache file, stale once the members are new; only a file
+ * of ours (empty, or a cache's header): a device node or a user's file
+ * at cache_file= is refused, a usage error naming it. 0 or -errno. */
+int vd_bbu_discard(const struct vd_def *def, struct ioc_err *err);
+
 /* If def's cache file exists and holds dirty data, write it to the
  * members (parity kept right), sync them, and remove the file. *bytes:
  * bytes written back (0: no file or nothing dirty). 0, or -errno with a
