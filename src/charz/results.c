@@ -91,10 +91,19 @@ int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
 	 * (unless --force, which the plan's steps then carry) */
 	static const char *const names[] = {"results.json", "results.csv"};
 	bool force = p->nr_steps && p->steps[0].job.force;
-	for (unsigned i = 0; !resume && i < sizeof(names) / sizeof(names[0]); i++) {
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[4200];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		int r = stat(path, &st) == 0 ? results_file_check("--out", path, force, err) : 0;
+		/* written by a rename into place: a device node or FIFO there
+		 * would be replaced, not written (results_file writes those) */
+		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+			return err_usage(err, EINVAL,
+					 "%s %s: %s is not a regular file; a plan's results "
+					 "are files of their own",
+					 resume ? "--resume" : "--out", dir, path);
+		int r = !resume && stat(path, &st) == 0
+			    ? results_file_check("--out", path, force, err)
+			    : 0;
 		if (r)
 			return r;
 	}
