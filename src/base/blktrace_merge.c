@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* One trace being merged: its next kept record, already timed. */
@@ -292,9 +293,28 @@ int blktrace_merge_commit(struct ioc_err *err)
 	return ret;
 }
 
+/* The merge is a new file renamed into place: over a device node, a
+ * FIFO or a socket that rename would replace the node itself (as root,
+ * one in /dev too). A regular file, a symlink (replaced, its target
+ * untouched) or a new path is taken. */
+static int renamable(const char *path, struct ioc_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return err_usage(err, EINVAL,
+				 "merge_blktrace_file=%s: not a regular file; the merged "
+				 "trace is a new file renamed into place, which would "
+				 "replace it",
+				 path);
+	return 0;
+}
+
 int blktrace_merge_job(struct job_spec *job, bool defer, struct ioc_err *err)
 {
 	int ret = iolog_opts_check(job, err);
+	if (!ret)
+		ret = renamable(job->merge_blktrace_file, err);
 	if (ret)
 		return ret;
 	char buf[sizeof(job->read_iolog)], *names[JOB_MAX_MERGE];

@@ -191,14 +191,52 @@ static int parse_line(struct iolog_parse *p, char *s)
 			   : io_line(p, tok[first], tok[first + 1], off, len);
 }
 
+/* One line into buf (max bytes, its '\n' kept, NUL-terminated), as
+ * fgets, but saying what fgets hides: *len is the bytes read (a NUL byte
+ * inside cut strlen short: "line longer than 4095 bytes" was said of
+ * it, and a line starting with one was dropped unread), *nul where the
+ * first NUL byte is (len when none), *cut whether the line went on past
+ * max - 1 bytes (the rest read away). false at the end of the file. */
+static bool read_line(FILE *f, char *buf, size_t max, size_t *len, size_t *nul, bool *cut)
+{
+	size_t n = 0;
+	int c = EOF;
+
+	*nul = SIZE_MAX;
+	*cut = false;
+	while (n + 1 < max && (c = getc_unlocked(f)) != EOF) {
+		if (c == '\0' && *nul == SIZE_MAX)
+			*nul = n;
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (n + 1 == max && c != '\n' && c != EOF) {
+		int next = getc_unlocked(f);
+		*cut = next != EOF && next != '\n';
+		while (next != EOF && next != '\n')
+			next = getc_unlocked(f);
+	}
+	buf[n] = '\0';
+	*len = n;
+	if (*nul == SIZE_MAX)
+		*nul = n;
+	return n > 0;
+}
+
 static int read_version(struct iolog_parse *p, FILE *f, char *buf)
 {
+	size_t n, nul;
+	bool cut;
+
 	p->line = 1;
-	if (!fgets(buf, IOLOG_LINE_MAX, f)) {
+	if (!read_line(f, buf, IOLOG_LINE_MAX, &n, &nul, &cut)) {
 		bad(p, "%s", "empty: not an iolog");
 		return 0;
 	}
-	if (!strncmp(buf, "fio version 2 iolog", 19))
+	if (nul < n)
+		bad(p, "%s", "a NUL byte in the version line; an iolog is text");
+	else if (!strncmp(buf, "fio version 2 iolog", 19))
 		p->log->version = 2;
 	else if (!strncmp(buf, "fio version 3 iolog", 19))
 		p->log->version = 3;
@@ -217,15 +255,20 @@ static int parse_some(struct iolog_parse *p, FILE *f, size_t max)
 		ret = read_version(p, f, buf);
 	}
 	while (!ret && p->log->version && p->log->nr < max) {
-		if (!fgets(buf, IOLOG_LINE_MAX, f))
+		size_t n, nul;
+		bool cut;
+		if (!read_line(f, buf, IOLOG_LINE_MAX, &n, &nul, &cut))
 			return 1;
 		p->line++;
-		size_t n = strlen(buf);
-		if (n && buf[n - 1] != '\n' && !feof(f)) {
+		if (cut) {
 			bad(p, "%s", "line longer than 4095 bytes");
-			int c;
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
+			continue;
+		}
+		if (nul < n) {
+			char what[80];
+			snprintf(what, sizeof(what), "NUL byte at column %zu; an iolog is text",
+				 nul + 1);
+			bad(p, "%s", what);
 			continue;
 		}
 		/* another writer's (or run's) log appended to this one, as

@@ -39,6 +39,29 @@ static void step_path(const struct results_dir *rd, unsigned i,
 	snprintf(buf, len, "%s/steps/%03u.%s", rd->path, i, ext);
 }
 
+int results_resume_check(const char *dir, const struct plan *p, struct ioc_err *err)
+{
+	static const char *const exts[] = {"key", "json", "csv", "txt"};
+	char path[4200];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/steps", dir);
+	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return err_usage(err, ENOTDIR,
+				 "--resume %s: %s is not a directory; not a plan's results", dir,
+				 path);
+	for (unsigned i = 0; i < p->nr_steps; i++)
+		for (unsigned e = 0; e < sizeof(exts) / sizeof(exts[0]); e++) {
+			snprintf(path, sizeof(path), "%s/steps/%03u.%s", dir, i, exts[e]);
+			if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+				return err_usage(err, EINVAL,
+						 "--resume %s: %s is not a regular file; "
+						 "not as a plan left it",
+						 dir, path);
+		}
+	return 0;
+}
+
 int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
 		  const struct environment *env, bool resume, struct ioc_err *err)
 {
@@ -55,6 +78,11 @@ int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
 	if (resume && stat(steps, &st) < 0)
 		return err_usage(err, ENOENT,
 				 "--resume %s: no results of an earlier run there", dir);
+	if (resume) {
+		int ret = results_resume_check(dir, p, err);
+		if (ret)
+			return ret;
+	}
 	if (!resume && stat(steps, &st) == 0)
 		return err_usage(err, EEXIST,
 				 "--out %s: holds results already; use --resume %s to continue them, or another directory",
@@ -63,10 +91,19 @@ int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
 	 * (unless --force, which the plan's steps then carry) */
 	static const char *const names[] = {"results.json", "results.csv"};
 	bool force = p->nr_steps && p->steps[0].job.force;
-	for (unsigned i = 0; !resume && i < sizeof(names) / sizeof(names[0]); i++) {
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[4200];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		int r = stat(path, &st) == 0 ? results_file_check("--out", path, force, err) : 0;
+		/* written by a rename into place: a device node or FIFO there
+		 * would be replaced, not written (results_file writes those) */
+		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+			return err_usage(err, EINVAL,
+					 "%s %s: %s is not a regular file; a plan's results "
+					 "are files of their own",
+					 resume ? "--resume" : "--out", dir, path);
+		int r = !resume && stat(path, &st) == 0
+			    ? results_file_check("--out", path, force, err)
+			    : 0;
 		if (r)
 			return r;
 	}

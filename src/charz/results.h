@@ -24,6 +24,12 @@ struct results_dir {
 int results_check(struct results_dir *rd, const char *dir, const struct plan *p,
 		  const struct environment *env, bool resume, struct ioc_err *err);
 
+/* The files --resume reads in dir (steps/NNN.key, .json, .csv, .txt of
+ * p's steps): each there must be a regular file, steps/ a directory,
+ * else a usage error naming it (a FIFO there left the plan waiting for a
+ * writer, issue 37 H13). Nothing is opened. 0 or -errno + message. */
+int results_resume_check(const char *dir, const struct plan *p, struct ioc_err *err);
+
 /* Create (or, with resume, reuse) dir for plan p. 0 or -errno + message. */
 int results_open(struct results_dir *rd, const char *dir, const struct plan *p,
 		 const struct environment *env, bool resume, struct ioc_err *err);

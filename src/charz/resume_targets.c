@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charz/results.h"
 #include "cli/run_config.h"
 #include "util/file_id.h"
 
@@ -90,6 +91,10 @@ int resume_targets_apply(struct plan *p, const char *dir, struct ioc_err *err)
 
 	if (!rec)
 		return err_set(err, ENOMEM, "out of memory");
+	if ((ret = results_resume_check(dir, p, err))) { /* a FIFO key would hang */
+		free(rec);
+		return ret;
+	}
 	for (unsigned i = 0; i < p->nr_steps; i++) {
 		read_key(dir, i, rec[i]);
 		for (unsigned k = 0; k < KEY_JOBS; k++)

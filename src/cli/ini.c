@@ -42,18 +42,27 @@ static int header_line(char *line, unsigned lineno, const struct ini_ops *ops,
 	size_t len = strlen(line);
 	char *name;
 
-	if (line[len - 1] != ']')
-		return err_usage(err, EINVAL,
-				 "unterminated section header '%s' (expected "
-				 "'[name]')",
-				 line);
+	int ret;
+
+	if (line[len - 1] != ']') {
+		ret = err_usage(err, EINVAL,
+				"unterminated section header '%s' (expected "
+				"'[name]')",
+				line);
+		err_shorten(err, line, ERR_VALUE_KEEP);
+		return ret;
+	}
 	line[len - 1] = '\0';
 	name = ini_trim(line + 1);
 	if (name[0] == '\0')
 		return err_usage(err, EINVAL,
 				 "empty section name '[]' (expected [global] "
 				 "or [name])");
-	return ops->section(arg, name, lineno, err);
+	/* a long name by its start, so the reason stays on the line */
+	ret = ops->section(arg, name, lineno, err);
+	if (ret)
+		err_shorten(err, name, ERR_VALUE_KEEP);
+	return ret;
 }
 
 /* A "key=value" or bare "key" line. */
@@ -70,7 +79,14 @@ static int key_line(char *line, unsigned lineno, const struct ini_ops *ops,
 	}
 	if (key[0] == '\0')
 		return err_usage(err, EINVAL, "missing option name before '='");
-	return ops->key(arg, key, value, lineno, err);
+	/* a long key or value by its start, so the reason stays on the line
+	 * (a handler may have done so already: shortening twice is none) */
+	int ret = ops->key(arg, key, value, lineno, err);
+	if (ret && value)
+		err_shorten(err, value, ERR_VALUE_KEEP);
+	if (ret)
+		err_shorten(err, key, ERR_VALUE_KEEP);
+	return ret;
 }
 
 /* Length of the UTF-8 sequence at s (at most n bytes), or 0 when it is
@@ -244,5 +260,36 @@ int ini_read_file_n(const char *path, char **text, size_t *len)
 int ini_read_file(const char *path, char **text)
 {
 	size_t len;
-	return ini_read_file_n(path, text, &len);
+	int ret = ini_read_file_n(path, text, &len);
+
+	if (!ret && memchr(*text, '\0', len)) { /* the text would end there */
+		free(*text);
+		*text = NULL;
+		return -EILSEQ;
+	}
+	return ret;
+}
+
+int ini_read_text(const char *path, const char *what, char **text, struct ioc_err *err)
+{
+	size_t len;
+	int ret = ini_read_file_n(path, text, &len);
+
+	if (ret)
+		return err_usage(err, -ret, "%s: %s", what, strerror(-ret));
+	const char *nul = memchr(*text, '\0', len);
+	if (!nul)
+		return 0;
+	unsigned line = 1;
+	const char *start = *text;
+	for (const char *p = *text; p < nul; p++)
+		if (*p == '\n') {
+			line++;
+			start = p + 1;
+		}
+	ret = err_usage(err, EILSEQ, "%s:%u: NUL byte at column %zu; the file must be text", what,
+			line, (size_t)(nul - start) + 1);
+	free(*text);
+	*text = NULL;
+	return ret;
 }

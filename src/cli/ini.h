@@ -48,13 +48,20 @@ int ini_parse(const char *text, const char *origin, const struct ini_ops *ops,
 char *ini_trim(char *s);
 
 /* Read the whole file at path into *text (NUL-terminated, owned by the
- * caller: free()). Returns 0, or -errno (-EFBIG past 16 MiB) without a
- * message: the caller says what the file was for. *text is untouched on
- * failure. */
+ * caller: free()). Returns 0, or -errno (-EFBIG past 16 MiB, -EILSEQ for
+ * a NUL byte in it) without a message: the caller says what the file was
+ * for. *text is NULL or untouched on failure. */
 int ini_read_file(const char *path, char **text);
 
 /* The same, with the number of bytes read in *len: a NUL byte in the file
  * does not end the text (for ini_parse_n). */
 int ini_read_file_n(const char *path, char **text, size_t *len);
+
+/* ini_read_file for a reader that takes the text as a C string (a CSV
+ * table, a JSON document, the model's INI): a NUL byte in the file would
+ * end the text there, the rest dropped unread, so it is refused. 0, or
+ * -errno with a usage error in err naming the file as what: "WHAT:
+ * REASON", "WHAT:LINE: NUL byte at column N; the file must be text". */
+int ini_read_text(const char *path, const char *what, char **text, struct ioc_err *err);
 
 #endif

@@ -265,10 +265,17 @@ static void flush_shown(struct jobfile *jf)
 static void name_option(struct ioc_err *e, const char *key,
 			const char *value)
 {
+	size_t klen = strlen(key);
+	size_t probe = klen < ERR_VALUE_KEEP ? klen : ERR_VALUE_KEEP;
+
 	if (value)
 		err_shorten(e, value, ERR_VALUE_KEEP);
-	if (!strstr(e->msg, key))
-		err_prefix(e, "%s", key);
+	err_shorten(e, key, ERR_VALUE_KEEP);
+	/* a long key is in the message by its start, if at all (the whole
+	 * of a 1 MB key prefixed filled the line, the reason lost) */
+	if (!memmem(e->msg, strlen(e->msg), key, probe))
+		err_prefix(e, "%.*s%s", (int)probe, key,
+			   probe < klen ? "..." : "");
 }
 
 /* A "key=value" or bare "key" line, for the current section. A bad option

@@ -18,46 +18,54 @@
 #include "model/fit_file.h"
 #include "model/fit_results.h"
 #include "model/predict.h"
-#include "util/atomic_file.h"
+#include "output/results_file.h"
 
-/* Where a command's output goes: -o FILE (written atomically) or stdout. */
+/* Where a command's output goes: -o FILE, by the rules every results
+ * file follows (output/results_file.h: never over data iochar did not
+ * write, a device written directly, never renamed over; issue 37: a
+ * plain atomic rename made `model fit -o /dev/full` a regular file), or
+ * stdout. */
 struct sink {
-	struct atomic_file af;
+	struct results_file rf;
 	FILE *f;
 	const char *path;
 };
 
-static int sink_open(struct sink *s, const char *path)
+static int sink_open(struct sink *s, const char *path, bool force, struct ioc_err *err)
 {
+	memset(s, 0, sizeof(*s));
 	s->path = path;
 	if (!path) {
 		s->f = stdout;
 		return 0;
 	}
-	int ret = atomic_file_open(&s->af, path);
-	s->f = ret ? NULL : s->af.f;
+	int ret = results_file_open(&s->rf, "-o", path, force, err);
+	s->f = ret ? NULL : s->rf.f;
 	return ret;
 }
 
-static int sink_close(struct sink *s, int ret)
+static int sink_close(struct sink *s, int ret, struct ioc_err *err)
 {
 	if (!s->path)
 		return ret ? ret : fflush(stdout) ? -EIO : 0;
 	if (ret) {
-		atomic_file_abort(&s->af);
+		results_file_abort(&s->rf);
 		return ret;
 	}
-	return atomic_file_commit(&s->af);
+	ret = results_file_commit(&s->rf);
+	if (ret)
+		err_set(err, -ret, "-o %s: %s", s->path, strerror(-ret));
+	return ret;
 }
 
 static int load_figs(const char *path, struct mdl_figs *figs, char **text,
 		     struct ioc_err *err)
 {
-	int ret = ini_read_file(path, text);
+	int ret = ini_read_text(path, path, text, err);
 
 	memset(figs, 0, sizeof(*figs));
 	if (ret)
-		return err_usage(err, -ret, "%s: %s", path, strerror(-ret));
+		return ret;
 	return mdl_figs_parse(*text, path, figs, err);
 }
 
@@ -202,6 +210,25 @@ static int do_explain(const struct model_args *a, FILE *out, struct ioc_err *err
 	return ret;
 }
 
+/* -o may not name one of the inputs: the output is renamed over it. */
+static int output_not_input(const struct model_args *a, struct ioc_err *err)
+{
+	const char *in[2 * MODEL_MAX_INPUTS + 2] = {a->fit, a->config};
+	unsigned n = 2;
+
+	for (unsigned i = 0; i < a->nr_figures; i++)
+		in[n++] = a->figures[i];
+	for (unsigned i = 0; i < a->nr_results; i++)
+		in[n++] = a->results[i];
+	for (unsigned i = 0; a->output && i < n; i++)
+		if (in[i] && results_file_same(a->output, in[i]))
+			return err_usage(err, EINVAL,
+					 "-o %s: also an input (%s); the output needs a file "
+					 "of its own",
+					 a->output, in[i]);
+	return 0;
+}
+
 int cmd_model(int argc, char **argv)
 {
 	struct model_args a;
@@ -217,9 +244,9 @@ int cmd_model(int argc, char **argv)
 		model_args_help(stdout);
 		return 0;
 	}
-	if ((ret = sink_open(&s, a.output))) {
-		fprintf(stderr, "iochar model: %s: %s\n", a.output, strerror(-ret));
-		return 1;
+	if (output_not_input(&a, &err) || sink_open(&s, a.output, a.force, &err)) {
+		fprintf(stderr, "iochar model: %s\n", err.msg);
+		return err.usage ? EXIT_USAGE : 1;
 	}
 	if (!strcmp(a.sub, "fit"))
 		ret = do_fit(&a, s.f, &err);
@@ -229,7 +256,7 @@ int cmd_model(int argc, char **argv)
 		ret = do_explain(&a, s.f, &err);
 	else
 		ret = do_rows(&a, NULL, s.f, &err);
-	ret = sink_close(&s, ret);
+	ret = sink_close(&s, ret, &err);
 	if (!ret)
 		return 0;
 	/* stdout's own failure is main's stdout_end line, with its errno */

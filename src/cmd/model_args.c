@@ -120,7 +120,10 @@ static const struct arg_def rows[] = {
 	{MROW(format, "output-format", OPT_CUSTOM), .o.parse = format,
 	 .o.arg = "FMT", .o.help = "normal, csv or json"},
 	{MSTR(output, "output"), .letter = 'o', .o.arg = "FILE",
-	 .o.help = "write here (atomically) instead of stdout"},
+	 .o.help = "write here (atomically) instead of stdout: a new file or one "
+		   "iochar wrote"},
+	{MROW(force, "force", OPT_BOOL),
+	 .o.help = "-o: write over any existing file"},
 };
 
 static const struct args_spec spec = {

@@ -18,6 +18,7 @@ struct model_args {
 	unsigned nr_results;
 	const char *config;         /* predict: a configuration INI */
 	const char *output;         /* -o; NULL: stdout */
+	bool force;                 /* -o over a file iochar did not write */
 	const char *format;         /* --output-format; NULL: the default */
 	double latency_limit_ms;    /* --latency-limit; 0: not given */
 	bool help;

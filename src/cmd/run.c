@@ -80,8 +80,9 @@ static bool output_forced(const struct run_config *cfg)
 	return cfg->nr_jobs > 0;
 }
 
-/* --output may name neither a target nor a journal: the run would write
- * its data or its journal there, then rename the results over it. Any
+/* --output may name neither a target, a journal nor a write_iolog: the
+ * run would write its data, journal or log there, then rename the
+ * results over it. Any
  * spelling of the same file counts (./X, a symlink; file_same). */
 static int output_own_file(const struct run_config *cfg, struct ioc_err *err)
 {
@@ -107,6 +108,12 @@ static int output_own_file(const struct run_config *cfg, struct ioc_err *err)
 					 "(journal=%s); the results need a file "
 					 "of their own",
 					 cfg->output, job->name, job->journal);
+		if (job->write_iolog[0] && file_same(job->write_iolog, cfg->output))
+			return err_usage(err, EINVAL,
+					 "--output=%s: also the I/O log of job %s "
+					 "(write_iolog=%s); the results need a file "
+					 "of their own",
+					 cfg->output, job->name, job->write_iolog);
 	}
 	return 0;
 }

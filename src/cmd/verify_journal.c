@@ -17,6 +17,7 @@
 #include "verify/report_csv.h"
 #include "verify/crc32c.h"
 #include "verify/journal.h"
+#include "verify/journal_lock.h"
 #include "verify/journal_scan.h"
 #include "verify/report.h"
 
@@ -227,7 +228,10 @@ int verify_journal_main(const char *journal, const struct job_spec *spec,
 	struct verify_vd *vd = NULL;
 	struct journal_counts total = {0};
 	struct ioc_err err = {0};
-	int ret = journal_replay_file(journal, &r, &err);
+	int ret = journal_lock_shared("--journal", journal, &err);
+
+	if (!ret)
+		ret = journal_replay_file(journal, &r, &err);
 
 	if (!ret && !(t = calloc(journal_replay_info(r)->nr_files, sizeof(*t))))
 		ret = err_set(&err, ENOMEM, "out of memory");

@@ -93,10 +93,8 @@ int mdl_config_predict(const char *path, const struct mdl_fit *f, const char *fo
 
 	if (!cf)
 		return -ENOMEM;
-	if ((ret = ini_read_file(path, &text))) {
-		ret = err_usage(err, -ret, "%s: %s", path, strerror(-ret));
+	if ((ret = ini_read_text(path, path, &text, err)))
 		goto out;
-	}
 	if ((ret = mdl_config_parse(text, path, cf, err)) ||
 	    (cf->inventory[0] && (ret = mdl_config_inventory(cf->inventory, &cf->c, err))))
 		goto out;

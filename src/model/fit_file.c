@@ -179,11 +179,11 @@ static int load_obj(json_object *o, struct mdl_fit *f, const char *path,
 int mdl_fit_load(const char *path, struct mdl_fit *f, struct ioc_err *err)
 {
 	char *text = NULL;
-	int ret = ini_read_file(path, &text);
+	int ret = ini_read_text(path, path, &text, err);
 
 	memset(f, 0, sizeof(*f));
 	if (ret)
-		return err_usage(err, -ret, "%s: %s", path, strerror(-ret));
+		return ret;
 	json_object *o = json_tokener_parse(text);
 	free(text);
 	if (!o || !json_object_is_type(o, json_type_object))

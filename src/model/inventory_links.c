@@ -1,6 +1,7 @@
 /* inventory_links.c - see inventory_links.h. */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,11 +77,12 @@ static void apply(json_object *inv, struct mdl_config *c)
 
 int mdl_config_inventory(const char *path, struct mdl_config *c, struct ioc_err *err)
 {
-	char *text = NULL;
-	int ret = ini_read_file(path, &text);
+	char *text = NULL, what[4200];
 
+	snprintf(what, sizeof(what), "inventory=%s", path);
+	int ret = ini_read_text(path, what, &text, err);
 	if (ret)
-		return err_usage(err, -ret, "inventory=%s: %s", path, strerror(-ret));
+		return ret;
 	json_object *inv = json_tokener_parse(text);
 	free(text);
 	if (!inv || !json_object_is_type(inv, json_type_object) ||

@@ -125,13 +125,28 @@ int vd_bbu_replay(const struct vd_def *def, uint64_t member_bytes, uint64_t *byt
 	*bytes = 0;
 	if ((ret = vd_bbu_path(def, path, sizeof(path))))
 		return err_set(err, -ret, "--vd: cache file name too long");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : err_set(err, errno, "--vd: %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || (size_t)st.st_size < VD_WB_STORE_HDR) {
+	/* only a file of ours is removed or truncated: a device node or a
+	 * user's small file at cache_file= was unlinked as "never filled" */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_usage(err, EINVAL,
+				 "--vd: cache_file=%s: not a regular file; the cache is a file "
+				 "of its own", path);
+	}
+	if (st.st_size == 0) {
 		close(fd);
 		unlink(path); /* created, never filled: nothing was acknowledged */
 		return 0;
+	}
+	if ((size_t)st.st_size < VD_WB_STORE_HDR) {
+		close(fd);
+		return err_usage(err, EINVAL,
+				 "--vd: cache_file=%s: not a battery-backed cache (%lld bytes); "
+				 "remove it or give another cache_file=",
+				 path, (long long)st.st_size);
 	}
 	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
@@ -151,4 +166,26 @@ int vd_bbu_replay(const struct vd_def *def, uint64_t member_bytes, uint64_t *byt
 	if (!ret)
 		unlink(path);
 	return ret;
+}
+
+int vd_bbu_discard(const struct vd_def *def, struct ioc_err *err)
+{
+	char path[VD_PATH_MAX + 64], magic[8] = "";
+	struct stat st;
+
+	if (vd_bbu_path(def, path, sizeof(path)))
+		return err_set(err, ENAMETOOLONG, "--vd: cache file name too long");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : err_set(err, errno, "--vd: %s: %s", path, strerror(errno));
+	bool ours = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_size == 0 || (pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+					 !memcmp(magic, BBU_MAGIC, sizeof(magic))));
+	close(fd);
+	if (!ours)
+		return err_usage(err, EINVAL,
+				 "--vd: cache_file=%s: not a battery-backed cache of iochar's; "
+				 "the cache is a file of its own", path);
+	unlink(path);
+	return 0;
 }

@@ -19,6 +19,12 @@
 #include "util/err.h"
 #include "vd/def.h"
 
+/* Remove def's cache file (its path: vd_bbu_path, vd/def.h), stale once
+ * the members are new; only a file of ours (empty, or a cache's header):
+ * a device node or a user's file at cache_file= is refused, a usage error
+ * naming it. 0 or -errno. */
+int vd_bbu_discard(const struct vd_def *def, struct ioc_err *err);
+
 /* If def's cache file exists and holds dirty data, write it to the
  * members (parity kept right), sync them, and remove the file. *bytes:
  * bytes written back (0: no file or nothing dirty). 0, or -errno with a

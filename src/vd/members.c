@@ -179,14 +179,10 @@ int vd_members_inspect(const struct vd_members_params *p, struct vd_members *out
 int vd_prepare_cache(const struct vd_members *m, struct ioc_err *err)
 {
 	uint64_t bytes = 0;
-	char path[VD_PATH_MAX + 64];
 
 	for (unsigned i = 0; i < m->def.nr_members; i++)
-		if (m->fill[i]) { /* new members: a cache of old ones is meaningless */
-			if (vd_bbu_path(&m->def, path, sizeof(path)) == 0)
-				unlink(path);
-			return 0;
-		}
+		if (m->fill[i]) /* new members: a cache of old ones is meaningless */
+			return vd_bbu_discard(&m->def, err);
 	int ret = vd_bbu_replay(&m->def, m->member_bytes, &bytes, err);
 	if (!ret && bytes)
 		note_once("--vd: wrote %llu bytes of battery-backed cache (left by a crash) to the members first",

@@ -94,12 +94,19 @@ static int check_journal(const struct io_hooks_job *jobs, unsigned nr, unsigned 
 				 j->journal);
 	for (unsigned b = 0; b < nr; b++) {
 		const struct job_spec *o = jobs[b].job;
-		if (b < a && o->journal[0] && same_file(o->journal, j->journal))
+		if (b < a && o->journal[0] && same_file(o->journal, j->journal) &&
+		    !strcmp(o->journal, j->journal))
 			return err_usage(
 			    err, EINVAL,
 			    "jobs %s and %s: both have journal=%s; one "
 			    "journal per job: give each job its own file",
 			    o->name, j->name, j->journal);
+		if (b < a && o->journal[0] && same_file(o->journal, j->journal))
+			return err_usage( /* both spellings: "both have" one was false */
+			    err, EINVAL,
+			    "jobs %s and %s: journal=%s and journal=%s name one "
+			    "file; one journal per job: give each job its own file",
+			    o->name, j->name, o->journal, j->journal);
 		for (unsigned f = 0; f < o->nr_files; f++)
 			if (same_file(o->files[f], j->journal))
 				return err_usage(

@@ -50,42 +50,57 @@ static void remove_empty(void)
 }
 
 /* The PID holding a flock lock on the inode, from /proc/locks; 0 when
- * it cannot be told (no /proc, another PID namespace). */
-static long holder_pid(const struct stat *st)
+ * it cannot be told (no /proc, another PID namespace). *reading: the
+ * lock is a verify's shared one, not a run's. */
+static long holder_pid(const struct stat *st, bool *reading)
 {
 	FILE *f = fopen("/proc/locks", "re");
-	char line[256];
+	char line[256], kind[8];
 	long pid = 0;
 
+	*reading = false;
 	if (!f)
 		return 0;
 	while (!pid && fgets(line, sizeof(line), f)) {
 		long p;
 		unsigned maj, min;
 		unsigned long ino;
-		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &p, &maj,
-			   &min, &ino) == 4 &&
+		if (sscanf(line, "%*d: FLOCK %*s %7s %ld %x:%x:%lu", kind, &p, &maj,
+			   &min, &ino) == 5 &&
 		    maj == major(st->st_dev) && min == minor(st->st_dev) &&
-		    ino == st->st_ino && p > 0)
+		    ino == st->st_ino && p > 0) {
 			pid = p;
+			*reading = !strcmp(kind, "READ");
+		}
 	}
 	fclose(f);
 	return pid;
 }
 
+/* "process N" (or "another process") into by; true when it is reading. */
+static bool holder(const struct stat *st, char *by, size_t len)
+{
+	bool reading;
+	long pid = holder_pid(st, &reading);
+
+	snprintf(by, len, "another process");
+	if (pid)
+		snprintf(by, len, "process %ld", pid);
+	return reading;
+}
+
 static int refuse(const char *what, const char *path, const struct stat *st,
 		  struct ioc_err *err)
 {
-	long pid = holder_pid(st);
-	char by[48] = "another process";
+	char by[48];
+	bool reading = holder(st, by, sizeof(by));
 
-	if (pid)
-		snprintf(by, sizeof(by), "process %ld", pid);
 	return err_usage(err, EWOULDBLOCK,
-			 "%s=%s: in use by %s (another iochar run's journal); "
-			 "one run per journal: wait for it to end or give "
-			 "this run another file",
-			 what, path, by);
+			 "%s=%s: in use by %s (%s); one run per journal: wait "
+			 "for it to end or give this run another file",
+			 what, path, by,
+			 reading ? "an iochar verify reading it"
+				 : "another iochar run's journal");
 }
 
 static bool already_held(const struct stat *st)
@@ -157,4 +172,34 @@ int journal_lock(const char *what, const char *path, struct ioc_err *err)
 	int ret = take(what, path, err);
 	pthread_mutex_unlock(&held_lock);
 	return ret;
+}
+
+int journal_lock_shared(const char *what, const char *path, struct ioc_err *err)
+{
+	static int kept = -1; /* held until exit, as a run's is */
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return 0; /* the reader says what is wrong with it */
+	}
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		if (kept >= 0)
+			close(kept);
+		kept = fd;
+		return 0;
+	}
+	int e = errno;
+	close(fd);
+	if (e != EWOULDBLOCK)
+		return 0; /* no lock to be had here (a file system without
+			   * flock): read it as before */
+	char by[48];
+	holder(&st, by, sizeof(by));
+	return err_usage(err, EWOULDBLOCK,
+			 "%s=%s: in use by %s, a run still writing it: its blocks "
+			 "in flight would read as lost; verify once that run has ended",
+			 what, path, by);
 }

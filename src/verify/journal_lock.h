@@ -19,4 +19,12 @@
  * message otherwise. Thread-safe. */
 int journal_lock(const char *what, const char *path, struct ioc_err *err);
 
+/* For a reader of the journal at path (iochar verify --journal): a shared
+ * lock, held until exit, so a run cannot start over the journal while it
+ * is read; refused (-EWOULDBLOCK, a usage message naming the holder)
+ * while a run holds the journal, since its records and blocks are still
+ * moving (8 blocks read as "lost" mid-run). 0 when locked, or when the
+ * file cannot be opened or locked at all (the reader then says why). */
+int journal_lock_shared(const char *what, const char *path, struct ioc_err *err);
+
 #endif
