@@ -384,10 +384,31 @@ static void test_engine_names_are_the_table(void **state)
 	free(names);
 }
 
+/* A synchronous engine (its queue() completes every I/O) has no commit,
+ * getevents or event to stub out: NULL, as fio's ops treat them; every
+ * other engine has all three. */
+static void test_sync_engines_have_no_reap_hooks(void **state)
+{
+	(void)state;
+	unsigned sync = 0;
+	for (unsigned i = 0; engine_table[i]; i++) {
+		const struct engine_ops *e = engine_table[i];
+		bool is_sync = e->flags & ENGINE_SYNC;
+		print_message("%s: %s\n", e->name, is_sync ? "synchronous" : "queues");
+		assert_true(!e->commit == is_sync);
+		assert_true(!e->getevents == is_sync);
+		assert_true(!e->event == is_sync);
+		assert_non_null(e->queue);
+		sync += is_sync;
+	}
+	assert_true(sync >= 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_names_are_the_table),
+		cmocka_unit_test(test_sync_engines_have_no_reap_hooks),
 		cmocka_unit_test(test_defaults_are_zero),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_other_engine_refused),

@@ -298,14 +298,14 @@ static void drive(struct rig *r, const struct op *ops, unsigned n)
 			queued = true;
 		}
 		if (queued)
-			assert_int_equal(e->commit(r->st), 0);
+			assert_int_equal(engine_commit(e, r->st), 0);
 		if (!inflight) {
 			if (next < n)
 				fail_msg("%s: BUSY with nothing in flight",
 					 e->name);
 			continue;
 		}
-		int got = e->getevents(r->st, 1);
+		int got = engine_getevents(e, r->st, 1);
 
 		if (got < 1 || (unsigned)got > inflight)
 			fail_msg("%s: getevents(1) = %d with %u in flight",
@@ -326,7 +326,7 @@ static void drive(struct rig *r, const struct op *ops, unsigned n)
 		}
 	}
 	/* drained: a poll finds nothing */
-	assert_int_equal(e->getevents(r->st, 0), 0);
+	assert_int_equal(engine_getevents(e, r->st, 0), 0);
 	assert_int_equal(nr_free, r->depth);
 	free(owner);
 	free(free_slots);
@@ -477,9 +477,9 @@ static void test_busy(void **state)
 	}
 	/* slot 0 is in flight: do not touch its buffer before BUSY */
 	assert_int_equal(e->queue(r.st, &extra), ENGINE_BUSY);
-	assert_int_equal(e->commit(r.st), 0);
+	assert_int_equal(engine_commit(e, r.st), 0);
 	while (got_total < BUSY_DEPTH) {
-		int got = e->getevents(r.st, 2 * BUSY_DEPTH);
+		int got = engine_getevents(e, r.st, 2 * BUSY_DEPTH);
 
 		assert_true(got >= 1 &&
 			    (unsigned)got + got_total <= BUSY_DEPTH);
@@ -494,8 +494,8 @@ static void test_busy(void **state)
 	}
 	unit_setup(&extra, xo);
 	assert_int_equal(e->queue(r.st, &extra), ENGINE_QUEUED);
-	assert_int_equal(e->commit(r.st), 0);
-	assert_int_equal(e->getevents(r.st, 1), 1);
+	assert_int_equal(engine_commit(e, r.st), 0);
+	assert_int_equal(engine_getevents(e, r.st, 1), 1);
 	assert_ptr_equal(e->event(r.st, 0), &extra);
 	unit_check(&r, &extra, xo);
 verify:
@@ -553,10 +553,10 @@ static int thread_pass(struct thread_job *j, void *st, struct io_unit *units,
 		else if (ret != ENGINE_COMPLETED)
 			goto bad_queue;
 	}
-	if (e->commit(st) != 0)
+	if (engine_commit(e, st) != 0)
 		goto bad_queue;
 	while (inflight) {
-		int got = e->getevents(st, 1);
+		int got = engine_getevents(e, st, 1);
 
 		if (got < 1)
 			goto bad_queue;

@@ -181,6 +181,11 @@ static uint64_t job_u64(const struct end *e, const char *path)
 	return jget_u64(j, path);
 }
 
+static bool clean(const struct pair *p)
+{
+	return p->r.rc == 0 && p->s.rc == 0 && !p->r.err[0] && !p->s.err[0];
+}
+
 static void expect_clean(const struct pair *p, const char *what)
 {
 	if (p->r.rc != 0 || p->s.rc != 0 || p->r.err[0] || p->s.err[0])
@@ -233,6 +238,18 @@ static void both_ways(const char *proto, const char *host, const char *ropts,
 		snprintf(what, sizeof(what), "%s %s -> %s (%s | %s)", proto,
 			 p.s.tool, p.r.tool, ropts, sopts);
 		pair_run(dir, &p);
+		/* fio's own pair is the reference: fio's sender sometimes ends
+		 * with exit 1 (a reset as the receiver closes) or a crash in
+		 * its own free() under load; it gets up to 3 tries, and says
+		 * which one held */
+		for (unsigned t = 2; k == 0 && t <= 3 && !clean(&p); t++) {
+			print_message("%s: fio's own pair failed (sender exit %d, receiver exit %d); "
+				      "try %u\n", what, p.s.rc, p.r.rc, t);
+			pair_free(&p);
+			p = (struct pair){ .proto = proto, .host = host, .recv_opts = ropts,
+					   .send_opts = sopts, .r.tool = "fio", .s.tool = "fio" };
+			pair_run(dir, &p);
+		}
 		expect_clean(&p, what);
 		uint64_t sent = job_u64(&p.s, "write.io_bytes");
 		assert_int_equal(sent, size);

@@ -15,7 +15,7 @@ bool worker_reap_until(struct worker *w, struct loop_state *s, unsigned min,
 			uint64_t until_ns)
 {
 	int n = until_ns ? w->eops->getevents_until(w->engine_state, min, until_ns)
-			 : w->eops->getevents(w->engine_state, min);
+			 : engine_getevents(w->eops, w->engine_state, min);
 	s->now = fast_ns();
 	if (n < 0) {
 		w->error = err_set(&w->err, -n, "job %s: %s engine: %s",

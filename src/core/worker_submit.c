@@ -303,7 +303,7 @@ bool worker_commit_call(struct worker *w, struct loop_state *s, bool now)
 		depth_commit(&w->stats.depth, s->inflight, s->pending);
 	s->pending = 0;
 	int ret = now && w->eops->submit ? w->eops->submit(w->engine_state)
-					 : w->eops->commit(w->engine_state);
+					 : engine_commit(w->eops, w->engine_state);
 	if (w->feat & WF_SPLIT) { /* slat ends when the submit call returns */
 		uint64_t t = fast_ns();
 		for (unsigned i = 0; i < w->fio.nr_queued; i++)

@@ -165,7 +165,9 @@ struct engine_ops {
 
 	enum engine_queue_ret (*queue)(void *state, struct io_unit *u);
 
-	/* Submit what was queued. 0 or -errno. */
+	/* Submit what was queued. 0 or -errno. NULL for a synchronous
+	 * engine (ENGINE_SYNC: its queue() completes every I/O), as fio's
+	 * td_io_commit treats a NULL commit; so for getevents and event. */
 	int (*commit)(void *state);
 
 	/* Optional (NULL: commit): submit what was queued now, not with the
@@ -208,6 +210,18 @@ struct engine_ops {
 	 * numbers), asked once when the job's I/O is over. */
 	uint64_t (*dropped)(void *state);
 };
+
+/* commit and getevents as the worker calls them: an engine without the
+ * hook (a synchronous one) has nothing to submit and nothing to reap. */
+static inline int engine_commit(const struct engine_ops *e, void *state)
+{
+	return e->commit ? e->commit(state) : 0;
+}
+
+static inline int engine_getevents(const struct engine_ops *e, void *state, unsigned min)
+{
+	return e->getevents ? e->getevents(state, min) : 0;
+}
 
 /* Look up an engine by name; NULL when unknown. */
 const struct engine_ops *engine_find(const char *name);

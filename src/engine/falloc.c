@@ -46,7 +46,4 @@ const struct engine_ops engine_falloc = {
 	.init = falloc_init,
 	.cleanup = sync_fds_cleanup,
 	.queue = falloc_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

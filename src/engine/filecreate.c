@@ -29,7 +29,4 @@ const struct engine_ops engine_filecreate = {
 	.init = filecreate_init,
 	.cleanup = file_ops_cleanup,
 	.queue = file_ops_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

@@ -84,7 +84,4 @@ const struct engine_ops engine_filestat = {
 	.init_opts = filestat_init_opts,
 	.cleanup = file_ops_cleanup,
 	.queue = file_ops_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

@@ -54,7 +54,4 @@ const struct engine_ops engine_ftruncate = {
 	.init = ftruncate_init,
 	.cleanup = sync_fds_cleanup,
 	.queue = ftruncate_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

@@ -197,7 +197,4 @@ const struct engine_ops engine_mmap = {
 	.init = mmap_init,
 	.cleanup = mmap_cleanup,
 	.queue = mmap_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

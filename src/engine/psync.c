@@ -55,7 +55,4 @@ const struct engine_ops engine_psync = {
 	.init = psync_init,
 	.cleanup = sync_fds_cleanup,
 	.queue = psync_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

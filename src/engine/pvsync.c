@@ -118,9 +118,6 @@ const struct engine_ops engine_pvsync = {
 	.init = pvsync_init,
 	.cleanup = pvsync_cleanup,
 	.queue = pvsync_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };
 
 const struct engine_ops engine_pvsync2 = {
@@ -135,7 +132,4 @@ const struct engine_ops engine_pvsync2 = {
 	.init_opts = pvsync_init_opts,
 	.cleanup = pvsync_cleanup,
 	.queue = pvsync2_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

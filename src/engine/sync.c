@@ -83,7 +83,4 @@ const struct engine_ops engine_sync = {
 	.init = sync_init,
 	.cleanup = sync_cleanup,
 	.queue = sync_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

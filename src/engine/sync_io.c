@@ -65,26 +65,6 @@ enum engine_queue_ret sync_io_nodata(struct io_unit *u, int fd)
 	return u->op == IO_OP_TRIM ? sync_io_trim(u, fd) : sync_io_flush(u, fd);
 }
 
-int sync_io_commit(void *state)
-{
-	(void)state;
-	return 0;
-}
-
-int sync_io_getevents(void *state, unsigned min)
-{
-	(void)state;
-	(void)min;
-	return 0;
-}
-
-struct io_unit *sync_io_event(void *state, unsigned i)
-{
-	(void)state;
-	(void)i;
-	return NULL;
-}
-
 int sync_io_probe(struct ioc_err *err)
 {
 	(void)err;

@@ -34,12 +34,6 @@ enum engine_queue_ret sync_io_trim(struct io_unit *u, int fd);
 /* u's flush or trim (u->op != IO_OP_RW) on fd. Always ENGINE_COMPLETED. */
 enum engine_queue_ret sync_io_nodata(struct io_unit *u, int fd);
 
-/* The contract's commit/getevents/event for engines whose queue() always
- * completes: nothing to submit, nothing to reap. */
-int sync_io_commit(void *state);
-int sync_io_getevents(void *state, unsigned min);
-struct io_unit *sync_io_event(void *state, unsigned i);
-
 /* The state of an engine that needs only the job's descriptors (psync,
  * vsync, falloc, ftruncate): fds is the caller's, valid until cleanup. */
 struct sync_fds {

@@ -49,7 +49,4 @@ const struct engine_ops engine_vsync = {
 	.init = vsync_init,
 	.cleanup = sync_fds_cleanup,
 	.queue = vsync_queue,
-	.commit = sync_io_commit,
-	.getevents = sync_io_getevents,
-	.event = sync_io_event,
 };

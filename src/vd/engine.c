@@ -242,7 +242,7 @@ static int inner_commit(struct vd_io *io)
 	if (!io->pending)
 		return 0;
 	io->pending = 0;
-	return io->inner->commit(io->inner_state);
+	return engine_commit(io->inner, io->inner_state);
 }
 
 static int vd_commit(void *state)
@@ -263,7 +263,7 @@ static int vd_submit(void *state)
 		return 0;
 	io->pending = 0;
 	return io->inner->submit ? io->inner->submit(io->inner_state)
-				 : io->inner->commit(io->inner_state);
+				 : engine_commit(io->inner, io->inner_state);
 }
 
 /* The member completions to wait for when the host waits for min: as
@@ -295,7 +295,7 @@ static void take_events(struct vd_io *io)
 
 static int reap_inner(struct vd_io *io, unsigned min)
 {
-	int n = io->inner->getevents(io->inner_state, min);
+	int n = engine_getevents(io->inner, io->inner_state, min);
 	if (n < 0)
 		return n;
 	uint64_t now = fast_ns();
