@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "model/config_ini.h"
 #include "model/fit.h"
 #include "model/predict.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "cli/options.h"
 #include "charz/plan_parse.h"
 

@@ -58,7 +58,7 @@ int plan_parse(const char *text, const char *origin,
 
 /* plan_parse of len bytes of text, which may hold NUL bytes: refused at
  * their line ("ORIGIN:LINE: NUL byte at column N; ..."), as a job file's
- * (cli/ini.h), never taken as the text's end. */
+ * (util/ini.h), never taken as the text's end. */
 int plan_parse_n(const char *text, size_t len, const char *origin,
 		 const char *const *overrides, unsigned nr_overrides,
 		 struct plan *out, struct ioc_err *err);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "cli/options.h"
 #include "base/units.h"
 #include "charz/rebuild.h"

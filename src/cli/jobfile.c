@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli/fio_names.h"
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "cli/jobfile_expand.h"
 #include "cli/options.h"
 

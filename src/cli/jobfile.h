@@ -15,7 +15,7 @@
  * refused). Values get fio's ${VAR}, $pagesize, $mb_memory, $ncpus and
  * their arithmetic (cli/jobfile_expand.h), all the file's values together
  * at most 16 MiB after it (E2BIG at the line that passes). A job file is UTF-8 text
- * without control characters (cli/ini.h) and holds at most 1024 jobs.
+ * without control characters (util/ini.h) and holds at most 1024 jobs.
  *
  * Every bad option of a file is named at once, one "PATH:LINE: ..." line
  * each, in one message; a long value is quoted by its first bytes.

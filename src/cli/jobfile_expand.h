@@ -13,7 +13,7 @@
 #include "util/err.h"
 
 /* What a job file's values may hold after substitution, all of them
- * together: as much as a job file itself may be (cli/ini.h). A value is a
+ * together: as much as a job file itself may be (util/ini.h). A value is a
  * few bytes of text naming a variable that may be large, so without a cap
  * 8,000 references to a 120 kB variable took 1.9 GB. */
 #define JOBFILE_EXPAND_MAX (16u << 20)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "cmd/cmd.h"
 #include "cmd/model_args.h"
 #include "cmd/stdout_end.h"

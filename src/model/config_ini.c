@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "base/units.h"
 #include "model/config_ini.h"
 

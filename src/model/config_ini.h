@@ -1,5 +1,5 @@
 /* config_ini.h - a configuration to predict, written as INI like plans
- * (cli/ini.h syntax; keys in docs/model.md):
+ * (util/ini.h syntax; keys in docs/model.md):
  *
  *     [config]
  *     drive_type = 960GB SAS SSD 12G   ; its figures come from the fit

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "model/config_ini.h"
 #include "model/explain.h"
 #include "model/inventory_links.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "model/fit_file.h"
 
 static const char *const iface_names[] = {"any", "sas", "sata", "nvme"};

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ini.h"
+#include "util/ini.h"
 #include "model/inventory_links.h"
 
 static const char *str_of(json_object *o, const char *key)

@@ -1,5 +1,5 @@
 /* fuzz_jobfile.c - libFuzzer target for fio-style job files
- * (cli/jobfile.h, through cli/ini.h and the option table).
+ * (cli/jobfile.h, through util/ini.h and the option table).
  *
  * The input is the bytes of a job file, NUL bytes included: it is parsed
  * from memory with jobfile_parse_text_n, as jobfile_parse parses a file's

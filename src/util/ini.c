@@ -1,5 +1,5 @@
 /* ini.c - cut INI text into headers and key=value lines. See ini.h. */
-#include "cli/ini.h"
+#include "util/ini.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -10,8 +10,8 @@
  * in "\r\n". What sections and keys mean is the caller's: ini only cuts
  * lines and calls back, so the two file formats cannot drift apart.
  */
-#ifndef IOCHAR_CLI_INI_H
-#define IOCHAR_CLI_INI_H
+#ifndef IOCHAR_UTIL_INI_H
+#define IOCHAR_UTIL_INI_H
 
 #include <stddef.h>
 
