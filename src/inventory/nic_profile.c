@@ -74,26 +74,32 @@ static void read_coalesce(int s, const char *ifname, struct nic_profile *p)
  * ETH_GSTRING_LEN each; NULL when the driver has none. */
 static struct ethtool_gstrings *strings(int s, const char *ifname, uint32_t ss, uint32_t *n)
 {
-	struct {
+	/* the header and its one data word (one set asked), without a
+	 * struct that ends in the kernel's flexible array mid-way */
+	union {
 		struct ethtool_sset_info hdr;
-		uint32_t len;
+		char bytes[sizeof(struct ethtool_sset_info) + sizeof(uint32_t)];
 	} info = {.hdr = {.cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ull << ss}};
 	struct ethtool_gstrings *g;
+	uint32_t len;
 
 	*n = 0;
-	if (ethtool(s, ifname, &info) || !info.hdr.sset_mask || !info.len)
+	if (ethtool(s, ifname, &info))
 		return NULL;
-	g = calloc(1, sizeof(*g) + (size_t)info.len * ETH_GSTRING_LEN);
+	memcpy(&len, info.bytes + sizeof(struct ethtool_sset_info), sizeof(len));
+	if (!info.hdr.sset_mask || !len)
+		return NULL;
+	g = calloc(1, sizeof(*g) + (size_t)len * ETH_GSTRING_LEN);
 	if (!g)
 		return NULL;
 	g->cmd = ETHTOOL_GSTRINGS;
 	g->string_set = ss;
-	g->len = info.len;
+	g->len = len;
 	if (ethtool(s, ifname, g)) {
 		free(g);
 		return NULL;
 	}
-	*n = info.len;
+	*n = len;
 	return g;
 }
 
