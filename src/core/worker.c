@@ -13,7 +13,7 @@
  * thread; its parts are listed in core/worker_int.h.
  */
 #define _GNU_SOURCE
-#include "core/worker_pace.h"
+#include "core/worker_int.h"
 #include "core/worker_iolog.h"
 #include "core/replay.h"
 
@@ -310,7 +310,7 @@ void *worker_main(void *arg)
 		w->kind->measure_from(w->engine_state, w->measure_start_ns);
 
 	if (!w->error && !atomic_load(w->stop) && !atomic_load(&w->exit_now)) {
-		bool timed = worker_iolog_timed(w);
+		bool timed = worker_iolog_timed(&w->iolog);
 		if (w->pacing) { /* naps must be short to be accurate */
 			bool spin, slice;
 			pace_spin_slice(w->nr_threads, usable_cpus(),

@@ -25,6 +25,7 @@
 #include "target/target_ops.h"
 #include "util/err.h"
 #include "base/verify_counts.h"
+#include "core/worker_iolog.h"
 
 /* Where a worker waits, set up, until the runner lets it go (each has its
  * own: its turn comes by stonewall, wait_for and startdelay, core/schedule.h). */
@@ -40,8 +41,6 @@ struct start_gate {
  * at the current time. */
 void start_gate_open(struct start_gate *g, unsigned expected);
 
-struct replay;
-struct iolog_writer;
 
 /* The optional per-I/O features. Which a worker uses is decided once,
  * at setup (worker_features), into worker.feat: the loop tests the mask,
@@ -92,12 +91,6 @@ struct worker_fio {
 	struct fio_logs *logs;
 };
 
-/* fio's iologs (core/worker_iolog.h): the replay that is the op source
- * instead of gen (read_iolog), the log of what was issued (write_iolog) */
-struct worker_iologs {
-	struct replay *replay;
-	struct iolog_writer *out;
-};
 
 struct worker {
 	/* in: set by the runner before the thread starts */

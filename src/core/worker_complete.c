@@ -4,7 +4,7 @@
  * flushes' sync figures; and the live totals the runner reads
  * (core/worker_int.h). */
 #define _GNU_SOURCE
-#include "core/worker_pace.h"
+#include "core/worker_int.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* worker_pace.c - a rate-limited worker's waits: asleep to the next due
  * I/O with nothing in flight, reaping or napping with I/O in flight; the
  * pacers' start and rate_ignore_thinktime's shift (the per-I/O steps are
- * in worker_pace.h). */
+ * inline in worker_int.h). */
 #define _GNU_SOURCE
-#include "core/worker_pace.h"
+#include "core/worker_int.h"
 
 #include "base/pace_opts.h"
 #include "util/clock.h"

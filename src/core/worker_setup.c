@@ -104,7 +104,7 @@ static int setup_files(struct worker *w, struct ioc_err *err)
  * histograms; the due time is the unit's latency origin. */
 static int setup_pacing(struct worker *w, struct ioc_err *err)
 {
-	if (!pace_job_paced(w->job) && !worker_iolog_timed(w))
+	if (!pace_job_paced(w->job) && !worker_iolog_timed(&w->iolog))
 		return 0;
 	w->pacing = calloc(w->job->iodepth, sizeof(*w->pacing));
 	if (!w->pacing)
@@ -229,7 +229,8 @@ int worker_setup(struct worker *w)
 	uint64_t planned_s = (w->job->ramp_ns + w->job->runtime_ns) / 1000000000ull;
 	if ((ret = placement_apply(w->job, w->thread_number - 1, err)) || (ret = setup_units(w, err)) ||
 	    (ret = setup_files(w, err)) ||
-	    (ret = worker_iolog_setup(w, (const char *const *)w->job->files + first_file(w),
+	    (ret = worker_iolog_setup(&w->iolog, w->job,
+				      (const char *const *)w->job->files + first_file(w),
 				      worker_nr_files(w), fast_ns(), err)) ||
 	    (ret = setup_pacing(w, err)) ||
 	    (ret = setup_logs(w, err)))
@@ -298,7 +299,7 @@ void worker_teardown(struct worker *w)
 	w->nr_fds = 0;
 	gen_free(&w->gen);
 	struct ioc_err lerr;
-	int lret = worker_iolog_end(w, fast_ns(), &lerr);
+	int lret = worker_iolog_end(&w->iolog, fast_ns(), &lerr);
 	if (lret && !w->error) {
 		w->error = lret;
 		w->err = lerr;

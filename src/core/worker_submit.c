@@ -4,7 +4,7 @@
  * in iodepth_batch_submit batches, a sync engine's I/O booked at once
  * (core/worker_int.h). */
 #define _GNU_SOURCE
-#include "core/worker_pace.h"
+#include "core/worker_int.h"
 #include "core/worker_iolog.h"
 #include "core/replay.h"
 
@@ -55,7 +55,7 @@ bool worker_queue_staged(struct worker *w, struct loop_state *s)
 		if (w->feat & WF_PACED)
 			w->pacing[u->index].issued_ns = s->now;
 		if (w->feat & WF_IOLOG_OUT)
-			worker_iolog_issued(w, u, s->now);
+			worker_iolog_issued(&w->iolog, u, s->now);
 		enum engine_queue_ret r = w->eops->queue(w->engine_state, u);
 		if (r == ENGINE_BUSY)
 			break;
