@@ -86,9 +86,10 @@ static const char *const general_differences[] = {
 	"the live status line on stderr in any output format (fio: on "
 	"stdout, with the normal output only); `--eta=never` hides it.",
 	/* issue 35: fio's semantics, the null engine */
-	"`ioengine=null` without `size=` or `filesize=` runs a virtual 1g "
-	"(fio refuses the job: \"you need to specify size=\"); with `size=N%` "
-	"alone it is refused. Otherwise its files are sized as fio 3.33 sizes "
+	"A fio-style `ioengine=null` job (a job file or `--name`) without "
+	"`size=` or `filesize=` is refused, exit 1, as fio refuses it (\"you "
+	"need to specify size=\"); iochar's own `iochar run --ioengine=null` "
+	"(no job named) runs a virtual 1g. Its files are sized as fio 3.33 sizes "
 	"a diskless engine's: `size=` split over `nrfiles` (the first files a "
 	"block more for what does not divide), or `filesize=` (a range drawn "
 	"per clone, as fio) less `offset=` and the clone's "
