@@ -9,12 +9,14 @@
 #include "cli/options.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/run_config.h"
 #include "base/job_options.h"
 #include "base/units.h"
+#include "util/debug_log.h"
 
 #define CLI_FIELD(f)                                                           \
 	.scope = OPT_SCOPE_CLI, .off = offsetof(struct run_config, f),         \
@@ -134,38 +136,48 @@ static int parse_terse_version(void *obj, const struct option_def *o,
 	return 0;
 }
 
-/* fio's debug categories (debug.h), in fio's order, for --debug. */
-const char *const options_debug_names[] = {
-	"process", "file", "io", "mem", "blktrace", "verify", "random",
-	"parse", "diskutil", "job", "mutex", "profile", "time", "net",
-	"rate", "compress", "steadystate", "helperthread", "zbd", "all",
-	NULL,
-};
+static bool debug_help(const char *v)
+{
+	return !strcmp(v, "help") || !strcmp(v, "?");
+}
 
-/* --debug=LIST: "help", or categories of fio's list, comma-separated;
- * a name fio does not have is refused, exit 2 (fio says it is not found
- * and runs on: a mistyped category there is easily missed). */
+/* --debug=LIST: "help" (or "?"), or categories of fio's list,
+ * comma-separated, each traced from now on, said on stdout as fio says
+ * it; a name fio does not have is refused, exit 2 (fio says it is not
+ * found and runs on: a mistyped category there is easily missed). */
 static int parse_debug(void *obj, const struct option_def *o, const char *v,
 		       struct ioc_err *err)
 {
-	const char *p = v;
+	const char *p;
 
-	if (strcmp(v, "help") != 0)
-		while (*p) {
-			size_t len = strcspn(p, ",");
-			bool known = false;
+	for (p = v; !debug_help(v) && *p; p += strcspn(p, ",")) {
+		size_t len = strcspn(p += *p == ',', ",");
+		bool known = false;
 
-			for (size_t i = 0; options_debug_names[i]; i++)
-				known |= strlen(options_debug_names[i]) == len &&
-					 !strncmp(options_debug_names[i], p, len);
-			if (!known)
-				return err_usage(err, EINVAL,
-						 "--%s=%s: debug mask '%.*s' not "
-						 "found (--debug=help lists them)",
-						 o->name, v, (int)len, p);
-			p += len + (p[len] == ',');
-		}
-	return parse_string(obj, o, v, err);
+		for (size_t i = 0; debug_log_names[i]; i++)
+			known |= strlen(debug_log_names[i]) == len &&
+				 !strncmp(debug_log_names[i], p, len);
+		if (!known)
+			return err_usage(err, EINVAL,
+					 "--%s=%s: debug mask '%.*s' not found "
+					 "(--debug=help lists them)",
+					 o->name, v, (int)len, p);
+	}
+	for (p = v; !debug_help(v) && *p; p += strcspn(p, ",")) {
+		size_t len = strcspn(p += *p == ',', ",");
+
+		for (unsigned i = 0; i <= DEBUG_NR; i++)
+			if (strlen(debug_log_names[i]) == len &&
+			    !strncmp(debug_log_names[i], p, len)) {
+				debug_log_enable((enum debug_type)i);
+				if (i == DEBUG_NR)
+					printf("fio: set all debug options\n");
+				else
+					printf("fio: set debug option %s\n",
+					       debug_log_names[i]);
+			}
+	}
+	return parse_string(obj, o, debug_help(v) ? "help" : v, err);
 }
 
 static const struct opt_enum eta_values[] = {
@@ -361,7 +373,7 @@ static const struct option_def cli_rows[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_debug,
 		.arg = "LIST",
-		.help = "fio's debug categories, comma-separated; --debug=help lists them and exits; the others are checked (one fio lacks is refused, exit 2, where fio says so and runs) and print nothing: iochar has no debug log",
+		.help = "fio's debug categories, comma-separated; --debug=help (or ?) lists them and exits; each one named prints fio's 'fio: set debug option' line, then its traces in fio's line shape on stdout, where iochar has them (parse: each option handled; file, io: each job's files and engine); one fio lacks is refused, exit 2, where fio says so and runs",
 	},
 	{
 		.name = "cmdhelp",
