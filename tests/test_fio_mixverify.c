@@ -249,6 +249,55 @@ static void test_mixed_sorted(void **state)
 	free(err);
 }
 
+/* Two verifying jobs on one file, the second after a stonewall (fio's
+ * t/jobs/t0026.fio, without its time_based): they never run together,
+ * and both tools run them, exit 0, stderr empty, both jobs without
+ * error. Without the stonewall iochar refuses them (they would write
+ * each other's blocks while checking them): one line, exit 2. */
+static void test_stonewalled(void **state)
+{
+	const char *dir = *state;
+	char job[4200], opts[4300];
+	int rf, ri;
+
+	side_need_fio();
+	for (int wall = 1; wall >= 0; wall--) {
+		snprintf(job, sizeof(job), "%s/j%d.fio", dir, wall);
+		FILE *f = fopen(job, "w");
+		assert_non_null(f);
+		fprintf(f, "[job1]\nfilename=t.dat\nsize=256k\nrw=randwrite\n"
+			   "loops=2\ndo_verify=1\nverify=md5\n"
+			   "experimental_verify=1\n"
+			   "[job2]\nstonewall=%d\nfilename=t.dat\nsize=256k\n"
+			   "rw=randrw\ndo_verify=1\nverify=md5\n", wall);
+		fclose(f);
+		snprintf(opts, sizeof(opts), "%s", job);
+		if (!wall) {
+			struct proc_out po;
+			run_iochar(&po, dir, 0, ARGS("run", job));
+			expect_exit(&po, 2);
+			expect_has(po.err, "job2");
+			assert_int_equal(count_lines(po.err), 1);
+			proc_out_free(&po);
+			continue;
+		}
+		side_run_both(dir, opts, &rf, &ri);
+		assert_int_equal(rf, 0);
+		assert_int_equal(ri, 0);
+		expect_empty_stderr(dir, "fio");
+		expect_empty_stderr(dir, "iochar");
+		json_object *id = side_json(dir, "iochar");
+		assert_non_null(id);
+		assert_int_equal(json_object_array_length(jget(id, "jobs")), 2);
+		for (int k = 0; k < 2; k++) {
+			json_object *jb = json_object_array_get_idx(jget(id, "jobs"), k);
+			assert_int_equal(jget_u64(jb, "error"), 0);
+			assert_true(jget_u64(jb, "write.io_bytes") >= 64 * 1024);
+		}
+		json_object_put(id);
+	}
+}
+
 /* experimental_verify with iochar's own verify=1 (its journal's check):
  * one line naming it, exit 2, nothing written. */
 static void test_refused(void **state)
@@ -275,6 +324,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_experimental, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_mixed_sorted, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_refused, shmdir_setup, tmpdir_teardown),
+	    cmocka_unit_test_setup_teardown(test_stonewalled, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
