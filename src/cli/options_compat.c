@@ -66,8 +66,11 @@ static const char *const general_differences[] = {
 	"files whatever rw says); fio runs them.",
 	/* issue 14, trim */
 	"`rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`: `bs=R,W,T`'s T "
-	"sizes the trims of `trim`/`randtrim` (as fio fills it in: W, or 4k "
-	"after `R,W,`); `trimwrite` with a T other than W is refused (fio trims "
+	"sizes the trims of `trim`/`randtrim` and `randtrimwrite`, whose write "
+	"copies the trim as fio's (as fio fills it in: W, or 4k "
+	"after `R,W,`; with the random map and T other than W fio 3.33 ends "
+	"the job before its size, iochar at it); `trimwrite` with a T other "
+	"than W is refused (fio trims "
 	"and writes from two positions that part); `bsrange`, `bssplit`, "
 	"`blockalign` give trims the write's. `rate`/`rate_iops` pace trims "
 	"with W (`R,W,T`'s T is accepted, not used). fio 3.33's `randtrimwrite` with an offset writes "
