@@ -4,7 +4,8 @@
  * stdout; each trace line has fio's shape, the type padded to 8 and the
  * thread id to 5; parse traces each option handled as fio's
  * handle_option does (the option's name and its value as given) and the
- * job file read; io and file name the engine loaded and the files. Both
+ * job file read, and the steady-state criterion in fio's words (its
+ * t/steadystate_tests.py reads them); io and file name the engine loaded and the files. Both
  * leave stderr empty and exit 0. SKIP without fio. */
 #define _GNU_SOURCE
 /* clang-format off */
@@ -182,6 +183,36 @@ static void test_debug_io_file(void **state)
 	expect_both_have(dir, "close files\n");
 }
 
+/* fio's t/steadystate_tests.py reads these lines of --debug=parse: the
+ * same criterion gives the same line in both. */
+static void test_debug_steadystate(void **state)
+{
+	static const char *const crit[] = {
+	    "iops:10", "iops:10%", "iops:.1%", "bw:10%", "bw:.1%", "bw:12",
+	    "bw:1m", "iops_slope:0.1%", "bw_slope:20",
+	};
+	side_need_fio();
+	for (size_t k = 0; k < sizeof(crit) / sizeof(crit[0]); k++) {
+		char dir[4200], opts[256];
+
+		snprintf(dir, sizeof(dir), "%s/ss%zu", (const char *)*state, k);
+		snprintf(opts, sizeof(opts), "--parse-only --debug=parse "
+			 "--ss_dur=10s --ss=%s --ss_ramp=5", crit[k]);
+		run_both_clean(dir, opts);
+		char *f = side_file(dir, "fio", "out.json");
+		const char *line = strstr(f, "set steady state");
+		assert_non_null(line);
+		char want[128];
+		snprintf(want, sizeof(want), "%.*s\n", (int)strcspn(line, "\n"),
+			 line);
+		expect_both_have(dir, want);
+		char *i = side_file(dir, "iochar", "out.json");
+		expect_trace_shape(i, "parse", "iochar");
+		free(i);
+		free(f);
+	}
+}
+
 static void test_debug_all(void **state)
 {
 	char dir[4200];
@@ -201,6 +232,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_debug_parse, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_debug_jobfile, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_debug_io_file, shmdir_setup, tmpdir_teardown),
+	    cmocka_unit_test_setup_teardown(test_debug_steadystate, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_debug_all, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

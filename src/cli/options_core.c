@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "cli/run_config.h"
 #include "base/job_options.h"
+#include "base/ss_opts.h"
 #include "util/closest.h"
 #include "util/debug_log.h"
 #include "base/units.h"
@@ -229,6 +230,8 @@ int options_apply(struct job_spec *spec, const char *key, const char *value,
 	ret = parse_job(spec, o, value, err);
 	if (ret)
 		return ret;
+	if (o->parse == ss_opts_parse) /* fio traces its criterion */
+		ss_opts_trace(spec, o);
 	bit = options_bit(o);
 	spec->set_mask[bit / 64] |= 1ull << (bit % 64);
 	return 0;
