@@ -141,43 +141,51 @@ static bool debug_help(const char *v)
 	return !strcmp(v, "help") || !strcmp(v, "?");
 }
 
+/* The index in debug_log_names of the len bytes at p, or -1. */
+static int debug_type_of(const char *p, size_t len)
+{
+	for (int i = 0; debug_log_names[i]; i++)
+		if (strlen(debug_log_names[i]) == len &&
+		    !strncmp(debug_log_names[i], p, len))
+			return i;
+	return -1;
+}
+
+/* Trace type i (DEBUG_NR: all) and say so on stdout, as fio's
+ * set_debug does. */
+static void debug_turn_on(int i)
+{
+	debug_log_enable((enum debug_type)i);
+	if (i == DEBUG_NR)
+		printf("fio: set all debug options\n");
+	else
+		printf("fio: set debug option %s\n", debug_log_names[i]);
+}
+
 /* --debug=LIST: "help" (or "?"), or categories of fio's list,
- * comma-separated, each traced from now on, said on stdout as fio says
- * it; a name fio does not have is refused, exit 2 (fio says it is not
- * found and runs on: a mistyped category there is easily missed). */
+ * comma-separated, each traced from now on; a name fio does not have
+ * is refused, exit 2, before any is turned on (fio says it is not found
+ * and runs on: a mistyped category there is easily missed). */
 static int parse_debug(void *obj, const struct option_def *o, const char *v,
 		       struct ioc_err *err)
 {
-	const char *p;
+	if (debug_help(v))
+		return parse_string(obj, o, "help", err);
+	for (int turn_on = 0; turn_on < 2; turn_on++)
+		for (const char *p = v; *p;) {
+			size_t len = strcspn(p, ",");
+			int type = debug_type_of(p, len);
 
-	for (p = v; !debug_help(v) && *p; p += strcspn(p, ",")) {
-		size_t len = strcspn(p += *p == ',', ",");
-		bool known = false;
-
-		for (size_t i = 0; debug_log_names[i]; i++)
-			known |= strlen(debug_log_names[i]) == len &&
-				 !strncmp(debug_log_names[i], p, len);
-		if (!known)
-			return err_usage(err, EINVAL,
-					 "--%s=%s: debug mask '%.*s' not found "
-					 "(--debug=help lists them)",
-					 o->name, v, (int)len, p);
-	}
-	for (p = v; !debug_help(v) && *p; p += strcspn(p, ",")) {
-		size_t len = strcspn(p += *p == ',', ",");
-
-		for (unsigned i = 0; i <= DEBUG_NR; i++)
-			if (strlen(debug_log_names[i]) == len &&
-			    !strncmp(debug_log_names[i], p, len)) {
-				debug_log_enable((enum debug_type)i);
-				if (i == DEBUG_NR)
-					printf("fio: set all debug options\n");
-				else
-					printf("fio: set debug option %s\n",
-					       debug_log_names[i]);
-			}
-	}
-	return parse_string(obj, o, debug_help(v) ? "help" : v, err);
+			if (type < 0)
+				return err_usage(err, EINVAL,
+						 "--%s=%s: debug mask '%.*s' not "
+						 "found (--debug=help lists them)",
+						 o->name, v, (int)len, p);
+			if (turn_on)
+				debug_turn_on(type);
+			p += len + (p[len] == ',');
+		}
+	return parse_string(obj, o, v, err);
 }
 
 static const struct opt_enum eta_values[] = {
