@@ -3,7 +3,8 @@
  * sequential write (psync, write_iolog=) through both tools, and the logs
  * are the same I/O for I/O (offset and length): fio's separators (bs=4k,8k,
  * bs=4k:8k, bs=4k-8k, bs=,8k, bs=8k, whose empty value is fio's 4k;
- * bsrange=A-B or A:B, per direction), bssplit's lists per direction,
+ * bsrange=A-B or A:B, per direction, and bssplit's form read as fio reads
+ * it, the first size each side of the first separator), bssplit's lists per direction,
  * missing shares spread as fio (4k/50:8k/, 4k:8k, 4k/20:8k:16k, a 0 share
  * is a missing one, above 100 taken as 100, fewer than 100 leave the rest
  * to the largest share, an empty entry ends a list), blocksize_unaligned,
@@ -69,6 +70,8 @@ static void test_forms_as_fio(void **state)
 	    "--bssplit=4k/20:8k/30:64k/50",
 	    "--bsrange=1k-7k --blocksize_unaligned=1",
 	    "--bs_is_seq_rand=1 --bs=4k,8k",
+	    /* bssplit's form in bsrange: fio's own t/jobs/t0023.fio */
+	    "--bsrange=512/25:1k:25:2k:25:4k/25",
 	};
 	static const char *const rws[] = {"--rw=read", "--rw=write"};
 

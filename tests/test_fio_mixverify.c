@@ -249,6 +249,98 @@ static void test_mixed_sorted(void **state)
 	free(err);
 }
 
+/* Two verifying jobs on one file, the second after a stonewall (fio's
+ * t/jobs/t0026.fio, without its time_based): they never run together,
+ * and both tools run them, exit 0, stderr empty, both jobs without
+ * error. Without the stonewall iochar refuses them (they would write
+ * each other's blocks while checking them): one line, exit 2. */
+static void test_stonewalled(void **state)
+{
+	const char *dir = *state;
+	char job[4200], opts[4300];
+	int rf, ri;
+
+	side_need_fio();
+	for (int wall = 1; wall >= 0; wall--) {
+		snprintf(job, sizeof(job), "%s/j%d.fio", dir, wall);
+		FILE *f = fopen(job, "w");
+		assert_non_null(f);
+		fprintf(f, "[job1]\nfilename=t.dat\nsize=256k\nrw=randwrite\n"
+			   "loops=2\ndo_verify=1\nverify=md5\n"
+			   "experimental_verify=1\n"
+			   "[job2]\nstonewall=%d\nfilename=t.dat\nsize=256k\n"
+			   "rw=randrw\ndo_verify=1\nverify=md5\n", wall);
+		fclose(f);
+		snprintf(opts, sizeof(opts), "%s", job);
+		if (!wall) {
+			struct proc_out po;
+			run_iochar(&po, dir, 0, ARGS("run", job));
+			expect_exit(&po, 2);
+			expect_has(po.err, "job2");
+			assert_int_equal(count_lines(po.err), 1);
+			proc_out_free(&po);
+			continue;
+		}
+		side_run_both(dir, opts, &rf, &ri);
+		assert_int_equal(rf, 0);
+		assert_int_equal(ri, 0);
+		expect_empty_stderr(dir, "fio");
+		expect_empty_stderr(dir, "iochar");
+		json_object *id = side_json(dir, "iochar");
+		assert_non_null(id);
+		assert_int_equal(json_object_array_length(jget(id, "jobs")), 2);
+		for (int k = 0; k < 2; k++) {
+			json_object *jb = json_object_array_get_idx(jget(id, "jobs"), k);
+			assert_int_equal(jget_u64(jb, "error"), 0);
+			assert_true(jget_u64(jb, "write.io_bytes") >= 64 * 1024);
+		}
+		json_object_put(id);
+	}
+}
+
+/* dir/sub/out.json from its first '{' (fio warns on stdout first). */
+static json_object *doc_after_noise(const char *dir, const char *sub)
+{
+	char p[4200];
+
+	snprintf(p, sizeof(p), "%s/%s/out.json", dir, sub);
+	char *t = file_slurp(p, NULL);
+	assert_non_null(t);
+	char *brace = strchr(t, '{');
+	assert_non_null(brace);
+	json_object *doc = json_tokener_parse(brace);
+	free(t);
+	assert_non_null(doc);
+	return doc;
+}
+
+/* A write-only time_based job with do_verify (no verify_backlog): fio
+ * 3.33 warns that its read phase never starts and runs the writes; so
+ * does iochar (the warning a note, in its JSON): both exit 0, stderr
+ * empty, writes and no reads. */
+static void test_time_based_writes(void **state)
+{
+	const char *dir = *state;
+	int rf, ri;
+
+	side_need_fio();
+	side_run_both(dir, "--name=j --filename=t.dat --size=64k --bs=4k "
+			   "--rw=randwrite --time_based --runtime=1 "
+			   "--do_verify=1 --verify=md5", &rf, &ri);
+	assert_int_equal(rf, 0);
+	assert_int_equal(ri, 0);
+	expect_empty_stderr(dir, "fio");
+	expect_empty_stderr(dir, "iochar");
+	for (int k = 0; k < 2; k++) {
+		json_object *doc = doc_after_noise(dir, k ? "iochar" : "fio");
+		json_object *jb = json_object_array_get_idx(jget(doc, "jobs"), 0);
+		assert_int_equal(jget_u64(jb, "error"), 0);
+		assert_int_equal(jget_u64(jb, "read.total_ios"), 0);
+		assert_true(jget_u64(jb, "write.total_ios") > 16);
+		json_object_put(doc);
+	}
+}
+
 /* experimental_verify with iochar's own verify=1 (its journal's check):
  * one line naming it, exit 2, nothing written. */
 static void test_refused(void **state)
@@ -275,6 +367,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_experimental, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_mixed_sorted, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_refused, shmdir_setup, tmpdir_teardown),
+	    cmocka_unit_test_setup_teardown(test_stonewalled, shmdir_setup, tmpdir_teardown),
+	    cmocka_unit_test_setup_teardown(test_time_based_writes, shmdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

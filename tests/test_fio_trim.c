@@ -25,7 +25,8 @@
  *   - refusals: --readonly refuses a trim job (fio fails, iochar exits 2
  *     with one line naming rw=trim), the file unchanged; trims with verify
  *     are refused with exit 2 before anything is touched, and so are
- *     trimwrite with bs=R,W,T where T is not W, and trims
+ *     trimwrite with bs=R,W,T where T is not W (randtrimwrite writes
+ *     the T bytes it trimmed, as fio), and trims
  *     on a RAID VD (--vd), its members not created.
  * SKIP without fio, or (the loop device) without root. */
 /* cmocka.h needs these first, in this order */
@@ -312,6 +313,11 @@ static void test_loop_device(void **state)
 		/* bs=R,W,T: trims of T; "R,W," leaves T fio's default, 4k */
 		{"trim", "psync", 1, false, 1, "8k,32k,64k", 16},
 		{"trim", "psync", 1, false, 2, "16k,32k,", 256},
+		/* randtrimwrite writes what it trimmed, T bytes (fio's
+		 * t/jobs/t0023.fio); without the random map, whose T other
+		 * than W fio ends early (docs/fio-compat.md) */
+		{"randtrimwrite", "psync", 1, true, 0,
+		 "16k,16k,64k --norandommap=1", 0},
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 		loop_one(s->dir, s->dev, &cases[k]);

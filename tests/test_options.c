@@ -77,6 +77,9 @@ static void test_size_good(void **state)
 	assert_int_equal(size_ok("3p"), 3ull << 50);
 	assert_int_equal(size_ok("0x1000"), 4096);
 	assert_int_equal(size_ok("16383p"), 16383ull << 50);
+	/* fio ignores what follows the size: its t/strided.py passes these */
+	assert_int_equal(size_ok("65536)"), 65536);
+	assert_int_equal(size_ok("64k)"), 65536);
 }
 
 static void test_size_bad(void **state)
@@ -96,6 +99,8 @@ static void test_size_bad(void **state)
 	size_bad("0x", -EINVAL);
 	size_bad("0x10k", -EINVAL);
 	size_bad("4k,8k", -EINVAL);
+	size_bad("4k;", -EINVAL);
+	size_bad("x)", -EINVAL);
 	size_bad("50%", -EINVAL);
 	size_bad("99999999999999999999", -ERANGE);
 	size_bad("16384p", -ERANGE);

@@ -13,6 +13,7 @@
 #include "base/fio_seps.h"
 #include "base/json_writer.h"
 #include "base/units.h"
+#include "util/note.h"
 
 
 /* See job_gen_int.h. Piece i of v split at sep into out; the
@@ -318,9 +319,18 @@ static int range_dir(struct job_spec *s, const struct option_def *o,
 	int ret;
 
 	char sep = strchr(p, '-') ? '-' : ':'; /* fio: 4k-64k or 4k:64k */
-	if (job_gen_piece(p, sep, 0, lo) != 2 || (job_gen_piece(p, sep, 1, hi), !*lo || !*hi))
+	int n = job_gen_piece(p, sep, 0, lo);
+	if (n < 2 || (job_gen_piece(p, sep, 1, hi), !*lo || !*hi))
 		return err_usage(err, EINVAL, "%s: '%s' is not a range MIN-MAX "
 				 "(e.g. 4k-64k)", o->name, p);
+	if (n > 2 || strchr(lo, '/') || strchr(hi, '/')) {
+		/* bssplit's form, "512/25:1k/25:...": fio reads the first
+		 * size of each side of the first separator and runs (its own
+		 * t/jobs/t0023.fio has it); so does iochar, and says so */
+		lo[strcspn(lo, "/")] = hi[strcspn(hi, "/")] = '\0';
+		note_once("%s=%s: read as fio reads it, %s%c%s (bssplit= "
+			  "takes SIZE/PERCENT lists)", o->name, p, lo, sep, hi);
+	}
 	if ((ret = job_gen_size_piece(o, lo, &a, err)) || (ret = job_gen_size_piece(o, hi, &b, err)))
 		return ret;
 	if (a > b) { /* fio swaps them */

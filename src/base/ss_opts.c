@@ -8,6 +8,7 @@
 
 #include "base/json_writer.h"
 #include "base/units.h"
+#include "util/debug_log.h"
 
 static const char *const kind_names[] = {
 	[SS_IOPS] = "iops", [SS_IOPS_SLOPE] = "iops_slope",
@@ -61,6 +62,22 @@ int ss_opts_parse(void *obj, const struct option_def *o, const char *v,
 	if (!ret)
 		*(struct job_ss *)((char *)obj + o->off) = ss;
 	return ret;
+}
+
+void ss_opts_trace(const void *obj, const struct option_def *o)
+{
+	const struct job_ss *ss =
+	    (const struct job_ss *)((const char *)obj + o->off);
+
+	if (ss->pct)
+		debug_log(DEBUG_PARSE, "set steady state threshold to %f%%",
+			  ss->limit);
+	else if (ss->kind == SS_IOPS || ss->kind == SS_IOPS_SLOPE)
+		debug_log(DEBUG_PARSE, "set steady state IOPS threshold to %f",
+			  ss->limit);
+	else
+		debug_log(DEBUG_PARSE, "set steady state BW threshold to %llu",
+			  (unsigned long long)ss->limit);
 }
 
 int ss_opts_show(const void *obj, const struct option_def *o, FILE *f)

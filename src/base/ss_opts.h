@@ -14,6 +14,10 @@ struct jw;
 
 int ss_opts_parse(void *obj, const struct option_def *o, const char *v,
 		  struct ioc_err *err);
+
+/* --debug=parse: the criterion o holds in obj, as fio's
+ * str_steadystate_cb traces it once the option is given. */
+void ss_opts_trace(const void *obj, const struct option_def *o);
 int ss_opts_show(const void *obj, const struct option_def *o, FILE *f);
 /* JSON: "steadystate": "iops:10.000000%" (fio's spelling of the limit). */
 void ss_opts_emit(const void *obj, const struct option_def *o, struct jw *w);

@@ -65,19 +65,35 @@ static const char *number_problem(const char *s, const char *what)
 }
 
 /* Binary shift of a size suffix ("", "b", "k", "kb", "kib", ...), or -1. */
-static int size_shift(const char *suf)
+/* fio reads a size up to its suffix and ignores whatever follows
+ * ("65536)": its own t/strided.py passes that). iochar ignores the rest
+ * only from a closing bracket on: after other marks (1.5m, 4k-8k, 4k,8k,
+ * 50%) the value most likely meant something else, and an error says so. */
+static bool ignored_tail(char c)
+{
+	return c == ')' || c == ']' || c == '}';
+}
+
+static int size_shift(const char *full)
 {
 	static const char letters[] = "kmgtp";
+	char suf[8];
 	const char *l;
+	size_t n = 0;
 
+	while (full[n] && !ignored_tail(full[n]))
+		n++;
+	if (n >= sizeof(suf))
+		return -1;
+	memcpy(suf, full, n);
+	suf[n] = '\0';
 	if (suf[0] == '\0' || strcasecmp(suf, "b") == 0)
 		return 0;
 	l = strchr(letters, tolower((unsigned char)suf[0]));
 	if (!l)
 		return -1;
-	suf++;
-	if (suf[0] == '\0' || strcasecmp(suf, "b") == 0 ||
-	    strcasecmp(suf, "ib") == 0)
+	if (suf[1] == '\0' || strcasecmp(suf + 1, "b") == 0 ||
+	    strcasecmp(suf + 1, "ib") == 0)
 		return 10 * (int)(l - letters + 1);
 	return -1;
 }

@@ -21,7 +21,8 @@
 /* Bytes: a whole number (decimal, or hex with 0x and no suffix) with an
  * optional case-insensitive suffix b, k, m, g, t, p, each optionally followed
  * by "b" or "ib" ("4k" = "4K" = "4kb" = "4KiB" = 4096). All suffixes are
- * powers of 1024, fio's default kb_base. */
+ * powers of 1024, fio's default kb_base. As fio, what follows a closing
+ * bracket is ignored ("64k)"); fio ignores any other tail too. */
 int units_parse_size(const char *opt, const char *s, uint64_t *out,
 		     struct ioc_err *err);
 

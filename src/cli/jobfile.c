@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 #include "cli/jobfile.h"
+#include "util/debug_log.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -163,6 +164,7 @@ static int on_section(void *arg, const char *name, unsigned line,
 				 name);
 	if ((ret = end_section(jf, err)))
 		return ret;
+	debug_log(DEBUG_PARSE, "Parsing section [%s]", name);
 	if (!jobfile_section_wanted(jf->opts, name)) {
 		jf->section = SECTION_SKIPPED;
 		return 0;
@@ -370,6 +372,7 @@ static int parse_file(struct jobfile *jf, const char *path,
 				strerror(-ret));
 	} else {
 		jf->origin = path;
+		debug_log(DEBUG_PARSE, "Parsing ini file %s", path);
 		jf->depth++;
 		ret = ini_parse_n(text, len, path, &jobfile_ini, jf, err);
 		jf->depth--;

@@ -9,12 +9,14 @@
 #include "cli/options.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/run_config_def.h"
 #include "base/job_options.h"
 #include "base/units.h"
+#include "util/debug_log.h"
 
 #define CLI_FIELD(f)                                                           \
 	.scope = OPT_SCOPE_CLI, .off = offsetof(struct run_config, f),         \
@@ -134,35 +136,53 @@ static int parse_terse_version(void *obj, const struct option_def *o,
 	return 0;
 }
 
-/* fio's debug categories (debug.h), in fio's order, for --debug. */
-const char *const options_debug_names[] = {
-	"process", "file", "io", "mem", "blktrace", "verify", "random",
-	"parse", "diskutil", "job", "mutex", "profile", "time", "net",
-	"rate", "compress", "steadystate", "helperthread", "zbd", "all",
-	NULL,
-};
+static bool debug_help(const char *v)
+{
+	return !strcmp(v, "help") || !strcmp(v, "?");
+}
 
-/* --debug=LIST: "help", or categories of fio's list, comma-separated;
- * a name fio does not have is refused, exit 2 (fio says it is not found
+/* The index in debug_log_names of the len bytes at p, or -1. */
+static int debug_type_of(const char *p, size_t len)
+{
+	for (int i = 0; debug_log_names[i]; i++)
+		if (strlen(debug_log_names[i]) == len &&
+		    !strncmp(debug_log_names[i], p, len))
+			return i;
+	return -1;
+}
+
+/* Trace type i (DEBUG_NR: all) and say so on stdout, as fio's
+ * set_debug does. */
+static void debug_turn_on(int i)
+{
+	debug_log_enable((enum debug_type)i);
+	if (i == DEBUG_NR)
+		printf("fio: set all debug options\n");
+	else
+		printf("fio: set debug option %s\n", debug_log_names[i]);
+}
+
+/* --debug=LIST: "help" (or "?"), or categories of fio's list,
+ * comma-separated, each traced from now on; a name fio does not have
+ * is refused, exit 2, before any is turned on (fio says it is not found
  * and runs on: a mistyped category there is easily missed). */
 static int parse_debug(void *obj, const struct option_def *o, const char *v,
 		       struct ioc_err *err)
 {
-	const char *p = v;
-
-	if (strcmp(v, "help") != 0)
-		while (*p) {
+	if (debug_help(v))
+		return parse_string(obj, o, "help", err);
+	for (int turn_on = 0; turn_on < 2; turn_on++)
+		for (const char *p = v; *p;) {
 			size_t len = strcspn(p, ",");
-			bool known = false;
+			int type = debug_type_of(p, len);
 
-			for (size_t i = 0; options_debug_names[i]; i++)
-				known |= strlen(options_debug_names[i]) == len &&
-					 !strncmp(options_debug_names[i], p, len);
-			if (!known)
+			if (type < 0)
 				return err_usage(err, EINVAL,
 						 "--%s=%s: debug mask '%.*s' not "
 						 "found (--debug=help lists them)",
 						 o->name, v, (int)len, p);
+			if (turn_on)
+				debug_turn_on(type);
 			p += len + (p[len] == ',');
 		}
 	return parse_string(obj, o, v, err);
@@ -361,7 +381,7 @@ static const struct option_def cli_rows[] = {
 		.group = OPT_GROUP_CLI,
 		.parse = parse_debug,
 		.arg = "LIST",
-		.help = "fio's debug categories, comma-separated; --debug=help lists them and exits; the others are checked (one fio lacks is refused, exit 2, where fio says so and runs) and print nothing: iochar has no debug log",
+		.help = "fio's debug categories, comma-separated; --debug=help (or ?) lists them and exits; each one named prints fio's 'fio: set debug option' line, then its traces in fio's line shape on stdout, where iochar has them (parse: each option handled; file, io: each job's files and engine); one fio lacks is refused, exit 2, where fio says so and runs",
 	},
 	{
 		.name = "cmdhelp",

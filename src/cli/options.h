@@ -127,8 +127,6 @@ struct options_missing {
 };
 extern const struct options_missing options_fio_cli_missing[];
 
-/* fio's debug categories (--debug), NULL terminated. */
-extern const char *const options_debug_names[];
 
 /* --cmdhelp=name: fio's layout, one "name: help" block with the alias,
  * value, default and range; name "" or "all" lists every option, one

@@ -85,8 +85,11 @@ static const char *const general_differences[] = {
 	"files whatever rw says); fio runs them.",
 	/* issue 14, trim */
 	"`rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`: `bs=R,W,T`'s T "
-	"sizes the trims of `trim`/`randtrim` (as fio fills it in: W, or 4k "
-	"after `R,W,`); `trimwrite` with a T other than W is refused (fio trims "
+	"sizes the trims of `trim`/`randtrim` and `randtrimwrite`, whose write "
+	"copies the trim as fio's (as fio fills it in: W, or 4k "
+	"after `R,W,`; with the random map and T other than W fio 3.33 ends "
+	"the job before its size, iochar at it); `trimwrite` with a T other "
+	"than W is refused (fio trims "
 	"and writes from two positions that part); `bsrange`, `bssplit`, "
 	"`blockalign` give trims the write's. `rate`/`rate_iops` pace trims "
 	"with W (`R,W,T`'s T is accepted, not used). fio 3.33's `randtrimwrite` with an offset writes "
@@ -105,9 +108,10 @@ static const char *const general_differences[] = {
 	"the live status line on stderr in any output format (fio: on "
 	"stdout, with the normal output only); `--eta=never` hides it.",
 	/* issue 35: fio's semantics, the null engine */
-	"`ioengine=null` without `size=` or `filesize=` runs a virtual 1g "
-	"(fio refuses the job: \"you need to specify size=\"); with `size=N%` "
-	"alone it is refused. Otherwise its files are sized as fio 3.33 sizes "
+	"A fio-style `ioengine=null` job (a job file or `--name`) without "
+	"`size=` or `filesize=` is refused, exit 1, as fio refuses it (\"you "
+	"need to specify size=\"); iochar's own `iochar run --ioengine=null` "
+	"(no job named) runs a virtual 1g. Its files are sized as fio 3.33 sizes "
 	"a diskless engine's: `size=` split over `nrfiles` (the first files a "
 	"block more for what does not divide), or `filesize=` (a range drawn "
 	"per clone, as fio) less `offset=` and the clone's "

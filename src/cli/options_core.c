@@ -13,7 +13,9 @@
 #include "cli/options.h"
 #include "cli/run_config_def.h"
 #include "base/job_options.h"
+#include "base/ss_opts.h"
 #include "util/closest.h"
+#include "util/debug_log.h"
 #include "base/units.h"
 #include "engine/engine.h"
 
@@ -183,6 +185,29 @@ static int apply_engine(struct job_spec *spec, const struct option_def *o,
 	return 0;
 }
 
+/* --debug=parse: the option handled, as fio's handle_option traces it
+ * (the type is iochar's row type: fio's own is not iochar's to say). */
+static void trace_option(const char *key, const struct option_def *o,
+			 const char *value)
+{
+	static const char *const types[] = {
+	    [OPT_SIZE] = "OPT_SIZE",	 [OPT_TIME] = "OPT_TIME",
+	    [OPT_UINT] = "OPT_UINT",	 [OPT_PERCENT] = "OPT_PERCENT",
+	    [OPT_BOOL] = "OPT_BOOL",	 [OPT_ENUM] = "OPT_ENUM",
+	    [OPT_STRING] = "OPT_STRING", [OPT_CUSTOM] = "OPT_CUSTOM",
+	    [OPT_IGNORED] = "OPT_IGNORED",
+	};
+	const char *type = (unsigned)o->type < sizeof(types) / sizeof(types[0]) &&
+				   types[o->type]
+			       ? types[o->type]
+			       : "OPT_UNKNOWN";
+
+	debug_log(DEBUG_PARSE, "handle_option=%s, ptr=%s", key,
+		  value ? value : "(null)");
+	debug_log(DEBUG_PARSE, "__handle_option=%s, type=%s, ptr=%s", o->name,
+		  type, value ? value : "(null)");
+}
+
 int options_apply(struct job_spec *spec, const char *key, const char *value,
 		  struct ioc_err *err)
 {
@@ -193,6 +218,8 @@ int options_apply(struct job_spec *spec, const char *key, const char *value,
 	ret = options_lookup(key, &o, err);
 	if (ret)
 		return ret;
+	if (debug_log_on(DEBUG_PARSE))
+		trace_option(key, o, value);
 	if (o->scope == OPT_SCOPE_ENGINE)
 		return apply_engine(spec, o, value, true, err);
 	if (o->scope != OPT_SCOPE_JOB)
@@ -203,6 +230,8 @@ int options_apply(struct job_spec *spec, const char *key, const char *value,
 	ret = parse_job(spec, o, value, err);
 	if (ret)
 		return ret;
+	if (o->parse == ss_opts_parse) /* fio traces its criterion */
+		ss_opts_trace(spec, o);
 	bit = options_bit(o);
 	job_row_mark_set(spec, bit);
 	return 0;

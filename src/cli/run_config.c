@@ -21,6 +21,7 @@
 #include "base/job_options.h"
 #include "base/units.h"
 #include "engine/engine.h"
+#include "util/debug_log.h"
 #include "util/note.h"
 
 /* A job option from argv, in order; --name is one too (it starts a job). */
@@ -380,7 +381,8 @@ static int name_fio_files(struct run_config *cfg, struct ioc_err *err)
 /* Scratch mode (no job file, no --name, no target): every job gets the
  * scratch file, and those that move data the scratch defaults. Otherwise
  * fio's defaults. A job of an engine without targets (null) and no size
- * gets a virtual 1g. */
+ * gets a virtual 1g only when iochar's own (no job file, no --name): a
+ * fio job without size= is refused, as fio refuses it. */
 static int apply_mode_defaults(struct run_config *cfg,
 			       const struct cli_args *a, struct ioc_err *err)
 {
@@ -408,7 +410,7 @@ static int apply_mode_defaults(struct run_config *cfg,
 			continue; /* a VD's members are its targets */
 		if (!job_moves_data(job)) {
 			/* fio's filesize= sizes the files instead */
-			if (!job->filesize)
+			if (!job->filesize && !a->jobfile && !has_name(a))
 				ret = apply_preset(job, virtual_size, err);
 		} else
 			ret = apply_preset(job, options_scratch_preset, err);
@@ -604,8 +606,8 @@ bool run_config_prints_only(const struct run_config *cfg)
 static void print_debug_help(FILE *f)
 {
 	fputs("fio: dumping debug options:", f);
-	for (size_t i = 0; options_debug_names[i]; i++)
-		fprintf(f, "%s%s", i ? "," : "", options_debug_names[i]);
+	for (size_t i = 0; debug_log_names[i]; i++)
+		fprintf(f, "%s%s", i ? "," : "", debug_log_names[i]);
 	fputc('\n', f);
 }
 

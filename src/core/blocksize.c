@@ -1,12 +1,15 @@
 /* blocksize.c - see blocksize.h. */
 #include "core/blocksize.h"
 
-/* A job of trims only places them as writes (core/generator.c), in
- * bs=R,W,T's T when given. */
+/* A job of trims places them as writes (core/generator.c), in
+ * bs=R,W,T's T when given; so does randtrimwrite, whose write copies the
+ * trim (fio 3.33: the same offset and T bytes). trimwrite's sequential
+ * writes part from its trims in fio (W bytes each): refused when T is
+ * not W (core/validate.c). */
 static uint64_t dir_bs(const struct job_spec *spec, enum io_dir dir)
 {
 	if (dir == DIR_WRITE && spec->bs_trim && rw_trims(spec->rw) &&
-	    !rw_trimwrite(spec->rw))
+	    spec->rw != RW_TRIMWRITE)
 		return spec->bs_trim;
 	return spec->bs_dir[dir] ? spec->bs_dir[dir] : spec->bs;
 }

@@ -64,8 +64,8 @@ int null_layout(const struct job_spec *job, unsigned first_thread,
 	uint64_t real = job->size ? job->size / nr : UINT64_MAX;
 	uint64_t existing[JOB_MAX_FILES], sizes[JOB_MAX_FILES] = {0};
 
-	if (!job->size && !job->filesize)
-		return err_usage(err, EINVAL,
+	if (!job->size && !job->filesize) /* fio's job error: exit 1 */
+		return err_set(err, EINVAL,
 				 "job %s: ioengine=%s needs size= or filesize= "
 				 "(fio: you need to specify size=)",
 				 job->name, job->ioengine);

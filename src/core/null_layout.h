@@ -5,7 +5,7 @@
  * filesize= (fixed, or LOW-HIGH drawn as fio: core/file_sizes.h) less
  * offset= and the clone's offset_increment (each clone then has its own
  * regions: clone_files), then size=N% of it. A job with neither size= nor filesize= is
- * refused, as fio refuses it; fio's o->size (the job's I/O: the smaller
+ * refused, as fio refuses it (exit 1, fio's); fio's o->size (the job's I/O: the smaller
  * of size= and all the files' regions) is the worker's cap
  * (worker_setup.c). */
 #ifndef IOCHAR_CORE_NULL_LAYOUT_H

@@ -409,9 +409,10 @@ static int check_trims(const struct job_spec *job, struct ioc_err *err)
 				 "verify trims; give verify=0 (or rw=write)",
 				 job->name, rw_name(job->rw));
 	/* fio's trimwrite trims T and writes W bytes from two positions
-	 * that then part: not followed */
+	 * that then part: not followed (randtrimwrite writes what it
+	 * trimmed: T bytes, as fio) */
 	uint64_t w = job->bs_dir[DIR_WRITE] ? job->bs_dir[DIR_WRITE] : job->bs;
-	if (rw_trimwrite(job->rw) && job->bs_trim && job->bs_trim != w)
+	if (job->rw == RW_TRIMWRITE && job->bs_trim && job->bs_trim != w)
 		return err_usage(err, ENOTSUP,
 				 "job %s: rw=%s with bs=R,W,T where T (%llu) is not W "
 				 "(%llu): iochar trims and writes the same blocks; "

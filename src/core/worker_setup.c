@@ -17,6 +17,7 @@
 
 #include "core/ioprio.h"
 #include "engine/cmdprio.h"
+#include "util/debug_log.h"
 #include "stats/prio_stats.h"
 #include "base/job_options.h"
 #include "base/pace_opts.h"
@@ -78,6 +79,7 @@ static int setup_files(struct worker *w, struct ioc_err *err)
 	bool write = job_writes(w->job) || (w->eops->flags & ENGINE_MODIFIES);
 	const char *const *files = (const char *const *)w->job->files + first_file(w);
 	for (unsigned i = 0; i < worker_nr_files(w); i++) {
+		debug_log(DEBUG_FILE, "get file %s", files[i]);
 		int ret = target_open_flags(files[i], write, w->job->direct,
 					    flush_open_flags(w->job),
 					    &w->fds[i], err);
@@ -275,6 +277,7 @@ int worker_setup(struct worker *w)
 		w->eops = w->kind->engine;
 		return ret;
 	}
+	debug_log(DEBUG_IO, "load ioengine %s", w->eops->name);
 	return engine_init(w->eops, &p, w->job->engine_opts, &w->engine_state,
 			   err);
 }
@@ -283,9 +286,13 @@ void worker_teardown(struct worker *w)
 {
 	if (w->kind && w->kind->take_stats && w->engine_state)
 		w->target_stats = w->kind->take_stats(w->engine_state);
-	if (w->eops && w->engine_state)
+	if (w->eops && w->engine_state) {
 		w->eops->cleanup(w->engine_state);
+		debug_log(DEBUG_IO, "free ioengine %s", w->eops->name);
+	}
 	w->engine_state = NULL;
+	if (w->nr_fds)
+		debug_log(DEBUG_FILE, "close files");
 	for (unsigned i = 0; i < w->nr_fds; i++) {
 		if (w->fds[i] < 0) /* ENGINE_NO_OPEN: nothing open */
 			continue;

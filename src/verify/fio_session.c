@@ -12,6 +12,7 @@
 #include "verify/fio_block.h"
 #include "verify/fio_state.h"
 #include "verify/report.h"
+#include "util/note.h"
 
 struct fio_vsession {
 	const struct job_spec *job;
@@ -58,6 +59,17 @@ static uint32_t interval_of(const struct job_spec *j)
 	return (uint32_t)iv;
 }
 
+/* fio 3.33 (init.c fixup_options): a job that only writes, time_based
+ * with a runtime and do_verify, without verify_backlog, never starts
+ * its read phase: fio warns and runs the writes; so does iochar (and
+ * keeps no log of them). */
+static bool never_reads_back(const struct job_spec *j)
+{
+	return rw_writes(j->rw) && !rw_reads(j->rw) && j->do_verify &&
+	       j->time_based && j->runtime_ns && !j->verify_backlog &&
+	       !j->verify_only;
+}
+
 int fio_vsession_create(const struct io_hooks_params *p,
 			struct fio_vsession **out, struct ioc_err *err)
 {
@@ -89,7 +101,8 @@ int fio_vsession_create(const struct io_hooks_params *p,
 	 * them back from that log (do_verify()), verify_backlog's batches
 	 * too, unless experimental_verify has the generator drawn again */
 	s->backlog_on = j->do_verify && !s->check_reads &&
-			s->cfg.type != FVT_NULL && !j->experimental_verify;
+			s->cfg.type != FVT_NULL && !j->experimental_verify &&
+			!never_reads_back(j);
 	s->mixed = rw_is_mixed(j->rw) && !j->verify_only;
 	s->depth = p->depth;
 	if (s->backlog_on)
@@ -307,8 +320,13 @@ int fio_vsession_check_job(const struct job_spec *j, struct ioc_err *err)
 	unsigned hs = fio_vhdr_size((enum fio_vtype)j->verify_type);
 	const char *m = fio_sum_name((enum fio_vtype)j->verify_type);
 
-	if (rw_writes(j->rw) && j->do_verify && !j->verify_only &&
-	    j->time_based)
+	if (never_reads_back(j))
+		note_once("job %s: verification read phase will never start "
+			  "because write phase uses all of runtime (fio's "
+			  "warning, on its stdout): the writes are not read back",
+			  j->name);
+	else if (rw_writes(j->rw) && j->do_verify && !j->verify_only &&
+		 j->time_based)
 		return err_usage(err, EINVAL,
 				 "job %s: verify=%s with do_verify=1 on a "
 				 "time_based job: iochar reads back only jobs that "

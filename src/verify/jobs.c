@@ -193,6 +193,20 @@ static int lock_journals(const struct io_hooks_job *jobs, unsigned nr,
 	return 0;
 }
 
+/* Do jobs a and b run at the same time? Not when a stonewall stands
+ * between them: the later one starts after the earlier ended (fio's own
+ * t/jobs/t0026.fio verifies a file then writes it again after one). */
+static bool run_together(const struct io_hooks_job *jobs, unsigned a,
+			 unsigned b)
+{
+	unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+
+	for (unsigned k = lo + 1; k <= hi; k++)
+		if (jobs[k].job->stonewall)
+			return false;
+	return true;
+}
+
 int verify_check_jobs(const struct io_hooks_job *jobs, unsigned nr,
 		      struct ioc_err *err)
 {
@@ -223,7 +237,8 @@ int verify_check_jobs(const struct io_hooks_job *jobs, unsigned nr,
 			const char *path;
 
 			if (b == a || !jobs[b].moves_data ||
-			    !rw_writes(jobs[b].job->rw))
+			    !rw_writes(jobs[b].job->rw) ||
+			    !run_together(jobs, a, b))
 				continue;
 			/* fio's verify methods: a job that only reads checks
 			 * what another wrote (fill_device's surface scan) */
