@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -408,4 +409,21 @@ char *capture_text(void (*write)(FILE *f, const void *arg), const void *arg)
 	write(f, arg);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+bool test_src_dir(char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	struct stat st;
+
+	if (stat("src/main.c", &st) == 0)
+		return realpath("src", out) != NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	snprintf(out, len, "%s/../../src", dirname(exe));
+	char probe[PATH_MAX + 16];
+	snprintf(probe, sizeof(probe), "%s/main.c", out);
+	return stat(probe, &st) == 0;
 }

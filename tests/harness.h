@@ -96,6 +96,11 @@ bool loop_attach_file(const char *backing, const char *opts, char *dev,
 		      size_t devlen);
 void loop_detach(const char *dev);
 
+/* The repository's src/ into out (len bytes): from the current
+ * directory, else beside the test binary (build/tests/../../src). false
+ * when neither holds main.c. */
+bool test_src_dir(char *out, size_t len);
+
 /* Does path exist (stat succeeds)? */
 bool file_exists(const char *path);
 

@@ -33,23 +33,6 @@ struct folder {
 	bool dep[MAX_MODS][MAX_MODS]; /* after closure: reaches */
 };
 
-/* src/ from the current directory, else beside the test binary. */
-static bool find_src(char *out, size_t len)
-{
-	char exe[PATH_MAX];
-	struct stat st;
-
-	if (stat("src/main.c", &st) == 0)
-		return realpath("src", out) != NULL;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	snprintf(out, len, "%s/../../src", dirname(exe));
-	char probe[PATH_MAX + 16];
-	snprintf(probe, sizeof(probe), "%s/main.c", out);
-	return stat(probe, &st) == 0;
-}
 
 /* The module of file name ("plan_run.c" -> "plan_run", "search_int.h" ->
  * "search"), into mod. */
@@ -165,7 +148,7 @@ static void test_file_circles_held(void **state)
 	char src[PATH_MAX];
 	unsigned total = 0, folders = 0;
 
-	if (!find_src(src, sizeof(src))) {
+	if (!test_src_dir(src, sizeof(src))) {
 		printf("SKIP: src/ not found from here nor beside the test binary\n");
 		skip();
 	}

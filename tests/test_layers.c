@@ -117,24 +117,6 @@ static void report_close(struct report *r, const char *rule)
 	free(r->text);
 }
 
-/* src/ from the current directory, else from the test binary. */
-static bool find_src(char *out, size_t len)
-{
-	char exe[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-
-	if (stat("src/main.c", &st) == 0)
-		return realpath("src", out) != NULL;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	snprintf(out, len, "%s/../../src", dirname(exe));
-	char probe[PATH_MAX + 16];
-	snprintf(probe, sizeof(probe), "%s/main.c", out);
-	return stat(probe, &st) == 0;
-}
 
 enum lex { LEX_CODE, LEX_BLOCK, LEX_LINE, LEX_STR, LEX_CHR };
 
@@ -261,7 +243,7 @@ static void load_dir(const char *folder)
 static int setup(void **state)
 {
 	(void)state;
-	if (!find_src(tree.src, sizeof(tree.src))) {
+	if (!test_src_dir(tree.src, sizeof(tree.src))) {
 		fprintf(stderr, "cannot find src/ (run from the top of the tree)\n");
 		return -1;
 	}
