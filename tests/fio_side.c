@@ -218,3 +218,53 @@ void side_fio_tries(const char *dir, const char *opts, int rc,
 	print_message("fio held on try %u of %u%s\n", t, tries,
 		      t > 1 ? " (run again alone)" : "");
 }
+
+void side_write_job(const char *dir, const char *name, const char *text,
+		    char *path, size_t cap)
+{
+	char own[4200];
+	if (!path) {
+		path = own;
+		cap = sizeof(own);
+	}
+	snprintf(path, cap, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+json_object *side_job_at(json_object *doc, size_t k)
+{
+	json_object *jobs;
+	assert_true(json_object_object_get_ex(doc, "jobs", &jobs));
+	assert_true(k < json_object_array_length(jobs));
+	return json_object_array_get_idx(jobs, k);
+}
+
+double side_num(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no \"%s\" member", key);
+	return json_object_get_double(v);
+}
+
+double side_job0(json_object *doc, const char *path)
+{
+	json_object *jobs = jget(doc, "jobs");
+	assert_non_null(jobs);
+	return jget_double(json_object_array_get_idx(jobs, 0), path);
+}
+
+void side_expect_within(const char *what, double got, double lo, double hi)
+{
+	if (got < lo || got > hi)
+		fail_msg("%s: %.2f, not in %.2f..%.2f", what, got, lo, hi);
+}
+
+int side_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}

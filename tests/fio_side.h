@@ -70,4 +70,32 @@ void side_log_free(struct side_log *l);
  * malloc'd. */
 char *side_listing(const char *dir, const char *suffix);
 
+/* The first words of a command line whose jobs come after: fio prints a
+ * job's header line when the next --name comes, unless the JSON format
+ * was already asked for. */
+#define SIDE_JSON_FIRST "--output-format=json "
+
+/* A job's options reading 4 MiB of "data" with the null engine. */
+#define SIDE_NULL_READ "--filename=data --size=4m --ioengine=null --rw=read "
+
+/* Write text to dir/name (the test fails if it cannot); the path into
+ * path (cap bytes) unless path is NULL. */
+void side_write_job(const char *dir, const char *name, const char *text,
+		    char *path, size_t cap);
+
+/* jobs[k] of doc (the test fails when there is none). */
+json_object *side_job_at(json_object *doc, size_t k);
+
+/* The number at key of o (the test fails, naming it, when missing). */
+double side_num(json_object *o, const char *key);
+
+/* The number at the '.'-separated path of jobs[0] of doc. */
+double side_job0(json_object *doc, const char *path);
+
+/* Fail the test, naming what, unless lo <= got <= hi. */
+void side_expect_within(const char *what, double got, double lo, double hi);
+
+/* qsort's comparison of two uint64_t. */
+int side_cmp_u64(const void *a, const void *b);
+
 #endif

@@ -1,6 +1,13 @@
-/* test_fio_zones.c - zonemode=strided with random I/O against fio 3.33:
- * the same job through both tools (psync, write_iolog=).
+/* test_fio_zones.c - zonemode=strided against fio 3.33: the same job
+ * through both tools.
  *
+ * Sequential jobs (zonesize, zonerange, zoneskip, as in
+ * examples/disk-zone-profile.fio): the same set of offsets as fio's (its
+ * iops log with log_offset), wrapping past the file's end, a zone shorter
+ * and longer than zonesize, psync and libaio; zonesize without zonemode
+ * refused as fio refuses it.
+ *
+ * Random jobs (psync, write_iolog=):
  * fio draws a random job's blocks over zonerange from the zone's start,
  * its random map (or lfsr register) starting over each time zonerange
  * bytes went to the zone; after zonesize bytes the next zone starts
@@ -136,9 +143,73 @@ static void test_refused(void **state)
 	assert_false(file_exists(p));
 }
 
+/* The offsets (column 5) of dir/sub/z_iops.1.log, sorted, into *out
+ * (malloc'd); how many. */
+static size_t log_offsets(const char *dir, const char *sub, uint64_t **out)
+{
+	char path[4300];
+	struct side_log l;
+	snprintf(path, sizeof(path), "%s/%s/z_iops.1.log", dir, sub);
+	assert_true(side_log_read(path, &l));
+	assert_true(l.cols >= 5); /* fio 3.33 adds the priority */
+	*out = calloc(l.n ? l.n : 1, sizeof(**out));
+	assert_non_null(*out);
+	for (size_t k = 0; k < l.n; k++)
+		(*out)[k] = l.v[k][4];
+	qsort(*out, l.n, sizeof(**out), side_cmp_u64);
+	size_t n = l.n;
+	side_log_free(&l);
+	return n;
+}
+
+/* Strided zones: the offsets fio's run used, and no other. */
+static void test_strided_offsets(void **state)
+{
+	static const char *const cases[] = {
+	    "--rw=read --size=1m --zonesize=64k --zoneskip=192k",
+	    "--rw=read --size=512k --zonesize=64k --zonerange=32k --zoneskip=100k",
+	    "--rw=write --size=512k --zonesize=48k --zonerange=64k --zoneskip=16k",
+	    "--rw=write --size=256k --zonesize=64k --zoneskip=128k "
+	    "--ioengine=libaio --iodepth=4",
+	};
+	const char *dir = *state;
+	char opts[512];
+	int rf, ri;
+
+	side_need_fio();
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(opts, sizeof(opts), "--name=z --filename=data --filesize=1m "
+			 "--bs=16k --zonemode=strided --write_iops_log=z --log_offset=1 %s",
+			 cases[c]);
+		side_run_both(dir, opts, &rf, &ri);
+		if (rf || ri)
+			fail_msg("%s: fio exit %d, iochar exit %d", opts, rf, ri);
+		uint64_t *f, *i;
+		size_t nf = log_offsets(dir, "fio", &f), ni = log_offsets(dir, "iochar", &i);
+		assert_true(nf > 8);
+		assert_int_equal(ni, nf);
+		for (size_t k = 0; k < nf; k++)
+			if (f[k] != i[k])
+				fail_msg("%s: offset %zu: fio %llu, iochar %llu", opts, k,
+					 (unsigned long long)f[k], (unsigned long long)i[k]);
+		free(f);
+		free(i);
+	}
+	/* fio refuses zonesize without zonemode; iochar too, and a random
+	 * strided job of a skewed distribution (random ones: the tests above) */
+	assert_int_not_equal(side_run("fio", dir, "fio", "--name=z --filename=data "
+				      "--size=1m --zonesize=64k"), 0);
+	assert_int_equal(side_run("iochar", dir, "iochar", "--name=z --filename=data "
+				  "--size=1m --zonesize=64k"), 2);
+	assert_int_equal(side_run("iochar", dir, "iochar", "--name=z --filename=data "
+				  "--size=1m --zonemode=strided --zonesize=64k --rw=randread "
+				  "--random_distribution=zipf:1.2"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_strided_offsets, tmpdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_lfsr_as_fio, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_default_generator, shmdir_setup, tmpdir_teardown),
 	    cmocka_unit_test_setup_teardown(test_refused, shmdir_setup, tmpdir_teardown),
