@@ -502,8 +502,24 @@ static void test_bits_in_text(void **state)
 				  .send_opts = "--size=1m --output-format=normal",
 				  .r.tool = tools[k][0], .s.tool = tools[k][1] };
 		pair_run(dir, &p);
-		assert_int_equal(p.r.rc, 0);
-		assert_int_equal(p.s.rc, 0);
+		/* fio's end sometimes exits 1 at the close (as in fio's own
+		 * pair, both_ways): up to 3 tries when it is fio's end that
+		 * failed, none when it is iochar's */
+		for (unsigned t = 2; t <= 3 && !clean(&p) &&
+				     !strcmp(p.r.rc ? p.r.tool : p.s.tool, "fio"); t++) {
+			print_message("fio's end failed (receiver %s exit %d, sender %s exit %d); "
+				      "try %u\n", p.r.tool, p.r.rc, p.s.tool, p.s.rc, t);
+			pair_free(&p);
+			p = (struct pair){ .proto = "tcp", .host = "127.0.0.1",
+					   .recv_opts = "--listen --size=1m --output-format=normal",
+					   .send_opts = "--size=1m --output-format=normal",
+					   .r.tool = tools[k][0], .s.tool = tools[k][1] };
+			pair_run(dir, &p);
+		}
+		if (p.r.rc || p.s.rc)
+			fail_msg("receiver (%s) exit %d, stderr '%s'; sender (%s) exit %d, "
+				 "stderr '%s'", p.r.tool, p.r.rc, p.r.err, p.s.tool, p.s.rc,
+				 p.s.err);
 		for (unsigned e = 0; e < 2; e++) {
 			char *line = rate_of(dir, e ? "s" : "r");
 			const char *tool = e ? p.s.tool : p.r.tool;
