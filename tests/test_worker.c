@@ -347,7 +347,10 @@ static void test_paced_wait_naps(void **state)
 static void test_paced_wait_timed(void **state)
 {
 	(void)state;
-	check_paced_cpu(&slow_timed_ops, 4, 0.05); /* napping: ~10 % here */
+	/* this AMD guest, quiet: 3.2-5.0 % (the code before the worker's
+	 * feature mask gave 3.7-4.2 % in the same minutes); napping at the
+	 * same depth 23-24 % (test_paced_wait_naps) */
+	check_paced_cpu(&slow_timed_ops, 4, 0.08);
 }
 
 /* Asked more than the device can do at iodepth 1 (1100/s against 1 ms
