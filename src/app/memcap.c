@@ -100,7 +100,16 @@ int app_memcap_limit(struct app_memcap *c, uint64_t bytes, struct ioc_err *err)
 	 * round: lowered, memory first; raised, memsw first */
 	if (!c->v2 && bytes > c->bytes)
 		(void)write_str(c->dir, "memory.memsw.limit_in_bytes", val);
-	int ret = write_str(c->dir, c->v2 ? "memory.max" : "memory.limit_in_bytes", val);
+	/* v1 refuses (EBUSY) a limit it could not reclaim down to yet:
+	 * pages under writeback come free a moment later */
+	int ret;
+	for (int i = 0; i < 20; i++) {
+		ret = write_str(c->dir, c->v2 ? "memory.max" : "memory.limit_in_bytes", val);
+		if (ret != -EBUSY)
+			break;
+		struct timespec ts = {0, 100000000};
+		nanosleep(&ts, NULL);
+	}
 	if (ret)
 		return err_set(err, -ret, "%s: cannot set its memory limit to %" PRIu64
 			       " bytes: %s", c->dir, bytes, strerror(-ret));

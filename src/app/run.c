@@ -3,6 +3,7 @@
 #include <linux/magic.h>
 #include <sys/vfs.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -153,6 +154,13 @@ static void cap_set(struct app_run *r)
 
 	if (!r->db.cap.on)
 		return;
+	/* the load's pages written out first: dirty ones cannot be evicted,
+	 * and the limit would be refused (v1) or kill the server (v2) */
+	int fd = open(r->place.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)syncfs(fd);
+		close(fd);
+	}
 	uint64_t room = r->db.buffer_pool > APP_CACHE_ROOM ? r->db.buffer_pool : APP_CACHE_ROOM;
 	uint64_t cap = app_memcap_own(&r->db.cap) + room + (uint64_t)r->db.max_conn * (4u << 20);
 	if (app_memcap_limit(&r->db.cap, cap, &err)) {
