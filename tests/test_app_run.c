@@ -285,6 +285,10 @@ static void test_sysbench_on_tmpfs(void **state)
 	/* tmpfs has no block device: no device figures, no trace, and why */
 	assert_true(json_object_is_type(jget(p, "device"), json_type_null));
 	expect_has(json_object_get_string(jget(p, "trace_skipped")), "no block device");
+	/* tmpfs files are the server's memory: no cap, said so */
+	assert_true(json_object_is_type(jget(o, "dataset.server_memory_cap_bytes"), json_type_null));
+	expect_has(json_object_get_string(jget(o, "dataset.server_memory_cap")),
+		   "on tmpfs, which is memory");
 	assert_true(dir_empty(f->target));
 	expect_server_gone(f);
 	expect_csv_rows(f, o);

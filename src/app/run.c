@@ -1,7 +1,5 @@
 /* run.c - the run's sequence (app.h). */
 #define _GNU_SOURCE
-#include <linux/magic.h>
-#include <sys/vfs.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -130,12 +128,11 @@ static void note_pid(const struct app_run *r)
 static void cap_make(struct app_run *r)
 {
 	struct ioc_err err = {0};
-	struct statfs sf;
 
-	if (!statfs(r->place.dir, &sf) && (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)) {
+	/* the type app_place found in mountinfo */
+	if (!strcmp(r->place.fs, "tmpfs") || !strcmp(r->place.fs, "ramfs")) {
 		snprintf(r->cap_note, sizeof(r->cap_note),
-			 "none: the data directory is on %s, which is memory",
-			 sf.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
+			 "none: the data directory is on %s, which is memory", r->place.fs);
 		return;
 	}
 	if (app_memcap_make(&r->db.cap, 0, &err))
